@@ -1,0 +1,33 @@
+// Runs every *.test.ts under test/ with node:test through tsx. Node 20's runner neither globs nor finds
+// .ts files, so the list is collected here and passed explicitly.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function collect(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (name === 'fixtures' || name === 'node_modules') continue;
+    if (statSync(full).isDirectory()) found.push(...collect(full));
+    else if (name.endsWith('.test.ts')) found.push(full);
+  }
+  return found;
+}
+
+const filters = process.argv.slice(2);
+const files = collect(join(root, 'test'))
+  .map((f) => relative(root, f))
+  .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)));
+if (files.length === 0) {
+  process.stderr.write(`no test files match ${filters.join(' ')}\n`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);
