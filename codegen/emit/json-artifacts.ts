@@ -1,0 +1,66 @@
+// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, Proof note and
+// conventions. Each has a stable $id under https://discern.sh/schema/v1/.
+import type { JsonSchema, SpecModel } from '../spec/types.js';
+import { expandVocabularies } from '../schemas/vocabulary.js';
+import type { Contracts } from '../schemas/contracts.js';
+import type { Grammar } from '../schemas/cli-grammar.js';
+import { SCHEMA_BASE } from '../schemas/names.js';
+import { jsonWithComment } from './provenance.js';
+import { orderedTools, mcpResources } from './mcp-model.js';
+
+export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
+  const out = new Map<string, string>();
+  const verbSources = ['spec/envelope.schema.json', 'spec/vocabularies.yaml', 'spec/verbs/*'];
+
+  out.set('schema/discern-results.schema.json', jsonWithComment(verbSources, contracts.resultsSchema));
+
+  out.set(
+    'schema/discern-mcp-tools.json',
+    jsonWithComment(['spec/mcp.yaml', 'spec/verbs/*'], {
+      $id: `${SCHEMA_BASE}discern-mcp-tools.json`,
+      format: 1,
+      'x-discern-compatibility-policy': 'mcp-tools-append-only',
+      server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
+      tools: orderedTools(model, contracts).map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        annotations: t.annotations,
+        resultSchema: `discern-results.schema.json#/$defs/${t.resultName}`,
+        ...(t.stability === 'evolving' ? { stability: 'evolving' } : {}),
+      })),
+      resources: mcpResources(model).map((r) => ({
+        name: r.name,
+        kind: r.kind,
+        uri: r.uri,
+        title: r.title,
+        description: r.description,
+        mimeType: r.mimeType,
+        tool: r.tool,
+      })),
+    }),
+  );
+
+  out.set(
+    'schema/discern-cli.json',
+    jsonWithComment(['spec/cli.yaml', 'spec/verbs/*'], {
+      $id: `${SCHEMA_BASE}discern-cli.json`,
+      'x-discern-compatibility-policy': 'cli-append-only',
+      ...grammar,
+    }),
+  );
+
+  out.set('schema/discern-config.schema.json', jsonWithComment(['spec/config.schema.json'], publishSchema(model.config, 'discern-config.schema.json', contracts)));
+  out.set('schema/discern-proof-note.schema.json', jsonWithComment(['spec/proof-note.schema.json'], publishSchema(model.proofNote, 'discern-proof-note.schema.json', contracts)));
+  out.set(
+    'schema/discern-conventions.json',
+    jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),
+  );
+  return out;
+}
+
+export function publishSchema(schema: JsonSchema, file: string, contracts: Contracts): JsonSchema {
+  const expanded = expandVocabularies(schema, contracts.vocabularies, 'published') as JsonSchema;
+  return { ...expanded, $id: `${SCHEMA_BASE}${file}` };
+}

@@ -1,0 +1,100 @@
+// The runtime tables in generated/: error registry, verb registry, handler interface, MCP table and CLI
+// grammar, rendered from handlebars templates in codegen/templates/.
+import { readFileSync } from 'node:fs';
+import Handlebars from 'handlebars';
+import type { SpecModel } from '../spec/types.js';
+import type { Contracts } from '../schemas/contracts.js';
+import type { Grammar } from '../schemas/cli-grammar.js';
+import { orderedTools, mcpResources, serverInstructions } from './mcp-model.js';
+import { withCodeHeader } from './provenance.js';
+
+const hb = Handlebars.create();
+hb.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
+hb.registerHelper('union', (values: unknown) => {
+  const list = Array.isArray(values) ? values.map(String) : [];
+  return list.length === 0 ? 'never' : list.map((v) => JSON.stringify(v)).join(' | ');
+});
+
+function render(template: string, context: object): string {
+  const source = readFileSync(new URL(`../templates/${template}`, import.meta.url), 'utf8');
+  return hb.compile(source, { noEscape: true, strict: true })(context);
+}
+
+/** Always-permitted slugs a handler may refuse with, beyond those its verb.yaml lists. */
+const UNIVERSAL_ERRORS = ['invalid_arguments'];
+
+export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
+  const out = new Map<string, string>();
+  const v = model.vocabularies;
+
+  const slugs = Object.entries(v.error_slugs)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, entry]) => {
+      const nextAction = entry.next_action ?? v.error_families[entry.family]?.next_action ?? '';
+      const params = placeholders(nextAction);
+      const paramsType = params.length === 0 ? 'Record<string, never>' : `{ ${params.map((p) => `${p}: string`).join('; ')} }`;
+      return { name, family: entry.family, description: entry.description, nextAction, paramsType };
+    });
+  const families = Object.entries(v.error_families).map(([name, f]) => ({ name, description: f.description, nextAction: f.next_action }));
+  out.set('generated/errors.ts', withCodeHeader(['spec/vocabularies.yaml'], render('errors.ts.hbs', { slugs, families })));
+
+  const verbs = contracts.verbs.map((c) => {
+    const spec = c.verb.spec;
+    return {
+      id: c.verb.id,
+      pascal: c.verb.pascal,
+      verb: spec.verb,
+      summary: spec.summary,
+      project: spec.project,
+      policy: c.verb.policy,
+      errors: [...new Set([...spec.errors, ...UNIVERSAL_ERRORS])].sort(),
+      advisories: c.verb.policy.optional_advisories,
+      postconditions: c.verb.policy.required_postconditions,
+      hints: spec.hints ?? {},
+      execution: spec.execution,
+      cliPath: spec.cli.path,
+      mcpTool: spec.mcp?.name ?? null,
+      dataName: c.dataName,
+      inputName: c.inputName,
+      context: spec.project === 'required' ? 'ProjectVerbContext' : spec.project === 'inspect' ? 'InspectVerbContext' : 'VerbContext',
+    };
+  });
+  const verbSources = ['spec/verbs/*/verb.yaml'];
+  out.set('generated/registry.ts', withCodeHeader(verbSources, render('registry.ts.hbs', { version: model.version, verbs })));
+  out.set('generated/handlers.ts', withCodeHeader(verbSources, render('handlers.ts.hbs', { verbs })));
+
+  const tools = orderedTools(model, contracts).map((t) => ({
+    verb: contracts.verbs.find((c) => c.verb.spec.verb === t.verb)?.verb.id ?? t.verb,
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    annotations: t.annotations,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+  }));
+  const resources = mcpResources(model).map((r) => ({
+    verb: contracts.verbs.find((c) => c.verb.spec.verb === r.verb)?.verb.id ?? r.verb,
+    name: r.name,
+    kind: r.kind,
+    uri: r.uri,
+    title: r.title,
+    description: r.description,
+    mimeType: r.mimeType,
+    tool: r.tool,
+  }));
+  out.set(
+    'generated/mcp-table.ts',
+    withCodeHeader(['spec/mcp.yaml', 'spec/verbs/*'], render('mcp-table.ts.hbs', {
+      server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
+      instructions: serverInstructions(model, contracts),
+      tools,
+      resources,
+    })),
+  );
+  out.set('generated/cli-grammar.ts', withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })));
+  return out;
+}
+
+function placeholders(template: string): string[] {
+  return [...new Set([...template.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] ?? ''))].sort();
+}

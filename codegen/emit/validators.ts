@@ -1,0 +1,65 @@
+// Ajv standalone validators: per verb, its input (the exact schema MCP advertises) and its result (the
+// published definition), plus the discern.toml validator. Generated once here so nothing compiles a schema at
+// run time. Ajv's "ESM" standalone output still calls require() for its runtime helpers; those calls are
+// rewritten into imports so the modules load under plain Node ESM and bundle cleanly.
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import type { JsonSchema, SpecModel } from '../spec/types.js';
+import { createAjv } from '../spec/ajv.js';
+import type { Contracts } from '../schemas/contracts.js';
+import { RESULTS_ID } from '../schemas/contracts.js';
+import { vocabularyKey } from '../schemas/names.js';
+import { SCHEMA_BASE } from '../schemas/names.js';
+import { publishSchema } from './json-artifacts.js';
+import { withCodeHeader } from './provenance.js';
+
+const standalone = standaloneCode as unknown as (ajv: unknown, refs: Record<string, string>) => string;
+
+export function emitValidators(model: SpecModel, contracts: Contracts): Map<string, string> {
+  const out = new Map<string, string>();
+  const ajv = createAjv({ standalone: true, keywords: contracts.vocabularies.filter((v) => v.open).map((v) => vocabularyKey(v.name)) });
+  ajv.addSchema(contracts.resultsSchema, RESULTS_ID);
+  const configId = `${SCHEMA_BASE}discern-config.schema.json`;
+  ajv.addSchema(publishSchema(model.config, 'discern-config.schema.json', contracts), configId);
+
+  for (const c of contracts.verbs) {
+    const inputId = `${SCHEMA_BASE}inputs/${c.verb.id}.json`;
+    ajv.addSchema({ ...c.wireInput, $id: inputId } as JsonSchema, inputId);
+    // Input and result validators live apart: the CLI loads only the small input one.
+    const inputSources = [`${c.verb.dir}/input.schema.json`];
+    const inputCode = standalone(ajv, { validateInput: inputId });
+    out.set(`generated/validators/${c.verb.id}-input.js`, withCodeHeader(inputSources, esmHelpers(inputCode)));
+    out.set(`generated/validators/${c.verb.id}-input.d.ts`, withCodeHeader(inputSources, dts([`validateInput: StandaloneValidator<${c.inputName}>`], [c.inputName])));
+    const resultSources = [`${c.verb.dir}/data.schema.json`, 'spec/envelope.schema.json', 'spec/vocabularies.yaml'];
+    const resultCode = standalone(ajv, { validateResult: `${RESULTS_ID}#/$defs/${c.resultName}` });
+    out.set(`generated/validators/${c.verb.id}-result.js`, withCodeHeader(resultSources, esmHelpers(resultCode)));
+    out.set(`generated/validators/${c.verb.id}-result.d.ts`, withCodeHeader(resultSources, dts([`validateResult: StandaloneValidator<${c.resultName}>`], [c.resultName])));
+  }
+  const configCode = standalone(ajv, { validateConfig: configId });
+  out.set('generated/validators/config.js', withCodeHeader(['spec/config.schema.json'], esmHelpers(configCode)));
+  out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<unknown>'], [])));
+  return out;
+}
+
+/** Rewrites `require("x")` calls into hoisted imports, so the module is pure ESM. */
+export function esmHelpers(code: string): string {
+  const imports = new Map<string, string>();
+  const body = code.replace(/require\("([^"]+)"\)/g, (_m, spec: string) => {
+    let name = imports.get(spec);
+    if (!name) {
+      name = `helper${imports.size}`;
+      imports.set(spec, name);
+    }
+    return name;
+  });
+  const header = [...imports.entries()].map(([spec, name]) => `import * as ${name}Module from ${JSON.stringify(withJs(spec))};\nconst ${name} = ${name}Module.default ?? ${name}Module;`);
+  return `${header.join('\n')}\n${body.replace(/^"use strict";\n?/, '')}`;
+}
+
+function withJs(spec: string): string {
+  return spec.endsWith('.js') ? spec : `${spec}.js`;
+}
+
+function dts(exports: string[], types: string[]): string {
+  const typeImport = types.length > 0 ? `import type { ${types.join(', ')} } from '../types.js';\n` : '';
+  return `import type { ErrorObject } from 'ajv';\n${typeImport}\nexport interface StandaloneValidator<T> {\n  (data: unknown): data is T;\n  errors?: ErrorObject[] | null;\n}\n${exports.map((e) => `export declare const ${e};`).join('\n')}\n`;
+}

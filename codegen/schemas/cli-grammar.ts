@@ -1,0 +1,156 @@
+// Builds the CLI grammar — every command path, positional and flag, with value types and defaults — from
+// each verb's cli section and input schema plus spec/cli.yaml. The same object is published as
+// schema/discern-cli.json, returned as `discern help` data, and drives argv validation and dispatch.
+import type { JsonSchema, SpecModel, VerbModel } from '../spec/types.js';
+import { isObject } from '../spec/walk.js';
+import type { Contracts } from './contracts.js';
+
+export interface GrammarFlag {
+  spellings: string[];
+  input?: string;
+  description: string;
+  type_definition: string;
+  arity: 0 | 1;
+  value_types: string[];
+  choices?: string[];
+  default?: string | number | boolean;
+  hidden: boolean;
+  global: boolean;
+  repeatable: boolean;
+  exclusive_group?: string;
+}
+
+export interface GrammarPositional {
+  name: string;
+  input: string;
+  optional: boolean;
+  variadic: boolean;
+  value_types: string[];
+  choices?: string[];
+}
+
+export interface GrammarCommand {
+  path: string[];
+  verb?: string;
+  description: string;
+  aliases: string[];
+  hidden: boolean;
+  positionals: GrammarPositional[];
+  usage: string;
+  flags: GrammarFlag[];
+  examples: string[];
+  stability?: 'stable' | 'evolving';
+}
+
+export interface Grammar {
+  version: string;
+  format: 1;
+  implicit_flags: { command: string[]; root: string[] };
+  global_flags: GrammarFlag[];
+  commands: GrammarCommand[];
+}
+
+export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar {
+  const globalFlags: GrammarFlag[] = model.cli.global_flags.map((g) => ({
+    spellings: g.spellings,
+    description: g.description,
+    type_definition: '',
+    arity: 0,
+    value_types: ['boolean'],
+    hidden: false,
+    global: true,
+    repeatable: false,
+    ...(g.exclusive_group ? { exclusive_group: g.exclusive_group } : {}),
+  }));
+  const commands: GrammarCommand[] = [];
+  for (const contract of contracts.verbs) commands.push(verbCommand(model, contract.verb, contract.wireInput, globalFlags));
+  for (const extra of model.cli.commands) {
+    commands.push({
+      path: extra.path,
+      description: extra.description,
+      aliases: [],
+      hidden: false,
+      positionals: [],
+      usage: `${model.cli.program} ${extra.path.join(' ')}`,
+      flags: [],
+      examples: extra.examples,
+    });
+  }
+  commands.sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
+  return { version: model.version, format: 1, implicit_flags: model.cli.implicit_flags, global_flags: globalFlags, commands };
+}
+
+function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globalFlags: GrammarFlag[]): GrammarCommand {
+  const cli = verb.spec.cli;
+  const properties = isObject(input['properties']) ? input['properties'] : {};
+  const required = Array.isArray(input['required']) ? input['required'].map(String) : [];
+  const prop = (key: string): JsonSchema => {
+    const p = properties[key];
+    if (!isObject(p)) throw new Error(`${verb.dir}: no input property ${key}`);
+    return p;
+  };
+  const positionals: GrammarPositional[] = (cli.positionals ?? []).map((p) => {
+    const schema = prop(p.input);
+    const scalar = p.variadic && isObject(schema['items']) ? schema['items'] : schema;
+    return {
+      name: p.name,
+      input: p.input,
+      optional: !required.includes(p.input),
+      variadic: Boolean(p.variadic),
+      value_types: [String(scalar['type'])],
+      ...choices(scalar),
+    };
+  });
+  const flags: GrammarFlag[] = (cli.flags ?? []).map((f) => {
+    const schema = prop(f.input);
+    const repeatable = schema['type'] === 'array';
+    const scalar = repeatable && isObject(schema['items']) ? schema['items'] : schema;
+    const type = String(scalar['type']);
+    const boolean = type === 'boolean';
+    const valueName = f.value_name ?? f.input;
+    const flag: GrammarFlag = {
+      spellings: f.spellings,
+      input: f.input,
+      description: typeof schema['description'] === 'string' ? schema['description'] : '',
+      type_definition: boolean ? '' : `<${valueName}:${type}>`,
+      arity: boolean ? 0 : 1,
+      value_types: [type],
+      ...choices(scalar),
+      hidden: false,
+      global: false,
+      repeatable,
+    };
+    const dflt = schema['default'];
+    if (typeof dflt === 'string' || typeof dflt === 'number' || typeof dflt === 'boolean') flag.default = dflt;
+    return flag;
+  });
+  const usage = [
+    model.cli.program,
+    ...cli.path,
+    ...positionals.map((p) => {
+      const name = p.variadic ? `${p.name}...` : p.name;
+      return p.optional ? `[${name}]` : `<${name}>`;
+    }),
+    ...flags.map((f) => {
+      const spelled = f.arity === 0 ? f.spellings[0] : `${f.spellings[0]} ${f.type_definition.replace(/:[a-z]+>$/, '>')}`;
+      return `[${spelled ?? ''}]`;
+    }),
+  ].join(' ');
+  return {
+    path: cli.path,
+    verb: verb.spec.verb,
+    description: cli.description,
+    aliases: cli.aliases ?? [],
+    hidden: Boolean(cli.hidden),
+    positionals,
+    usage,
+    flags: [...flags, ...globalFlags],
+    examples: cli.examples ?? [],
+    ...(verb.spec.stability === 'evolving' ? { stability: 'evolving' as const } : {}),
+  };
+}
+
+function choices(schema: JsonSchema): { choices?: string[] } {
+  const e = schema['enum'];
+  return Array.isArray(e) ? { choices: e.map(String) } : {};
+}

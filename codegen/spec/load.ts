@@ -1,0 +1,183 @@
+// Reads spec/ and checks it before anything is generated: every file against its meta-schema, every JSON
+// Schema compiled under Ajv 2020 strict, and the cross-references between files (vocabularies, error slugs,
+// CLI flags ↔ input keys, tool order). Every problem names its file and JSON pointer.
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { ErrorObject } from 'ajv';
+import { createAjv } from './ajv.js';
+import { ProblemList } from './errors.js';
+import { resolvePolicy } from './policy.js';
+import { checkSchemaTree } from './schema-checks.js';
+import { checkVerb } from './verb-checks.js';
+import type { CliSpec, JsonSchema, McpSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
+
+export interface LoadOptions {
+  /** Repository root; spec/ and package.json are read from here. */
+  root: string;
+}
+
+export function loadSpec({ root }: LoadOptions): SpecModel {
+  const problems = new ProblemList();
+  const sources = new Map<string, string>();
+  const read = (rel: string): string => {
+    const text = readFileSync(join(root, rel), 'utf8');
+    sources.set(rel, text);
+    return text;
+  };
+  const readJson = (rel: string): JsonSchema => {
+    try {
+      return JSON.parse(read(rel)) as JsonSchema;
+    } catch (error) {
+      problems.add(rel, '', `not valid JSON: ${(error as Error).message}`);
+      return {};
+    }
+  };
+  const readYaml = (rel: string): unknown => {
+    try {
+      return parseYaml(read(rel), { prettyErrors: true }) as unknown;
+    } catch (error) {
+      problems.add(rel, '', `not valid YAML: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
+
+  const meta = createAjv();
+  const checkAgainst = (metaRel: string, rel: string, value: unknown): void => {
+    if (value === undefined) return; // unparseable: already reported
+    const validate = meta.getSchema(metaId(metaRel)) ?? meta.compile(readJson(metaRel));
+    if (!validate(value)) for (const e of validate.errors ?? []) problems.add(rel, e.instancePath, describe(e));
+  };
+
+  const vocabularies = readYaml('spec/vocabularies.yaml') as VocabulariesSpec;
+  checkAgainst('spec/meta/vocabularies.schema.json', 'spec/vocabularies.yaml', vocabularies);
+  const mcp = readYaml('spec/mcp.yaml') as McpSpec;
+  checkAgainst('spec/meta/mcp.schema.json', 'spec/mcp.yaml', mcp);
+  const cli = readYaml('spec/cli.yaml') as CliSpec;
+  checkAgainst('spec/meta/cli.schema.json', 'spec/cli.yaml', cli);
+  const conventions = readYaml('spec/conventions.yaml') as Record<string, unknown>;
+  checkAgainst('spec/meta/conventions.schema.json', 'spec/conventions.yaml', conventions);
+  problems.throwIfAny();
+  checkVocabularies(vocabularies, problems);
+
+  const envelope = readJson('spec/envelope.schema.json');
+  const common = readJson('spec/common.schema.json');
+  const config = readJson('spec/config.schema.json');
+  const proofNote = readJson('spec/proof-note.schema.json');
+
+  const verbs: VerbModel[] = [];
+  const verbsDir = join(root, 'spec/verbs');
+  for (const folder of readdirSync(verbsDir).sort()) {
+    if (!statSync(join(verbsDir, folder)).isDirectory()) continue;
+    const dir = `spec/verbs/${folder}`;
+    for (const file of ['verb.yaml', 'input.schema.json', 'data.schema.json']) {
+      if (!existsSync(join(root, dir, file))) problems.add(`${dir}/${file}`, '', 'missing: every verb folder has verb.yaml, input.schema.json and data.schema.json');
+    }
+    if (problems.items.length > 0) continue;
+    const spec = readYaml(`${dir}/verb.yaml`) as VerbSpec;
+    checkAgainst('spec/meta/verb.schema.json', `${dir}/verb.yaml`, spec);
+    if (problems.items.length > 0) continue;
+    const words = spec.verb.split(' ');
+    if (words.join('-') !== folder) problems.add(`${dir}/verb.yaml`, '/verb', `verb "${spec.verb}" must live in spec/verbs/${words.join('-')}/`);
+    verbs.push({
+      spec,
+      dir,
+      id: words.map((w, i) => (i === 0 ? w : capitalise(w))).join(''),
+      pascal: words.map(capitalise).join(''),
+      input: readJson(`${dir}/input.schema.json`),
+      data: readJson(`${dir}/data.schema.json`),
+      policy: resolvePolicy(spec.policy),
+    });
+  }
+  problems.throwIfAny();
+
+  const schemaFiles: [string, JsonSchema][] = [
+    ['spec/envelope.schema.json', envelope],
+    ['spec/common.schema.json', common],
+    ['spec/config.schema.json', config],
+    ['spec/proof-note.schema.json', proofNote],
+    ...verbs.flatMap((v): [string, JsonSchema][] => [
+      [`${v.dir}/input.schema.json`, v.input],
+      [`${v.dir}/data.schema.json`, v.data],
+    ]),
+  ];
+  const vocabularyNames = new Set(['error', ...Object.keys(vocabularies.open), ...Object.keys(vocabularies.closed)]);
+  for (const [file, schema] of schemaFiles) checkSchemaTree(file, schema, vocabularyNames, problems);
+  problems.throwIfAny();
+  compileAll(schemaFiles, problems);
+  for (const verb of verbs) checkVerb(verb, vocabularies, problems);
+  checkMcp(mcp, verbs, problems);
+  problems.throwIfAny();
+
+  const pkg = JSON.parse(read('package.json')) as { version: string };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, conventions, mcp, cli, verbs, sources };
+}
+
+function compileAll(files: [string, JsonSchema][], problems: ProblemList): void {
+  // One instance holds every spec schema under a stable id, so relative $refs between files resolve.
+  const ajv = createAjv();
+  for (const [file, schema] of files) {
+    if (!ajv.validateSchema(schema)) {
+      for (const e of ajv.errors ?? []) problems.add(file, e.instancePath, `not a valid 2020-12 schema: ${describe(e)}`);
+      continue;
+    }
+    ajv.addSchema(withoutDollarSchema({ ...schema, $id: specId(file) }), specId(file));
+  }
+  for (const [file] of files) {
+    try {
+      ajv.getSchema(specId(file));
+    } catch (error) {
+      problems.add(file, '', `does not compile under Ajv 2020 strict: ${(error as Error).message}`);
+    }
+  }
+}
+
+function checkVocabularies(v: VocabulariesSpec, problems: ProblemList): void {
+  const file = 'spec/vocabularies.yaml';
+  for (const name of Object.keys(v.open)) {
+    if (name in v.closed) problems.add(file, `/closed/${name}`, `"${name}" is both open and closed`);
+  }
+  for (const [slug, entry] of Object.entries(v.error_slugs)) {
+    if (!(entry.family in v.error_families)) problems.add(file, `/error_slugs/${slug}/family`, `unknown family "${entry.family}"`);
+  }
+}
+
+function checkMcp(mcp: McpSpec, verbs: VerbModel[], problems: ProblemList): void {
+  const file = 'spec/mcp.yaml';
+  const names = new Set<string>();
+  for (const verb of verbs) {
+    const tool = verb.spec.mcp;
+    if (!tool) continue;
+    if (names.has(tool.name)) problems.add(`${verb.dir}/verb.yaml`, '/mcp/name', `tool name ${tool.name} is used twice`);
+    names.add(tool.name);
+    if (!mcp.tool_order.includes(verb.spec.verb)) problems.add(file, '/tool_order', `verb "${verb.spec.verb}" has an MCP tool but is not in tool_order`);
+  }
+}
+
+export const SPEC_ID_BASE = 'https://discern.sh/spec/';
+
+export function specId(file: string): string {
+  return SPEC_ID_BASE + file.replace(/^spec\//, '');
+}
+
+function metaId(rel: string): string {
+  return specId(rel);
+}
+
+function withoutDollarSchema(schema: JsonSchema): JsonSchema {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+function describe(e: ErrorObject): string {
+  const extra = e.keyword === 'additionalProperties' ? ` ("${String((e.params as { additionalProperty: string }).additionalProperty)}")` : '';
+  return `${e.message ?? e.keyword}${extra}`;
+}
+
+function capitalise(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+export function relativeTo(root: string, path: string): string {
+  return relative(root, path).split('\\').join('/');
+}

@@ -1,0 +1,145 @@
+// The spec as codegen reads it: the hand-authored files of spec/, parsed and checked, before any artifact is
+// derived from them.
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface VocabularyEntry {
+  description: string;
+  members: string[];
+}
+
+export interface ErrorFamily {
+  description: string;
+  next_action: string;
+}
+
+export interface ErrorSlugEntry {
+  family: string;
+  description: string;
+  next_action?: string;
+}
+
+export interface VocabulariesSpec {
+  open: Record<string, VocabularyEntry>;
+  closed: Record<string, VocabularyEntry>;
+  error_families: Record<string, ErrorFamily>;
+  error_slugs: Record<string, ErrorSlugEntry>;
+}
+
+export type PolicyBase = 'observation' | 'effect';
+export type ProjectMode = 'none' | 'required' | 'inspect';
+
+export interface CompletionPolicy {
+  required_postconditions: string[];
+  optional_advisories: string[];
+  refusal: 'failure';
+  cancellation: 'failure' | 'successful-no-effect' | 'not-applicable';
+  partial_effect: 'failure' | 'not-applicable';
+  no_op: 'success' | 'not-applicable';
+  recovery_owner: 'caller' | 'discern' | 'owner' | 'none';
+}
+
+export interface McpAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface VerbResourceSpec {
+  name: string;
+  kind: 'resource' | 'template';
+  uri: string;
+  title: string;
+  description: string;
+  mime_type: 'application/json' | 'text/markdown';
+  reads: string;
+}
+
+export interface VerbCliSpec {
+  path: string[];
+  aliases?: string[];
+  description: string;
+  hidden?: boolean;
+  positionals?: { name: string; input: string; variadic?: boolean }[];
+  flags?: { input: string; spellings: string[]; value_name?: string }[];
+  examples?: string[];
+}
+
+export interface ExecutionStepSpec {
+  kind: string;
+  label: string;
+  actor: 'project' | 'discern';
+  note?: string;
+  condition?: string;
+}
+
+export interface VerbSpec {
+  verb: string;
+  summary: string;
+  stability: 'stable' | 'evolving';
+  project: ProjectMode;
+  policy: Partial<CompletionPolicy> & { base: PolicyBase };
+  errors: string[];
+  mcp?: {
+    name: string;
+    title: string;
+    description: string;
+    when: string;
+    annotations: McpAnnotations;
+  };
+  resources?: VerbResourceSpec[];
+  cli: VerbCliSpec;
+  hints?: Record<string, string>;
+  execution: { when: string; steps: ExecutionStepSpec[] };
+}
+
+export interface VerbModel {
+  spec: VerbSpec;
+  /** spec/verbs/<folder> relative to the repository root. */
+  dir: string;
+  /** camelCase identifier, e.g. setupVerify. */
+  id: string;
+  /** PascalCase, e.g. SetupVerify. */
+  pascal: string;
+  input: JsonSchema;
+  data: JsonSchema;
+  policy: CompletionPolicy;
+}
+
+export interface McpSpec {
+  server: { name: string; title: string };
+  tool_order: string[];
+  work_loop: string[];
+  instructions: {
+    opening: string;
+    discovery: string;
+    loop_present: string;
+    loop_absent: string;
+    resources: string;
+    path: string;
+    cli: string;
+  };
+}
+
+export interface CliSpec {
+  program: string;
+  implicit_flags: { command: string[]; root: string[] };
+  global_flags: { spellings: string[]; description: string; exclusive_group?: string }[];
+  commands: { path: string[]; description: string; examples: string[] }[];
+}
+
+export interface SpecModel {
+  version: string;
+  vocabularies: VocabulariesSpec;
+  envelope: JsonSchema;
+  common: JsonSchema;
+  config: JsonSchema;
+  proofNote: JsonSchema;
+  conventions: Record<string, unknown>;
+  mcp: McpSpec;
+  cli: CliSpec;
+  verbs: VerbModel[];
+  /** Every spec file read, with its bytes, for provenance hashes. */
+  sources: Map<string, string>;
+}
