@@ -60,8 +60,11 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
     };
   });
   const verbSources = ['spec/verbs/*/verb.yaml'];
-  out.set('generated/registry.ts', withCodeHeader(verbSources, render('registry.ts.hbs', { version: model.version, verbs })));
+  out.set('generated/registry.ts', withCodeHeader(verbSources, render('registry.ts.hbs', { verbs })));
+  // Alone in its module so `discern --version` loads nothing else.
+  out.set('generated/version.ts', withCodeHeader(['package.json'], `export const VERSION = ${JSON.stringify(model.version)};\n`));
   out.set('generated/handlers.ts', withCodeHeader(verbSources, render('handlers.ts.hbs', { verbs })));
+  out.set('generated/validator-loaders.ts', withCodeHeader(verbSources, render('validator-loaders.ts.hbs', { verbs })));
 
   const tools = orderedTools(model, contracts).map((t) => ({
     verb: contracts.verbs.find((c) => c.verb.spec.verb === t.verb)?.verb.id ?? t.verb,
@@ -89,6 +92,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       instructions: serverInstructions(model, contracts),
       tools,
       resources,
+      resourceNames: resources.map((r) => r.name),
     })),
   );
   out.set('generated/cli-grammar.ts', withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })));

@@ -69,6 +69,8 @@ async function shapeTypes(model: SpecModel, contracts: Contracts): Promise<strin
     additionalProperties: false,
     strictIndexSignatures: true,
     format: true,
+    // Bounded arrays stay plain arrays: tuple unions are unusable for producers.
+    maxItems: -1,
     style: { printWidth: 120, singleQuote: true },
     cwd: process.cwd(),
   });

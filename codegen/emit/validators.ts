@@ -36,7 +36,7 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
   }
   const configCode = standalone(ajv, { validateConfig: configId });
   out.set('generated/validators/config.js', withCodeHeader(['spec/config.schema.json'], esmHelpers(configCode)));
-  out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<unknown>'], [])));
+  out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<DiscernConfig>'], ['DiscernConfig'])));
   return out;
 }
 

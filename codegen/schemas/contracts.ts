@@ -27,7 +27,7 @@ export interface Contracts {
   defs: Record<string, JsonSchema>;
   /** The same definitions with vocabulary marks left for the TypeScript emitter. */
   tsDefs: Record<string, JsonSchema>;
-  /** Hoisted input schemas, keyed by input type name, for the TypeScript emitter. */
+  /** Hoisted input schemas and the discern.toml schema, keyed by type name, for the TypeScript emitter. */
   tsInputs: Record<string, JsonSchema>;
   verbs: VerbContract[];
   resultsSchema: JsonSchema;
@@ -49,6 +49,10 @@ export function buildContracts(model: SpecModel): Contracts {
     inputsWire.set(verb.spec.verb, input.root);
     rawDefs[resultDefName(verb.pascal)] = resultDef(verb, props);
   }
+
+  // discern.toml's types (DiscernConfig and its sections) are emitted beside the inputs.
+  const config = hoistVerbSchema(model.config, 'Config', 'DiscernConfig', model.common);
+  for (const [name, def] of Object.entries({ DiscernConfig: config.root, ...config.defs })) tsInputs[name] = def;
 
   const published = expandAll(rawDefs, vocabularies, 'published');
   const wire = expandAll(rawDefs, vocabularies, 'wire');

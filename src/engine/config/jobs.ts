@@ -1,0 +1,42 @@
+// The configured jobs in one shape, whatever form discern.toml used: a known name's command, command list or
+// {run} table, or a custom job's {stage, run}. Empty and ':' commands are dropped: they mean "nothing to run".
+import type { DiscernConfig, DiscernConfigCommandList } from '../../../generated/types.js';
+
+export type JobStage = 'fix' | 'build' | 'check' | 'test';
+
+export interface JobDefinition {
+  name: string;
+  stage: JobStage;
+  commands: string[];
+}
+
+export const KNOWN_JOB_STAGES: Readonly<Record<string, JobStage>> = {
+  format: 'fix',
+  build: 'build',
+  lint: 'check',
+  typecheck: 'check',
+  test: 'test',
+  smoke: 'test',
+};
+
+export function configuredJobs(config: DiscernConfig): JobDefinition[] {
+  const jobs: JobDefinition[] = [];
+  for (const [name, value] of Object.entries(config.jobs ?? {})) {
+    if (value === undefined) continue;
+    const known = KNOWN_JOB_STAGES[name];
+    let stage: JobStage;
+    let run: DiscernConfigCommandList;
+    if (typeof value === 'string' || Array.isArray(value)) {
+      stage = known ?? 'check';
+      run = value;
+    } else if ('stage' in value) {
+      stage = value.stage;
+      run = value.run;
+    } else {
+      stage = known ?? 'check';
+      run = value.run;
+    }
+    jobs.push({ name, stage, commands: (Array.isArray(run) ? run : [run]).map((c) => c.trim()).filter((c) => c.length > 0 && c !== ':') });
+  }
+  return jobs;
+}

@@ -1,0 +1,76 @@
+// git, spawned directly (no shell) with a clean environment: inherited GIT_DIR, GIT_WORK_TREE,
+// GIT_INDEX_FILE and friends would aim git at another checkout than the one asked for, and a prompt or a
+// pager would hang a non-interactive run.
+import { spawn } from 'node:child_process';
+import { trackChild } from '../process/children.js';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitOptions {
+  cwd: string;
+  signal?: AbortSignal;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** git could not be started at all (not installed, or not on PATH). */
+export class GitUnavailable extends Error {
+  constructor(cause: string) {
+    super(`git could not be started: ${cause}`);
+    this.name = 'GitUnavailable';
+  }
+}
+
+const LOCATION_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_CEILING_DIRECTORIES',
+];
+
+export function gitEnvironment(base: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
+  env['LC_ALL'] = 'C';
+  env['GIT_TERMINAL_PROMPT'] = '0';
+  env['GIT_OPTIONAL_LOCKS'] = '0';
+  env['GIT_PAGER'] = 'cat';
+  return env;
+}
+
+export function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...args], {
+      cwd: options.cwd,
+      env: gitEnvironment(options.env ?? process.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    trackChild(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' && error.path === 'git') reject(new GitUnavailable('not found on PATH'));
+      else reject(error);
+    });
+    child.once('close', (code) => {
+      resolve({ code: code ?? 128, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
+/** The first line git wrote to stderr, without its "fatal: " prefix, for messages. */
+export function gitComplaint(result: GitResult): string {
+  const line = result.stderr.split('\n').find((l) => l.trim().length > 0) ?? `git exited with ${result.code}`;
+  return line.replace(/^(fatal|error): /, '').trim();
+}

@@ -1,0 +1,46 @@
+// Looks commands up in the generated CLI grammar: the longest command path (or alias) that argv starts with,
+// and the closest command paths to words that name none.
+import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
+import type { DiscernHelpCliCommand } from '../../../generated/types.js';
+import { editDistance } from '../search/edit-distance.js';
+
+export interface FoundCommand {
+  command: DiscernHelpCliCommand;
+  /** How many leading words named it. */
+  consumed: number;
+}
+
+/** Every spelling of every command: its path and, per alias, the path with the alias as its last word. */
+function spellings(command: DiscernHelpCliCommand): string[][] {
+  return [command.path, ...command.aliases.map((alias) => [...command.path.slice(0, -1), alias])];
+}
+
+export function findCommand(words: readonly string[]): FoundCommand | undefined {
+  let best: FoundCommand | undefined;
+  for (const command of CLI_GRAMMAR.commands) {
+    for (const path of spellings(command)) {
+      if (path.length > words.length || (best && path.length <= best.consumed)) continue;
+      if (path.every((w, i) => words[i] === w)) best = { command, consumed: path.length };
+    }
+  }
+  return best;
+}
+
+/** Up to three visible command paths closest to the given words, best first. */
+export function closestCommands(words: readonly string[]): string[] {
+  const asked = words.join(' ').toLowerCase();
+  const scored: { path: string; distance: number }[] = [];
+  for (const command of CLI_GRAMMAR.commands) {
+    if (command.hidden) continue;
+    const path = command.path.join(' ');
+    const distances = spellings(command).map((s) => editDistance(asked, s.join(' ')));
+    const prefix = path.startsWith(asked) || asked.startsWith(path);
+    const distance = Math.min(...distances) - (prefix ? 1 : 0);
+    const limit = Math.max(2, Math.ceil(path.length * 0.4));
+    if (distance <= limit) scored.push({ path, distance });
+  }
+  return scored
+    .sort((a, b) => a.distance - b.distance || a.path.localeCompare(b.path))
+    .slice(0, 3)
+    .map((s) => s.path);
+}

@@ -1,0 +1,55 @@
+// Decides whether a configured command's program can be found, without running it: the first word after any
+// VAR=value assignments is a shell builtin, a path in the checkout, or a name on PATH. Shell constructs
+// (subshells, if/for/while) cannot be judged statically and say so.
+import { access, constants, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join } from 'node:path';
+
+export type CommandResolution =
+  | { status: 'ok'; program: string; detail: string }
+  | { status: 'warn'; program: string; detail: string; fix: string }
+  | { status: 'fail'; program: string; detail: string; fix: string };
+
+const BUILTINS = new Set([':', '.', 'source', 'cd', 'echo', 'printf', 'test', '[', 'true', 'false', 'exit', 'export', 'set', 'unset', 'eval', 'command', 'type', 'read', 'wait', 'trap', 'umask', 'ulimit', 'shift', 'return', 'pwd']);
+const CONSTRUCTS = new Set(['(', '{', 'if', 'for', 'while', 'until', 'case', '!', 'function', 'select', '[[']);
+
+export function firstProgram(command: string): string | undefined {
+  const words = command.trim().match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  for (const word of words) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue; // VAR=value prefix
+    return word.replace(/^["']|["']$/g, '');
+  }
+  return undefined;
+}
+
+export async function resolveCommand(command: string, root: string, env: Readonly<Record<string, string | undefined>>): Promise<CommandResolution> {
+  const program = firstProgram(command);
+  if (program === undefined) return { status: 'ok', program: '', detail: 'only variable assignments' };
+  if (CONSTRUCTS.has(program) || program.startsWith('(')) {
+    return { status: 'warn', program, detail: `starts with the shell construct "${program}", which cannot be checked without running it`, fix: 'Move the logic into a script file and configure that script, so it can be checked.' };
+  }
+  if (BUILTINS.has(program)) return { status: 'ok', program, detail: `"${program}" is a shell builtin` };
+  if (program.includes('/')) {
+    const path = isAbsolute(program) ? program : join(root, program);
+    if (!(await isExecutableFile(path))) {
+      return { status: 'fail', program, detail: `${program} is not an executable file${isAbsolute(program) ? '' : ' in the checkout'}`, fix: `Create ${program} and make it executable (chmod +x), or correct the command in discern.toml.` };
+    }
+    return { status: 'ok', program, detail: `${program} is executable` };
+  }
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (dir.length > 0 && (await isExecutableFile(join(dir, program)))) return { status: 'ok', program, detail: `${program} found at ${join(dir, program)}` };
+  }
+  if (await isExecutableFile(join(root, 'node_modules', '.bin', program))) {
+    return { status: 'warn', program, detail: `${program} is only in node_modules/.bin, which is not on PATH`, fix: `Call it as \`npx ${program}\` or through an npm script, or add node_modules/.bin to PATH.` };
+  }
+  return { status: 'fail', program, detail: `${program} is not on PATH`, fix: `Install ${program}, or correct the command in discern.toml.` };
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isFile()) return false;
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

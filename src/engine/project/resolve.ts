@@ -1,0 +1,141 @@
+// Project resolution, shared by every project verb: an absolute path anywhere inside a checkout (main or
+// linked worktree) → that checkout's root, its discern.toml, and the trunk. Each failure is classified:
+// invalid_arguments (relative or missing path), no_repository, no_project, invalid_toml / invalid_config /
+// unknown_key / read_failed (config), no_trunk. Inherited GIT_* location variables are ignored (see git.ts).
+import { stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { DiscernCheckoutLocation, DiscernConfig, DiscernConfigIssue, DiscernTrunkSource } from '../../../generated/types.js';
+import type { Refusal } from '../../core/outcome.js';
+import { git, gitComplaint, GitUnavailable } from '../git/git.js';
+import { loadConfig } from '../config/load.js';
+
+export const CONFIG_FILE = 'discern.toml';
+
+export interface Checkout {
+  /** The checkout's top-level directory: the project root. */
+  root: string;
+  gitDir: string;
+  commonDir: string;
+  location: Extract<DiscernCheckoutLocation, 'main' | 'worktree'>;
+}
+
+export interface Trunk {
+  name: string;
+  source: Extract<DiscernTrunkSource, 'env' | 'config' | 'default'>;
+}
+
+export interface Project extends Checkout {
+  configPath: string;
+  config: DiscernConfig;
+  trunk: Trunk;
+}
+
+export type ResolutionSlug = 'invalid_arguments' | 'no_repository' | 'no_project' | 'no_trunk' | 'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed';
+
+/** What was established before resolution stopped, for verbs that report on it (doctor). */
+export interface PartialResolution {
+  checkout?: Checkout;
+  configPath?: string;
+  config?: DiscernConfig;
+  trunk?: Trunk;
+  configIssues?: DiscernConfigIssue[];
+}
+
+export type Resolution =
+  | { ok: true; project: Project }
+  | { ok: false; refusal: Refusal<ResolutionSlug>; partial: PartialResolution };
+
+export interface ResolveOptions {
+  /** Absolute path inside the checkout; the caller passes its working directory when none was given. */
+  path: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+export async function resolveProject(options: ResolveOptions): Promise<Resolution> {
+  const { path, env } = options;
+  if (!isAbsolute(path)) {
+    return refuse({ error: 'invalid_arguments', message: `path must be absolute; "${path}" is relative.`, next: { help: '`discern docs mcp-server`' } }, {});
+  }
+  const start = await existingDirectory(path);
+  if (start === undefined) {
+    return refuse({ error: 'invalid_arguments', message: `path ${path} does not exist.`, next: { help: '`discern docs mcp-server`' } }, {});
+  }
+  const found = await findCheckout(start, options.signal);
+  if (!found.ok) return refuse({ error: 'no_repository', message: found.message, next: {} }, {});
+  const checkout = found.checkout;
+
+  const configPath = join(checkout.root, CONFIG_FILE);
+  const configExists = await stat(configPath).then(
+    () => true,
+    () => false,
+  );
+  if (!configExists) {
+    return refuse({ error: 'no_project', message: `${checkout.root} has no ${CONFIG_FILE}, so it is not a discern project.`, next: { root: checkout.root } }, { checkout, configPath });
+  }
+  const loaded = await loadConfig(configPath);
+  if (!loaded.ok) {
+    const partial = { checkout, configPath, configIssues: loaded.issues };
+    if (loaded.error === 'read_failed') {
+      return refuse({ error: 'read_failed', message: loaded.message, next: { target: configPath, access: 'readable' } } as Refusal<ResolutionSlug>, partial);
+    }
+    return refuse({ error: loaded.error, message: loaded.message, next: { file: CONFIG_FILE, where: loaded.where } }, partial);
+  }
+  const trunk = chooseTrunk(loaded.config, env);
+  const partial = { checkout, configPath, config: loaded.config, trunk };
+  if (!(await branchExists(checkout.root, trunk.name, options.signal))) {
+    const from = trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
+    return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
+  }
+  return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk } };
+}
+
+export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, string | undefined>>): Trunk {
+  const fromEnv = env['DISCERN_TRUNK']?.trim();
+  if (fromEnv) return { name: fromEnv, source: 'env' };
+  const fromConfig = config.repository?.trunk;
+  if (fromConfig) return { name: fromConfig, source: 'config' };
+  return { name: 'main', source: 'default' };
+}
+
+type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; message: string };
+
+export async function findCheckout(start: string, signal?: AbortSignal): Promise<CheckoutSearch> {
+  let result;
+  try {
+    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd: start, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    if (error instanceof GitUnavailable) return { ok: false, message: `${error.message}; discern needs git to find the checkout.` };
+    throw error;
+  }
+  if (result.code !== 0) {
+    const complaint = gitComplaint(result);
+    const insideGitDir = /must be run in a work tree/.test(complaint);
+    return {
+      ok: false,
+      message: insideGitDir ? `${start} is inside a git directory, not a checkout's working tree.` : `${start} is not inside a git checkout (${complaint}).`,
+    };
+  }
+  const [root, gitDir, commonDir] = result.stdout.split('\n');
+  if (!root || !gitDir || !commonDir) return { ok: false, message: `git did not report a checkout for ${start}.` };
+  return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree' } };
+}
+
+async function branchExists(root: string, name: string, signal?: AbortSignal): Promise<boolean> {
+  if (name.startsWith('-')) return false;
+  const result = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { cwd: root, ...(signal ? { signal } : {}) });
+  return result.code === 0;
+}
+
+async function existingDirectory(path: string): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    return info.isDirectory() ? path : dirname(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function refuse(refusal: Refusal<ResolutionSlug>, partial: PartialResolution): Resolution {
+  return { ok: false, refusal, partial };
+}

@@ -1,0 +1,20 @@
+// Small Markdown building blocks shared by the per-verb presentations.
+
+/** Escapes text for a table cell: pipes and line breaks would end the cell. */
+export function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+export function code(text: string): string {
+  const ticks = text.includes('`') ? '``' : '`';
+  return `${ticks}${ticks === '``' ? ' ' : ''}${text}${ticks === '``' ? ' ' : ''}${ticks}`;
+}
+
+/** Joins sections with one blank line, dropping empty ones; ends with a newline. */
+export function document(sections: readonly (string | undefined | false)[]): string {
+  return `${sections.filter((s): s is string => typeof s === 'string' && s.length > 0).map((s) => s.replace(/\n+$/, '')).join('\n\n')}\n`;
+}

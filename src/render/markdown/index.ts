@@ -1,0 +1,24 @@
+// The authored Markdown of any result: MCP content[0].text, `--markdown`, and (until the terminal renderer
+// lands) `--render` and the human view.
+import type { DiscernResult } from '../../../generated/types.js';
+import { renderDocs } from './docs.js';
+import { renderDoctor } from './doctor.js';
+import { renderHelp } from './help.js';
+
+export function renderMarkdown(result: DiscernResult): string {
+  switch (result.verb) {
+    case 'docs':
+      return renderDocs(result);
+    case 'doctor':
+      return renderDoctor(result);
+    case 'help':
+      return renderHelp(result);
+    default:
+      // Every verb has an authored presentation: a verb without one is a compile error here.
+      return unrendered(result);
+  }
+}
+
+function unrendered(result: never): never {
+  throw new Error(`no Markdown presentation for ${JSON.stringify(result)}`);
+}

@@ -1,0 +1,127 @@
+// Checks argv against the generated grammar before anything else sees it, so a call that does not fit is a
+// classified grammar error (exit 2, one line on stderr or one envelope under --json) and never sade's own
+// banner or exit. Accepted forms: `--flag value`, `--flag=value`, boolean `--flag`, the implicit -h/--help
+// and -V/--version, and `--` to end options. A value may start with "-" only in the `--flag=value` form.
+import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
+import type { DiscernHelpCliCommand, DiscernHelpCliFlag } from '../../../generated/types.js';
+import { closestCommands, findCommand } from '../../engine/grammar/lookup.js';
+
+export type Format = 'human' | 'json' | 'markdown' | 'render';
+
+export type ArgvCheck =
+  | { kind: 'version' }
+  | { kind: 'help'; path: string[]; format: Format }
+  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string> }
+  | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
+
+const FORMAT_FLAGS: Record<string, Format> = { '--json': 'json', '--markdown': 'markdown', '--render': 'render' };
+
+export function checkArgv(argv: readonly string[]): ArgvCheck {
+  const end = argv.indexOf('--');
+  const options = end === -1 ? argv : argv.slice(0, end);
+  const formats = [...new Set(options.filter((a) => a in FORMAT_FLAGS))];
+  const format: Format = formats.length === 1 ? (FORMAT_FLAGS[formats[0] ?? ''] ?? 'human') : formats.includes('--json') ? 'json' : 'human';
+  const fail = (error: 'unknown_command' | 'invalid_arguments', message: string, query: string[], extra: { suggestions?: string[]; usage?: string } = {}): ArgvCheck => ({
+    kind: 'error',
+    error,
+    message,
+    query,
+    suggestions: extra.suggestions ?? [],
+    ...(extra.usage ? { usage: extra.usage } : {}),
+    format,
+  });
+  if (formats.length > 1) return fail('invalid_arguments', `${formats.join(' and ')} are mutually exclusive: choose one result format.`, []);
+
+  // Format flags are global and may stand anywhere before `--`; the rest is checked without them.
+  const tokens = [...options.filter((a) => !(a in FORMAT_FLAGS)), ...(end === -1 ? [] : argv.slice(end))];
+  if (tokens.length === 0) return { kind: 'help', path: [], format };
+  const first = tokens[0] ?? '';
+  if (CLI_GRAMMAR.implicit_flags.root.includes(first)) {
+    return tokens.length === 1 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
+  }
+  if (first === '-v') return fail('invalid_arguments', 'unknown flag -v; the version flag is -V (or --version).', [], { suggestions: ['-V'] });
+  if (CLI_GRAMMAR.implicit_flags.command.includes(first)) return { kind: 'help', path: [], format };
+
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (token.startsWith('-')) break;
+    words.push(token);
+  }
+  if (words.length === 0) return fail('invalid_arguments', `${first} is not a flag discern knows before a command.`, [first], { suggestions: [] });
+  const found = findCommand(words);
+  if (!found) {
+    return fail('unknown_command', `"${words.join(' ')}" is not a discern command.`, words, { suggestions: closestCommands(words) });
+  }
+  const { command } = found;
+  const usage = command.usage;
+  const path = command.path;
+  const argFail = (message: string): ArgvCheck => fail('invalid_arguments', `discern ${path.join(' ')}: ${message}`, path, { usage, suggestions: [path.join(' ')] });
+
+  const after = tokens.slice(found.consumed);
+  const afterEnd = after.indexOf('--');
+  const beforeEnd = afterEnd === -1 ? after : after.slice(0, afterEnd);
+  if (beforeEnd.some((a) => CLI_GRAMMAR.implicit_flags.command.includes(a))) return { kind: 'help', path, format };
+
+  const present = new Set<string>();
+  const positionals: string[] = [];
+  let endOfOptions = false;
+  for (let i = 0; i < after.length; i++) {
+    const token = after[i] ?? '';
+    if (!endOfOptions && token === '--') {
+      endOfOptions = true;
+      continue;
+    }
+    if (endOfOptions || !token.startsWith('-') || token === '-') {
+      positionals.push(token);
+      continue;
+    }
+    const eq = token.indexOf('=');
+    const spelling = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
+    const flag = findFlag(command.flags, spelling);
+    if (!flag) return argFail(`unknown flag ${spelling}.`);
+    const key = flag.spellings[0] ?? spelling;
+    if (present.has(key) && !flag.repeatable) return argFail(`${spelling} is given more than once.`);
+    present.add(key);
+    if (flag.arity === 0) {
+      if (eq > 0 && token.startsWith('--')) return argFail(`${spelling} takes no value.`);
+      continue;
+    }
+    let value: string | undefined;
+    if (token.startsWith('--') && eq > 0) value = token.slice(eq + 1);
+    else {
+      const next = after[i + 1];
+      if (next === undefined || next.startsWith('-')) return argFail(`${spelling} needs a value ${flag.type_definition}.`);
+      value = next;
+      i++;
+    }
+    const problem = valueProblem(flag, value);
+    if (problem) return argFail(`${spelling} ${problem}.`);
+  }
+
+  const declared = command.positionals;
+  let p = 0;
+  for (const spec of declared) {
+    if (spec.variadic) {
+      p = positionals.length;
+      break;
+    }
+    if (p < positionals.length) p++;
+    else if (!spec.optional) return argFail(`missing argument <${spec.name}>.`);
+  }
+  if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
+  if (command.verb === undefined && formats.length > 0) return argFail(`${formats[0] ?? ''} does not apply: this command serves a protocol.`);
+  return { kind: 'command', command, format, present };
+}
+
+function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): DiscernHelpCliFlag | undefined {
+  return flags.find((f) => f.spellings.includes(spelling));
+}
+
+function valueProblem(flag: DiscernHelpCliFlag, value: string): string | undefined {
+  const type = flag.value_types[0] ?? 'string';
+  if ((type === 'number' || type === 'integer') && !/^-?\d+(\.\d+)?$/.test(value)) return `needs a number, not "${value}"`;
+  if (type === 'integer' && value.includes('.')) return `needs a whole number, not "${value}"`;
+  if (flag.choices && !flag.choices.includes(value)) return `must be one of ${flag.choices.join(', ')}`;
+  if (value.length === 0) return 'needs a non-empty value';
+  return undefined;
+}

@@ -1,0 +1,68 @@
+// The CLI: check argv against the generated grammar, dispatch, invoke the verb, present the result, and exit
+// with the status the result calls for.
+import { VERBS } from '../../../generated/registry.js';
+import type { DiscernResult } from '../../../generated/types.js';
+import { buildEnvelope } from '../../core/envelope.js';
+import { writeCrashRecord } from '../../engine/crash/record.js';
+import { invoke } from '../../verbs/invoke.js';
+import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
+import { dispatch } from './dispatch.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { present } from './present.js';
+import { installSignalHandlers } from './signals.js';
+
+export async function run(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  installSignalHandlers(() => controller.abort());
+  let format: Format = 'human';
+  try {
+    const check = checkArgv(argv);
+    if (check.kind === 'version') {
+      const { VERSION } = await import('../../../generated/version.js');
+      process.stdout.write(`discern ${VERSION}\n`);
+      return EXIT.ok;
+    }
+    if (check.kind === 'error') return grammarError(check);
+    format = check.format;
+    const common = { surface: 'cli' as const, defaultTarget: process.cwd(), env: process.env, signal: controller.signal };
+    if (check.kind === 'help') return emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
+    const target = dispatch(argv, check.present);
+    if (target.kind === 'mcp') {
+      const { serve } = await import('../mcp/serve.js');
+      return await serve();
+    }
+    return emit(await invoke(target.verb, target.input, common), check.format);
+  } catch (error) {
+    const record = writeCrashRecord({ verb: 'cli', target: process.cwd(), surface: 'cli', error });
+    if (format === 'json') {
+      const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
+      process.stdout.write(present(result, 'json'));
+    } else {
+      process.stderr.write(`discern: internal error; crash record at ${record}\n`);
+    }
+    return EXIT.internal;
+  }
+}
+
+function emit(result: DiscernResult, format: Format): number {
+  process.stdout.write(present(result, format));
+  return exitCodeFor(result);
+}
+
+function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): number {
+  if (check.format === 'json') {
+    const help = check.query.length > 0 && check.error === 'invalid_arguments' ? `\`discern help ${check.query.join(' ')}\`` : '`discern help`';
+    const result = buildEnvelope(
+      { verb: 'help', policy: VERBS.help.policy },
+      {
+        data: { query: check.query, suggestions: check.suggestions, ...(check.usage ? { usage: check.usage } : {}) },
+        refusal: check.error === 'unknown_command' ? { error: 'unknown_command', message: check.message, next: {} } : { error: 'invalid_arguments', message: check.message, next: { help } },
+      },
+    );
+    process.stdout.write(present(result, 'json'));
+  } else {
+    const pointer = check.usage ? ` Usage: ${check.usage}` : check.suggestions.length > 0 ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?` : ' See: discern help';
+    process.stderr.write(`discern: ${check.message}${pointer}\n`);
+  }
+  return EXIT.usage;
+}

@@ -1,0 +1,45 @@
+// The MCP server, built entirely from the generated table: every tool with its title, strict 2020-12
+// inputSchema, outputSchema covering ok and failure envelopes, and all four annotations; every resource; the
+// generated instructions. Calls run through the same invoke() as the CLI.
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
+import { MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
+import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
+import { advertised } from './standard-schema.js';
+import { checkedResult, toolResult } from './tool-result.js';
+import { listManualPages, RESOURCE_READERS } from './resources.js';
+
+export interface ServerState {
+  /** The checkout calls without `path` aim at. */
+  target: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export function createServer(state: ServerState): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER.name, title: MCP_SERVER.title, version: MCP_SERVER.version },
+    { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
+  for (const tool of MCP_TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, annotations: tool.annotations, inputSchema: advertised(tool.inputSchema), outputSchema: advertised(tool.outputSchema) },
+      async (args, ctx) => {
+        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal: ctx.mcpReq.signal };
+        const result = await invoke(tool.verb, args, options);
+        return toolResult(await checkedResult(tool.verb, result, state.target));
+      },
+    );
+  }
+  for (const resource of MCP_RESOURCES) {
+    const read = RESOURCE_READERS[resource.name as keyof typeof RESOURCE_READERS];
+    const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType };
+    const options = (signal: AbortSignal): InvokeOptions => ({ surface: 'mcp', defaultTarget: state.target, env: state.env, signal });
+    if (resource.kind === 'resource') {
+      server.registerResource(resource.name, resource.uri, metadata, (uri, ctx) => read(uri, {}, options(ctx.mcpReq.signal)));
+    } else {
+      const template = new ResourceTemplate(resource.uri, { list: async () => ({ resources: listManualPages() }) });
+      server.registerResource(resource.name, template, metadata, (uri, variables, ctx) => read(uri, variables, options(ctx.mcpReq.signal)));
+    }
+  }
+  return server;
+}

@@ -1,0 +1,29 @@
+// Packages an envelope as an MCP tool result — authored Markdown in content[0].text, the envelope in
+// structuredContent, isError = !ok — after validating it against the verb's published result schema. A
+// result that fails its own schema is never sent: it becomes internal_error with a crash record.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { RESULT_VALIDATORS } from '../../../generated/validator-loaders.js';
+import { VERBS, type VerbId } from '../../../generated/registry.js';
+import type { DiscernResult } from '../../../generated/types.js';
+import { buildEnvelope } from '../../core/envelope.js';
+import { writeCrashRecord } from '../../engine/crash/record.js';
+import { renderMarkdown } from '../../render/markdown/index.js';
+
+export async function checkedResult(verb: VerbId, result: DiscernResult, target: string): Promise<DiscernResult> {
+  const validate = await RESULT_VALIDATORS[verb]();
+  if (validate(result)) return result;
+  const problem = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
+  const record = writeCrashRecord({ verb: VERBS[verb].verb, target, surface: 'mcp', error: new Error(`result failed its schema: ${problem}`) });
+  return buildEnvelope(
+    { verb: VERBS[verb].verb, policy: VERBS[verb].policy },
+    { refusal: { error: 'internal_error', message: 'discern produced a result that does not match its own schema.', next: { record } } },
+  );
+}
+
+export function toolResult(result: DiscernResult): CallToolResult {
+  return {
+    content: [{ type: 'text', text: renderMarkdown(result) }],
+    structuredContent: result as unknown as Record<string, unknown>,
+    isError: !result.ok,
+  };
+}

@@ -1,0 +1,21 @@
+// What a handler receives besides its input. Project verbs get the resolved project; `inspect` verbs (doctor)
+// get the resolution itself, success or refusal, because reporting on it is their job.
+import type { Project, Resolution } from '../engine/project/resolve.js';
+
+export type Surface = 'cli' | 'mcp';
+
+export interface VerbContext {
+  signal: AbortSignal;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The absolute path the call is aimed at: input.path, else the CLI's working directory or the server's target. */
+  target: string;
+  surface: Surface;
+}
+
+export interface ProjectVerbContext extends VerbContext {
+  project: Project;
+}
+
+export interface InspectVerbContext extends VerbContext {
+  resolution: Resolution;
+}

@@ -1,0 +1,89 @@
+// doctor: checks that discern can work here — Node, git, the checkout, discern.toml, the trunk, and that each
+// configured job's command resolves (looked up, never run). A failed check fails the result with its
+// classified error; a warning keeps it successful as a doctor-warning advisory.
+import { VERBS, VERSION } from '../../generated/registry.js';
+import type { DoctorOutcome } from '../../generated/handlers.js';
+import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
+import { configuredJobs } from '../engine/config/jobs.js';
+import { atLeast, gitVersion } from '../engine/environment/git-version.js';
+import { resolveCommand } from '../engine/jobs/resolve-command.js';
+import type { InspectVerbContext } from './context.js';
+
+const HINTS = VERBS.doctor.hints;
+const MIN_NODE_MAJOR = 20;
+
+export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext): Promise<DoctorOutcome> {
+  const checks: DiscernDoctorCheck[] = [];
+  const add = (name: string, status: 'ok' | 'warn' | 'fail', detail: string, fix?: string): void => {
+    checks.push({ name, status, ok: status !== 'fail', detail, ...(fix !== undefined && status !== 'ok' ? { fix } : {}) });
+  };
+
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  add('node', nodeMajor >= MIN_NODE_MAJOR ? 'ok' : 'fail', `Node.js ${process.versions.node}`, `Install Node.js ${MIN_NODE_MAJOR} or newer.`);
+
+  const version = await gitVersion(ctx.target);
+  if (!version) add('git', 'fail', 'git was not found on PATH', 'Install git 2.38 or newer and put it on PATH.');
+  else if (!atLeast(version, 2, 31)) add('git', 'fail', `git ${version.text} is older than 2.31, which discern needs`, 'Install git 2.38 or newer.');
+  else if (!atLeast(version, 2, 38)) add('git', 'warn', `git ${version.text}; 2.38 or newer is recommended`, 'Install git 2.38 or newer.');
+  else add('git', 'ok', `git ${version.text}`);
+
+  const { resolution } = ctx;
+  const partial = resolution.ok ? resolution.project : resolution.partial;
+  const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
+  if (checkout) add('repository', 'ok', `${checkout.location === 'main' ? 'main checkout' : 'linked worktree'} at ${checkout.root}`);
+  else if (!resolution.ok) add('repository', 'fail', resolution.refusal.message, 'Run discern inside a git checkout, or pass an absolute path inside one.');
+
+  if (checkout) {
+    const configPath = resolution.ok ? resolution.project.configPath : resolution.partial.configPath;
+    const config = resolution.ok ? resolution.project.config : resolution.partial.config;
+    if (config) add('config', 'ok', `${configPath ?? 'discern.toml'} is valid`);
+    else if (!resolution.ok) add('config', 'fail', resolution.refusal.message, 'Write or fix discern.toml at the checkout root; `discern docs configure-a-project` shows how.');
+  }
+  const trunk = 'trunk' in partial ? partial.trunk : undefined;
+  if (trunk) {
+    if (resolution.ok) add('trunk', 'ok', `trunk "${trunk.name}" exists (from ${trunk.source})`);
+    else if (resolution.refusal.error === 'no_trunk') add('trunk', 'fail', resolution.refusal.message, `Create the branch "${trunk.name}", or set [repository] trunk or DISCERN_TRUNK.`);
+  }
+
+  if (resolution.ok) {
+    for (const job of configuredJobs(resolution.project.config)) {
+      if (job.commands.length === 0) {
+        add(`job:${job.name}`, 'ok', 'no command (skipped by design)');
+        continue;
+      }
+      const results = await Promise.all(job.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env)));
+      const worst = results.find((r) => r.status === 'fail') ?? results.find((r) => r.status === 'warn') ?? results[0];
+      if (worst) add(`job:${job.name}`, worst.status, `${job.stage} stage: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
+    }
+  }
+
+  const environment: DiscernDoctorData['environment'] = {
+    discern: VERSION,
+    platform: `${process.platform}-${process.arch}`,
+    node: process.versions.node,
+    ...(version ? { git: version.text } : {}),
+    ...(checkout ? { root: checkout.root, location: checkout.location } : {}),
+    ...(trunk ? { trunk: trunk.name, trunk_source: trunk.source } : {}),
+  };
+  const data: DiscernDoctorData = {
+    kit_version: VERSION,
+    environment,
+    checks,
+    ...(input.verbose ? { execution_model: Object.values(VERBS).map((v) => ({ verb: v.verb, when: v.execution.when, steps: v.execution.steps.map((s) => ({ ...s })) })) } : {}),
+  };
+  const warnings = checks.filter((c) => c.status === 'warn');
+  const advisories = warnings.map((c) => ({ kind: 'doctor-warning' as const, evidence: [`${c.name}: ${c.detail}`] as [string], next_action: c.fix ?? 'See the check detail.' }));
+  const hints = input.verbose ? [] : [HINTS.verbose_route];
+
+  if (!resolution.ok) return { data, advisories, hints, refusal: resolution.refusal };
+  const failed = checks.find((c) => c.status === 'fail');
+  if (failed) {
+    return {
+      data,
+      advisories,
+      hints,
+      refusal: { error: 'precondition_failed', message: `doctor check ${failed.name} failed: ${failed.detail}.`, next: { rerun: 'discern doctor' } },
+    };
+  }
+  return { data, advisories, hints: [HINTS.all_clear, ...hints], held: ['doctor-checks'] };
+}

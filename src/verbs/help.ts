@@ -1,0 +1,23 @@
+// help: describes commands from the generated grammar. Its data is the grammar itself (or one command of
+// it), so what it says is exactly what the CLI accepts.
+import { CLI_GRAMMAR } from '../../generated/cli-grammar.js';
+import type { HelpOutcome } from '../../generated/handlers.js';
+import type { DiscernHelpInput } from '../../generated/types.js';
+import { closestCommands, findCommand } from '../engine/grammar/lookup.js';
+import type { VerbContext } from './context.js';
+
+export async function help(input: DiscernHelpInput, _ctx: VerbContext): Promise<HelpOutcome> {
+  const words = input.command ?? [];
+  if (words.length === 0) return { data: CLI_GRAMMAR };
+  const found = findCommand(words);
+  if (found && found.consumed === words.length) return { data: { command: found.command } };
+  const suggestions = closestCommands(words);
+  return {
+    data: { query: words, suggestions },
+    refusal: {
+      error: 'unknown_command',
+      message: `"${words.join(' ')}" is not a discern command.${suggestions.length > 0 ? ` Closest: ${suggestions.map((s) => `\`discern ${s}\``).join(', ')}.` : ''}`,
+      next: {},
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// One call of one verb, the same for every surface: validate the input against the generated schema, resolve
+// the project as the verb's contract says, run the handler, and build the envelope from its facts. An
+// unexpected exception becomes internal_error with a crash record.
+import type { ErrorObject } from 'ajv';
+import { INPUT_VALIDATORS } from '../../generated/validator-loaders.js';
+import { VERBS, type VerbId, type VerbRegistration } from '../../generated/registry.js';
+import type { DiscernResult } from '../../generated/types.js';
+import { buildEnvelope } from '../core/envelope.js';
+import type { AnyOutcome } from '../core/outcome.js';
+import { ContractViolation } from '../core/contract-violation.js';
+import { writeCrashRecord } from '../engine/crash/record.js';
+import { resolveProject } from '../engine/project/resolve.js';
+import type { Surface, VerbContext } from './context.js';
+import { HANDLERS } from './index.js';
+
+export interface InvokeOptions {
+  surface: Surface;
+  /** Where a call without `path` is aimed: the CLI's working directory or the MCP server's target. */
+  defaultTarget: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+}
+
+export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptions): Promise<DiscernResult> {
+  const registration: VerbRegistration = VERBS[id];
+  const subject = { verb: registration.verb, policy: registration.policy };
+  let target = options.defaultTarget;
+  try {
+    const validateInput = await INPUT_VALIDATORS[id]();
+    if (!validateInput(rawInput)) {
+      const help = options.surface === 'mcp' ? `the inputSchema of ${registration.mcpTool ?? registration.verb} in tools/list` : `\`discern help ${registration.cliPath.join(' ')}\``;
+      return buildEnvelope(subject, {
+        refusal: { error: 'invalid_arguments', message: describeInputErrors(validateInput.errors ?? []), next: { help } },
+      });
+    }
+    const input = rawInput as { path?: string };
+    target = input.path ?? options.defaultTarget;
+    if (faultRequested(options.env, `verb:${id}`)) throw new Error(`fault injected at verb:${id} (DISCERN_FAULT)`);
+    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface };
+    let context: object = base;
+    if (registration.project !== 'none') {
+      const resolution = await resolveProject({ path: target, env: options.env, signal: options.signal });
+      if (registration.project === 'required') {
+        if (!resolution.ok) {
+          const issues = resolution.partial.configIssues;
+          const outcome = { refusal: resolution.refusal, ...(issues && issues.length > 0 ? { data: { issues } } : {}) } as AnyOutcome;
+          return buildEnvelope(subject, outcome);
+        }
+        context = { ...base, project: resolution.project };
+      } else {
+        context = { ...base, resolution };
+      }
+    }
+    const handler = (await HANDLERS[id]()) as (input: unknown, ctx: object) => Promise<AnyOutcome>;
+    const outcome = await handler(rawInput, context);
+    return buildEnvelope(subject, outcome);
+  } catch (error) {
+    const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });
+    const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
+    return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });
+  }
+}
+
+function faultRequested(env: Readonly<Record<string, string | undefined>>, point: string): boolean {
+  return (env['DISCERN_FAULT'] ?? '').split(',').map((p) => p.trim()).includes(point);
+}
+
+/** Ajv's errors as one sentence naming each offending key. */
+export function describeInputErrors(errors: readonly ErrorObject[]): string {
+  const parts = errors.map((e) => {
+    const at = e.instancePath === '' ? 'arguments' : `\`${e.instancePath.slice(1).replace(/\//g, '.')}\``;
+    const params = e.params as Record<string, unknown>;
+    switch (e.keyword) {
+      case 'additionalProperties':
+        return `\`${String(params['additionalProperty'])}\` is not an accepted key`;
+      case 'type':
+        return `${at} must be ${String(params['type'])}`;
+      case 'required':
+        return `\`${String(params['missingProperty'])}\` is required`;
+      case 'pattern':
+        return e.instancePath === '/path' ? '`path` must be an absolute path' : `${at} has a form that is not accepted`;
+      default:
+        return `${at} ${e.message ?? 'is not accepted'}`;
+    }
+  });
+  return `The arguments do not fit: ${[...new Set(parts)].join('; ')}.`;
+}
