@@ -1,0 +1,57 @@
+// Scratch git repositories in temp dirs for tests: real git, an identity set per repository (a clean CI machine
+// has none), trunk "main" regardless of the machine's init.defaultBranch.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface ScratchRepo {
+  root: string;
+  git(...args: string[]): string;
+  write(path: string, text: string): void;
+  commit(message: string): void;
+  cleanup(): void;
+}
+
+export function tempDir(prefix = 'discern-test-'): string {
+  // realpath: macOS-style /tmp symlinks would otherwise make git report a different root than we created.
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+export function scratchRepo(files: Record<string, string> = {}, options: { commit?: boolean } = {}): ScratchRepo {
+  const root = tempDir();
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: root, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'discern test');
+  git('config', 'user.email', 'test@discern.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  const write = (path: string, text: string): void => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const commit = (message: string): void => {
+    git('add', '-A');
+    git('commit', '-q', '--allow-empty', '-m', message);
+  };
+  write('README.md', '# scratch\n');
+  for (const [path, text] of Object.entries(files)) write(path, text);
+  if (options.commit !== false) commit('initial');
+  return { root, git, write, commit, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export const MINIMAL_CONFIG = `[project]
+name = "Scratch"
+
+[repository]
+trunk = "main"
+
+[jobs]
+test = "git --version"
+`;
