@@ -1,0 +1,55 @@
+// discern.toml parsing: accepted forms, and where each kind of problem is reported.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseConfig } from '../../src/engine/config/load.js';
+import { configuredJobs } from '../../src/engine/config/jobs.js';
+import { locateKey } from '../../src/engine/config/locate.js';
+
+const parse = (text: string) => parseConfig(new TextEncoder().encode(text));
+
+describe('parseConfig', () => {
+  it('accepts every job form and normalises them', () => {
+    const result = parse(`[jobs]\nformat = "prettier --write ."\nlint = ["eslint .", ":"]\ntest = { run = "npm test" }\n\n[jobs.e2e]\nstage = "test"\nrun = ["a", ""]\n`);
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.deepEqual(configuredJobs(result.config), [
+      { name: 'format', stage: 'fix', commands: ['prettier --write .'] },
+      { name: 'lint', stage: 'check', commands: ['eslint .'] },
+      { name: 'test', stage: 'test', commands: ['npm test'] },
+      { name: 'e2e', stage: 'test', commands: ['a'] },
+    ]);
+  });
+  it('accepts an empty file', () => assert.equal(parse('').ok, true));
+  const cases: { name: string; text: string; error: string; path?: string; line?: number }[] = [
+    { name: 'syntax error', text: 'a = \n', error: 'invalid_toml', line: 1 },
+    { name: 'duplicate key', text: '[project]\nname = "a"\nname = "b"\n', error: 'invalid_toml', line: 3 },
+    { name: 'unknown section', text: '[gate]\ntimeout = 5\n', error: 'unknown_key', path: 'gate', line: 1 },
+    { name: 'unknown key in a known section', text: '[project]\nname = "a"\nlogbook = true\n', error: 'unknown_key', path: 'project.logbook', line: 3 },
+    { name: 'dotted key at top level', text: 'project.nmae = "a"\n', error: 'unknown_key', path: 'project.nmae', line: 1 },
+    { name: 'custom job without stage', text: '[jobs.e2e]\nrun = "x"\n', error: 'invalid_config', path: 'jobs.e2e', line: 1 },
+    { name: 'bad stage', text: '[jobs.e2e]\nstage = "deploy"\nrun = "x"\n', error: 'invalid_config', path: 'jobs.e2e.stage', line: 2 },
+    { name: 'bad job name', text: '[jobs]\n"my job" = "x"\n', error: 'invalid_config' },
+    { name: 'not UTF-8', text: '', error: 'invalid_toml' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const result = c.name === 'not UTF-8' ? parseConfig(new Uint8Array([0x61, 0x3d, 0x22, 0xff, 0x22])) : parse(c.text);
+      assert.equal(result.ok, false);
+      if (result.ok) return;
+      assert.equal(result.error, c.error, result.message);
+      if (c.path) assert.equal(result.issues[0]?.path, c.path);
+      if (c.line) assert.equal(result.issues[0]?.line, c.line, JSON.stringify(result.issues));
+    });
+  }
+});
+
+describe('locateKey', () => {
+  const text = '# comment\n[project]\nname = "a" # trailing\n\n[jobs.e2e]\nstage = "test"\n[jobs]\ntest = { run = "x", timeout = 9 }\n';
+  const cases: [string[], { line: number; column: number } | undefined][] = [
+    [['project'], { line: 2, column: 1 }],
+    [['project', 'name'], { line: 3, column: 1 }],
+    [['jobs', 'e2e', 'stage'], { line: 6, column: 1 }],
+    [['jobs', 'test', 'timeout'], { line: 8, column: 21 }],
+    [['missing'], undefined],
+  ];
+  for (const [path, want] of cases) it(path.join('.'), () => assert.deepEqual(locateKey(text, path), want));
+});
