@@ -24,7 +24,7 @@ describe('CLI grammar', () => {
       const properties = tool.inputSchema['properties'] as Record<string, { type: string }>;
       for (const [key, schema] of Object.entries(properties)) {
         if (key === 'path') continue;
-        const flag = command.flags.find((f) => f.input === key);
+        const flag: (typeof command.flags)[number] | undefined = command.flags.find((f) => f.input === key);
         const positional = command.positionals.find((p) => p.input === key);
         assert.ok(flag ?? positional, `${verb.verb}: input ${key} has no CLI form`);
         if (flag) assert.equal(flag.arity, schema.type === 'boolean' ? 0 : 1, `${verb.verb} --${key} arity`);

@@ -6,6 +6,7 @@ import { ContractViolation } from '../../src/core/contract-violation.js';
 import type { AnyOutcome } from '../../src/core/outcome.js';
 import type { CompletionPolicy } from '../../generated/registry.js';
 import { ERROR_REGISTRY } from '../../generated/errors.js';
+import type { DiscernPlan } from '../../generated/types.js';
 
 const observation: CompletionPolicy = {
   required_postconditions: ['declared-outcome'],
@@ -75,8 +76,8 @@ describe('a failure carries its registered next action last', () => {
 
 describe('advisories are only the kinds the policy permits', () => {
   it('keeps a permitted advisory on a successful result', () => {
-    const advisory = { kind: 'doctor-warning', evidence: ['git: old'], next_action: 'upgrade git' };
-    const result = buildEnvelope(subject(doctorLike), { held: ['doctor-checks'], advisories: [advisory] });
+    const advisory = { kind: 'doctor-warning', evidence: ['git: old'], next_action: 'upgrade git' } as const;
+    const result = buildEnvelope(subject(doctorLike), { held: ['doctor-checks'], advisories: [{ ...advisory, evidence: [...advisory.evidence] }] });
     assert.equal(result.ok, true);
     assert.deepEqual(result.advisories, [advisory]);
   });
@@ -86,7 +87,7 @@ describe('advisories are only the kinds the policy permits', () => {
 });
 
 describe('execution states', () => {
-  const plan = { title: 'p', details: [], steps: [{ kind: 'git', label: 'x', disposition: 'run' }] };
+  const plan = { title: 'p', details: [], steps: [{ kind: 'git', label: 'x', disposition: 'run' }] } satisfies DiscernPlan;
   it('never emits plan and steps together', () => {
     assert.throws(() => buildEnvelope(subject(effect), { plan, steps: [step('ok')] } as unknown as AnyOutcome), ContractViolation);
   });

@@ -11,7 +11,7 @@ export type Format = 'human' | 'json' | 'markdown' | 'render';
 export type ArgvCheck =
   | { kind: 'version' }
   | { kind: 'help'; path: string[]; format: Format }
-  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string> }
+  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string>; tokens: string[] }
   | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
 
 const FORMAT_FLAGS: Record<string, Format> = { '--json': 'json', '--markdown': 'markdown', '--render': 'render' };
@@ -20,7 +20,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   const end = argv.indexOf('--');
   const options = end === -1 ? argv : argv.slice(0, end);
   const formats = [...new Set(options.filter((a) => a in FORMAT_FLAGS))];
-  const format: Format = formats.length === 1 ? (FORMAT_FLAGS[formats[0] ?? ''] ?? 'human') : formats.includes('--json') ? 'json' : 'human';
+  // With conflicting formats none is chosen: the error goes to stderr as one line.
+  const format: Format = formats.length === 1 ? (FORMAT_FLAGS[formats[0] ?? ''] ?? 'human') : 'human';
   const fail = (error: 'unknown_command' | 'invalid_arguments', message: string, query: string[], extra: { suggestions?: string[]; usage?: string } = {}): ArgvCheck => ({
     kind: 'error',
     error,
@@ -110,7 +111,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   }
   if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
   if (command.verb === undefined && formats.length > 0) return argFail(`${formats[0] ?? ''} does not apply: this command serves a protocol.`);
-  return { kind: 'command', command, format, present };
+  return { kind: 'command', command, format, present, tokens };
 }
 
 function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): DiscernHelpCliFlag | undefined {

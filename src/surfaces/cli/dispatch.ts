@@ -17,7 +17,7 @@ export function dispatch(argv: readonly string[], present: ReadonlySet<string>):
   for (const command of CLI_GRAMMAR.commands) {
     const usage = [command.path.join(' '), ...command.positionals.map((p) => (p.optional || p.variadic ? `[${p.name}]` : `<${p.name}>`))].join(' ');
     prog.command(usage, command.description, command.aliases.length > 0 ? { alias: command.aliases } : {});
-    for (const flag of command.flags) {
+    for (const flag of command.flags.filter((f) => !f.global)) {
       const name = optionName(flag.spellings[0] ?? '');
       (flag.arity === 0 ? booleans : strings).add(name);
     }

@@ -26,7 +26,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     format = check.format;
     const common = { surface: 'cli' as const, defaultTarget: process.cwd(), env: process.env, signal: controller.signal };
     if (check.kind === 'help') return emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
-    const target = dispatch(argv, check.present);
+    // sade sees the checked tokens without the global format flags, which only choose the presentation.
+    const target = dispatch(check.tokens, check.present);
     if (target.kind === 'mcp') {
       const { serve } = await import('../mcp/serve.js');
       return await serve();

@@ -1,0 +1,184 @@
+// The built binary, spawned as people and agents run it: exit codes, exclusive formats, grammar errors that
+// never print a usage banner on stdout, one JSON document under --json, --help from the spec for every command,
+// crash handling, and signal exit statuses.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_GRAMMAR } from '../../generated/cli-grammar.js';
+import { VERSION } from '../../generated/version.js';
+import { DISCERN_BIN, onlyJson, runCli } from '../helpers/cli.js';
+import { assertPublishedResult } from '../helpers/published-schema.js';
+import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+
+const repos: ScratchRepo[] = [];
+after(() => repos.forEach((r) => r.cleanup()));
+const project = (): ScratchRepo => {
+  const r = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+  repos.push(r);
+  return r;
+};
+
+describe('version', () => {
+  for (const flag of ['-V', '--version']) {
+    it(flag, async () => {
+      const run = await runCli([flag]);
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, `discern ${VERSION}\n`);
+      assert.equal(run.stderr, '');
+    });
+  }
+  it('-v is not the version flag (sade reserves it) and says so', async () => {
+    const run = await runCli(['-v']);
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /the version flag is -V/);
+  });
+});
+
+describe('grammar errors exit 2 and never print a banner on stdout', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['an unknown command', ['doctr'], /"doctr" is not a discern command\. Did you mean: discern doctor, /],
+    ['an unknown flag', ['docs', '--serch', 'x'], /discern docs: unknown flag --serch/],
+    ['a missing flag value', ['docs', '--search'], /--search needs a value/],
+    ['a value given to a boolean flag', ['doctor', '--verbose=yes'], /--verbose takes no value/],
+    ['too many arguments', ['docs', 'a', 'b'], /unexpected argument "b"/],
+    ['a repeated flag', ['docs', '--search', 'a', '--search', 'b'], /--search is given more than once/],
+    ['two result formats', ['docs', '--json', '--markdown'], /--json and --markdown are mutually exclusive/],
+    ['all three result formats', ['doctor', '--markdown', '--render', '--json'], /mutually exclusive/],
+    ['a format flag on the protocol command', ['mcp', '--markdown'], /does not apply/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const run = await runCli(args);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stdout, '', 'nothing on stdout');
+      assert.equal(run.stderr.trim().split('\n').length, 1, 'one line on stderr');
+      assert.match(run.stderr, message);
+    });
+  }
+  it('under --json, an unknown command is one help envelope with the closest commands', async () => {
+    const run = await runCli(['doctr', '--json']);
+    assert.equal(run.code, 2);
+    const result = onlyJson(run);
+    assertPublishedResult(result);
+    assert.equal(result['verb'], 'help');
+    assert.equal(result['error'], 'unknown_command');
+    assert.deepEqual((result['data'] as { suggestions: string[] }).suggestions[0], 'doctor');
+  });
+  it('under --json, bad arguments are one help envelope with the usage', async () => {
+    const run = await runCli(['docs', '--serch', 'x', '--json']);
+    assert.equal(run.code, 2);
+    const result = onlyJson(run);
+    assertPublishedResult(result);
+    assert.equal(result['error'], 'invalid_arguments');
+    assert.match(String((result['data'] as { usage: string }).usage), /^discern docs \[target\] \[--search <query>\]$/);
+  });
+});
+
+describe('--help for every command comes from the grammar', () => {
+  for (const command of CLI_GRAMMAR.commands) {
+    it(command.path.join(' '), async () => {
+      const run = await runCli([...command.path, '--help']);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(run.stdout.startsWith(`# discern ${command.path.join(' ')}\n\n${command.description}`), run.stdout);
+      assert.ok(run.stdout.includes(command.usage));
+    });
+  }
+  it('--help --json is the help envelope for that command', async () => {
+    const run = await runCli(['doctor', '--help', '--json']);
+    const result = onlyJson(run);
+    assertPublishedResult(result);
+    assert.deepEqual((result['data'] as { command: { path: string[] } }).command.path, ['doctor']);
+  });
+  it('bare discern and `discern help` list every visible command', async () => {
+    for (const args of [[], ['help'], ['--help']]) {
+      const run = await runCli(args);
+      assert.equal(run.code, 0);
+      for (const command of CLI_GRAMMAR.commands) assert.ok(run.stdout.includes(`discern ${command.path.join(' ')}`), `${args.join(' ')} lists ${command.path.join(' ')}`);
+    }
+  });
+  it('`discern help nosuch` is a controlled failure, exit 1', async () => {
+    const run = await runCli(['help', 'nosuch', '--json']);
+    assert.equal(run.code, 1);
+    assert.equal(onlyJson(run)['error'], 'unknown_command');
+  });
+});
+
+describe('results and exit codes', () => {
+  it('--json prints exactly one envelope; ok → 0', async () => {
+    const run = await runCli(['docs', '--search', 'exit codes', '--json']);
+    assert.equal(run.code, 0);
+    const result = onlyJson(run);
+    assertPublishedResult(result);
+    assert.equal(result['ok'], true);
+  });
+  it('a controlled failure exits 1 in every format', async () => {
+    const outside = tempDir('discern-cli-outside-');
+    for (const format of ['--json', '--markdown', '--render', undefined]) {
+      const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: outside });
+      assert.equal(run.code, 1, `${format ?? 'human'}: ${run.stderr}`);
+      if (format === '--json') assert.equal(onlyJson(run)['error'], 'no_repository');
+      else assert.match(run.stdout, /## Next\n\nRun discern inside a git checkout, or pass an absolute `path` inside one\.\n$/);
+    }
+  });
+  it('--markdown is authored Markdown, not JSON', async () => {
+    const run = await runCli(['doctor', '--markdown'], { cwd: project().root });
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /^# discern doctor: ok\n/);
+    assert.match(run.stdout, /\| Check \| Status \| Detail \|/);
+    assert.throws(() => JSON.parse(run.stdout));
+  });
+  it('--render passes the authored Markdown through unchanged in this version', async () => {
+    const cwd = project().root;
+    const markdown = await runCli(['docs', 'exit-codes', '--markdown'], { cwd });
+    const rendered = await runCli(['docs', 'exit-codes', '--render'], { cwd });
+    assert.equal(rendered.stdout, markdown.stdout);
+  });
+  it('flags may come before the command, and --flag=value works', async () => {
+    const a = await runCli(['--json', 'docs', '--search=exit codes']);
+    const b = await runCli(['docs', '--search', 'exit codes', '--json']);
+    assert.equal(a.stdout, b.stdout);
+  });
+  it('`--` ends options: what follows is a positional', async () => {
+    const run = await runCli(['docs', '--json', '--', '--not-a-flag']);
+    assert.equal(run.code, 1);
+    const result = onlyJson(run);
+    assert.equal(result['error'], 'unknown_target');
+    assert.equal((result['data'] as { target: string }).target, '--not-a-flag');
+  });
+  it('an unexpected exception exits 70 with a crash record and no stack trace on stdout', async () => {
+    const r = project();
+    for (const format of ['--json', undefined]) {
+      const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: r.root, env: cleanEnv({ DISCERN_FAULT: 'verb:doctor' }) });
+      assert.equal(run.code, 70);
+      assert.doesNotMatch(run.stdout, /\n\s+at /, 'no stack trace');
+      const record = /crash record is at (\S+?);/.exec(run.stdout)?.[1] ?? '';
+      assert.ok(existsSync(record), record);
+      assert.match(readFileSync(record, 'utf8'), /"stack"/);
+      if (format === '--json') assert.equal(onlyJson(run)['error'], 'internal_error');
+    }
+  });
+});
+
+describe('signals end a run with 128 + the signal number', () => {
+  const statuses: [NodeJS.Signals, number][] = [
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+  ];
+  for (const [signal, status] of statuses) {
+    it(`${signal} → ${status}`, async () => {
+      // `discern mcp` waits on stdin, so it is alive when the signal arrives.
+      const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], { cwd: join(DISCERN_BIN, '../..'), env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+      assert.equal(code, status, stderr);
+      assert.match(stderr, new RegExp(`interrupted by ${signal}`));
+    });
+  }
+});
