@@ -52,7 +52,8 @@ async function shapeTypes(model: SpecModel, contracts: Contracts): Promise<strin
   const defs: Record<string, JsonSchema> = {};
   for (const [name, def] of Object.entries(contracts.tsDefs)) if (!emittedByMorph.has(name)) defs[name] = { ...def, title: name };
   for (const [name, def] of Object.entries(contracts.tsInputs)) defs[name] = { ...(expandVocabularies(def, contracts.vocabularies, 'ts') as JsonSchema), title: name };
-  const envelopeProps = expandVocabularies(envelopeProperties(model.envelope), contracts.vocabularies, 'ts') as Record<string, JsonSchema>;
+  const envelopeProps: Record<string, JsonSchema> = {};
+  for (const [key, prop] of Object.entries(envelopeProperties(model.envelope))) envelopeProps[key] = expandVocabularies(prop, contracts.vocabularies, 'ts') as JsonSchema;
   defs['DiscernResultEnvelope'] = {
     title: 'DiscernResultEnvelope',
     description: 'Every envelope field; per-verb result types fix verb and data and add DiscernResultState.',

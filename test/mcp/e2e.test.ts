@@ -1,0 +1,190 @@
+// `discern mcp` end to end with the SDK client over stdio: handshake and instructions, the tools/list
+// contract (snapshot), every tool called with its envelope validated, bad inputs answered with an
+// invalid_arguments envelope, resources read and confined, and a prompt exit on stdin EOF.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { MCP_TOOLS } from '../../generated/mcp-table.js';
+import { VERSION } from '../../generated/version.js';
+import { DISCERN_BIN } from '../helpers/cli.js';
+import { connectStdio, type Connected } from '../helpers/mcp-client.js';
+import { resultValidator } from '../helpers/published-schema.js';
+import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+
+const SNAPSHOT = new URL('./snapshots/tools-list.json', import.meta.url);
+let repo: ScratchRepo;
+let mcp: Connected;
+
+before(async () => {
+  repo = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+  mcp = await connectStdio(repo.root);
+});
+after(async () => {
+  await mcp.client.close();
+  repo.cleanup();
+});
+
+type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+async function callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
+  const envelope = result.structuredContent;
+  assert.ok(envelope, 'structuredContent is always present');
+  const verb = MCP_TOOLS.find((t) => t.name === name)?.verb ?? '';
+  const validate = resultValidator(`Discern${verb.charAt(0).toUpperCase()}${verb.slice(1)}McpToolResult`);
+  assert.ok(validate(envelope), JSON.stringify(validate.errors));
+  assert.equal(result.isError, envelope['ok'] !== true, 'isError == !ok');
+  const text = result.content[0]?.text ?? '';
+  assert.equal(result.content[0]?.type, 'text');
+  assert.throws(() => JSON.parse(text), 'content[0].text is authored Markdown, not JSON');
+  if (envelope['ok'] !== true) {
+    const hints = envelope['hints'] as string[];
+    assert.ok(text.trimEnd().endsWith(hints[hints.length - 1] ?? '∅'), 'the Markdown ends with the next action');
+  }
+  return result;
+}
+
+describe('handshake', () => {
+  it('identifies the server and its version', () => {
+    assert.deepEqual(mcp.client.getServerVersion(), { name: 'discern', title: 'discern', version: VERSION });
+  });
+  it('gives instructions: discovery order, the work loop, resources and their tools, absolute paths', () => {
+    const text = mcp.client.getInstructions() ?? '';
+    const order = MCP_TOOLS.map((t) => text.indexOf(`. ${t.name}:`));
+    assert.ok(order.every((i) => i > 0), text);
+    assert.deepEqual([...order].sort((a, b) => a - b), order, 'tools appear in tools/list order');
+    assert.match(text, /work loop/);
+    assert.match(text, /discern:\/\/docs = discern_docs with no arguments/);
+    assert.match(text, /Every resource has a tool that returns the same data/);
+    assert.match(text, /an absolute path/);
+    assert.match(text, /Relative paths are refused/);
+  });
+});
+
+describe('tools/list', () => {
+  it('matches the committed snapshot (UPDATE_SNAPSHOTS=1 rewrites it)', async () => {
+    const { tools } = await mcp.client.listTools();
+    const actual = `${JSON.stringify(tools, null, 2)}\n`;
+    if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(SNAPSHOT, actual);
+    assert.ok(existsSync(SNAPSHOT), 'no snapshot: run with UPDATE_SNAPSHOTS=1 once and commit it');
+    assert.equal(actual, readFileSync(SNAPSHOT, 'utf8'));
+  });
+  it('declares every tool fully and portably', async () => {
+    const { tools } = await mcp.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), MCP_TOOLS.map((t) => t.name));
+    for (const tool of tools) {
+      assert.ok(tool.title && tool.description, tool.name);
+      const a = tool.annotations ?? {};
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) assert.equal(typeof a[hint], 'boolean', `${tool.name} ${hint}`);
+      assert.equal(tool.inputSchema.type, 'object');
+      assert.equal((tool.inputSchema as Record<string, unknown>)['additionalProperties'], false);
+      assert.equal(tool.outputSchema?.type, 'object');
+      const wire = JSON.stringify([tool.inputSchema, tool.outputSchema]);
+      assert.doesNotMatch(wire, /"\$schema"/, 'no $schema stamp');
+      assert.doesNotMatch(wire, /"(prefixItems|unevaluatedProperties)"/);
+      assert.doesNotMatch(wire, /x-discern-/);
+    }
+  });
+});
+
+describe('calling every tool', () => {
+  it('discern_doctor in the server\'s checkout', async () => {
+    const result = await callTool('discern_doctor', {});
+    assert.equal(result.structuredContent?.['ok'], true, JSON.stringify(result.structuredContent));
+  });
+  it('discern_doctor aimed at another checkout by absolute path', async () => {
+    const outside = tempDir('discern-mcp-outside-');
+    const result = await callTool('discern_doctor', { path: outside, verbose: true });
+    assert.equal(result.structuredContent?.['error'], 'no_repository');
+  });
+  it('discern_docs index, page and search', async () => {
+    assert.equal((await callTool('discern_docs', {})).structuredContent?.['ok'], true);
+    const page = await callTool('discern_docs', { target: 'exit-codes' });
+    assert.match(page.content[0]?.text ?? '', /^Manual page `reference\/exit-codes`/);
+    const search = await callTool('discern_docs', { search: 'connect an agent' });
+    const data = search.structuredContent?.['data'] as { results: { target: string }[] };
+    assert.equal(data.results[0]?.target, 'guides/connect-a-coding-agent');
+  });
+  it('every advertised tool was exercised', () => {
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor']);
+  });
+});
+
+describe('bad inputs get an invalid_arguments envelope with a next action', () => {
+  const cases: [string, string, Record<string, unknown>, RegExp][] = [
+    ['an undeclared key', 'discern_docs', { search: 'x', verbose: true }, /`verbose` is not an accepted key/],
+    ['a wrong type', 'discern_doctor', { verbose: 'yes' }, /`verbose` must be boolean/],
+    ['a relative path', 'discern_doctor', { path: 'src' }, /`path` must be an absolute path/],
+    ['a NUL byte in path', 'discern_doctor', { path: '/tmp/a\u0000b' }, /`path` must be an absolute path/],
+    ['an empty search', 'discern_docs', { search: '' }, /`search` must NOT have fewer than 1 characters/],
+  ];
+  for (const [name, tool, args, message] of cases) {
+    it(name, async () => {
+      const result = await callTool(tool, args);
+      const envelope = result.structuredContent ?? {};
+      assert.equal(envelope['error'], 'invalid_arguments');
+      assert.match(String(envelope['message']), message);
+      assert.match((envelope['hints'] as string[]).at(-1) ?? '', /inputSchema of discern_\w+ in tools\/list/);
+    });
+  }
+  it('the server is still up afterwards', async () => {
+    assert.equal((await callTool('discern_docs', { search: 'doctor' })).structuredContent?.['ok'], true);
+  });
+});
+
+describe('resources', () => {
+  it('lists the index, every page, and the template', async () => {
+    const { resources } = await mcp.client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'discern://docs' && r.mimeType === 'application/json'));
+    assert.ok(resources.some((r) => r.uri === 'discern://docs/guides/connect-a-coding-agent'));
+    const { resourceTemplates } = await mcp.client.listResourceTemplates();
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['discern://docs/{+target}']);
+  });
+  it('discern://docs is the same data as discern_docs with no arguments', async () => {
+    const read = await mcp.client.readResource({ uri: 'discern://docs' });
+    const tool = await callTool('discern_docs', {});
+    assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
+  });
+  it('discern://docs/{+target} is the page Markdown, also percent-encoded', async () => {
+    const tool = await callTool('discern_docs', { target: 'guides/connect-a-coding-agent' });
+    const content = (tool.structuredContent?.['data'] as { doc: { content: string } }).doc.content;
+    for (const uri of ['discern://docs/guides/connect-a-coding-agent', 'discern://docs/guides%2Fconnect-a-coding-agent', 'discern://docs/10-guides/connect-a-coding-agent.md']) {
+      const read = await mcp.client.readResource({ uri });
+      assert.equal((read.contents[0] as { text: string; mimeType: string }).text, content, uri);
+      assert.equal((read.contents[0] as { mimeType: string }).mimeType, 'text/markdown');
+    }
+  });
+  const escapes = [
+    'discern://docs/nope-not-a-page',
+    'discern://docs/..%2F..%2Fpackage.json',
+    'discern://docs/%2E%2E/%2E%2E/package.json',
+    'discern://docs/%252E%252E%252Fpackage.json',
+    'discern://docs/%2Fetc%2Fpasswd',
+    'discern://docs/guides%5C..%5C..%5Cpackage.json',
+    'discern://docs/%E0%A4%A',
+  ];
+  for (const uri of escapes) {
+    it(`refuses ${uri}`, async () => {
+      await assert.rejects(mcp.client.readResource({ uri }), (error: Error) => /discern manual|not valid percent-encoding|not found/i.test(error.message));
+    });
+  }
+});
+
+describe('lifecycle', () => {
+  it('exits promptly when the client closes stdin', async () => {
+    const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], { cwd: repo.root, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const closedAt = Date.now();
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0);
+    // Generous bound: behaviour, not speed (bench/ measures speed).
+    assert.ok(Date.now() - closedAt < 5000, `exited ${Date.now() - closedAt} ms after EOF`);
+  });
+  it('writes nothing but protocol on stdout', async () => {
+    assert.equal(mcp.stderr(), '');
+  });
+});
