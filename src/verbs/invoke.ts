@@ -8,8 +8,6 @@ import type { DiscernResult } from '../../generated/types.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
-import { writeCrashRecord } from '../engine/crash/record.js';
-import { resolveProject } from '../engine/project/resolve.js';
 import type { Surface, VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 
@@ -39,6 +37,8 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface };
     let context: object = base;
     if (registration.project !== 'none') {
+      // Loaded only for project verbs: project-independent calls (docs, help) never parse TOML or spawn git.
+      const { resolveProject } = await import('../engine/project/resolve.js');
       const resolution = await resolveProject({ path: target, env: options.env, signal: options.signal });
       if (registration.project === 'required') {
         if (!resolution.ok) {
@@ -55,6 +55,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const outcome = await handler(rawInput, context);
     return buildEnvelope(subject, outcome);
   } catch (error) {
+    const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });
     const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
     return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });

@@ -4,7 +4,7 @@
 import { FIELD_NAMES, FIELD_WEIGHTS, type FieldName } from './fields.js';
 import type { PreparedDocument } from './prepared-index.js';
 import type { ParsedQuery } from './query.js';
-import { sharesForm, termForms, tokenSpans } from './tokenize.js';
+import { candidateStarts, sharesForm, termForms, tokenSpansFrom } from './tokenize.js';
 
 export interface TextSpan {
   start: number;
@@ -24,17 +24,14 @@ export function findPhrase(text: string, lower: string, query: ParsedQuery, form
     const start = lower.indexOf(query.phrase);
     return start < 0 || query.phrase === '' ? null : { start, end: start + query.phrase.length };
   }
-  if (forms.length === 0) return null;
-  const spans = tokenSpans(text);
-  for (let first = 0; first + forms.length <= spans.length; first += 1) {
-    const matches = forms.every((wanted, offset) => {
-      const span = spans[first + offset];
-      return span !== undefined && sharesForm(span.token, wanted);
-    });
-    if (matches) {
-      const last = spans[first + forms.length - 1];
-      const start = spans[first]?.start ?? 0;
-      return { start, end: last?.end ?? start };
+  const [first] = forms;
+  if (first === undefined) return null;
+  // Only offsets where the first phrase token can start are tried; each is checked token by token.
+  for (const start of candidateStarts(lower, first)) {
+    const spans = tokenSpansFrom(text, start, forms.length);
+    if (spans.length < forms.length || spans[0]?.start !== start) continue;
+    if (forms.every((wanted, offset) => sharesForm(spans[offset]?.token ?? '', wanted))) {
+      return { start, end: spans[forms.length - 1]?.end ?? start };
     }
   }
   return null;

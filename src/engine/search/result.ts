@@ -5,7 +5,7 @@ import type { PreparedDocument } from './prepared-index.js';
 import type { ParsedQuery } from './query.js';
 import type { QueryTerm } from './score.js';
 import { headingAt, leadingSnippet, snippetAround } from './snippet.js';
-import { sharesForm, tokenSpans } from './tokenize.js';
+import { firstTokenSharing } from './tokenize.js';
 import type { SearchMatch, SearchResult } from './types.js';
 
 interface Hit {
@@ -13,9 +13,9 @@ interface Hit {
   span: TextSpan;
 }
 
-function firstMatchedToken(text: string, forms: ReadonlySet<string>): TextSpan | null {
-  const span = tokenSpans(text).find((candidate) => sharesForm(candidate.token, forms));
-  return span === undefined ? null : { start: span.start, end: span.end };
+function firstMatchedToken(text: string, lower: string, forms: ReadonlySet<string>): TextSpan | null {
+  const span = firstTokenSharing(text, lower, forms);
+  return span === null ? null : { start: span.start, end: span.end };
 }
 
 function locateHit(
@@ -34,9 +34,9 @@ function locateHit(
   }
   const forms = new Set(matchedTerms.flatMap((term) => term.forms));
   if (forms.size === 0) return null;
-  const inBody = firstMatchedToken(body, forms);
+  const inBody = firstMatchedToken(body, prepared.lowerBody, forms);
   if (inBody) return { inBody: true, span: inBody };
-  const inDescription = firstMatchedToken(description, forms);
+  const inDescription = firstMatchedToken(description, prepared.lowerDescription, forms);
   return inDescription ? { inBody: false, span: inDescription } : null;
 }
 

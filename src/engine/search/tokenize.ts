@@ -74,3 +74,52 @@ export function termForms(word: string): string[] {
 export function sharesForm(token: string, forms: ReadonlySet<string>): boolean {
   return termForms(token).some((form) => forms.has(form));
 }
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Up to `limit` token spans starting at `start`, where a token begins (the caller checked the boundary). */
+export function tokenSpansFrom(text: string, start: number, limit: number): TokenSpan[] {
+  const pattern = new RegExp(TOKEN_PATTERN.source, 'gu');
+  pattern.lastIndex = start;
+  const spans: TokenSpan[] = [];
+  let match: RegExpExecArray | null;
+  while (spans.length < limit && (match = pattern.exec(text)) !== null) {
+    if (isContractionTail(text, match.index, match[0])) continue;
+    spans.push({ token: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length });
+  }
+  return spans;
+}
+
+/** Whether a token may start at `offset`: the character before it (if any) is not a letter or digit. */
+export function atTokenStart(text: string, offset: number): boolean {
+  if (offset === 0) return true;
+  const before = text.codePointAt(offset - 1);
+  const pair = offset >= 2 ? text.codePointAt(offset - 2) : undefined;
+  // A low surrogate: the character before is the astral code point that starts at offset - 2.
+  const code = before !== undefined && before >= 0xdc00 && before <= 0xdfff && pair !== undefined && pair > 0xffff ? pair : before;
+  return code === undefined || !WORD_CHAR.test(String.fromCodePoint(code));
+}
+
+/**
+ * Offsets in ascending order where a token sharing a form with `forms` may start in `lower` (the text
+ * lowercased with equal offsets). Every such token begins with one of the forms, or with a form minus its
+ * final "y" (policies/policy), so a substring search finds them all without tokenizing the whole text.
+ */
+export function candidateStarts(lower: string, forms: ReadonlySet<string>): number[] {
+  const keys = new Set([...forms].map((form) => (form.endsWith('y') && form.length > 1 ? form.slice(0, -1) : form)));
+  const starts = new Set<number>();
+  for (const key of keys) {
+    if (key.length === 0) continue;
+    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) if (atTokenStart(lower, at)) starts.add(at);
+  }
+  return [...starts].sort((a, b) => a - b);
+}
+
+/** The first token of `text` sharing a form with `forms`, found without tokenizing the whole text. */
+export function firstTokenSharing(text: string, lower: string, forms: ReadonlySet<string>): TokenSpan | null {
+  for (const start of candidateStarts(lower, forms)) {
+    const [span] = tokenSpansFrom(text, start, 1);
+    if (span !== undefined && span.start === start && sharesForm(span.token, forms)) return span;
+  }
+  return null;
+}
