@@ -1,0 +1,86 @@
+// `npm run demo`: copies the embedded example project into a fresh git repository in a temp dir and runs
+// discern on it end to end — over the CLI and over MCP — printing what a newcomer would see. It exits 1 if
+// any step does not behave as documented.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'dist/discern.js');
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'discern-demo-')));
+const project = join(work, 'example');
+let failures = 0;
+
+function title(text: string): void {
+  const bold = process.stdout.isTTY && !process.env['NO_COLOR'];
+  process.stdout.write(bold ? `\n\x1b[1m━━ ${text}\x1b[0m\n` : `\n━━ ${text}\n`);
+}
+
+function discern(args: string[], expect: number): string {
+  process.stdout.write(`$ discern ${args.join(' ')}\n`);
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd: project, encoding: 'utf8' });
+  const out = `${run.stdout}${run.stderr}`;
+  process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  if (run.status !== expect) {
+    failures++;
+    process.stdout.write(`!! expected exit ${expect}, got ${run.status}\n`);
+  } else process.stdout.write(`(exit ${run.status})\n`);
+  return run.stdout;
+}
+
+function git(...args: string[]): void {
+  execFileSync('git', ['-c', 'user.name=discern demo', '-c', 'user.email=demo@discern.invalid', ...args], { cwd: project, stdio: 'ignore' });
+}
+
+try {
+  cpSync(join(root, 'demo/example'), project, { recursive: true });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'example project');
+  process.stdout.write(`Example project: ${project}\n`);
+
+  title('1. The version, and the commands the grammar defines');
+  discern(['--version'], 0);
+  discern(['help', 'docs'], 0);
+
+  title('2. doctor checks the project: config, git, trunk, and that each job command resolves');
+  discern(['doctor'], 0);
+
+  title('3. A key nothing honours is refused, with its line — not silently ignored');
+  const config = join(project, 'discern.toml');
+  const original = readFileSync(config, 'utf8');
+  writeFileSync(config, `${original}\n[jobs.e2e]\nstage = "test"\nrun = "npm run e2e"\ntimeout = 900\n`);
+  const broken = JSON.parse(discern(['doctor', '--json'], 1)) as { error: string; hints: string[] };
+  if (broken.error !== 'unknown_key') failures++;
+  writeFileSync(config, original);
+
+  title('4. The bundled manual: search, then read a page');
+  discern(['docs', '--search', 'connect an agent'], 0);
+  discern(['docs', 'guides/connect-a-coding-agent', '--markdown'], 0);
+
+  title('5. The same verbs over MCP, from the same contract');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
+  const client = new Client({ name: 'discern-demo', version: '1.0.0' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  process.stdout.write(`tools/list: ${tools.map((t) => t.name).join(', ')}\n`);
+  const call = await client.callTool({ name: 'discern_doctor', arguments: { path: project } });
+  const envelope = call.structuredContent as { ok: boolean; verb: string; data?: { checks: { name: string; status: string }[] } };
+  process.stdout.write(`discern_doctor → isError ${String(call.isError)}, ok ${envelope.ok}; checks: ${(envelope.data?.checks ?? []).map((c) => `${c.name}=${c.status}`).join(', ')}\n`);
+  const bad = await client.callTool({ name: 'discern_doctor', arguments: { path: 'example' } });
+  const badEnvelope = bad.structuredContent as { error: string; message: string };
+  process.stdout.write(`discern_doctor with a relative path → ${badEnvelope.error}: ${badEnvelope.message}\n`);
+  const page = await client.readResource({ uri: 'discern://docs/guides/connect-a-coding-agent' });
+  process.stdout.write(`discern://docs/guides/connect-a-coding-agent → ${String((page.contents[0] as { text: string }).text.split('\n').find((l) => l.startsWith('# ')))}\n`);
+  await client.close();
+  if (!envelope.ok || badEnvelope.error !== 'invalid_arguments') failures++;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+title(failures === 0 ? 'Demo finished: every step behaved as documented.' : `Demo finished with ${failures} unexpected result(s).`);
+process.exitCode = failures === 0 ? 0 : 1;
