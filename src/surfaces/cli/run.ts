@@ -14,6 +14,7 @@ import { installSignalHandlers } from './signals.js';
 export async function run(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
   installSignalHandlers(() => controller.abort());
+  installLastResorts();
   let format: Format = 'human';
   try {
     const check = checkArgv(argv);
@@ -43,6 +44,23 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     return EXIT.internal;
   }
+}
+
+/**
+ * A reader that closes the pipe early (`discern docs | head`) is not a failure: stop quietly. Anything thrown
+ * outside the awaited call chain still ends as exit 70 with a crash record, never a bare stack trace.
+ */
+function installLastResorts(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  });
+  const crash = (error: unknown): void => {
+    const record = writeCrashRecord({ verb: 'cli', target: process.cwd(), surface: 'cli', error });
+    process.stderr.write(`discern: internal error; crash record at ${record}\n`);
+    process.exit(EXIT.internal);
+  };
+  process.once('uncaughtException', crash);
+  process.once('unhandledRejection', crash);
 }
 
 function emit(result: DiscernResult, format: Format): number {
