@@ -6,7 +6,7 @@ import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import { SCHEMA_BASE } from '../schemas/names.js';
 import { jsonWithComment } from './provenance.js';
-import { orderedTools, mcpResources } from './mcp-model.js';
+import { orderedTools, mcpResources, resourceEntry } from './mcp-model.js';
 
 export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
   const out = new Map<string, string>();
@@ -30,15 +30,7 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
         resultSchema: `discern-results.schema.json#/$defs/${t.resultName}`,
         ...(t.stability === 'evolving' ? { stability: 'evolving' } : {}),
       })),
-      resources: mcpResources(model).map((r) => ({
-        name: r.name,
-        kind: r.kind,
-        uri: r.uri,
-        title: r.title,
-        description: r.description,
-        mimeType: r.mimeType,
-        tool: r.tool,
-      })),
+      resources: mcpResources(model).map(resourceEntry),
     }),
   );
 

@@ -5,6 +5,7 @@ import type { Contracts } from '../schemas/contracts.js';
 
 export interface McpToolModel {
   verb: string;
+  verbId: string;
   name: string;
   title: string;
   description: string;
@@ -16,8 +17,8 @@ export interface McpToolModel {
   stability: 'stable' | 'evolving';
 }
 
-export interface McpResourceModel {
-  verb: string;
+/** A resource as both the published manifest and the runtime table describe it. */
+export interface McpResourceEntry {
   name: string;
   kind: 'resource' | 'template';
   uri: string;
@@ -25,6 +26,12 @@ export interface McpResourceModel {
   description: string;
   mimeType: string;
   tool: string;
+}
+
+export interface McpResourceModel extends McpResourceEntry {
+  verb: string;
+  /** The verb's camelCase id, as the runtime registry keys it. */
+  verbId: string;
   reads: string;
 }
 
@@ -36,6 +43,7 @@ export function orderedTools(model: SpecModel, contracts: Contracts): McpToolMod
     if (!contract || !mcp) continue;
     tools.push({
       verb: verbName,
+      verbId: contract.verb.id,
       name: mcp.name,
       title: mcp.title,
       description: mcp.description,
@@ -54,6 +62,7 @@ export function mcpResources(model: SpecModel): McpResourceModel[] {
   return model.verbs.flatMap((verb) =>
     (verb.spec.resources ?? []).map((r) => ({
       verb: verb.spec.verb,
+      verbId: verb.id,
       name: r.name,
       kind: r.kind,
       uri: r.uri,
@@ -88,4 +97,8 @@ export function serverInstructions(model: SpecModel, contracts: Contracts): stri
     text.cli,
   ];
   return lines.join('\n');
+}
+
+export function resourceEntry(r: McpResourceModel): McpResourceEntry {
+  return { name: r.name, kind: r.kind, uri: r.uri, title: r.title, description: r.description, mimeType: r.mimeType, tool: r.tool };
 }

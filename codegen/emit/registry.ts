@@ -5,7 +5,7 @@ import Handlebars from 'handlebars';
 import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
-import { orderedTools, mcpResources, serverInstructions } from './mcp-model.js';
+import { orderedTools, mcpResources, resourceEntry, serverInstructions } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 
 const hb = Handlebars.create();
@@ -67,7 +67,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
   out.set('generated/validator-loaders.ts', withCodeHeader(verbSources, render('validator-loaders.ts.hbs', { verbs })));
 
   const tools = orderedTools(model, contracts).map((t) => ({
-    verb: contracts.verbs.find((c) => c.verb.spec.verb === t.verb)?.verb.id ?? t.verb,
+    verb: t.verbId,
     name: t.name,
     title: t.title,
     description: t.description,
@@ -75,16 +75,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
     inputSchema: t.inputSchema,
     outputSchema: t.outputSchema,
   }));
-  const resources = mcpResources(model).map((r) => ({
-    verb: contracts.verbs.find((c) => c.verb.spec.verb === r.verb)?.verb.id ?? r.verb,
-    name: r.name,
-    kind: r.kind,
-    uri: r.uri,
-    title: r.title,
-    description: r.description,
-    mimeType: r.mimeType,
-    tool: r.tool,
-  }));
+  const resources = mcpResources(model).map((r) => ({ verb: r.verbId, ...resourceEntry(r) }));
   out.set(
     'generated/mcp-table.ts',
     withCodeHeader(['spec/mcp.yaml', 'spec/verbs/*'], render('mcp-table.ts.hbs', {
