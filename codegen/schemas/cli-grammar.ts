@@ -23,6 +23,7 @@ export interface GrammarFlag {
 export interface GrammarPositional {
   name: string;
   input: string;
+  description: string;
   optional: boolean;
   variadic: boolean;
   value_types: string[];
@@ -95,6 +96,7 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
     return {
       name: p.name,
       input: p.input,
+      description: typeof schema['description'] === 'string' ? schema['description'] : '',
       optional: !required.includes(p.input),
       variadic: Boolean(p.variadic),
       value_types: [String(scalar['type'])],

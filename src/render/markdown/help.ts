@@ -25,7 +25,7 @@ function commandPage(command: DiscernHelpCliCommand): string {
   const own = command.flags.filter((f) => !f.global);
   const parts = [`# discern ${command.path.join(' ')}`, command.description, `\`\`\`text\n${command.usage}\n\`\`\``];
   if (command.positionals.length > 0) {
-    parts.push(`## Arguments\n\n${table(['Argument', 'Meaning'], command.positionals.map((p) => [code(p.variadic ? `${p.name}...` : p.name), `${p.optional ? 'Optional' : 'Required'}; fills ${code(p.input)}.`]))}`);
+    parts.push(`## Arguments\n\n${table(['Argument', 'Meaning'], command.positionals.map((p) => [code(p.variadic ? `${p.name}...` : p.name), `${p.optional ? 'Optional.' : 'Required.'} ${p.description}`]))}`);
   }
   if (own.length > 0) parts.push(`## Flags\n\n${table(['Flag', 'Meaning'], flagRows(own))}`);
   if (command.examples.length > 0) parts.push(`## Examples\n\n\`\`\`sh\n${command.examples.join('\n')}\n\`\`\``);
