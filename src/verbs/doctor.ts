@@ -21,7 +21,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   add('node', nodeMajor >= MIN_NODE_MAJOR ? 'ok' : 'fail', `Node.js ${process.versions.node}`, `Install Node.js ${MIN_NODE_MAJOR} or newer.`);
 
-  const version = await gitVersion(ctx.target);
+  const version = await gitVersion();
   if (!version) add('git', 'fail', 'git was not found on PATH', 'Install git 2.38 or newer and put it on PATH.');
   else if (!atLeast(version, 2, 31)) add('git', 'fail', `git ${version.text} is older than 2.31, which discern needs`, 'Install git 2.38 or newer.');
   else if (!atLeast(version, 2, 38)) add('git', 'warn', `git ${version.text}; 2.38 or newer is recommended`, 'Install git 2.38 or newer.');

@@ -162,6 +162,31 @@ describe('results and exit codes', () => {
   });
 });
 
+describe('a working directory deleted under the caller', () => {
+  it('is a classified refusal for project verbs and no obstacle for the manual', async () => {
+    const gone = tempDir('discern-gone-');
+    const script = `mkdir -p ${JSON.stringify(gone)} && cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)} && ${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} "$@"`;
+    const sh = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('/bin/sh', ['-c', script, 'sh', ...args], { env: cleanEnv() });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const doctor = await sh(['doctor', '--json']);
+    assert.equal(doctor.code, 1, doctor.stderr);
+    const result = JSON.parse(doctor.stdout) as { error: string; message: string };
+    assert.equal(result.error, 'invalid_arguments');
+    assert.match(result.message, /does not exist; it may have been moved or deleted/);
+    assert.equal(doctor.stderr, '');
+    const docs = await sh(['docs', '--search', 'exit codes', '--json']);
+    assert.equal(docs.code, 0, docs.stderr);
+    assert.equal((JSON.parse(docs.stdout) as { ok: boolean }).ok, true);
+  });
+});
+
 describe('signals end a run with 128 + the signal number', () => {
   const statuses: [NodeJS.Signals, number][] = [
     ['SIGINT', 130],

@@ -1,4 +1,5 @@
 // The git version on PATH, for doctor and for features that need a minimum git.
+import { tmpdir } from 'node:os';
 import { git, GitUnavailable } from '../git/git.js';
 
 export interface GitVersion {
@@ -8,9 +9,10 @@ export interface GitVersion {
   patch: number;
 }
 
-export async function gitVersion(cwd: string): Promise<GitVersion | undefined> {
+/** Runs in the OS temp dir: the version needs no repository, and the caller's directory may be gone. */
+export async function gitVersion(): Promise<GitVersion | undefined> {
   try {
-    const result = await git(['--version'], { cwd });
+    const result = await git(['--version'], { cwd: tmpdir() });
     const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(result.stdout);
     if (result.code !== 0 || !m) return undefined;
     return { text: `${m[1]}.${m[2]}${m[3] !== undefined ? `.${m[3]}` : ''}`, major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };

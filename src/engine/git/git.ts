@@ -2,6 +2,7 @@
 // GIT_INDEX_FILE and friends would aim git at another checkout than the one asked for, and a prompt or a
 // pager would hang a non-interactive run.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { trackChild } from '../process/children.js';
 
 export interface GitResult {
@@ -60,7 +61,9 @@ export function git(args: readonly string[], options: GitOptions): Promise<GitRe
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' && error.path === 'git') reject(new GitUnavailable('not found on PATH'));
+      // spawn reports a missing cwd as ENOENT for the program too; tell the two apart.
+      if (error.code === 'ENOENT' && !existsSync(options.cwd)) reject(new Error(`cannot run git in ${options.cwd}: the directory does not exist`));
+      else if (error.code === 'ENOENT') reject(new GitUnavailable('not found on PATH'));
       else reject(error);
     });
     child.once('close', (code) => {

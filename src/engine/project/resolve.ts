@@ -55,11 +55,11 @@ export interface ResolveOptions {
 export async function resolveProject(options: ResolveOptions): Promise<Resolution> {
   const { path, env } = options;
   if (!isAbsolute(path)) {
-    return refuse({ error: 'invalid_arguments', message: `path must be absolute; "${path}" is relative.`, next: { help: '`discern docs mcp-server`' } }, {});
+    return refuse({ error: 'invalid_arguments', message: `path must be absolute; "${path}" is relative.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
   }
   const start = await existingDirectory(path);
   if (start === undefined) {
-    return refuse({ error: 'invalid_arguments', message: `path ${path} does not exist.`, next: { help: '`discern docs mcp-server`' } }, {});
+    return refuse({ error: 'invalid_arguments', message: `${path} does not exist; it may have been moved or deleted.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
   }
   const found = await findCheckout(start, options.signal);
   if (!found.ok) return refuse({ error: 'no_repository', message: found.message, next: {} }, {});

@@ -4,6 +4,7 @@ import { VERBS } from '../../../generated/registry.js';
 import type { DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { writeCrashRecord } from '../../engine/crash/record.js';
+import { workingDirectory } from '../../engine/process/working-directory.js';
 import { invoke } from '../../verbs/invoke.js';
 import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
 import { dispatch } from './dispatch.js';
@@ -25,7 +26,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     if (check.kind === 'error') return grammarError(check);
     format = check.format;
-    const common = { surface: 'cli' as const, defaultTarget: process.cwd(), env: process.env, signal: controller.signal };
+    const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
     if (check.kind === 'help') return emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
     const target = dispatch(check.tokens, check.present);
@@ -35,7 +36,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     return emit(await invoke(target.verb, target.input, common), check.format);
   } catch (error) {
-    const record = writeCrashRecord({ verb: 'cli', target: process.cwd(), surface: 'cli', error });
+    const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
       const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
       process.stdout.write(present(result, 'json'));
@@ -55,7 +56,7 @@ function installLastResorts(): void {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
   });
   const crash = (error: unknown): void => {
-    const record = writeCrashRecord({ verb: 'cli', target: process.cwd(), surface: 'cli', error });
+    const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     process.stderr.write(`discern: internal error; crash record at ${record}\n`);
     process.exit(EXIT.internal);
   };

@@ -3,10 +3,11 @@
 // stopped and the process exits promptly instead of lingering as an orphan.
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { stopChildren } from '../../engine/process/children.js';
+import { workingDirectory } from '../../engine/process/working-directory.js';
 import { createServer } from './server.js';
 
 export async function serve(): Promise<number> {
-  const server = createServer({ target: process.cwd(), env: process.env });
+  const server = createServer({ target: workingDirectory(), env: process.env });
   const transport = new StdioServerTransport();
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
