@@ -39,7 +39,8 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     if (registration.project !== 'none') {
       // Loaded only for project verbs: project-independent calls (docs, help) never parse TOML or spawn git.
       const { resolveProject } = await import('../engine/project/resolve.js');
-      const resolution = await resolveProject({ path: target, env: options.env, signal: options.signal });
+      const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
+      const resolution = await resolveProject({ path: target, pathFrom, env: options.env, signal: options.signal });
       if (registration.project === 'required') {
         if (!resolution.ok) {
           const issues = resolution.partial.configIssues;

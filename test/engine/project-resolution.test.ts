@@ -2,7 +2,7 @@
 // classified refusal, and a usable one resolves from anywhere inside it, main checkout or linked worktree.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveProject, type Resolution } from '../../src/engine/project/resolve.js';
 import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
@@ -17,7 +17,7 @@ function repo(files: Record<string, string> = { 'discern.toml': MINIMAL_CONFIG }
 }
 
 function resolve(path: string, env: Record<string, string> = {}): Promise<Resolution> {
-  return resolveProject({ path, env: cleanEnv(env) });
+  return resolveProject({ path, pathFrom: 'argument', env: cleanEnv(env) });
 }
 
 function refusal(r: Resolution): { error: string; message: string } {
@@ -116,6 +116,24 @@ describe('project resolution', () => {
     const missing = refusal(await resolve(r.root, { DISCERN_TRUNK: 'release' }));
     assert.equal(missing.error, 'no_trunk');
     assert.match(missing.message, /"release" \(from DISCERN_TRUNK\)/);
+  });
+
+  it('refuses a trunk that is a revision expression rather than a branch name', async () => {
+    const r = repo();
+    for (const name of ['main~0', 'main@{0}', 'main^']) {
+      const e = refusal(await resolve(r.root, { DISCERN_TRUNK: name }));
+      assert.equal(e.error, 'no_trunk', name);
+      assert.match(e.message, /is not a branch name/);
+    }
+  });
+
+  it('refuses a deleted working directory as no_repository, and a missing path argument as invalid_arguments', async () => {
+    const gone = tempDir('discern-gone-');
+    rmSync(gone, { recursive: true });
+    const fromCwd = refusal(await resolveProject({ path: gone, pathFrom: 'working-directory', env: cleanEnv() }));
+    assert.equal(fromCwd.error, 'no_repository');
+    assert.match(fromCwd.message, /working directory .* no longer exists/);
+    assert.equal(refusal(await resolve(gone)).error, 'invalid_arguments');
   });
 
   it('defaults the trunk to main and refuses an unborn trunk', async () => {

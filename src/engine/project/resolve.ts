@@ -8,6 +8,7 @@ import type { DiscernCheckoutLocation, DiscernConfig, DiscernConfigIssue, Discer
 import type { Refusal } from '../../core/outcome.js';
 import { git, gitComplaint, GitUnavailable } from '../git/git.js';
 import { loadConfig } from '../config/load.js';
+import { branchNameProblem } from '../git/ref-name.js';
 
 export const CONFIG_FILE = 'discern.toml';
 
@@ -48,6 +49,8 @@ export type Resolution =
 export interface ResolveOptions {
   /** Absolute path inside the checkout; the caller passes its working directory when none was given. */
   path: string;
+  /** Whether the path was an argument of the call or the caller's working directory (which can be deleted). */
+  pathFrom: 'argument' | 'working-directory';
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
 }
@@ -58,6 +61,9 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     return refuse({ error: 'invalid_arguments', message: `path must be absolute; "${path}" is relative.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
   }
   const start = await existingDirectory(path);
+  if (start === undefined && options.pathFrom === 'working-directory') {
+    return refuse({ error: 'no_repository', message: `The working directory ${path} no longer exists; it may have been moved or deleted.`, next: {} }, {});
+  }
   if (start === undefined) {
     return refuse({ error: 'invalid_arguments', message: `${path} does not exist; it may have been moved or deleted.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
   }
@@ -83,8 +89,12 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   }
   const trunk = chooseTrunk(loaded.config, env);
   const partial = { checkout, configPath, config: loaded.config, trunk };
+  const from = trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
+  const problem = branchNameProblem(trunk.name);
+  if (problem !== undefined) {
+    return refuse({ error: 'no_trunk', message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`, next: { trunk: trunk.name } }, partial);
+  }
   if (!(await branchExists(checkout.root, trunk.name, options.signal))) {
-    const from = trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
     return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
   }
   return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk } };
@@ -121,9 +131,9 @@ export async function findCheckout(start: string, signal?: AbortSignal): Promise
   return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree' } };
 }
 
+/** A local branch of exactly this name (the name was checked first, so nothing in it is a revision expression). */
 async function branchExists(root: string, name: string, signal?: AbortSignal): Promise<boolean> {
-  if (name.startsWith('-')) return false;
-  const result = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { cwd: root, ...(signal ? { signal } : {}) });
+  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], { cwd: root, ...(signal ? { signal } : {}) });
   return result.code === 0;
 }
 

@@ -11,7 +11,9 @@ export const EXIT = {
   SIGTERM: 143,
 } as const;
 
+/** 0 for ok; 2 when the arguments were invalid (on the command line or against the input schema); 70 for a crash. */
 export function exitCodeFor(result: DiscernResult): number {
   if (result.ok) return EXIT.ok;
+  if (result.error === 'invalid_arguments') return EXIT.usage;
   return result.error === 'internal_error' ? EXIT.internal : EXIT.failure;
 }
