@@ -141,6 +141,13 @@ describe('results and exit codes', () => {
     const b = await runCli(['docs', '--search', 'exit codes', '--json']);
     assert.equal(a.stdout, b.stdout);
   });
+  it('arguments the input schema refuses exit 2, like grammar errors', async () => {
+    for (const args of [['docs', '', '--json'], ['help', 'a', 'b', 'c', 'd', 'e', '--json'], ['docs', '../package.json', '--json'], ['docs', '--search', 'x'.repeat(501), '--json']]) {
+      const run = await runCli(args);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.equal(onlyJson(run)['error'], 'invalid_arguments');
+    }
+  });
   it('`--` ends options: what follows is a positional', async () => {
     const run = await runCli(['docs', '--json', '--', '--not-a-flag']);
     assert.equal(run.code, 1);
@@ -178,8 +185,8 @@ describe('a working directory deleted under the caller', () => {
     const doctor = await sh(['doctor', '--json']);
     assert.equal(doctor.code, 1, doctor.stderr);
     const result = JSON.parse(doctor.stdout) as { error: string; message: string };
-    assert.equal(result.error, 'invalid_arguments');
-    assert.match(result.message, /does not exist; it may have been moved or deleted/);
+    assert.equal(result.error, 'no_repository');
+    assert.match(result.message, /The working directory .* no longer exists/);
     assert.equal(doctor.stderr, '');
     const docs = await sh(['docs', '--search', 'exit codes', '--json']);
     assert.equal(docs.code, 0, docs.stderr);
