@@ -24,6 +24,9 @@ describe('firstProgram', () => {
     ['"./scripts/with space.sh" --x', './scripts/with space.sh'],
     ['  git --version  ', 'git'],
     ['A=1', undefined],
+    ['exec npm test', 'npm'],
+    ['time -p make check', 'make'],
+    ['command -v git', 'git'],
   ];
   for (const [command, want] of cases) it(command, () => assert.equal(firstProgram(command), want));
 });
@@ -40,6 +43,12 @@ describe('resolveCommand', () => {
     ['localtool run', 'warn'],
     ['if true; then echo; fi', 'warn'],
     ['(cd sub && make)', 'warn'],
+    ['exec true', 'ok'],
+    ['exec no-such-program-for-discern', 'fail'],
+    ['local x=1', 'ok'],
+    ['~/bin/tool --x', 'warn'],
+    ['$HOME/bin/tool', 'warn'],
+    ['`which node` -v', 'warn'],
   ];
   for (const [command, status] of cases) {
     it(`${command} → ${status}`, async () => {

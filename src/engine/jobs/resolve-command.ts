@@ -9,13 +9,26 @@ export type CommandResolution =
   | { status: 'warn'; program: string; detail: string; fix: string }
   | { status: 'fail'; program: string; detail: string; fix: string };
 
-const BUILTINS = new Set([':', '.', 'source', 'cd', 'echo', 'printf', 'test', '[', 'true', 'false', 'exit', 'export', 'set', 'unset', 'eval', 'command', 'type', 'read', 'wait', 'trap', 'umask', 'ulimit', 'shift', 'return', 'pwd']);
+// POSIX special and regular builtins, plus the common bash/zsh ones: the shell runs them itself.
+const BUILTINS = new Set([
+  ':', '.', 'source', 'cd', 'echo', 'printf', 'test', '[', 'true', 'false', 'exit', 'export', 'set', 'unset', 'eval',
+  'type', 'read', 'wait', 'trap', 'umask', 'ulimit', 'shift', 'return', 'pwd', 'alias', 'unalias', 'let', 'local',
+  'declare', 'typeset', 'readonly', 'times', 'hash', 'getopts', 'jobs', 'fg', 'bg', 'break', 'continue', 'shopt',
+]);
+// Words that run the next word as the program.
+const PREFIXES = new Set(['exec', 'command', 'time', 'builtin']);
 const CONSTRUCTS = new Set(['(', '{', 'if', 'for', 'while', 'until', 'case', '!', 'function', 'select', '[[']);
 
 export function firstProgram(command: string): string | undefined {
-  const words = command.trim().match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  const words: string[] = command.trim().match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  let afterPrefix = false;
   for (const word of words) {
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue; // VAR=value prefix
+    if (PREFIXES.has(word)) {
+      afterPrefix = true;
+      continue;
+    }
+    if (afterPrefix && word.startsWith('-')) continue; // options of exec/command/time, e.g. time -p
     return word.replace(/^["']|["']$/g, '');
   }
   return undefined;
@@ -28,6 +41,9 @@ export async function resolveCommand(command: string, root: string, env: Readonl
     return { status: 'warn', program, detail: `starts with the shell construct "${program}", which cannot be checked without running it`, fix: 'Move the logic into a script file and configure that script, so it can be checked.' };
   }
   if (BUILTINS.has(program)) return { status: 'ok', program, detail: `"${program}" is a shell builtin` };
+  if (/[~$`*?]/.test(program)) {
+    return { status: 'warn', program, detail: `"${program}" is expanded by the shell (~, $, \`, globs), so it cannot be checked without running it`, fix: 'Name the program directly (a path in the checkout or a name on PATH) so it can be checked.' };
+  }
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : join(root, program);
     if (!(await isExecutableFile(path))) {
