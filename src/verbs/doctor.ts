@@ -65,10 +65,12 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     ...(checkout ? { root: checkout.root, location: checkout.location } : {}),
     ...(trunk ? { trunk: trunk.name, trunk_source: trunk.source } : {}),
   };
+  const issues = resolution.ok ? undefined : resolution.partial.configIssues;
   const data: DiscernDoctorData = {
     kit_version: VERSION,
     environment,
     checks,
+    ...(issues && issues.length > 0 ? { issues } : {}),
     ...(input.verbose ? { execution_model: Object.values(VERBS).map((v) => ({ verb: v.verb, when: v.execution.when, steps: v.execution.steps.map((s) => ({ ...s })) })) } : {}),
   };
   const warnings = checks.filter((c) => c.status === 'warn');

@@ -148,6 +148,12 @@ describe('doctor', () => {
       assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.status === 'fail'));
     });
   }
+  it('config problems are listed with their keys and lines, in file order', async () => {
+    const r = await call('doctor', {}, repo({ 'discern.toml': '[project]\nname = "x"\nbogus = 1\n[zzz]\n[jobs.e2e]\nstage = "test"\nrun = "x"\ntimeout = 5\n' }));
+    assert.equal(r.error, 'unknown_key');
+    const issues = r.data && 'issues' in r.data ? r.data.issues : undefined;
+    assert.deepEqual(issues?.map((i) => [i.path, i.line]), [['project.bogus', 3], ['zzz', 4], ['jobs.e2e.timeout', 8]]);
+  });
   it('outside a repository → no_repository', async () => {
     const r = await call('doctor', {}, nowhere);
     assert.equal(r.error, 'no_repository');

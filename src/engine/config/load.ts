@@ -62,10 +62,12 @@ function syntaxProblem(file: string, reason: string, at: Location | undefined): 
 function schemaProblem(file: string, text: string, errors: readonly ErrorObject[]): ConfigLoad {
   const unknown = errors.filter((e) => e.keyword === 'additionalProperties');
   if (unknown.length > 0) {
-    const issues = unknown.map((e) => {
-      const path = [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)];
-      return issue('unknown_key', file, text, path, 'is not a key discern honours');
-    });
+    const issues = unknown
+      .map((e) => {
+        const path = [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)];
+        return issue('unknown_key', file, text, path, 'is not a key discern honours');
+      })
+      .sort(inFileOrder);
     const first = issues[0] as DiscernConfigIssue;
     return {
       ok: false,
@@ -93,6 +95,13 @@ function schemaProblem(file: string, text: string, errors: readonly ErrorObject[
 function issue(kind: 'unknown_key' | 'invalid_config', file: string, text: string, path: string[], message: string): DiscernConfigIssue {
   const at = locateKey(text, path);
   return { kind, path: path.length > 0 ? dotted(path) : file, message, ...(at ? { line: at.line, column: at.column } : {}) };
+}
+
+/** Issues in the order a reader meets them in the file; unlocated ones last, by key. */
+function inFileOrder(a: DiscernConfigIssue, b: DiscernConfigIssue): number {
+  const la = a.line ?? Number.MAX_SAFE_INTEGER;
+  const lb = b.line ?? Number.MAX_SAFE_INTEGER;
+  return la - lb || (a.column ?? 0) - (b.column ?? 0) || a.path.localeCompare(b.path);
 }
 
 function describeWhere(issue: DiscernConfigIssue): string {
