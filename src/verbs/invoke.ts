@@ -10,6 +10,7 @@ import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
 import type { Surface, VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
+import { faultRequested } from '../engine/faults.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -61,10 +62,6 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
     return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });
   }
-}
-
-function faultRequested(env: Readonly<Record<string, string | undefined>>, point: string): boolean {
-  return (env['DISCERN_FAULT'] ?? '').split(',').map((p) => p.trim()).includes(point);
 }
 
 /** Ajv's errors as one sentence naming each offending key. */

@@ -68,7 +68,10 @@ describe('tools/list', () => {
     const actual = `${JSON.stringify(tools, null, 2)}\n`;
     if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(SNAPSHOT, actual);
     assert.ok(existsSync(SNAPSHOT), 'no snapshot: run with UPDATE_SNAPSHOTS=1 once and commit it');
-    assert.equal(actual, readFileSync(SNAPSHOT, 'utf8'));
+    const expected = readFileSync(SNAPSHOT, 'utf8').split('\n');
+    const lines = actual.split('\n');
+    const at = lines.findIndex((line, i) => line !== expected[i]);
+    assert.ok(at === -1 && lines.length === expected.length, `tools/list differs from the snapshot at line ${at + 1}:\n  snapshot: ${expected[at] ?? '(end)'}\n  actual:   ${lines[at] ?? '(end)'}\nIf the change is intended, rerun with UPDATE_SNAPSHOTS=1 and commit the snapshot.`);
   });
   it('declares every tool fully and portably', async () => {
     const { tools } = await mcp.client.listTools();
@@ -169,6 +172,23 @@ describe('resources', () => {
       await assert.rejects(mcp.client.readResource({ uri }), (error: Error) => /discern manual|not valid percent-encoding|not found/i.test(error.message));
     });
   }
+});
+
+describe('server-side result validation', () => {
+  it('a result that breaks its own schema is never sent: it becomes internal_error with a crash record', async () => {
+    const faulty = await connectStdio(repo.root, { DISCERN_FAULT: 'result:docs' });
+    try {
+      const result = (await faulty.client.callTool({ name: 'discern_docs', arguments: { search: 'exit codes' } })) as ToolResult;
+      const envelope = result.structuredContent ?? {};
+      assert.equal(envelope['error'], 'internal_error');
+      assert.equal('injected_fault' in envelope, false);
+      assert.equal(result.isError, true);
+      const record = /crash record is at (\S+?);/.exec(String((envelope['hints'] as string[]).at(-1)))?.[1] ?? '';
+      assert.match(readFileSync(record, 'utf8'), /result failed its schema: .*must NOT have additional properties/);
+    } finally {
+      await faulty.client.close();
+    }
+  });
 });
 
 describe('lifecycle', () => {

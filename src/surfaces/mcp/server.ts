@@ -4,6 +4,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
+import { faultRequested } from '../../engine/faults.js';
 import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
 import { listManualPages, RESOURCE_READERS } from './resources.js';
@@ -26,7 +27,8 @@ export function createServer(state: ServerState): McpServer {
       async (args, ctx) => {
         const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal: ctx.mcpReq.signal };
         const result = await invoke(tool.verb, args, options);
-        return toolResult(await checkedResult(tool.verb, result, state.target));
+        const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
+        return toolResult(await checkedResult(tool.verb, delivered, state.target));
       },
     );
   }
