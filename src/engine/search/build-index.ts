@@ -25,9 +25,13 @@ function compareCodeUnits(a: string, b: string): number {
  * searched for after the previous; a heading whose wording also appears in the prose just before it may be
  * placed slightly early, which only affects which heading a snippet is attributed to.
  */
-function locateHeadings(body: string, headings: readonly { text: string }[]): number[] {
+function locateHeadings(body: string, headings: readonly { text: string; offset?: number }[]): number[] {
   let cursor = 0;
   return headings.map((heading) => {
+    if (heading.offset !== undefined && body.startsWith(heading.text, heading.offset)) {
+      cursor = heading.offset + heading.text.length;
+      return heading.offset;
+    }
     const offset = body.indexOf(heading.text, cursor);
     if (offset < 0) return -1;
     cursor = offset + heading.text.length;
@@ -39,10 +43,11 @@ function indexDocument(doc: SearchDocument): IndexedDocument {
   const title = collapseWhitespace(doc.title);
   const description = collapseWhitespace(doc.description);
   const aliases = doc.aliases.map(collapseWhitespace).filter((alias) => alias !== '');
-  const headings = doc.headings
+  const located = doc.headings
     .filter((heading) => heading.depth >= 2)
-    .map((heading) => ({ depth: heading.depth, text: collapseWhitespace(heading.text) }))
+    .map((heading) => ({ depth: heading.depth, text: collapseWhitespace(heading.text), ...(heading.offset !== undefined ? { offset: heading.offset } : {}) }))
     .filter((heading) => heading.text !== '');
+  const headings = located.map(({ depth, text }) => ({ depth, text }));
   // Collapsed so technical phrases match across the line breaks of a code block.
   const code = doc.code.map(collapseWhitespace).filter((entry) => entry !== '');
   const body = collapseWhitespace(doc.body);
@@ -64,7 +69,7 @@ function indexDocument(doc: SearchDocument): IndexedDocument {
     headings,
     code,
     body,
-    headingOffsets: locateHeadings(body, headings),
+    headingOffsets: locateHeadings(body, located),
     terms,
   };
 }

@@ -3,7 +3,8 @@
 import { collapseWhitespace, flattenInline } from './markdown-inline.js';
 
 export interface MarkdownFields {
-  headings: { depth: number; text: string }[];
+  /** Headings of depth 2 and more, each with the offset where its text starts in `body`. */
+  headings: { depth: number; text: string; offset: number }[];
   code: string[];
   body: string;
 }
@@ -39,15 +40,23 @@ function unindent(line: string, indent: number): string {
 }
 
 export function extractFields(markdown: string): MarkdownFields {
-  const headings: { depth: number; text: string }[] = [];
+  const headings: { depth: number; text: string; offset: number }[] = [];
   const code: string[] = [];
-  const parts: string[] = [];
+  // The body is built as it is read, so each heading's offset in it is known exactly rather than searched for.
+  let body = '';
+  const append = (text: string): number => {
+    const collapsed = collapseWhitespace(text);
+    if (collapsed === '') return -1;
+    const at = body === '' ? 0 : body.length + 1;
+    body = body === '' ? collapsed : `${body} ${collapsed}`;
+    return at;
+  };
   let paragraph: string[] = [];
   let fence: OpenFence | null = null;
 
   const flushParagraph = (): void => {
     if (paragraph.length === 0) return;
-    parts.push(flattenInline(paragraph.join('\n'), code));
+    append(flattenInline(paragraph.join('\n'), code));
     paragraph = [];
   };
   const closeFence = (open: OpenFence): void => {
@@ -55,7 +64,7 @@ export function extractFields(markdown: string): MarkdownFields {
     const content = open.lines.join('\n').replace(/\n+$/, '');
     if (content.trim() === '') return;
     code.push(content);
-    parts.push(content);
+    append(content);
   };
 
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
@@ -79,9 +88,9 @@ export function extractFields(markdown: string): MarkdownFields {
     if (heading) {
       flushParagraph();
       const depth = heading[1]?.length ?? 1;
-      const text = flattenInline((heading[2] ?? '').replace(ATX_CLOSING, ''), code);
-      if (depth >= 2 && text !== '') headings.push({ depth, text });
-      if (text !== '') parts.push(text);
+      const text = collapseWhitespace(flattenInline((heading[2] ?? '').replace(ATX_CLOSING, ''), code));
+      const offset = append(text);
+      if (depth >= 2 && text !== '') headings.push({ depth, text, offset });
       continue;
     }
     if (line.trim() === '' || THEMATIC_BREAK.test(line) || TABLE_DELIMITER.test(line) || LINK_DEFINITION.test(line)) {
@@ -94,7 +103,7 @@ export function extractFields(markdown: string): MarkdownFields {
   if (fence) closeFence(fence);
   flushParagraph();
 
-  return { headings, code, body: collapseWhitespace(parts.join(' ')) };
+  return { headings, code, body };
 }
 
 export interface FrontMatterSplit {

@@ -11,7 +11,8 @@ export interface SearchDocument {
   title: string;
   description: string;
   aliases: readonly string[];
-  headings: readonly { depth: number; text: string }[];
+  /** `offset`: where the heading's text starts in `body`, when the producer knows it (extractFields does). */
+  headings: readonly { depth: number; text: string; offset?: number }[];
   code: readonly string[];
   /** Plain text, as produced by extractFields. */
   body: string;

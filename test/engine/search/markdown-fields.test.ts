@@ -5,7 +5,7 @@ import { extractFields, splitFrontMatter } from '../../../src/engine/search/inde
 describe('extractFields', () => {
   it('collects headings of depth 2 and deeper, without hashes or closing sequences', () => {
     const fields = extractFields('# Title\n\nIntro.\n\n## First ##\n\ntext\n\n### Second `code`\n\n#nothashtag');
-    assert.deepEqual(fields.headings, [
+    assert.deepEqual(fields.headings.map(({ depth, text }) => ({ depth, text })), [
       { depth: 2, text: 'First' },
       { depth: 3, text: 'Second code' },
     ]);
@@ -13,7 +13,7 @@ describe('extractFields', () => {
 
   it('ignores heading-like lines inside fenced code, but keeps the code', () => {
     const fields = extractFields('## Real\n\n```sh\n# not a heading\n## neither\necho hi\n```\n\n~~~\n# also code\n~~~\n');
-    assert.deepEqual(fields.headings, [{ depth: 2, text: 'Real' }]);
+    assert.deepEqual(fields.headings.map(({ depth, text }) => ({ depth, text })), [{ depth: 2, text: 'Real' }]);
     assert.deepEqual(fields.code, ['# not a heading\n## neither\necho hi', '# also code']);
     assert.match(fields.body, /# not a heading ## neither echo hi/);
   });
@@ -78,5 +78,10 @@ describe('splitFrontMatter', () => {
   it('returns null when there is no front matter or it never closes', () => {
     assert.deepEqual(splitFrontMatter('# Just text\n---\n'), { frontMatter: null, body: '# Just text\n---\n' });
     assert.deepEqual(splitFrontMatter('---\ntitle: x\n'), { frontMatter: null, body: '---\ntitle: x\n' });
+  });
+  it('records where each heading starts in the body, even when its words appear earlier in the prose', () => {
+    const fields = extractFields('Only these keys: [jobs] and [repository].\n\n## [repository]\n\ntrunk = main\n\n## [jobs]\n\ntest = x\n');
+    for (const heading of fields.headings) assert.equal(fields.body.slice(heading.offset, heading.offset + heading.text.length), heading.text);
+    assert.ok((fields.headings[0]?.offset ?? 0) > fields.body.indexOf('[repository]'), 'the heading, not the earlier mention');
   });
 });
