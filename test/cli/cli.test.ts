@@ -148,6 +148,14 @@ describe('results and exit codes', () => {
       assert.equal(onlyJson(run)['error'], 'invalid_arguments');
     }
   });
+  it('a result that cannot be written (a full disk) is a failure, said on stderr', { skip: !existsSync('/dev/full') }, async () => {
+    const child = spawn('/bin/sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} docs --json > /dev/full`], { env: cleanEnv() });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 1);
+    assert.match(stderr, /the result could not be written to stdout \(ENOSPC\)/);
+  });
   it('`--` ends options: what follows is a positional', async () => {
     const run = await runCli(['docs', '--json', '--', '--not-a-flag']);
     assert.equal(run.code, 1);

@@ -27,14 +27,14 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (check.kind === 'error') return grammarError(check);
     format = check.format;
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
-    if (check.kind === 'help') return emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
+    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
     const target = dispatch(check.tokens, check.present);
     if (target.kind === 'mcp') {
       const { serve } = await import('../mcp/serve.js');
       return await serve();
     }
-    return emit(await invoke(target.verb, target.input, common), check.format);
+    return await emit(await invoke(target.verb, target.input, common), check.format);
   } catch (error) {
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
@@ -52,6 +52,8 @@ export async function run(argv: readonly string[]): Promise<number> {
  * outside the awaited call chain still ends as exit 70 with a crash record, never a bare stack trace.
  */
 function installLastResorts(): void {
+  // Write errors are reported where the result is written (emit); this listener only keeps them from being
+  // thrown as uncaught, and ends quietly when the reader has gone.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
   });
@@ -64,8 +66,15 @@ function installLastResorts(): void {
   process.once('unhandledRejection', crash);
 }
 
-function emit(result: DiscernResult, format: Format): number {
-  process.stdout.write(present(result, format));
+/** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
+async function emit(result: DiscernResult, format: Format): Promise<number> {
+  const failed = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    process.stdout.write(present(result, format), (error) => resolve(error ?? null));
+  });
+  if (failed && failed.code !== 'EPIPE') {
+    process.stderr.write(`discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
+    return EXIT.failure;
+  }
   return exitCodeFor(result);
 }
 
