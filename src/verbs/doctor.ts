@@ -21,7 +21,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   add('node', nodeMajor >= MIN_NODE_MAJOR ? 'ok' : 'fail', `Node.js ${process.versions.node}`, `Install Node.js ${MIN_NODE_MAJOR} or newer.`);
 
-  const version = await gitVersion();
+  const version = await gitVersion(ctx.env);
   if (!version) add('git', 'fail', 'git was not found on PATH', 'Install git 2.38 or newer and put it on PATH.');
   else if (!atLeast(version, 2, 31)) add('git', 'fail', `git ${version.text} is older than 2.31, which discern needs`, 'Install git 2.38 or newer.');
   else if (!atLeast(version, 2, 38)) add('git', 'warn', `git ${version.text}; 2.38 or newer is recommended`, 'Install git 2.38 or newer.');
@@ -31,7 +31,10 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
   const partial = resolution.ok ? resolution.project : resolution.partial;
   const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
   if (checkout) add('repository', 'ok', `${checkout.location === 'main' ? 'main checkout' : 'linked worktree'} at ${checkout.root}`);
-  else if (!resolution.ok) add('repository', 'fail', resolution.refusal.message, 'Run discern inside a git checkout, or pass an absolute path inside one.');
+  else if (!resolution.ok) {
+    const fix = resolution.refusal.error === 'no_repository' ? 'Run discern inside a git checkout (over MCP, pass an absolute path inside one).' : 'Do what the detail says, then run discern doctor again.';
+    add('repository', 'fail', resolution.refusal.message, fix);
+  }
 
   if (checkout) {
     const configPath = resolution.ok ? resolution.project.configPath : resolution.partial.configPath;

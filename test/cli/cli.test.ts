@@ -120,7 +120,7 @@ describe('results and exit codes', () => {
       const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: outside });
       assert.equal(run.code, 1, `${format ?? 'human'}: ${run.stderr}`);
       if (format === '--json') assert.equal(onlyJson(run)['error'], 'no_repository');
-      else assert.match(run.stdout, /## Next\n\nRun discern inside a git checkout, or pass an absolute `path` inside one\.\n$/);
+      else assert.match(run.stdout, /## Next\n\nRun discern inside a git checkout \(over MCP, pass `path`, an absolute path inside one\)\.\n$/);
     }
   });
   it('--markdown is authored Markdown, not JSON', async () => {

@@ -154,6 +154,13 @@ describe('doctor', () => {
     const issues = r.data && 'issues' in r.data ? r.data.issues : undefined;
     assert.deepEqual(issues?.map((i) => [i.path, i.line]), [['project.bogus', 3], ['zzz', 4], ['jobs.e2e.timeout', 8]]);
   });
+  it('git that cannot be started → precondition_failed, not a misleading no_repository', async () => {
+    const root = repo({ 'discern.toml': MINIMAL_CONFIG });
+    const r = await call('doctor', {}, root, { PATH: '/nonexistent-discern-path' });
+    assert.equal(r.error, 'precondition_failed');
+    assert.match(r.message ?? '', /git could not be started/);
+    assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.name === 'git' && c.status === 'fail'));
+  });
   it('outside a repository → no_repository', async () => {
     const r = await call('doctor', {}, nowhere);
     assert.equal(r.error, 'no_repository');

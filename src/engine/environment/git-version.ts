@@ -10,9 +10,9 @@ export interface GitVersion {
 }
 
 /** Runs in the OS temp dir: the version needs no repository, and the caller's directory may be gone. */
-export async function gitVersion(): Promise<GitVersion | undefined> {
+export async function gitVersion(env: Readonly<Record<string, string | undefined>>): Promise<GitVersion | undefined> {
   try {
-    const result = await git(['--version'], { cwd: tmpdir() });
+    const result = await git(['--version'], { cwd: tmpdir(), env });
     const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(result.stdout);
     if (result.code !== 0 || !m) return undefined;
     return { text: `${m[1]}.${m[2]}${m[3] !== undefined ? `.${m[3]}` : ''}`, major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };

@@ -31,7 +31,16 @@ export interface Project extends Checkout {
   trunk: Trunk;
 }
 
-export type ResolutionSlug = 'invalid_arguments' | 'no_repository' | 'no_project' | 'no_trunk' | 'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed';
+export type ResolutionSlug =
+  | 'invalid_arguments'
+  | 'no_repository'
+  | 'no_project'
+  | 'no_trunk'
+  | 'invalid_toml'
+  | 'invalid_config'
+  | 'unknown_key'
+  | 'read_failed'
+  | 'precondition_failed';
 
 /** What was established before resolution stopped, for verbs that report on it (doctor). */
 export interface PartialResolution {
@@ -67,8 +76,10 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   if (start === undefined) {
     return refuse({ error: 'invalid_arguments', message: `${path} does not exist; it may have been moved or deleted.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
   }
-  const found = await findCheckout(start, options.signal);
-  if (!found.ok) return refuse({ error: 'no_repository', message: found.message, next: {} }, {});
+  const found = await findCheckout(start, env, options.signal);
+  if (!found.ok && found.reason === 'not-a-checkout') return refuse({ error: 'no_repository', message: found.message, next: {} }, {});
+  // git itself cannot help (not installed, or it distrusts the repository): the checkout may well be fine.
+  if (!found.ok) return refuse({ error: 'precondition_failed', message: found.message, next: { rerun: 'discern doctor' } }, {});
   const checkout = found.checkout;
 
   const configPath = join(checkout.root, CONFIG_FILE);
@@ -94,7 +105,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   if (problem !== undefined) {
     return refuse({ error: 'no_trunk', message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`, next: { trunk: trunk.name } }, partial);
   }
-  if (!(await branchExists(checkout.root, trunk.name, options.signal))) {
+  if (!(await branchExists(checkout.root, trunk.name, env, options.signal))) {
     return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
   }
   return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk } };
@@ -108,32 +119,36 @@ export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, 
   return { name: 'main', source: 'default' };
 }
 
-type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; message: string };
+type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; reason: 'not-a-checkout' | 'git-unavailable' | 'untrusted'; message: string };
 
-export async function findCheckout(start: string, signal?: AbortSignal): Promise<CheckoutSearch> {
+export async function findCheckout(start: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<CheckoutSearch> {
   let result;
   try {
-    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd: start, ...(signal ? { signal } : {}) });
+    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd: start, env, ...(signal ? { signal } : {}) });
   } catch (error) {
-    if (error instanceof GitUnavailable) return { ok: false, message: `${error.message}; discern needs git to find the checkout.` };
+    if (error instanceof GitUnavailable) return { ok: false, reason: 'git-unavailable', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.` };
     throw error;
   }
   if (result.code !== 0) {
     const complaint = gitComplaint(result);
+    if (/dubious ownership/.test(result.stderr)) {
+      return { ok: false, reason: 'untrusted', message: `git refuses to read the repository at ${start} because another user owns it; trust it with \`git config --global --add safe.directory <its root>\` if it is yours.` };
+    }
     const insideGitDir = /must be run in a work tree/.test(complaint);
     return {
       ok: false,
+      reason: 'not-a-checkout',
       message: insideGitDir ? `${start} is inside a git directory, not a checkout's working tree.` : `${start} is not inside a git checkout (${complaint}).`,
     };
   }
   const [root, gitDir, commonDir] = result.stdout.split('\n');
-  if (!root || !gitDir || !commonDir) return { ok: false, message: `git did not report a checkout for ${start}.` };
+  if (!root || !gitDir || !commonDir) return { ok: false, reason: 'not-a-checkout', message: `git did not report a checkout for ${start}.` };
   return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree' } };
 }
 
 /** A local branch of exactly this name (the name was checked first, so nothing in it is a revision expression). */
-async function branchExists(root: string, name: string, signal?: AbortSignal): Promise<boolean> {
-  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], { cwd: root, ...(signal ? { signal } : {}) });
+async function branchExists(root: string, name: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<boolean> {
+  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], { cwd: root, env, ...(signal ? { signal } : {}) });
   return result.code === 0;
 }
 
