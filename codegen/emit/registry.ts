@@ -62,7 +62,13 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
   const verbSources = ['spec/verbs/*/verb.yaml'];
   out.set('generated/registry.ts', withCodeHeader(verbSources, render('registry.ts.hbs', { verbs })));
   // Alone in its module so `discern --version` loads nothing else.
-  out.set('generated/version.ts', withCodeHeader(['package.json'], `export const VERSION = ${JSON.stringify(model.version)};\n`));
+  out.set(
+    'generated/version.ts',
+    withCodeHeader(
+      ['package.json', 'spec/cli.yaml'],
+      `export const VERSION = ${JSON.stringify(model.version)};\n\n/** The flags that print the version when given alone. */\nexport const VERSION_FLAGS: readonly string[] = ${JSON.stringify(model.cli.implicit_flags.root)};\n`,
+    ),
+  );
   out.set('generated/handlers.ts', withCodeHeader(verbSources, render('handlers.ts.hbs', { verbs })));
   out.set('generated/validator-loaders.ts', withCodeHeader(verbSources, render('validator-loaders.ts.hbs', { verbs })));
 

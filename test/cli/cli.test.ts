@@ -48,6 +48,9 @@ describe('grammar errors exit 2 and never print a banner on stdout', () => {
     ['two result formats', ['docs', '--json', '--markdown'], /--json and --markdown are mutually exclusive/],
     ['all three result formats', ['doctor', '--markdown', '--render', '--json'], /mutually exclusive/],
     ['a format flag on the protocol command', ['mcp', '--markdown'], /does not apply/],
+    ['a lone dash', ['docs', '-'], /`-` \(standard input\) is not accepted/],
+    ['the version flag with anything else', ['-V', '--markdown'], /-V takes nothing else/],
+    ['help for a command that does not exist', ['-h', 'nope'], /"nope" is not a discern command/],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {
@@ -86,6 +89,12 @@ describe('--help for every command comes from the grammar', () => {
       assert.ok(run.stdout.includes(command.usage));
     });
   }
+  it('-h before the command asks for the same page as after it', async () => {
+    const before = await runCli(['-h', 'docs']);
+    const after = await runCli(['docs', '-h']);
+    assert.equal(before.code, 0);
+    assert.equal(before.stdout, after.stdout);
+  });
   it('--help --json is the help envelope for that command', async () => {
     const run = await runCli(['doctor', '--help', '--json']);
     const result = onlyJson(run);

@@ -14,7 +14,10 @@ export type ArgvCheck =
   | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string>; tokens: string[] }
   | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
 
-const FORMAT_FLAGS: Record<string, Format> = { '--json': 'json', '--markdown': 'markdown', '--render': 'render' };
+/** The result-format flags, from the grammar's global flags of the "format" group: --json → json. */
+const FORMAT_FLAGS: Readonly<Record<string, Format>> = Object.fromEntries(
+  CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group === 'format').flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format])),
+);
 
 export function checkArgv(argv: readonly string[]): ArgvCheck {
   const end = argv.indexOf('--');
@@ -38,10 +41,16 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   if (tokens.length === 0) return { kind: 'help', path: [], format };
   const first = tokens[0] ?? '';
   if (CLI_GRAMMAR.implicit_flags.root.includes(first)) {
-    return tokens.length === 1 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
+    return tokens.length === 1 && formats.length === 0 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
   }
   if (first === '-v') return fail('invalid_arguments', 'unknown flag -v; the version flag is -V (or --version).', [], { suggestions: ['-V'] });
-  if (CLI_GRAMMAR.implicit_flags.command.includes(first)) return { kind: 'help', path: [], format };
+  if (CLI_GRAMMAR.implicit_flags.command.includes(first)) {
+    // `discern -h docs` asks for the same page as `discern docs -h`.
+    const asked = tokens.slice(1).filter((t) => !t.startsWith('-'));
+    const named = asked.length > 0 ? findCommand(asked) : undefined;
+    if (asked.length > 0 && !named) return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, { suggestions: closestCommands(asked) });
+    return { kind: 'help', path: named ? named.command.path : [], format };
+  }
 
   const words: string[] = [];
   for (const token of tokens) {
@@ -72,7 +81,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
       endOfOptions = true;
       continue;
     }
-    if (endOfOptions || !token.startsWith('-') || token === '-') {
+    if (!endOfOptions && token === '-') return argFail('`-` (standard input) is not accepted; pass the value itself.');
+    if (endOfOptions || !token.startsWith('-')) {
       positionals.push(token);
       continue;
     }

@@ -1,9 +1,9 @@
 // The `discern` executable. `--version` is answered before anything else is loaded; everything else loads
 // the CLI lazily, and only `discern mcp` loads the MCP SDK.
-import { VERSION } from '../../../generated/version.js';
+import { VERSION, VERSION_FLAGS } from '../../../generated/version.js';
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version')) {
+if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] ?? '')) {
   process.stdout.write(`discern ${VERSION}\n`);
 } else {
   const { run } = await import('./run.js');
