@@ -56,7 +56,6 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       mcpTool: spec.mcp?.name ?? null,
       dataName: c.dataName,
       inputName: c.inputName,
-      context: spec.project === 'required' ? 'ProjectVerbContext' : spec.project === 'inspect' ? 'InspectVerbContext' : 'VerbContext',
     };
   });
   const verbSources = ['spec/verbs/*/verb.yaml'];
@@ -70,6 +69,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
     ),
   );
   out.set('generated/handlers.ts', withCodeHeader(verbSources, render('handlers.ts.hbs', { verbs })));
+  out.set('generated/outcome.ts', withCodeHeader(['codegen/templates/outcome.ts.hbs'], render('outcome.ts.hbs', {})));
   out.set('generated/validator-loaders.ts', withCodeHeader(verbSources, render('validator-loaders.ts.hbs', { verbs })));
 
   const tools = orderedTools(model, contracts).map((t) => ({

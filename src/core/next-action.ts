@@ -14,7 +14,3 @@ export function nextAction<E extends DiscernErrorSlug>(slug: E, params: NextActi
     return value;
   });
 }
-
-export function errorFamily(slug: DiscernErrorSlug): string {
-  return ERROR_REGISTRY[slug].family;
-}

@@ -1,6 +1,6 @@
 // docs: the bundled manual's index, one page or section, or a ranked search (optionally within a target).
 // Project-independent: it reads only the manual bundled at build time.
-import { MANUAL } from '../../generated/manual.js';
+import { MANUAL } from '../engine/manual/bundle.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DocsOutcome } from '../../generated/handlers.js';
 import type { DiscernDocsDocEntry, DiscernDocsDocRegion, DiscernDocsInput } from '../../generated/types.js';

@@ -1,8 +1,17 @@
 // Assembles the handlers: one lazy loader per verb, typed by the generated Handlers interface, so a missing or
 // mistyped verb is a compile error while a call loads only its own verb's code.
 import type { Handlers } from '../../generated/handlers.js';
+import type { InspectVerbContext, ProjectVerbContext, VerbContext } from './context.js';
 
-export type HandlerLoaders = { [K in keyof Handlers]: () => Promise<Handlers[K]> };
+/** The context each project mode hands its handler (verb.yaml `project`). */
+export interface VerbContexts {
+  none: VerbContext;
+  required: ProjectVerbContext;
+  inspect: InspectVerbContext;
+}
+
+export type VerbHandlers = Handlers<VerbContexts>;
+export type HandlerLoaders = { [K in keyof VerbHandlers]: () => Promise<VerbHandlers[K]> };
 
 export const HANDLERS: HandlerLoaders = {
   docs: async () => (await import('./docs.js')).docs,

@@ -6,7 +6,7 @@ import { cpSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateAll } from '../../codegen/generate.js';
 import { SpecError } from '../../codegen/spec/errors.js';
-import { MANUAL } from '../../generated/manual.js';
+import { MANUAL } from '../../src/engine/manual/bundle.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/scratch-repo.js';
 

@@ -34,7 +34,3 @@ export function stopChildren(signal: NodeJS.Signals = 'SIGTERM'): number {
   }
   return count;
 }
-
-export function liveChildren(): number {
-  return live.size;
-}

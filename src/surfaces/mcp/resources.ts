@@ -3,7 +3,7 @@
 // `{+target}` arrives percent-encoded (the SDK does not decode it): it is decoded once, then confined by the
 // same lookup that refuses `..`, absolute paths, backslashes and any remaining encoding.
 import { ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
-import { MANUAL } from '../../../generated/manual.js';
+import { MANUAL } from '../../engine/manual/bundle.js';
 import type { McpResourceName } from '../../../generated/mcp-table.js';
 import { lookupTarget } from '../../engine/manual/lookup.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
