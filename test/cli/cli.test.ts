@@ -219,11 +219,13 @@ describe('signals end a run with 128 + the signal number', () => {
   ];
   for (const [signal, status] of statuses) {
     it(`${signal} → ${status}`, async () => {
-      // `discern mcp` waits on stdin, so it is alive when the signal arrives.
+      // `discern mcp` waits on stdin; once it has answered initialize it is certainly running.
       const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], { cwd: join(DISCERN_BIN, '../..'), env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+      child.stdin.write(`${JSON.stringify(initialize)}\n`);
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       child.kill(signal);
       const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
       assert.equal(code, status, stderr);
