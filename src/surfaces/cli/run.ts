@@ -3,7 +3,6 @@
 import { VERBS } from '../../../generated/registry.js';
 import type { DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
-import { writeCrashRecord } from '../../engine/crash/record.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { invoke } from '../../verbs/invoke.js';
 import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
@@ -36,6 +35,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     return await emit(await invoke(target.verb, target.input, common), check.format);
   } catch (error) {
+    const { writeCrashRecord } = await import('../../engine/crash/record.js');
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
       const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
@@ -58,9 +58,15 @@ function installLastResorts(): void {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
   });
   const crash = (error: unknown): void => {
-    const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
-    process.stderr.write(`discern: internal error; crash record at ${record}\n`);
-    process.exit(EXIT.internal);
+    // Loaded only on this path: the crash recorder is not part of a normal run's startup.
+    void import('../../engine/crash/record.js').then(
+      ({ writeCrashRecord }) => {
+        const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
+        process.stderr.write(`discern: internal error; crash record at ${record}\n`);
+        process.exit(EXIT.internal);
+      },
+      () => process.exit(EXIT.internal),
+    );
   };
   process.once('uncaughtException', crash);
   process.once('unhandledRejection', crash);
