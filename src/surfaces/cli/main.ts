@@ -7,5 +7,6 @@ if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] ?? '')) {
   process.stdout.write(`discern ${VERSION}\n`);
 } else {
   const { run } = await import('./run.js');
-  process.exitCode = await run(argv);
+  // Every write was awaited, so nothing is left to flush; exiting now skips teardown a CLI call does not need.
+  process.exit(await run(argv));
 }

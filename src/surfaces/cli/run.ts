@@ -20,10 +20,10 @@ export async function run(argv: readonly string[]): Promise<number> {
     const check = checkArgv(argv);
     if (check.kind === 'version') {
       const { VERSION } = await import('../../../generated/version.js');
-      process.stdout.write(`discern ${VERSION}\n`);
+      await write(process.stdout, `discern ${VERSION}\n`);
       return EXIT.ok;
     }
-    if (check.kind === 'error') return grammarError(check);
+    if (check.kind === 'error') return await grammarError(check);
     format = check.format;
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
     if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
@@ -39,9 +39,9 @@ export async function run(argv: readonly string[]): Promise<number> {
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
       const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
-      process.stdout.write(present(result, 'json'));
+      await write(process.stdout, present(result, 'json'));
     } else {
-      process.stderr.write(`discern: internal error; crash record at ${record}\n`);
+      await write(process.stderr, `discern: internal error; crash record at ${record}\n`);
     }
     return EXIT.internal;
   }
@@ -72,19 +72,24 @@ function installLastResorts(): void {
   process.once('unhandledRejection', crash);
 }
 
+/** Resolves once `text` is handed to the OS (or the write failed), so exiting afterwards loses nothing. */
+function write(stream: NodeJS.WriteStream, text: string): Promise<NodeJS.ErrnoException | null> {
+  return new Promise((resolve) => {
+    stream.write(text, (error) => resolve(error ?? null));
+  });
+}
+
 /** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
 async function emit(result: DiscernResult, format: Format): Promise<number> {
-  const failed = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
-    process.stdout.write(present(result, format), (error) => resolve(error ?? null));
-  });
+  const failed = await write(process.stdout, present(result, format));
   if (failed && failed.code !== 'EPIPE') {
-    process.stderr.write(`discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
+    await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
     return EXIT.failure;
   }
   return exitCodeFor(result);
 }
 
-function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): number {
+async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promise<number> {
   if (check.format === 'json') {
     const help = check.query.length > 0 && check.error === 'invalid_arguments' ? `\`discern help ${check.query.join(' ')}\`` : '`discern help`';
     const result = buildEnvelope(
@@ -94,10 +99,10 @@ function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): number {
         refusal: check.error === 'unknown_command' ? { error: 'unknown_command', message: check.message, next: {} } : { error: 'invalid_arguments', message: check.message, next: { help } },
       },
     );
-    process.stdout.write(present(result, 'json'));
+    await write(process.stdout, present(result, 'json'));
   } else {
     const pointer = check.usage ? ` Usage: ${check.usage}` : check.suggestions.length > 0 ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?` : ' See: discern help';
-    process.stderr.write(`discern: ${check.message}${pointer}\n`);
+    await write(process.stderr, `discern: ${check.message}${pointer}\n`);
   }
   return EXIT.usage;
 }
