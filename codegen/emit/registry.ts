@@ -7,6 +7,7 @@ import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import { orderedTools, mcpResources, resourceEntry, serverInstructions } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
+import { collectionRules } from '../schemas/projection-rules.js';
 
 const hb = Handlebars.create();
 hb.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
@@ -54,6 +55,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       execution: spec.execution,
       cliPath: spec.cli.path,
       mcpTool: spec.mcp?.name ?? null,
+      projection: spec.projection ? collectionRules(c.verb.data, model.common) : null,
       dataName: c.dataName,
       inputName: c.inputName,
     };

@@ -35,13 +35,14 @@ export interface Contracts {
 
 export function buildContracts(model: SpecModel): Contracts {
   const vocabularies = listVocabularies(model.vocabularies);
-  const rawDefs: Record<string, JsonSchema> = { ...envelopeDefs(model.envelope) };
+  // Common fragments a data schema refers to are published once, beside the envelope's definitions.
+  const rawDefs: Record<string, JsonSchema> = { ...envelopeDefs(model.envelope), ...envelopeDefs(model.common) };
   const props = envelopeProperties(model.envelope);
   const tsInputs: Record<string, JsonSchema> = {};
   const inputsWire = new Map<string, JsonSchema>();
 
   for (const verb of model.verbs) {
-    const data = hoistVerbSchema(verb.data, verb.pascal, `Discern${verb.pascal}Data`, model.common);
+    const data = hoistVerbSchema(verb.data, verb.pascal, `Discern${verb.pascal}Data`, model.common, 'shared');
     addDefs(rawDefs, { [`Discern${verb.pascal}Data`]: data.root, ...data.defs }, verb.dir);
     const input = hoistVerbSchema(verb.input, verb.pascal, `Discern${verb.pascal}Input`, model.common);
     if (Object.keys(input.defs).length > 0) throw new Error(`${verb.dir}/input.schema.json: input schemas keep no $defs (MCP clients read them flat)`);
@@ -53,6 +54,11 @@ export function buildContracts(model: SpecModel): Contracts {
   // discern.toml's types (DiscernConfig and its sections) are emitted beside the inputs.
   const config = hoistVerbSchema(model.config, 'Config', 'DiscernConfig', model.common);
   for (const [name, def] of Object.entries({ DiscernConfig: config.root, ...config.defs })) tsInputs[name] = def;
+
+  // A common fragment only data schemas share is published only if some result reaches it.
+  const commonNames = Object.keys(envelopeDefs(model.common));
+  const reached = reachableDefs(Object.values(rawDefs).filter((def) => !commonNames.includes(String(def['title']))), rawDefs);
+  for (const name of commonNames) if (!(name in reached)) delete rawDefs[name];
 
   const published = expandAll(rawDefs, vocabularies, 'published');
   const wire = expandAll(rawDefs, vocabularies, 'wire');

@@ -1,6 +1,7 @@
 // Turns the spec's per-file schemas into definitions of one combined document: local $defs get their
-// published names, envelope $refs point at the shared envelope definitions, and common fragments are inlined
-// so every input schema is self-contained.
+// published names, envelope $refs point at the shared envelope definitions, and common fragments are either
+// inlined (input schemas stay self-contained for MCP clients) or shared (data schemas refer to one published
+// definition, e.g. DiscernProjection, instead of each verb carrying a copy).
 import type { JsonSchema } from '../spec/types.js';
 import { isObject, mapSchema } from '../spec/walk.js';
 import { envelopeDefName, verbDefName } from './names.js';
@@ -16,8 +17,10 @@ const COMMON_REF = /^\.\.\/\.\.\/common\.schema\.json#\/\$defs\/([A-Za-z]+)$/;
 const ENVELOPE_REF = /^\.\.\/\.\.\/envelope\.schema\.json#\/\$defs\/([A-Za-z]+)$/;
 const LOCAL_REF = /^#\/\$defs\/([A-Za-z]+)$/;
 
+export type CommonRefs = 'inline' | 'shared';
+
 /** Hoists a verb's input or data schema; `rootName` becomes the root definition's title. */
-export function hoistVerbSchema(schema: JsonSchema, verbPascal: string, rootName: string, common: JsonSchema): Hoisted {
+export function hoistVerbSchema(schema: JsonSchema, verbPascal: string, rootName: string, common: JsonSchema, commonRefs: CommonRefs = 'inline'): Hoisted {
   const rewrite = (node: JsonSchema): JsonSchema => {
     let out = node;
     const ref = out['$ref'];
@@ -25,7 +28,9 @@ export function hoistVerbSchema(schema: JsonSchema, verbPascal: string, rootName
       const commonMatch = COMMON_REF.exec(ref);
       const envelopeMatch = ENVELOPE_REF.exec(ref);
       const localMatch = LOCAL_REF.exec(ref);
-      if (commonMatch) {
+      if (commonMatch && commonRefs === 'shared') {
+        out = { ...out, $ref: `#/$defs/${envelopeDefName(commonMatch[1] ?? '')}` };
+      } else if (commonMatch) {
         const { $ref: _r, ...siblings } = out;
         out = { ...commonDef(common, commonMatch[1] ?? ''), ...siblings };
       } else if (envelopeMatch) {
@@ -48,7 +53,7 @@ export function hoistVerbSchema(schema: JsonSchema, verbPascal: string, rootName
   return { root: { ...rootRest, title: rootName }, defs };
 }
 
-/** The envelope's shared definitions under their published names, with refs between them rewritten. */
+/** The shared definitions of a spec file (envelope or common) under their published names, refs rewritten. */
 export function envelopeDefs(envelope: JsonSchema): Record<string, JsonSchema> {
   const defs: Record<string, JsonSchema> = {};
   const source = isObject(envelope['$defs']) ? envelope['$defs'] : {};

@@ -25,7 +25,9 @@ export function listVocabularies(spec: VocabulariesSpec): Vocabulary[] {
 
 export function expandVocabularies(schema: unknown, vocabularies: Vocabulary[], mode: VocabularyMode): unknown {
   const byName = new Map(vocabularies.map((v) => [v.name, v]));
-  return mapSchema(schema, (node) => {
+  return mapSchema(schema, (original) => {
+    // Wire schemas carry no discern annotations: strict clients may reject unknown keywords.
+    const node = mode === 'wire' ? Object.fromEntries(Object.entries(original).filter(([key]) => !key.startsWith('x-discern-') || key === 'x-discern-vocabulary')) : original;
     const mark = node['x-discern-vocabulary'];
     if (typeof mark !== 'string') return node;
     const vocab = byName.get(mark);

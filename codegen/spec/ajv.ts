@@ -12,6 +12,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-discern-contracts',
   'x-discern-error-slugs',
   'x-discern-compatibility-policy',
+  'x-discern-cap',
   'tsType',
 ] as const;
 

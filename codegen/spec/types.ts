@@ -81,6 +81,7 @@ export interface VerbSpec {
   project: ProjectMode;
   policy: Partial<CompletionPolicy> & { base: PolicyBase };
   errors: string[];
+  projection?: boolean;
   mcp?: {
     name: string;
     title: string;

@@ -60,6 +60,11 @@ export function checkVerb(verb: VerbModel, vocab: VocabulariesSpec, problems: Pr
   for (const key of Object.keys(properties)) {
     if (key !== 'path' && !covered.has(key)) add(yamlFile, '/cli', `input key "${key}" has no CLI flag or positional`);
   }
+  const dataProps = isObject(verb.data['properties']) ? verb.data['properties'] : {};
+  const projectionProp = dataProps['projection'];
+  const hasProjection = isObject(projectionProp) && projectionProp['$ref'] === '../../common.schema.json#/$defs/Projection';
+  if (spec.projection && !hasProjection) add(`${verb.dir}/data.schema.json`, '/properties/projection', 'a verb with projection: true has a data property projection {"$ref": "../../common.schema.json#/$defs/Projection"}');
+  if (!spec.projection && 'projection' in dataProps) add(yamlFile, '', 'the data has a projection property but verb.yaml does not say projection: true');
   if (spec.resources && !spec.mcp) add(yamlFile, '/resources', 'resources belong to a verb with an MCP tool (every resource has a tool returning the same data)');
   checkInputTypes(inputFile, properties, add);
 }

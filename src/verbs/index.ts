@@ -17,4 +17,5 @@ export const HANDLERS: HandlerLoaders = {
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
   help: async () => (await import('./help.js')).help,
+  status: async () => (await import('./status.js')).status,
 };

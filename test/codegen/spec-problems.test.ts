@@ -78,7 +78,7 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'a schema Ajv strict mode rejects',
     file: 'spec/config.schema.json',
-    edit: (t) => t.replace('"minLength": 1, "maxLength": 200', '"minLength": 1, "maxLenght": 200'),
+    edit: (t) => t.replace('"maxLength": 200', '"maxLenght": 200'),
     expect: /^spec\/config\.schema\.json#: does not compile under Ajv 2020 strict: strict mode: unknown keyword: "maxLenght"/,
   },
   {

@@ -109,8 +109,22 @@ describe('calling every tool', () => {
     const data = search.structuredContent?.['data'] as { results: { target: string }[] };
     assert.equal(data.results[0]?.target, 'guides/connect-a-coding-agent');
   });
+  it('discern_status in the server\'s checkout, and aimed elsewhere by path', async () => {
+    const here = await callTool('discern_status', {});
+    assert.equal((here.structuredContent?.['data'] as { root: string }).root, repo.root);
+    const other = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+    try {
+      const there = await callTool('discern_status', { path: other.root, verbose: true });
+      assert.equal((there.structuredContent?.['data'] as { root: string; projection: { mode: string } }).root, other.root);
+      // The next call without path is aimed at the launch checkout again: path selects for one call only.
+      const again = await callTool('discern_status', {});
+      assert.equal((again.structuredContent?.['data'] as { root: string }).root, repo.root);
+    } finally {
+      other.cleanup();
+    }
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_status']);
   });
 });
 
@@ -143,6 +157,11 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://docs/guides/connect-a-coding-agent'));
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
     assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['discern://docs/{+target}']);
+  });
+  it('discern://status is the same bounded data as discern_status with no arguments', async () => {
+    const read = await mcp.client.readResource({ uri: 'discern://status' });
+    const tool = await callTool('discern_status', {});
+    assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
   });
   it('discern://docs is the same data as discern_docs with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://docs' });

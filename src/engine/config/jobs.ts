@@ -1,6 +1,7 @@
 // The configured jobs in one shape, whatever form discern.toml used: a known name's command, command list or
 // {run} table, or a custom job's {stage, run}. Empty and ':' commands are dropped: they mean "nothing to run".
 import type { DiscernConfig, DiscernConfigCommandList } from '../../../generated/types.js';
+import { commandList } from './commands.js';
 
 export type JobStage = 'fix' | 'build' | 'check' | 'test';
 
@@ -36,7 +37,7 @@ export function configuredJobs(config: DiscernConfig): JobDefinition[] {
       stage = known ?? 'check';
       run = value.run;
     }
-    jobs.push({ name, stage, commands: (Array.isArray(run) ? run : [run]).map((c) => c.trim()).filter((c) => c.length > 0 && c !== ':') });
+    jobs.push({ name, stage, commands: commandList(run) });
   }
   return jobs;
 }

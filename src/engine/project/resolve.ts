@@ -18,6 +18,8 @@ export interface Checkout {
   gitDir: string;
   commonDir: string;
   location: Extract<DiscernCheckoutLocation, 'main' | 'worktree'>;
+  /** A shallow clone: history beyond its boundary is missing. */
+  shallow: boolean;
 }
 
 export interface Trunk {
@@ -124,7 +126,11 @@ type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; reason: 'n
 export async function findCheckout(start: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<CheckoutSearch> {
   let result;
   try {
-    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd: start, env, ...(signal ? { signal } : {}) });
+    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'], {
+      cwd: start,
+      env,
+      ...(signal ? { signal } : {}),
+    });
   } catch (error) {
     if (error instanceof GitUnavailable) return { ok: false, reason: 'git-unavailable', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.` };
     throw error;
@@ -141,9 +147,9 @@ export async function findCheckout(start: string, env: Readonly<Record<string, s
       message: insideGitDir ? `${start} is inside a git directory, not a checkout's working tree.` : `${start} is not inside a git checkout (${complaint}).`,
     };
   }
-  const [root, gitDir, commonDir] = result.stdout.split('\n');
+  const [root, gitDir, commonDir, shallow] = result.stdout.split('\n');
   if (!root || !gitDir || !commonDir) return { ok: false, reason: 'not-a-checkout', message: `git did not report a checkout for ${start}.` };
-  return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree' } };
+  return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree', shallow: shallow === 'true' } };
 }
 
 /** A local branch of exactly this name (the name was checked first, so nothing in it is a revision expression). */

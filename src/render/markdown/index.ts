@@ -4,6 +4,7 @@ import type { DiscernResult } from '../../../generated/types.js';
 import { renderDocs } from './docs.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
+import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
@@ -13,6 +14,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderDoctor(result);
     case 'help':
       return renderHelp(result);
+    case 'status':
+      return renderStatus(result);
     default:
       // Every verb has an authored presentation: a verb without one is a compile error here.
       return unrendered(result);

@@ -7,16 +7,23 @@ import { MANUAL } from '../../engine/manual/bundle.js';
 import type { McpResourceName } from '../../../generated/mcp-table.js';
 import { lookupTarget } from '../../engine/manual/lookup.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
+import type { VerbId } from '../../../generated/registry.js';
 import { renderMarkdown } from '../../render/markdown/index.js';
 
 export type ResourceReader = (uri: URL, variables: Readonly<Record<string, string | string[]>>, options: InvokeOptions) => Promise<ReadResourceResult>;
 
-export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
-  docs: async (uri, _variables, options) => {
-    const result = await invoke('docs', {}, options);
-    if (!result.ok) throw new ResourceNotFoundError(uri.href, result.message);
+/** A resource that is one verb's data for a fixed input: fresh on every read, without the envelope. */
+function dataOf(verb: VerbId, input: Record<string, unknown>): ResourceReader {
+  return async (uri, _variables, options) => {
+    const result = await invoke(verb, input, options);
+    if (!result.ok) throw new ResourceNotFoundError(uri.href, `${result.message} ${result.hints.at(-1) ?? ''}`.trim());
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(result.data) }] };
-  },
+  };
+}
+
+export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
+  docs: dataOf('docs', {}),
+  status: dataOf('status', {}),
   'docs-page': async (uri, variables, options) => {
     const raw = variables['target'];
     const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');

@@ -1,0 +1,92 @@
+// The fleet: the repository's worktrees with the state an agent needs to coordinate — branch, clean or not,
+// distance from the trunk, broken or locked. The main checkout and the caller's checkout are always in it;
+// other worktrees are in it when their branch carries the effort prefix, or always with `all`.
+import { existsSync } from 'node:fs';
+import { git } from '../git/git.js';
+import { readWorkingState, type WorkingState } from '../git/porcelain-status.js';
+import { trunkDistance, type TrunkDistance } from '../git/trunk-distance.js';
+import { listWorktrees, type WorktreeRecord } from '../git/worktree-list.js';
+import { mapLimited } from '../process/limit.js';
+
+export interface FleetRow {
+  path: string;
+  is_main: boolean;
+  is_current: boolean;
+  branch: string | null;
+  head?: string | null;
+  clean?: boolean;
+  changed_files?: number;
+  ahead?: number | null;
+  behind?: number | null;
+  locked?: boolean;
+  broken?: boolean;
+  reason?: string;
+}
+
+export interface FleetOptions {
+  root: string;
+  currentRoot: string;
+  trunk: string;
+  branchPrefix: string;
+  all: boolean;
+  shallow: boolean;
+  /** The caller's own state, already read: not read twice. */
+  current: { state: WorkingState; distance: TrunkDistance };
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+const GIT_CONCURRENCY = 4;
+
+export async function readFleet(options: FleetOptions): Promise<FleetRow[]> {
+  const records = (await listWorktrees(options.root, options.env, options.signal)).filter((r) => !r.bare);
+  const mainPath = records[0]?.path;
+  const selected = records.filter((r) => r.path === mainPath || r.path === options.currentRoot || options.all || (r.branch ?? '').startsWith(options.branchPrefix));
+  const rows = await mapLimited(selected, GIT_CONCURRENCY, (record) => fleetRow(record, record.path === mainPath, options));
+  const activity = await commitTimes(options.root, rows.map((r) => r.head ?? null), options.env, options.signal);
+  return rows.sort((a, b) => rank(a, b, activity));
+}
+
+async function fleetRow(record: WorktreeRecord, isMain: boolean, options: FleetOptions): Promise<FleetRow> {
+  const base = { path: record.path, is_main: isMain, is_current: record.path === options.currentRoot, branch: record.branch, head: record.head };
+  const locked = record.locked ? { locked: true, reason: record.locked } : {};
+  if (record.prunable || !existsSync(record.path)) {
+    return { ...base, broken: true, reason: record.prunable ?? 'the worktree directory is missing' };
+  }
+  if (base.is_current) {
+    const { state, distance } = options.current;
+    return { ...base, clean: state.changed === 0, changed_files: state.changed, ahead: distance.ahead, behind: distance.behind, ...locked };
+  }
+  try {
+    const state = await readWorkingState(record.path, options.env, options.signal);
+    const distance = await trunkDistance(record.path, options.trunk, { unborn: state.unborn, shallow: options.shallow, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    return { ...base, clean: state.changed === 0, changed_files: state.changed, ahead: distance.ahead, behind: distance.behind, ...locked };
+  } catch (error) {
+    return { ...base, broken: true, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Commit time (seconds) of each worktree's HEAD, read in one git call. */
+async function commitTimes(root: string, heads: (string | null)[], env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<Map<string, number>> {
+  const oids = [...new Set(heads.filter((h): h is string => h !== null))];
+  if (oids.length === 0) return new Map();
+  const result = await git(['show', '-s', '--format=%H %ct', ...oids], { cwd: root, env, ...(signal ? { signal } : {}) });
+  const times = new Map<string, number>();
+  for (const line of result.stdout.split('\n')) {
+    const [oid, time] = line.split(' ');
+    if (oid && time) times.set(oid, Number(time));
+  }
+  return times;
+}
+
+/** Main first, then the caller's checkout, then what needs attention (broken, then dirty), then recent activity, then path. */
+function rank(a: FleetRow, b: FleetRow, activity: Map<string, number>): number {
+  const key = (r: FleetRow): number[] => [r.is_main ? 0 : 1, r.is_current ? 0 : 1, r.broken ? 0 : 1, r.clean === false ? 0 : 1];
+  const ka = key(a);
+  const kb = key(b);
+  for (let i = 0; i < ka.length; i++) if ((ka[i] ?? 0) !== (kb[i] ?? 0)) return (ka[i] ?? 0) - (kb[i] ?? 0);
+  const ta = a.head ? (activity.get(a.head) ?? 0) : 0;
+  const tb = b.head ? (activity.get(b.head) ?? 0) : 0;
+  if (ta !== tb) return tb - ta;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

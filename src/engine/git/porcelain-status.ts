@@ -1,0 +1,51 @@
+// Reads `git status --porcelain=v2 -z --branch --untracked-files=all`: the branch header and counts of changed
+// and untracked paths. -z keeps paths with spaces, quotes or newlines intact.
+import { git } from './git.js';
+
+export interface WorkingState {
+  /** null on a detached HEAD. */
+  branch: string | null;
+  /** null on an unborn branch. */
+  head: string | null;
+  detached: boolean;
+  unborn: boolean;
+  changed: number;
+  untracked: number;
+}
+
+export function parsePorcelainStatus(output: string): WorkingState {
+  let branch: string | null = null;
+  let head: string | null = null;
+  let detached = false;
+  let unborn = false;
+  let changed = 0;
+  let untracked = 0;
+  const entries = output.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] ?? '';
+    if (entry.startsWith('# branch.oid ')) {
+      const oid = entry.slice('# branch.oid '.length);
+      unborn = oid === '(initial)';
+      head = unborn ? null : oid;
+    } else if (entry.startsWith('# branch.head ')) {
+      const name = entry.slice('# branch.head '.length);
+      detached = name === '(detached)';
+      branch = detached ? null : name;
+    } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
+      changed++;
+    } else if (entry.startsWith('2 ')) {
+      changed++;
+      i++; // a rename or copy is followed by its original path
+    } else if (entry.startsWith('? ')) {
+      changed++;
+      untracked++;
+    }
+  }
+  return { branch, head, detached, unborn, changed, untracked };
+}
+
+export async function readWorkingState(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorkingState> {
+  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], { cwd, env, ...(signal ? { signal } : {}) });
+  if (result.code !== 0) throw new Error(`git status failed in ${cwd}: ${result.stderr.trim()}`);
+  return parsePorcelainStatus(result.stdout);
+}

@@ -1,0 +1,38 @@
+// Authored Markdown for `status`: where you are in one paragraph, then the jobs, scopes and fleet as bounded
+// evidence, with what the projection left out.
+import type { DiscernStatusResult } from '../../../generated/types.js';
+import { code, table } from './blocks.js';
+import { failureState, frame } from './frame.js';
+
+export function renderStatus(result: DiscernStatusResult): string {
+  const data = result.data && 'git' in result.data ? result.data : undefined;
+  if (!result.ok || !data) {
+    const issues = result.data && 'issues' in result.data ? result.data.issues.map((i) => `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line})` : ''}: ${i.message}`).join('\n') : undefined;
+    return frame(result, { state: failureState(result, 'discern status'), evidence: issues });
+  }
+  const g = data.git;
+  const where = g.detached ? `detached HEAD at ${code((g.head ?? '').slice(0, 12))}` : `branch ${code(g.branch ?? '?')}${g.unborn ? ' (no commits yet)' : ''}`;
+  const distance =
+    g.ahead_trunk === null || g.behind_trunk === null
+      ? `distance from trunk ${code(g.trunk)} unknown${g.shallow ? ' (shallow clone)' : ''}`
+      : `${g.ahead_trunk} ahead of and ${g.behind_trunk} behind trunk ${code(g.trunk)}`;
+  const changes = g.clean ? 'clean' : `${g.changed_files} changed file${g.changed_files === 1 ? '' : 's'}${g.untracked_files > 0 ? ` (${g.untracked_files} untracked)` : ''}`;
+  const state = `# ${data.project.name}: ${data.location === 'main' ? 'main checkout' : 'linked worktree'}\n\n${code(data.root)} — ${where}, ${distance}, ${changes}.`;
+
+  const jobs = data.gate.jobs.length > 0 ? `## Jobs\n\n${table(['Job', 'Stage', 'Commands'], data.gate.jobs.map((j) => [j.name, j.stage, j.commands.map(code).join('; ') || '—']))}` : '## Jobs\n\nNone configured.';
+  const scopes = data.scopes.length > 0 ? `## Scopes\n\n${table(['Scope', 'Paths', 'Neutral'], data.scopes.map((s) => [s.name, s.paths.map(code).join(', '), s.neutral ? 'yes' : 'no']))}` : undefined;
+  const gates = data.gate.scope_gates.length > 0 ? `## Scope gates\n\n${data.gate.scope_gates.map((s) => `- ${code(s.scope)}: ${s.commands.map(code).join('; ')}`).join('\n')}` : undefined;
+  const fleet = data.fleet
+    ? `## Fleet (${data.fleet_total ?? data.fleet.length})\n\n${table(
+        ['Worktree', 'Branch', 'State', 'Trunk'],
+        data.fleet.map((r) => [
+          `${code(r.path)}${r.is_main ? ' (main)' : ''}${r.is_current ? ' (here)' : ''}`,
+          r.branch === null ? 'detached' : code(r.branch),
+          r.broken ? `broken: ${r.reason ?? ''}` : r.clean ? 'clean' : `${r.changed_files ?? 0} changed`,
+          r.ahead === undefined || r.ahead === null ? '—' : `+${r.ahead} / -${r.behind ?? 0}`,
+        ]),
+      )}`
+    : undefined;
+  const omitted = data.projection.omitted ? `Left out by the default projection: ${Object.entries(data.projection.omitted).map(([k, n]) => `${code(k)} ${n}`).join(', ')}.` : undefined;
+  return frame(result, { state, evidence: [jobs, gates, scopes, fleet, omitted].filter(Boolean).join('\n\n') });
+}

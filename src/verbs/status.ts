@@ -1,0 +1,75 @@
+// status: where the caller is and what state it is in. Reads git (branch, HEAD, changes, distance from the
+// trunk, worktrees) and the configuration; changes nothing. The default result is the spec-driven projection
+// (collections capped); verbose returns them in full.
+import { basename } from 'node:path';
+import { VERBS } from '../../generated/registry.js';
+import type { StatusOutcome } from '../../generated/handlers.js';
+import type { DiscernConfigScope, DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
+import { fullCollections, projectCollections } from '../core/projection.js';
+import { configuredJobs } from '../engine/config/jobs.js';
+import { commandList } from '../engine/config/commands.js';
+import { readFleet } from '../engine/fleet/fleet.js';
+import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { trunkDistance } from '../engine/git/trunk-distance.js';
+import type { ProjectVerbContext } from './context.js';
+
+const DEFAULT_BRANCH_PREFIX = 'agent/';
+
+export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext): Promise<StatusOutcome> {
+  if (input.all === true && input.local === true) {
+    return { refusal: { error: 'invalid_arguments', message: 'all and local ask for opposite fleets; give at most one.', next: { help: '`discern help status`' } } };
+  }
+  const { project } = ctx;
+  const signal = ctx.signal;
+  const state = await readWorkingState(project.root, ctx.env, signal);
+  const distance = await trunkDistance(project.root, project.trunk.name, { unborn: state.unborn, shallow: project.shallow, env: ctx.env, signal });
+  const fleet =
+    input.local === true
+      ? undefined
+      : await readFleet({
+          root: project.root,
+          currentRoot: project.root,
+          trunk: project.trunk.name,
+          branchPrefix: project.config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
+          all: input.all === true,
+          shallow: project.shallow,
+          current: { state, distance },
+          env: ctx.env,
+          signal,
+        });
+
+  const scopes = Object.entries(project.config.scopes ?? {}).filter((entry): entry is [string, DiscernConfigScope] => entry[1] !== undefined);
+  const data: Omit<DiscernStatusData, 'projection'> = {
+    location: project.location,
+    root: project.root,
+    project: {
+      name: project.config.project?.name ?? basename(project.root),
+      ...(project.config.project?.slug ? { slug: project.config.project.slug } : {}),
+      config: project.configPath,
+    },
+    git: {
+      branch: state.branch,
+      head: state.head,
+      detached: state.detached,
+      unborn: state.unborn,
+      shallow: project.shallow,
+      trunk: project.trunk.name,
+      clean: state.changed === 0,
+      changed_files: state.changed,
+      untracked_files: state.untracked,
+      ahead_trunk: distance.ahead,
+      behind_trunk: distance.behind,
+    },
+    gate: {
+      jobs: configuredJobs(project.config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
+      scope_gates: scopes.filter(([, scope]) => scope.gate !== undefined).map(([name, scope]) => ({ scope: name, commands: commandList(scope.gate) })),
+    },
+    scopes: scopes.map(([name, scope]) => ({ name, paths: scope.paths, neutral: scope.neutral ?? false })),
+    // No [standards] table is accepted yet, so there are none to name.
+    standards: [],
+    ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
+  };
+  const rules = VERBS.status.projection;
+  if (input.verbose === true) return { data: fullCollections(data) };
+  return { data: projectCollections(data, rules), hints: [VERBS.status.hints.verbose_route] };
+}
