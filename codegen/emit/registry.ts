@@ -57,6 +57,8 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       mcpTool: spec.mcp?.name ?? null,
       projection: spec.projection ? collectionRules(c.verb.data, model.common) : null,
       dataName: c.dataName,
+      // A project verb may answer a configuration problem with the shared config-issue payload.
+      outcomeData: spec.project === 'none' ? `T.${c.dataName}` : `T.${c.dataName} | T.DiscernConfigIssues`,
       inputName: c.inputName,
     };
   });

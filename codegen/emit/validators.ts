@@ -23,12 +23,18 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
 
   for (const c of contracts.verbs) {
     const inputId = `${SCHEMA_BASE}inputs/${c.verb.id}.json`;
+    const cliInputId = `${SCHEMA_BASE}inputs/${c.verb.id}-cli.json`;
     ajv.addSchema({ ...c.wireInput, $id: inputId } as JsonSchema, inputId);
-    // Input and result validators live apart: the CLI loads only the small input one.
+    ajv.addSchema({ ...c.cliInput, $id: cliInputId } as JsonSchema, cliInputId);
+    // Input and result validators live apart: the CLI loads only the small input one. MCP arguments are checked
+    // against the advertised schema; the CLI's also admit the CLI-only keys.
     const inputSources = [`${c.verb.dir}/input.schema.json`];
-    const inputCode = standalone(ajv, { validateInput: inputId });
+    const inputCode = standalone(ajv, { validateInput: inputId, validateCliInput: cliInputId });
     out.set(`generated/validators/${c.verb.id}-input.js`, withCodeHeader(inputSources, esmHelpers(inputCode)));
-    out.set(`generated/validators/${c.verb.id}-input.d.ts`, withCodeHeader(inputSources, dts([`validateInput: StandaloneValidator<${c.inputName}>`], [c.inputName])));
+    out.set(
+      `generated/validators/${c.verb.id}-input.d.ts`,
+      withCodeHeader(inputSources, dts([`validateInput: StandaloneValidator<${c.inputName}>`, `validateCliInput: StandaloneValidator<${c.inputName}>`], [c.inputName])),
+    );
     const resultSources = [`${c.verb.dir}/data.schema.json`, 'spec/envelope.schema.json', 'spec/vocabularies.yaml'];
     const resultCode = standalone(ajv, { validateResult: `${RESULTS_ID}#/$defs/${c.resultName}` });
     out.set(`generated/validators/${c.verb.id}-result.js`, withCodeHeader(resultSources, esmHelpers(resultCode)));

@@ -18,6 +18,7 @@ export interface GrammarFlag {
   global: boolean;
   repeatable: boolean;
   exclusive_group?: string;
+  predicate?: string;
 }
 
 export interface GrammarPositional {
@@ -64,7 +65,7 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
     ...(g.exclusive_group ? { exclusive_group: g.exclusive_group } : {}),
   }));
   const commands: GrammarCommand[] = [];
-  for (const contract of contracts.verbs) commands.push(verbCommand(model, contract.verb, contract.wireInput, globalFlags));
+  for (const contract of contracts.verbs) commands.push(verbCommand(model, contract.verb, contract.cliInput, globalFlags));
   for (const extra of model.cli.commands) {
     commands.push({
       path: extra.path,
@@ -122,6 +123,7 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
       global: false,
       repeatable,
     };
+    if (f.predicate !== undefined) flag.predicate = f.predicate;
     const dflt = schema['default'];
     if (typeof dflt === 'string' || typeof dflt === 'number' || typeof dflt === 'boolean') flag.default = dflt;
     return flag;

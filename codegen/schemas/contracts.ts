@@ -15,8 +15,10 @@ export interface VerbContract {
   resultName: string;
   dataName: string;
   inputName: string;
-  /** Input schema as advertised to MCP clients and compiled into the input validator. */
+  /** Input schema as advertised to MCP clients and compiled into the MCP input validator (no CLI-only keys). */
   wireInput: JsonSchema;
+  /** Input schema the CLI validates against: the wire schema plus any CLI-only keys. */
+  cliInput: JsonSchema;
   /** Self-contained result schema for the MCP tool's outputSchema. */
   wireOutput: JsonSchema;
 }
@@ -66,12 +68,15 @@ export function buildContracts(model: SpecModel): Contracts {
     const resultName = resultDefName(verb.pascal);
     const resultWire = wire[resultName] ?? {};
     const { title: _t, ...wireRoot } = resultWire;
+    const cliInput = stripForWire(expandVocabularies(inputsWire.get(verb.spec.verb), vocabularies, 'wire') as JsonSchema);
+    const cliOnly = (verb.spec.cli.flags ?? []).filter((f) => f.cli_only).map((f) => f.input);
     return {
       verb,
       resultName,
       dataName: `Discern${verb.pascal}Data`,
       inputName: `Discern${verb.pascal}Input`,
-      wireInput: stripForWire(expandVocabularies(inputsWire.get(verb.spec.verb), vocabularies, 'wire') as JsonSchema),
+      wireInput: withoutProperties(cliInput, cliOnly),
+      cliInput,
       wireOutput: { ...wireRoot, $defs: reachableDefs(resultWire, wire) },
     };
   });
@@ -154,6 +159,13 @@ function addDefs(target: Record<string, JsonSchema>, defs: Record<string, JsonSc
     if (name in target) throw new Error(`${where}: definition name ${name} is already taken; rename the $def or its title`);
     target[name] = def;
   }
+}
+
+function withoutProperties(schema: JsonSchema, keys: readonly string[]): JsonSchema {
+  if (keys.length === 0) return schema;
+  const properties = Object.fromEntries(Object.entries((schema['properties'] as JsonSchema | undefined) ?? {}).filter(([key]) => !keys.includes(key)));
+  const required = Array.isArray(schema['required']) ? schema['required'].filter((k) => !keys.includes(String(k))) : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 /** MCP clients reject a $schema stamp and some read only the flat object; titles stay as documentation. */

@@ -62,7 +62,7 @@ export interface VerbCliSpec {
   description: string;
   hidden?: boolean;
   positionals?: { name: string; input: string; variadic?: boolean }[];
-  flags?: { input: string; spellings: string[]; value_name?: string }[];
+  flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; predicate?: string }[];
   examples?: string[];
 }
 

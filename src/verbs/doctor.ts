@@ -5,6 +5,7 @@ import { VERBS, VERSION } from '../../generated/registry.js';
 import type { DoctorOutcome } from '../../generated/handlers.js';
 import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
 import { configuredJobs } from '../engine/config/jobs.js';
+import { compiledScopes } from '../engine/config/scopes.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
 import type { InspectVerbContext } from './context.js';
@@ -48,6 +49,13 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     else if (resolution.refusal.error === 'no_trunk') add('trunk', 'fail', resolution.refusal.message, `Create the branch "${trunk.name}", or set [repository] trunk or DISCERN_TRUNK.`);
   }
 
+  const scopeIssues = resolution.ok ? compiledScopes(resolution.project.config).issues : [];
+  if (resolution.ok && scopeIssues.length > 0) {
+    add('scopes', 'fail', `${scopeIssues.length} scope pattern${scopeIssues.length === 1 ? '' : 's'} cannot be used: ${scopeIssues.map((i) => `${i.path} (${i.message})`).join('; ')}`, 'Rewrite each pattern in one of the forms `discern docs configuration` lists.');
+  } else if (resolution.ok && Object.keys(resolution.project.config.scopes ?? {}).length > 0) {
+    add('scopes', 'ok', `${Object.keys(resolution.project.config.scopes ?? {}).length} scope(s); every pattern compiles`);
+  }
+
   if (resolution.ok) {
     for (const job of configuredJobs(resolution.project.config)) {
       if (job.commands.length === 0) {
@@ -68,7 +76,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     ...(checkout ? { root: checkout.root, location: checkout.location } : {}),
     ...(trunk ? { trunk: trunk.name, trunk_source: trunk.source } : {}),
   };
-  const issues = resolution.ok ? undefined : resolution.partial.configIssues;
+  const issues = resolution.ok ? scopeIssues : resolution.partial.configIssues;
   const data: DiscernDoctorData = {
     kit_version: VERSION,
     environment,
@@ -81,6 +89,10 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
   const hints = input.verbose ? [] : [HINTS.verbose_route];
 
   if (!resolution.ok) return { data, advisories, hints, refusal: resolution.refusal };
+  const [firstIssue] = scopeIssues;
+  if (firstIssue !== undefined) {
+    return { data, advisories, hints, refusal: { error: 'invalid_config', message: `discern.toml: \`${firstIssue.path}\` ${firstIssue.message}.`, next: { file: 'discern.toml', where: `key \`${firstIssue.path}\`` } } };
+  }
   const failed = checks.find((c) => c.status === 'fail');
   if (failed) {
     return {

@@ -17,5 +17,6 @@ export const HANDLERS: HandlerLoaders = {
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
   help: async () => (await import('./help.js')).help,
+  impact: async () => (await import('./impact.js')).impact,
   status: async () => (await import('./status.js')).status,
 };

@@ -25,7 +25,8 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
   const subject = { verb: registration.verb, policy: registration.policy };
   let target = options.defaultTarget;
   try {
-    const validateInput = await INPUT_VALIDATORS[id]();
+    const validators = await INPUT_VALIDATORS[id]();
+    const validateInput = options.surface === 'mcp' ? validators.mcp : validators.cli;
     if (!validateInput(rawInput)) {
       const help = options.surface === 'mcp' ? `the inputSchema of ${registration.mcpTool ?? registration.verb} in tools/list` : `\`discern help ${registration.cliPath.join(' ')}\``;
       return buildEnvelope(subject, {

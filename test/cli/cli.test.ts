@@ -108,9 +108,9 @@ describe('--help for every command comes from the grammar', () => {
       for (const command of CLI_GRAMMAR.commands) assert.ok(run.stdout.includes(`discern ${command.path.join(' ')}`), `${args.join(' ')} lists ${command.path.join(' ')}`);
     }
   });
-  it('`discern help nosuch` is a controlled failure, exit 1', async () => {
+  it('`discern help nosuch` is an argument error, exit 2, like `discern nosuch`', async () => {
     const run = await runCli(['help', 'nosuch', '--json']);
-    assert.equal(run.code, 1);
+    assert.equal(run.code, 2);
     assert.equal(onlyJson(run)['error'], 'unknown_command');
   });
 });
@@ -183,6 +183,25 @@ describe('results and exit codes', () => {
       assert.match(readFileSync(record, 'utf8'), /"stack"/);
       if (format === '--json') assert.equal(onlyJson(run)['error'], 'internal_error');
     }
+  });
+});
+
+describe('the impact --has predicate', () => {
+  it('bare, it prints nothing and answers by exit status; with --json it prints the answer and exits 0', async () => {
+    const r = scratchRepo({ 'discern.toml': '[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n[scopes.src]\npaths = ["src/**"]\n', 'docs/a.md': 'a' });
+    repos.push(r);
+    r.write('docs/a.md', 'changed');
+    const yes = await runCli(['impact', '--has', 'docs'], { cwd: r.root });
+    assert.deepEqual([yes.code, yes.stdout, yes.stderr], [0, '', '']);
+    const no = await runCli(['impact', '--has', 'src'], { cwd: r.root });
+    assert.deepEqual([no.code, no.stdout, no.stderr], [1, '', '']);
+    const json = await runCli(['impact', '--has', 'src', '--json'], { cwd: r.root });
+    assert.equal(json.code, 0);
+    assert.deepEqual((onlyJson(json)['data'] as { membership: unknown }).membership, { scope: 'src', present: false });
+    const unknown = await runCli(['impact', '--has', 'nope'], { cwd: r.root });
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stdout, '');
+    assert.match(unknown.stderr, /"nope" is not a scope of this project/);
   });
 });
 

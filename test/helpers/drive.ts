@@ -11,8 +11,8 @@ import { cleanEnv } from './scratch-repo.js';
 
 export const covered = new Map<string, Set<string>>();
 
-export async function call(id: VerbId, input: unknown, target: string, env: Record<string, string> = {}): Promise<DiscernResult> {
-  const result = await invoke(id, input, { surface: 'mcp', defaultTarget: target, env: cleanEnv(env), signal: new AbortController().signal });
+export async function call(id: VerbId, input: unknown, target: string, env: Record<string, string> = {}, surface: 'cli' | 'mcp' = 'mcp'): Promise<DiscernResult> {
+  const result = await invoke(id, input, { surface, defaultTarget: target, env: cleanEnv(env), signal: new AbortController().signal });
   const definition = `Discern${id.charAt(0).toUpperCase()}${id.slice(1)}Result`;
   const validate = resultValidator(definition);
   assert.ok(validate(result), `${definition}: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(result, null, 2)}`);

@@ -123,8 +123,14 @@ describe('calling every tool', () => {
       other.cleanup();
     }
   });
+  it('discern_impact, without the CLI-only has', async () => {
+    const result = await callTool('discern_impact', {});
+    assert.equal(result.structuredContent?.['ok'], true);
+    const refused = await callTool('discern_impact', { has: 'docs' });
+    assert.equal(refused.structuredContent?.['error'], 'invalid_arguments');
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_status']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_impact', 'discern_status']);
   });
 });
 
@@ -161,6 +167,11 @@ describe('resources', () => {
   it('discern://status is the same bounded data as discern_status with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://status' });
     const tool = await callTool('discern_status', {});
+    assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
+  });
+  it('discern://impact is the same data as discern_impact', async () => {
+    const read = await mcp.client.readResource({ uri: 'discern://impact' });
+    const tool = await callTool('discern_impact', {});
     assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
   });
   it('discern://docs is the same data as discern_docs with no arguments', async () => {

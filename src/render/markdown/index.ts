@@ -4,6 +4,7 @@ import type { DiscernResult } from '../../../generated/types.js';
 import { renderDocs } from './docs.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
+import { renderImpact } from './impact.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -14,6 +15,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderDoctor(result);
     case 'help':
       return renderHelp(result);
+    case 'impact':
+      return renderImpact(result);
     case 'status':
       return renderStatus(result);
     default:

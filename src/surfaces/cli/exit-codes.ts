@@ -1,4 +1,5 @@
 // The CLI's exit statuses (see the reference's exit-code table).
+import { ERROR_REGISTRY } from '../../../generated/errors.js';
 import type { DiscernResult } from '../../../generated/types.js';
 
 export const EXIT = {
@@ -11,9 +12,12 @@ export const EXIT = {
   SIGTERM: 143,
 } as const;
 
-/** 0 for ok; 2 when the arguments were invalid (on the command line or against the input schema); 70 for a crash. */
+/**
+ * 0 for ok; 2 when the call's arguments were at fault (any slug of the `arguments` family: the grammar, the
+ * input schema, a value the command does not accept); 70 for a crash; 1 for every other controlled failure.
+ */
 export function exitCodeFor(result: DiscernResult): number {
   if (result.ok) return EXIT.ok;
-  if (result.error === 'invalid_arguments') return EXIT.usage;
-  return result.error === 'internal_error' ? EXIT.internal : EXIT.failure;
+  if (result.error === 'internal_error') return EXIT.internal;
+  return ERROR_REGISTRY[result.error].family === 'arguments' ? EXIT.usage : EXIT.failure;
 }

@@ -1,7 +1,7 @@
 // The CLI: check argv against the generated grammar, dispatch, invoke the verb, present the result, and exit
 // with the status the result calls for.
 import { VERBS } from '../../../generated/registry.js';
-import type { DiscernResult } from '../../../generated/types.js';
+import type { DiscernHelpCliCommand, DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { invoke } from '../../verbs/invoke.js';
@@ -33,7 +33,10 @@ export async function run(argv: readonly string[]): Promise<number> {
       const { serve } = await import('../mcp/serve.js');
       return await serve();
     }
-    return await emit(await invoke(target.verb, target.input, common), check.format);
+    const result = await invoke(target.verb, target.input, common);
+    const predicate = quietPredicate(check.command, check.present, check.format);
+    if (predicate !== undefined) return await answerQuietly(result, predicate);
+    return await emit(result, check.format);
   } catch (error) {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
@@ -70,6 +73,23 @@ function installLastResorts(): void {
   };
   process.once('uncaughtException', crash);
   process.once('unhandledRejection', crash);
+}
+
+/** The predicate flag of a bare call (no result format), e.g. `impact --has docs`: its JSON pointer into data. */
+function quietPredicate(command: DiscernHelpCliCommand, present: ReadonlySet<string>, format: Format): string | undefined {
+  if (format !== 'human') return undefined;
+  return command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate;
+}
+
+/** A bare predicate prints nothing: exit 0 when true, 1 when false; a failed call says why on stderr. */
+async function answerQuietly(result: DiscernResult, pointer: string): Promise<number> {
+  if (!result.ok) {
+    await write(process.stderr, `discern: ${result.message}\n`);
+    return exitCodeFor(result);
+  }
+  let value: unknown = result.data;
+  for (const key of pointer.split('/').slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return value === true ? EXIT.ok : EXIT.failure;
 }
 
 /** Resolves once `text` is handed to the OS (or the write failed), so exiting afterwards loses nothing. */

@@ -24,6 +24,7 @@ function dataOf(verb: VerbId, input: Record<string, unknown>): ResourceReader {
 export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
   docs: dataOf('docs', {}),
   status: dataOf('status', {}),
+  impact: dataOf('impact', {}),
   'docs-page': async (uri, variables, options) => {
     const raw = variables['target'];
     const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');

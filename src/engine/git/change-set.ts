@@ -1,0 +1,63 @@
+// The change a checkout carries: every path that differs between the merge-base with the trunk and the working
+// tree — commits, staged and unstaged edits — plus untracked files. A rename yields both paths. With no usable
+// merge-base (an unborn HEAD, unrelated or cut-off history) the base is the empty tree: every tracked file
+// counts as changed, which errs towards activating more scopes, never fewer.
+import type { ChangedPath } from '../scopes/index.js';
+import { git } from './git.js';
+
+export interface ChangeSet {
+  /** The merge-base commit, or null when the empty tree was used. */
+  base: string | null;
+  changes: ChangedPath[];
+}
+
+interface Run {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+export async function readChangeSet(run: Run, trunk: string, unborn: boolean): Promise<ChangeSet> {
+  const options = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
+  let base: string | null = null;
+  if (!unborn) {
+    const mergeBase = await git(['merge-base', `refs/heads/${trunk}`, 'HEAD'], options);
+    if (mergeBase.code === 0) base = mergeBase.stdout.trim();
+  }
+  const from = base ?? (await emptyTree(options));
+  const [diff, untracked] = await Promise.all([
+    git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options),
+    git(['ls-files', '--others', '--exclude-standard', '-z'], options),
+  ]);
+  if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim()}`);
+  if (untracked.code !== 0) throw new Error(`git ls-files failed: ${untracked.stderr.trim()}`);
+  return { base, changes: [...parseNameStatus(diff.stdout), ...untracked.stdout.split('\0').filter((p) => p.length > 0).map((path) => ({ path }))] };
+}
+
+/** `git diff --name-status -z`: a status, then one path, or two for renames and copies (R100, C75). */
+export function parseNameStatus(output: string): ChangedPath[] {
+  const fields = output.split('\0');
+  const changes: ChangedPath[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const status = fields[i] ?? '';
+    if (status === '') continue;
+    if (status.startsWith('R') || status.startsWith('C')) {
+      const from = fields[i + 1] ?? '';
+      const to = fields[i + 2] ?? '';
+      i += 2;
+      // A copy leaves its source untouched: only a rename changes the old path.
+      changes.push(status.startsWith('R') ? { path: to, from } : { path: to });
+    } else {
+      changes.push({ path: fields[i + 1] ?? '' });
+      i += 1;
+    }
+  }
+  return changes.filter((c) => c.path.length > 0);
+}
+
+/** The empty tree's id in this repository's hash (sha1 or sha256). */
+async function emptyTree(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal }): Promise<string> {
+  const result = await git(['hash-object', '-t', 'tree', '/dev/null'], options);
+  if (result.code !== 0) throw new Error(`git hash-object failed: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
