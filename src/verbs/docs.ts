@@ -1,101 +1,54 @@
-// docs: the bundled manual's index, one page or section, or a ranked search (optionally within a target).
-// Project-independent: it reads only the manual bundled at build time.
-import { MANUAL } from '../engine/manual/bundle.js';
+// docs: the bundled manual's index, one page or section, or a ranked search (optionally within a target),
+// through the discovery funnel it shares with map. Project-independent: it reads only the manual bundled at
+// build time.
 import { VERBS } from '../../generated/registry.js';
 import type { DocsOutcome } from '../../generated/handlers.js';
-import type { DiscernDocsDocEntry, DiscernDocsDocRegion, DiscernDocsInput } from '../../generated/types.js';
-import { search } from '../engine/search/index.js';
-import { lookupTarget } from '../engine/manual/lookup.js';
-import type { ManualPage, ManualRegion } from '../engine/manual/types.js';
+import type { DiscernDocsInput } from '../../generated/types.js';
+import { funnel } from '../engine/corpus/funnel.js';
+import { entryOf, pageOf, searchOf } from '../engine/corpus/payloads.js';
+import { MANUAL } from '../engine/manual/bundle.js';
 import type { VerbContext } from './context.js';
 
 const HINTS = VERBS.docs.hints;
 
 export async function docs(input: DiscernDocsInput, _ctx: VerbContext): Promise<DocsOutcome> {
-  let scopePage: ManualPage | undefined;
-  let scopeRegion: ManualRegion | undefined;
-  if (input.target !== undefined) {
-    const found = lookupTarget(MANUAL, input.target);
-    switch (found.kind) {
-      case 'refused':
-        return {
-          refusal: {
-            error: 'invalid_arguments',
-            message: `target "${input.target}" is refused: ${found.reason}. A target names a page inside the manual (slug, section/slug or path).`,
-            next: { help: '`discern docs`' },
-          },
-        };
-      case 'unknown':
-        return {
-          data: { target: input.target, suggestions: found.suggestions },
-          refusal: {
-            error: 'unknown_target',
-            message: `The manual has no page or section "${input.target}".${found.suggestions.length > 0 ? ` Closest: ${found.suggestions.join(', ')}.` : ''}`,
-            next: { list: 'discern docs' },
-          },
-        };
-      case 'ambiguous':
-        return {
-          data: { target: input.target, candidates: found.candidates },
-          refusal: {
-            error: 'ambiguous',
-            message: `"${input.target}" names several pages: ${found.candidates.join(', ')}. Use section/slug.`,
-            next: { help: '`discern docs`' },
-          },
-        };
-      case 'page':
-        scopePage = found.page;
-        break;
-      case 'region':
-        scopeRegion = found.region;
-        break;
-    }
+  const answer = funnel(MANUAL, input, 'docs');
+  switch (answer.kind) {
+    case 'refused':
+      return {
+        refusal: {
+          error: 'invalid_arguments',
+          message: `target "${answer.target}" is refused: ${answer.reason}. A target names a page inside the manual (slug, section/slug or path).`,
+          next: { help: '`discern docs`' },
+        },
+      };
+    case 'unknown':
+      return {
+        data: { target: answer.target, suggestions: answer.suggestions },
+        refusal: {
+          error: 'unknown_target',
+          message: `The manual has no page or section "${answer.target}".${answer.suggestions.length > 0 ? ` Closest: ${answer.suggestions.join(', ')}.` : ''}`,
+          next: { list: 'discern docs' },
+        },
+      };
+    case 'ambiguous':
+      return {
+        data: { target: answer.target, candidates: answer.candidates },
+        refusal: { error: 'ambiguous', message: `"${answer.target}" names several pages: ${answer.candidates.join(', ')}. Use section/slug.`, next: { help: '`discern docs`' } },
+      };
+    case 'search':
+      return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };
+    case 'page':
+      return { data: { doc: pageOf(answer.page) } };
+    case 'index':
+      return {
+        data: {
+          ...(answer.scope ? { scope: answer.scope.name } : {}),
+          count: answer.pages.length,
+          docs: answer.pages.map(entryOf),
+          regions: answer.regions.map((r) => ({ name: r.name, title: r.title, page_count: r.page_count })),
+        },
+        hints: [HINTS.read_page],
+      };
   }
-
-  if (input.search !== undefined) {
-    const scope = scopePage ?? scopeRegion;
-    const outcome = search(MANUAL.index, input.search, {
-      ...(scopePage ? { scope: (d) => d.target === scopePage?.target } : {}),
-      ...(scopeRegion ? { scope: (d) => d.section === scopeRegion?.name } : {}),
-    });
-    return {
-      data: {
-        query: outcome.query,
-        ...(scope ? { scope: 'target' in scope ? scope.target : scope.name } : {}),
-        count: outcome.count,
-        truncated: outcome.truncated,
-        results: outcome.results,
-        ...(outcome.suggestions && outcome.suggestions.length > 0 ? { suggestions: outcome.suggestions } : {}),
-      },
-      hints: outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page],
-    };
-  }
-
-  if (scopePage) {
-    const p = scopePage;
-    return { data: { doc: { target: p.target, path: p.path, section: p.section, slug: p.slug, title: p.title, description: p.description, content: p.content } } };
-  }
-  const pages = scopeRegion ? MANUAL.pages.filter((p) => p.section === scopeRegion?.name) : MANUAL.pages;
-  const regions = scopeRegion ? [scopeRegion] : MANUAL.regions;
-  return {
-    data: { ...(scopeRegion ? { scope: scopeRegion.name } : {}), count: pages.length, docs: pages.map(entry), regions: regions.map(region) },
-    hints: [HINTS.read_page],
-  };
-}
-
-function entry(page: ManualPage): DiscernDocsDocEntry {
-  return {
-    target: page.target,
-    path: page.path,
-    section: page.section,
-    slug: page.slug,
-    title: page.title,
-    description: page.description,
-    order: page.order,
-    ...(page.aliases.length > 0 ? { aliases: page.aliases } : {}),
-  };
-}
-
-function region(r: ManualRegion): DiscernDocsDocRegion {
-  return { name: r.name, title: r.title, page_count: r.page_count };
 }

@@ -5,7 +5,7 @@
 import { ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { MANUAL } from '../../engine/manual/bundle.js';
 import type { McpResourceName } from '../../../generated/mcp-table.js';
-import { lookupTarget } from '../../engine/manual/lookup.js';
+import { lookupTarget } from '../../engine/corpus/lookup.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
 import { renderMarkdown } from '../../render/markdown/index.js';
@@ -34,7 +34,7 @@ export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>>
     } catch {
       throw new ResourceNotFoundError(uri.href, 'the target is not valid percent-encoding');
     }
-    const found = lookupTarget(MANUAL, target);
+    const found = lookupTarget(MANUAL, target, 'docs');
     if (found.kind === 'page') {
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: found.page.content }] };
     }

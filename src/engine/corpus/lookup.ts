@@ -1,18 +1,16 @@
-// Resolves a manual target — section/slug, a path, a slug, a page id, or a section name — to one page or one
-// section. Targets are matched against the bundled set only, never used to touch the file system, and any
-// target shaped to escape the manual (.., absolute, backslashes, percent-encoding, control characters) is
-// refused before lookup.
+// Resolves a target — section/slug, a path, a slug, a page id, or a region name — to one page or one region of
+// a corpus (the manual or a map). Targets are matched against the pages already enumerated, never used to
+// touch the file system, and any target shaped to escape the corpus (.., absolute, backslashes,
+// percent-encoding, control characters) is refused before lookup.
 import { editDistance } from '../search/edit-distance.js';
-import type { ManualBundle, ManualPage, ManualRegion } from './types.js';
+import type { Corpus, CorpusPage, CorpusRegion } from './types.js';
 
 export type TargetLookup =
-  | { kind: 'page'; page: ManualPage }
-  | { kind: 'region'; region: ManualRegion }
+  | { kind: 'page'; page: CorpusPage }
+  | { kind: 'region'; region: CorpusRegion }
   | { kind: 'ambiguous'; candidates: string[] }
   | { kind: 'unknown'; suggestions: string[] }
   | { kind: 'refused'; reason: string };
-
-const SAFE_TARGET = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;
 
 export function refusalReason(target: string): string | undefined {
   const t = target.trim();
@@ -25,27 +23,32 @@ export function refusalReason(target: string): string | undefined {
   return undefined;
 }
 
-export function lookupTarget(bundle: ManualBundle, rawTarget: string): TargetLookup {
+/**
+ * `prefix` is the folder name a caller may put in front of a path (docs/ for the manual); matching ignores
+ * case, because file names on disk are not always lowercase.
+ */
+export function lookupTarget(bundle: Corpus, rawTarget: string, prefix?: string): TargetLookup {
   const reason = refusalReason(rawTarget);
   if (reason !== undefined) return { kind: 'refused', reason };
-  const target = rawTarget.trim().toLowerCase().replace(/^docs\//, '').replace(/\/+$/, '');
-  if (!SAFE_TARGET.test(target)) return { kind: 'unknown', suggestions: suggest(bundle, target) };
+  let target = rawTarget.trim().toLowerCase().replace(/\/+$/, '');
+  if (prefix !== undefined && target.startsWith(`${prefix.toLowerCase()}/`)) target = target.slice(prefix.length + 1);
 
+  const same = (a: string, b: string): boolean => a.toLowerCase() === b;
   const withoutMd = target.replace(/\.md$/, '');
-  const exact = bundle.pages.find((p) => p.target === withoutMd || p.path === target || p.path === `${withoutMd}.md`);
+  const exact = bundle.pages.find((p) => same(p.target, withoutMd) || same(p.path, target) || same(p.path, `${withoutMd}.md`));
   if (exact) return { kind: 'page', page: exact };
-  const region = bundle.regions.find((r) => r.name === withoutMd || r.dir === withoutMd);
+  const region = bundle.regions.find((r) => same(r.name, withoutMd) || same(r.dir, withoutMd));
   if (region) return { kind: 'region', region };
-  const bySlug = bundle.pages.filter((p) => p.slug === withoutMd || p.id === withoutMd);
+  const bySlug = bundle.pages.filter((p) => same(p.slug, withoutMd) || same(p.id, withoutMd));
   if (bySlug.length === 1 && bySlug[0]) return { kind: 'page', page: bySlug[0] };
   if (bySlug.length > 1) return { kind: 'ambiguous', candidates: bySlug.map((p) => p.target).sort() };
   return { kind: 'unknown', suggestions: suggest(bundle, withoutMd) };
 }
 
 /** Up to three targets closest to what was asked, by edit distance to targets, slugs and titles. */
-function suggest(bundle: ManualBundle, asked: string): string[] {
+function suggest(bundle: Corpus, asked: string): string[] {
   const scored = bundle.pages.map((p) => {
-    const candidates = [p.target, p.slug, p.title.toLowerCase(), ...p.aliases.map((a) => a.toLowerCase())];
+    const candidates = [p.target, p.slug, p.title, ...p.aliases].map((c) => c.toLowerCase());
     const distance = Math.min(...candidates.map((c) => editDistance(asked, c) / Math.max(c.length, asked.length, 1)));
     return { target: p.target, distance };
   });

@@ -1,0 +1,108 @@
+// Turns a folder's Markdown files into a corpus: targets, sections and regions, titles and descriptions.
+// The manual (at generation time) and a project's map (at run time) are assembled by the same rules, so the
+// discovery funnel behaves the same over both.
+import { extractFields, splitFrontMatter } from '../search/index.js';
+import { readFrontMatter, type FrontMatterValue } from './front-matter.js';
+import type { Corpus, CorpusPage, CorpusRegion } from './types.js';
+
+export interface SourceFile {
+  /** Path inside the corpus folder, forward slashes, e.g. 10-guides/connect.md. */
+  path: string;
+  text: string;
+}
+
+export interface AssemblyProblem {
+  path: string;
+  pointer: string;
+  message: string;
+}
+
+const NUMBER_PREFIX = /^\d+-/;
+const DESCRIPTION_LIMIT = 200;
+const UNORDERED = 1000;
+
+/** A folder or file name without its ordering prefix: 10-guides → guides. */
+export function strippedName(segment: string): string {
+  const stripped = segment.replace(NUMBER_PREFIX, '');
+  return stripped === '' ? segment : stripped;
+}
+
+export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; problems: AssemblyProblem[]; frontMatter: Map<string, Record<string, FrontMatterValue>> } {
+  const problems: AssemblyProblem[] = [];
+  const frontMatter = new Map<string, Record<string, FrontMatterValue>>();
+  const pages: CorpusPage[] = [];
+  for (const file of files) {
+    const split = splitFrontMatter(file.text);
+    let meta: Record<string, FrontMatterValue> = {};
+    if (split.frontMatter !== null) {
+      const read = readFrontMatter(split.frontMatter);
+      if (read.ok) meta = read.data;
+      else problems.push({ path: file.path, pointer: '', message: `front matter line ${read.line}: ${read.reason}` });
+    }
+    frontMatter.set(file.path, meta);
+    pages.push(page(file.path, split.body, meta));
+  }
+  const regions = regionsOf(pages, frontMatter);
+  const order = new Map(regions.map((r, i) => [r.name, i]));
+  pages.sort((a, b) => (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) || a.order - b.order || a.path.localeCompare(b.path));
+  return { corpus: { pages, regions }, problems, frontMatter };
+}
+
+function page(path: string, body: string, meta: Record<string, FrontMatterValue>): CorpusPage {
+  const segments = path.split('/');
+  const file = segments[segments.length - 1] ?? path;
+  const slug = strippedName(file.replace(/\.md$/i, ''));
+  const target = [...segments.slice(0, -1).map(strippedName), slug].join('/');
+  return {
+    target,
+    path,
+    section: segments.length > 1 ? strippedName(segments[0] ?? '') : '',
+    slug,
+    id: text(meta['id']) ?? slug,
+    title: text(meta['title']) ?? firstHeading(body) ?? slug,
+    description: text(meta['description']) ?? firstParagraph(body),
+    order: typeof meta['order'] === 'number' ? meta['order'] : UNORDERED,
+    aliases: Array.isArray(meta['aliases']) ? meta['aliases'] : [],
+    publish: meta['publish'] !== false,
+    content: body,
+    generated: false,
+  };
+}
+
+/** One region per top-level folder; its README.md or index.md front matter (or heading) names it. */
+function regionsOf(pages: readonly CorpusPage[], frontMatter: Map<string, Record<string, FrontMatterValue>>): CorpusRegion[] {
+  const dirs = [...new Set(pages.filter((p) => p.path.includes('/')).map((p) => p.path.split('/')[0] ?? ''))].sort();
+  return dirs.map((dir) => {
+    const inRegion = pages.filter((p) => p.path.startsWith(`${dir}/`));
+    const overview = inRegion.find((p) => /^(readme|index)\.md$/i.test(p.path.slice(dir.length + 1)));
+    const meta = overview ? (frontMatter.get(overview.path) ?? {}) : {};
+    const name = strippedName(dir);
+    return {
+      name,
+      dir,
+      title: text(meta['title']) ?? overview?.title ?? titleCase(name),
+      description: text(meta['description']) ?? overview?.description ?? '',
+      page_count: inRegion.length,
+    };
+  });
+}
+
+function text(value: FrontMatterValue | undefined): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function firstHeading(body: string): string | undefined {
+  const match = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body);
+  return match?.[1]?.trim();
+}
+
+function firstParagraph(body: string): string {
+  const fields = extractFields(body.replace(/^#[ \t]+.*$/m, ''));
+  const flat = fields.body;
+  return flat.length <= DESCRIPTION_LIMIT ? flat : `${flat.slice(0, DESCRIPTION_LIMIT).replace(/\s+\S*$/, '')}…`;
+}
+
+function titleCase(name: string): string {
+  const words = name.split(/[-_ ]+/).filter(Boolean);
+  return [words[0] ? words[0].charAt(0).toUpperCase() + words[0].slice(1) : name, ...words.slice(1)].join(' ');
+}

@@ -1,0 +1,42 @@
+// A corpus of Markdown pages — the bundled manual or a project's map — as the discovery funnel reads it:
+// pages with their metadata and exact Markdown, and the top-level regions (sections) they fall in.
+import type { SearchIndex } from '../search/index.js';
+
+export interface CorpusPage {
+  /** Lookup key: the page's path inside the corpus, numeric prefixes dropped, without .md (guides/connect). */
+  target: string;
+  /** Path inside the corpus, e.g. 10-guides/connect-a-coding-agent.md. */
+  path: string;
+  /** The region's name, or "" for a page at the corpus root. */
+  section: string;
+  slug: string;
+  id: string;
+  title: string;
+  description: string;
+  order: number;
+  aliases: string[];
+  /** false for pages kept out of the published manual; map search includes them. */
+  publish: boolean;
+  /** The Markdown after the front matter, byte for byte. */
+  content: string;
+  /** True for pages generated from spec/ rather than written by hand. */
+  generated: boolean;
+}
+
+export interface CorpusRegion {
+  name: string;
+  /** The folder inside the corpus, e.g. 10-guides. */
+  dir: string;
+  title: string;
+  description: string;
+  page_count: number;
+}
+
+export interface Corpus {
+  pages: CorpusPage[];
+  regions: CorpusRegion[];
+}
+
+export interface IndexedCorpus extends Corpus {
+  index: SearchIndex;
+}
