@@ -18,5 +18,6 @@ export const HANDLERS: HandlerLoaders = {
   doctor: async () => (await import('./doctor.js')).doctor,
   help: async () => (await import('./help.js')).help,
   impact: async () => (await import('./impact.js')).impact,
+  map: async () => (await import('./map.js')).map,
   status: async () => (await import('./status.js')).status,
 };

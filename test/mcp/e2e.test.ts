@@ -17,7 +17,7 @@ let repo: ScratchRepo;
 let mcp: Connected;
 
 before(async () => {
-  repo = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+  repo = scratchRepo({ 'discern.toml': MINIMAL_CONFIG, 'discern/map/10-guide/start.md': '# Start here\n\nThe project in one page.\n' });
   mcp = await connectStdio(repo.root);
 });
 after(async () => {
@@ -129,8 +129,16 @@ describe('calling every tool', () => {
     const refused = await callTool('discern_impact', { has: 'docs' });
     assert.equal(refused.structuredContent?.['error'], 'invalid_arguments');
   });
+  it('discern_map index, page and search', async () => {
+    const index = await callTool('discern_map', {});
+    assert.equal((index.structuredContent?.['data'] as { count: number }).count, 1);
+    const page = await callTool('discern_map', { target: 'guide/start' });
+    assert.equal((page.structuredContent?.['data'] as { doc: { content: string } }).doc.content, '# Start here\n\nThe project in one page.\n');
+    const search = await callTool('discern_map', { search: 'project page' });
+    assert.equal((search.structuredContent?.['data'] as { results: { target: string }[] }).results[0]?.target, 'guide/start');
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_impact', 'discern_status']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_impact', 'discern_map', 'discern_status']);
   });
 });
 
@@ -162,7 +170,7 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://docs' && r.mimeType === 'application/json'));
     assert.ok(resources.some((r) => r.uri === 'discern://docs/guides/connect-a-coding-agent'));
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['discern://docs/{+target}']);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['discern://docs/{+target}', 'discern://map/{+target}']);
   });
   it('discern://status is the same bounded data as discern_status with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://status' });
@@ -173,6 +181,16 @@ describe('resources', () => {
     const read = await mcp.client.readResource({ uri: 'discern://impact' });
     const tool = await callTool('discern_impact', {});
     assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
+  });
+  it('discern://map is the map index; discern://map/{+target} a page; the template lists the pages', async () => {
+    const read = await mcp.client.readResource({ uri: 'discern://map' });
+    const tool = await callTool('discern_map', {});
+    assert.deepEqual(JSON.parse(String((read.contents[0] as { text: string }).text)), tool.structuredContent?.['data']);
+    const page = await mcp.client.readResource({ uri: 'discern://map/guide/start' });
+    assert.equal((page.contents[0] as { text: string }).text, '# Start here\n\nThe project in one page.\n');
+    const { resources } = await mcp.client.listResources();
+    assert.ok(resources.some((r) => r.uri === 'discern://map/guide/start'));
+    await assert.rejects(mcp.client.readResource({ uri: 'discern://map/..%2F..%2Fdiscern.toml' }));
   });
   it('discern://docs is the same data as discern_docs with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://docs' });
@@ -199,7 +217,7 @@ describe('resources', () => {
   ];
   for (const uri of escapes) {
     it(`refuses ${uri}`, async () => {
-      await assert.rejects(mcp.client.readResource({ uri }), (error: Error) => /discern manual|not valid percent-encoding|not found/i.test(error.message));
+      await assert.rejects(mcp.client.readResource({ uri }), (error: Error) => /discern docs: |not valid percent-encoding/i.test(error.message));
     });
   }
 });

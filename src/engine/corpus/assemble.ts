@@ -18,6 +18,7 @@ export interface AssemblyProblem {
 }
 
 const NUMBER_PREFIX = /^\d+-/;
+const OVERVIEW = /^(readme|index)\.md$/i;
 const DESCRIPTION_LIMIT = 200;
 const UNORDERED = 1000;
 
@@ -44,7 +45,9 @@ export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; 
   }
   const regions = regionsOf(pages, frontMatter);
   const order = new Map(regions.map((r, i) => [r.name, i]));
-  pages.sort((a, b) => (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) || a.order - b.order || a.path.localeCompare(b.path));
+  // Within a region its overview (README.md or index.md) comes first, then front-matter order, then path.
+  const overview = (p: CorpusPage): number => (OVERVIEW.test(p.path.slice(p.path.indexOf('/') + 1)) && p.path.includes('/') ? 0 : 1);
+  pages.sort((a, b) => (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) || overview(a) - overview(b) || a.order - b.order || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { corpus: { pages, regions }, problems, frontMatter };
 }
 
@@ -74,7 +77,7 @@ function regionsOf(pages: readonly CorpusPage[], frontMatter: Map<string, Record
   const dirs = [...new Set(pages.filter((p) => p.path.includes('/')).map((p) => p.path.split('/')[0] ?? ''))].sort();
   return dirs.map((dir) => {
     const inRegion = pages.filter((p) => p.path.startsWith(`${dir}/`));
-    const overview = inRegion.find((p) => /^(readme|index)\.md$/i.test(p.path.slice(dir.length + 1)));
+    const overview = inRegion.find((p) => OVERVIEW.test(p.path.slice(dir.length + 1)));
     const meta = overview ? (frontMatter.get(overview.path) ?? {}) : {};
     const name = strippedName(dir);
     return {

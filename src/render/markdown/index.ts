@@ -5,6 +5,7 @@ import { renderDocs } from './docs.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
 import { renderImpact } from './impact.js';
+import { renderMap } from './map.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -17,6 +18,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderHelp(result);
     case 'impact':
       return renderImpact(result);
+    case 'map':
+      return renderMap(result);
     case 'status':
       return renderStatus(result);
     default:

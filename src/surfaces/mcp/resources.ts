@@ -1,11 +1,8 @@
 // Resource readers. A resource returns the same data as its tool, computed fresh on every read and without an
-// envelope: discern://docs is the docs index payload (JSON); discern://docs/{+target} is one page's Markdown.
-// `{+target}` arrives percent-encoded (the SDK does not decode it): it is decoded once, then confined by the
-// same lookup that refuses `..`, absolute paths, backslashes and any remaining encoding.
+// envelope: the index resources are their verb's data (JSON); the page templates are one page's Markdown.
 import { ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { MANUAL } from '../../engine/manual/bundle.js';
 import type { McpResourceName } from '../../../generated/mcp-table.js';
-import { lookupTarget } from '../../engine/corpus/lookup.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
 import { renderMarkdown } from '../../render/markdown/index.js';
@@ -21,11 +18,12 @@ function dataOf(verb: VerbId, input: Record<string, unknown>): ResourceReader {
   };
 }
 
-export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
-  docs: dataOf('docs', {}),
-  status: dataOf('status', {}),
-  impact: dataOf('impact', {}),
-  'docs-page': async (uri, variables, options) => {
+/**
+ * A page template resource: the `{+target}` capture is percent-decoded once, then handed to the verb, whose
+ * lookup refuses anything shaped to leave its corpus. A page is its Markdown exactly; a region its index.
+ */
+function pageOf(verb: 'docs' | 'map'): ResourceReader {
+  return async (uri, variables, options) => {
     const raw = variables['target'];
     const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');
     let target: string;
@@ -34,20 +32,42 @@ export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>>
     } catch {
       throw new ResourceNotFoundError(uri.href, 'the target is not valid percent-encoding');
     }
-    const found = lookupTarget(MANUAL, target, 'docs');
-    if (found.kind === 'page') {
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: found.page.content }] };
-    }
-    if (found.kind === 'region') {
-      const result = await invoke('docs', { target: found.region.name }, options);
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: renderMarkdown(result) }] };
-    }
-    const why = found.kind === 'refused' ? `refused: ${found.reason}` : found.kind === 'ambiguous' ? `ambiguous: ${found.candidates.join(', ')}` : 'no such page';
-    throw new ResourceNotFoundError(uri.href, `discern manual: ${why}`);
+    const result = await invoke(verb, { target }, options);
+    if (!result.ok) throw new ResourceNotFoundError(uri.href, `discern ${verb}: ${result.message}`);
+    const data = result.data;
+    const text = data && typeof data === 'object' && 'doc' in data ? data.doc.content : renderMarkdown(result);
+    return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
+  };
+}
+
+export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
+  docs: dataOf('docs', {}),
+  status: dataOf('status', {}),
+  impact: dataOf('impact', {}),
+  'docs-page': pageOf('docs'),
+  map: dataOf('map', {}),
+  'map-page': pageOf('map'),
+};
+
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+/** The pages a template resource can read, for resources/list: the manual's, or the server's project map's. */
+export const TEMPLATE_LISTS: Readonly<Partial<Record<McpResourceName, (options: InvokeOptions) => Promise<ListedResource[]>>>> = {
+  'docs-page': async () => MANUAL.pages.map((p) => listed('docs', p)),
+  'map-page': async (options) => {
+    const result = await invoke('map', {}, options);
+    // No map (or no project) is an empty list, not an error: the template still exists.
+    const docs = result.ok && result.data && 'docs' in result.data ? result.data.docs : [];
+    return docs.map((p) => listed('map', p));
   },
 };
 
-/** Every page as a listable resource of the docs-page template. */
-export function listManualPages(): { uri: string; name: string; title: string; description: string; mimeType: string }[] {
-  return MANUAL.pages.map((p) => ({ uri: `discern://docs/${p.target}`, name: p.target, title: p.title, description: p.description, mimeType: 'text/markdown' }));
+function listed(scheme: 'docs' | 'map', page: { target: string; title: string; description: string }): ListedResource {
+  return { uri: `discern://${scheme}/${page.target}`, name: `${scheme}:${page.target}`, title: page.title, description: page.description, mimeType: 'text/markdown' };
 }

@@ -7,7 +7,7 @@ import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import { faultRequested } from '../../engine/faults.js';
 import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
-import { listManualPages, RESOURCE_READERS } from './resources.js';
+import { RESOURCE_READERS, TEMPLATE_LISTS } from './resources.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -39,7 +39,8 @@ export function createServer(state: ServerState): McpServer {
     if (resource.kind === 'resource') {
       server.registerResource(resource.name, resource.uri, metadata, (uri, ctx) => read(uri, {}, options(ctx.mcpReq.signal)));
     } else {
-      const template = new ResourceTemplate(resource.uri, { list: async () => ({ resources: listManualPages() }) });
+      const lister = TEMPLATE_LISTS[resource.name as keyof typeof TEMPLATE_LISTS];
+      const template = new ResourceTemplate(resource.uri, { list: lister ? async (ctx) => ({ resources: await lister(options(ctx.mcpReq.signal)) }) : undefined });
       server.registerResource(resource.name, template, metadata, (uri, variables, ctx) => read(uri, variables, options(ctx.mcpReq.signal)));
     }
   }

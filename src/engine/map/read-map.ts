@@ -1,0 +1,53 @@
+// Reads the project's map folder ([map] dir) into a corpus. The folder must lie inside the project root once
+// symbolic links are resolved; inside it, symbolic links, dot-entries and non-Markdown files are skipped, and
+// so is any page over a size limit, so a map read never reaches outside the project or stalls on a huge file.
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { assembleCorpus, type SourceFile } from '../corpus/assemble.js';
+import type { Corpus } from '../corpus/types.js';
+
+export const DEFAULT_MAP_DIR = 'discern/map/';
+const PAGE_LIMIT_BYTES = 1024 * 1024;
+
+export type MapRead =
+  | { ok: true; dir: string; absolute: string; corpus: Corpus; skipped: string[] }
+  | { ok: false; dir: string; reason: 'missing' | 'not-a-directory' | 'escapes' | 'unreadable'; message: string };
+
+export async function readMap(root: string, setting: string | undefined): Promise<MapRead> {
+  const dir = (setting ?? DEFAULT_MAP_DIR).replace(/^\.\//, '').replace(/\/+$/, '');
+  const candidate = join(root, dir);
+  let absolute: string;
+  try {
+    absolute = await realpath(candidate);
+  } catch {
+    return { ok: false, dir, reason: 'missing', message: `The project has no map: ${dir}/ does not exist under ${root}.` };
+  }
+  const realRoot = await realpath(root);
+  if (absolute !== realRoot && !absolute.startsWith(realRoot + sep)) {
+    return { ok: false, dir, reason: 'escapes', message: `[map] dir ${dir} resolves outside the project (${absolute}); the map must live inside it.` };
+  }
+  if (!(await stat(absolute)).isDirectory()) return { ok: false, dir, reason: 'not-a-directory', message: `[map] dir ${dir} is not a directory.` };
+  const files: SourceFile[] = [];
+  const skipped: string[] = [];
+  try {
+    await collect(absolute, absolute, files, skipped);
+  } catch (error) {
+    return { ok: false, dir, reason: 'unreadable', message: `The map under ${dir}/ cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { ok: true, dir, absolute, corpus: assembleCorpus(files).corpus, skipped };
+}
+
+async function collect(base: string, folder: string, files: SourceFile[], skipped: string[]): Promise<void> {
+  for (const name of await readdir(folder)) {
+    if (name.startsWith('.')) continue;
+    const full = join(folder, name);
+    const rel = relative(base, full).split(sep).join('/');
+    const info = await lstat(full);
+    if (info.isSymbolicLink()) skipped.push(`${rel} (symbolic link)`);
+    else if (info.isDirectory()) await collect(base, full, files, skipped);
+    else if (!info.isFile() || !/\.md$/i.test(name)) continue;
+    else if (info.size > PAGE_LIMIT_BYTES) skipped.push(`${rel} (over 1 MiB)`);
+    else files.push({ path: rel, text: await readFile(full, 'utf8') });
+  }
+}

@@ -1,0 +1,68 @@
+// map: the project's agent-maintained Markdown map, through the same discovery funnel and ranker as docs.
+// The index adds, per region, when its pages last changed and how much the code they cite has changed since.
+import { VERBS } from '../../generated/registry.js';
+import type { MapOutcome } from '../../generated/handlers.js';
+import type { DiscernMapInput, DiscernMapRegion } from '../../generated/types.js';
+import { funnel } from '../engine/corpus/funnel.js';
+import { entryOf, pageOf, searchOf } from '../engine/corpus/payloads.js';
+import { indexCorpus } from '../engine/corpus/search-documents.js';
+import type { CorpusRegion } from '../engine/corpus/types.js';
+import { regionFreshness } from '../engine/map/freshness.js';
+import { readMap } from '../engine/map/read-map.js';
+import type { ProjectVerbContext } from './context.js';
+
+const HINTS = VERBS.map.hints;
+
+export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Promise<MapOutcome> {
+  const { project } = ctx;
+  const read = await readMap(project.root, project.config.map?.dir);
+  if (!read.ok) {
+    if (read.reason === 'unreadable') return { refusal: { error: 'read_failed', message: read.message, next: { target: `${read.dir}/`, access: 'readable' } } };
+    return { data: { map_dir: read.dir }, refusal: { error: 'no_map', message: read.message, next: { list: `discern docs configuration (the [map] dir key)` } } };
+  }
+  const corpus = indexCorpus(read.corpus);
+  const answer = funnel(corpus, input, read.dir);
+  switch (answer.kind) {
+    case 'refused':
+      return {
+        refusal: {
+          error: 'invalid_arguments',
+          message: `target "${answer.target}" is refused: ${answer.reason}. A target names a page inside the map (path, region/page, slug or region).`,
+          next: { help: '`discern map`' },
+        },
+      };
+    case 'unknown':
+      return {
+        data: { target: answer.target, suggestions: answer.suggestions },
+        refusal: {
+          error: 'unknown_target',
+          message: `The map has no page or region "${answer.target}".${answer.suggestions.length > 0 ? ` Closest: ${answer.suggestions.join(', ')}.` : ''}`,
+          next: { list: 'discern map' },
+        },
+      };
+    case 'ambiguous':
+      return {
+        data: { target: answer.target, candidates: answer.candidates },
+        refusal: { error: 'ambiguous', message: `"${answer.target}" names several map pages: ${answer.candidates.join(', ')}. Use the region/page form.`, next: { help: '`discern map`' } },
+      };
+    case 'search':
+      return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };
+    case 'page':
+      return { data: { doc: pageOf(answer.page) } };
+    case 'index': {
+      const facts = await regionFreshness({ cwd: project.root, env: ctx.env, signal: ctx.signal }, read.dir, { pages: answer.pages, regions: answer.regions });
+      const regions: DiscernMapRegion[] = answer.regions.map((r: CorpusRegion) => ({
+        name: r.name,
+        title: r.title,
+        description: r.description,
+        page_count: r.page_count,
+        ...(facts.get(r.name) ?? { cited_files: 0 }),
+      }));
+      const stale = regions.some((r) => (r.code_changes_since ?? 0) > 0);
+      return {
+        data: { map_dir: read.dir, ...(answer.scope ? { scope: answer.scope.name } : {}), count: answer.pages.length, docs: answer.pages.map(entryOf), regions },
+        hints: [...(stale ? [HINTS.stale_regions] : []), HINTS.read_page],
+      };
+    }
+  }
+}

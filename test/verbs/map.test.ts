@@ -1,0 +1,139 @@
+// map on real scratch repositories: the index with regions and freshness facts, pages by every target form,
+// region indexes, search (publish: false included) and scoped search, refusals, and a map folder that is
+// missing or tries to leave the project — every result validated against the published schema.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DiscernMapData } from '../../generated/types.js';
+import { assertDriven, call } from '../helpers/drive.js';
+import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+
+const repos: ScratchRepo[] = [];
+const dirs: string[] = [];
+after(() => {
+  repos.forEach((r) => r.cleanup());
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const MAP = {
+  'discern.toml': '[project]\nname = "mapped"\n',
+  'src/core.ts': 'export const v = 1;\n',
+  'src/util.ts': 'export const u = 1;\n',
+  'discern/map/10-architecture/README.md': '---\ntitle: Architecture\ndescription: How the parts fit together.\n---\n\n# Architecture\n\nThe core is [core](../../../src/core.ts); helpers live in `src/util.ts`.\n',
+  'discern/map/10-architecture/data-flow.md': '# Data flow\n\nRequests enter through the router and reach the core.\n',
+  'discern/map/20-operations/releases.md': '---\ntitle: Releases\naliases: [shipping]\n---\n\n# Releases\n\nWe cut a release every Friday.\n',
+  'discern/map/20-operations/notes.md': '---\ntitle: Internal notes\npublish: false\n---\n\nThe pager rotation is private.\n',
+  'discern/map/glossary.md': '# Glossary\n\nTerms used across the project.\n',
+};
+
+function repo(files: Record<string, string> = MAP): ScratchRepo {
+  const r = scratchRepo(files);
+  repos.push(r);
+  return r;
+}
+async function mapData(target: string, input: Record<string, unknown> = {}): Promise<DiscernMapData> {
+  const result = await call('map', input, target);
+  assert.ok(result.ok, JSON.stringify(result));
+  assert.ok(result.verb === 'map' && result.data);
+  return result.data as DiscernMapData;
+}
+
+describe('map', () => {
+  it('indexes every page with regions, titles and freshness facts', async () => {
+    const r = repo();
+    r.write('src/core.ts', 'export const v = 2;\n');
+    r.commit('the core moves on after the map was written');
+    const d = await mapData(r.root);
+    assert.ok('regions' in d);
+    assert.equal(d.map_dir, 'discern/map');
+    assert.equal(d.count, 5);
+    assert.deepEqual(d.docs.map((p) => p.target), ['glossary', 'architecture/README', 'architecture/data-flow', 'operations/notes', 'operations/releases']);
+    const architecture = d.regions.find((x) => x.name === 'architecture');
+    assert.equal(architecture?.title, 'Architecture');
+    assert.equal(architecture?.description, 'How the parts fit together.');
+    assert.equal(architecture?.cited_files, 2);
+    assert.equal(architecture?.code_changes_since, 1);
+    assert.match(architecture?.pages_changed_at ?? '', /^\d{4}-\d\d-\d\dT/);
+    const operations = d.regions.find((x) => x.name === 'operations');
+    assert.deepEqual([operations?.cited_files, operations?.code_changes_since], [0, undefined]);
+    assert.equal(d.docs.find((p) => p.target === 'operations/notes')?.publish, false);
+  });
+  it('warns when cited code changed since a region\'s pages', async () => {
+    const r = repo();
+    r.write('src/util.ts', 'changed');
+    r.commit('util moves on');
+    const result = await call('map', {}, r.root);
+    assert.ok(result.hints?.some((h) => h.includes('may be out of date')));
+  });
+  it('uncommitted pages have no change time', async () => {
+    const r = repo();
+    r.write('discern/map/30-new/page.md', '# New\n\nfresh\n');
+    const d = await mapData(r.root);
+    assert.ok('regions' in d);
+    const region = d.regions.find((x) => x.name === 'new');
+    assert.equal(region?.pages_changed_at, undefined);
+  });
+  it('reads one page by target, path, slug and with the map dir in front, verbatim', async () => {
+    const r = repo();
+    for (const target of ['operations/releases', '20-operations/releases.md', 'releases', 'discern/map/20-operations/releases.md', 'OPERATIONS/Releases']) {
+      const d = await mapData(r.root, { target });
+      assert.ok('doc' in d, target);
+      assert.equal(d.doc.content, '\n# Releases\n\nWe cut a release every Friday.\n');
+    }
+  });
+  it('a region name gives that region\'s index', async () => {
+    const d = await mapData(repo().root, { target: 'architecture' });
+    assert.ok('docs' in d && 'map_dir' in d);
+    assert.equal(d.scope, 'architecture');
+    assert.deepEqual(d.docs.map((p) => p.slug), ['README', 'data-flow']);
+  });
+  it('searches with the manual ranker, publish: false pages included, and within a region', async () => {
+    const r = repo();
+    const friday = await mapData(r.root, { search: 'release friday' });
+    assert.ok('results' in friday);
+    assert.equal(friday.results[0]?.target, 'operations/releases');
+    const privateNotes = await mapData(r.root, { search: 'pager rotation' });
+    assert.ok('results' in privateNotes);
+    assert.equal(privateNotes.results[0]?.target, 'operations/notes');
+    const scoped = await mapData(r.root, { target: 'architecture', search: 'core' });
+    assert.ok('results' in scoped);
+    assert.equal(scoped.scope, 'architecture');
+    assert.ok(scoped.results.every((x) => x.section === 'architecture'));
+    const alias = await mapData(r.root, { search: 'shipping' });
+    assert.ok('results' in alias);
+    assert.equal(alias.results[0]?.target, 'operations/releases');
+  });
+  it('an unknown target has suggestions; a target that leaves the map is refused', async () => {
+    const r = repo();
+    const unknown = await call('map', { target: 'operations/release' }, r.root);
+    assert.equal(unknown.error, 'unknown_target');
+    assert.ok(unknown.data && 'suggestions' in unknown.data && unknown.data.suggestions?.includes('operations/releases'));
+    for (const target of ['../../discern.toml', '/etc/passwd', 'a%2F..%2Fb']) assert.equal((await call('map', { target }, r.root)).error, 'invalid_arguments', target);
+  });
+  it('no map directory → no_map naming where it looked', async () => {
+    const r = repo({ 'discern.toml': '[map]\ndir = "knowledge/"\n' });
+    const result = await call('map', {}, r.root);
+    assert.equal(result.error, 'no_map');
+    assert.deepEqual(result.data, { map_dir: 'knowledge' });
+  });
+  it('a configured map dir that escapes the project is refused by the config schema, and through a symlink by the reader', async () => {
+    assert.equal((await call('map', {}, repo({ 'discern.toml': '[map]\ndir = "../elsewhere"\n' }).root)).error, 'invalid_config');
+    const outside = tempDir('discern-map-outside-');
+    dirs.push(outside);
+    mkdirSync(join(outside, 'pages'));
+    const r = repo({ 'discern.toml': '[map]\ndir = "linked"\n' });
+    symlinkSync(join(outside, 'pages'), join(r.root, 'linked'));
+    const result = await call('map', {}, r.root);
+    assert.equal(result.error, 'no_map');
+    assert.match(result.message ?? '', /resolves outside the project/);
+  });
+  it('symbolic links inside the map are not followed', async () => {
+    const r = repo();
+    symlinkSync('/etc/hostname', join(r.root, 'discern/map/10-architecture/host.md'));
+    const d = await mapData(r.root);
+    assert.ok('docs' in d);
+    assert.ok(!d.docs.some((p) => p.slug === 'host'));
+  });
+  it('drove map through success and failure', () => assertDriven(['map']));
+});
