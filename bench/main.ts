@@ -1,40 +1,83 @@
-// `npm run bench`: startup cost of discern as ratios against the Node floor (`node -e 0`) measured in the same
-// run. Budgets: --version ≤ 1.5×, docs --search ≤ 1.8×, MCP spawn → initialize → tools/list ≤ 3×.
-// Options: --rounds N (default 21), --strict (exit 1 when a budget is exceeded).
+// `npm run bench`: discern's cost as ratios against floors measured in the same interleaved rounds.
+//   startup:     --version ≤ 1.5×, docs --search ≤ 1.8×, MCP spawn → initialize → tools/list ≤ 3× (floor: node -e 0)
+//   orientation: status --json and impact --json on 20k tracked files with 200 changed, ≤ 1.5× the floor
+//                `node -e 0; git status --porcelain`; the same on 50k files and a shallow clone (reported);
+//                a warm MCP server's discern_status round trip, p50/p95 over 200 calls (reported).
+// Options: --rounds N (default 21), --suite startup|orientation|all (default all), --strict (exit 1 over budget).
 import { fileURLToPath } from 'node:url';
-import { measure, type Case } from './rounds.js';
+import { measure, type Case, type Measured } from './rounds.js';
 import { timeCommand, timeMcpToolsList } from './processes.js';
+import { benchRepository, shallowClone } from './fixtures.js';
+import { toolRoundTrips } from './mcp-round-trips.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
 const args = process.argv.slice(2);
-const roundsArg = args.indexOf('--rounds');
-const rounds = roundsArg >= 0 ? Number(args[roundsArg + 1]) : 21;
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(name);
+  return at >= 0 ? (args[at + 1] ?? fallback) : fallback;
+};
+const rounds = Number(option('--rounds', '21'));
+const suite = option('--suite', 'all');
 const strict = args.includes('--strict');
 const node = process.execPath;
-
-const cases: Case[] = [
-  { name: 'node -e 0 (floor)', run: () => timeCommand(node, ['-e', '0'], root) },
-  { name: 'discern --version', run: () => timeCommand(node, [bin, '--version'], root) },
-  { name: 'discern docs --search "exit codes" --json', run: () => timeCommand(node, [bin, 'docs', '--search', 'exit codes', '--json'], root) },
-  { name: 'discern mcp: spawn → initialize → tools/list', run: () => timeMcpToolsList(bin, root) },
-];
-const budgets: Record<string, number> = {
-  'discern --version': 1.5,
-  'discern docs --search "exit codes" --json': 1.8,
-  'discern mcp: spawn → initialize → tools/list': 3,
-};
-
-const results = await measure(cases, rounds, 2);
-const floor = results[0]?.median ?? NaN;
 let over = 0;
-process.stdout.write(`discern startup, ${rounds} interleaved rounds (median / min ms), Node ${process.versions.node}\n\n`);
-process.stdout.write(`| case | median ms | min ms | × floor | budget |\n| --- | --- | --- | --- | --- |\n`);
-for (const r of results) {
-  const ratio = r.median / floor;
-  const budget = budgets[r.name];
-  const verdict = budget === undefined ? '' : ratio <= budget ? `≤ ${budget}× ok` : `≤ ${budget}× OVER`;
-  if (budget !== undefined && ratio > budget) over++;
-  process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${ratio.toFixed(2)} | ${verdict} |\n`);
+
+function report(title: string, results: Measured[], floorName: string, budgets: Record<string, number>): void {
+  const floor = results.find((r) => r.name === floorName)?.median ?? NaN;
+  process.stdout.write(`\n${title} — ${rounds} interleaved rounds, medians (min), Node ${process.versions.node}\n\n`);
+  process.stdout.write(`| case | median ms | min ms | × floor | budget |\n| --- | --- | --- | --- | --- |\n`);
+  for (const r of results) {
+    const ratio = r.median / floor;
+    const budget = budgets[r.name];
+    if (budget !== undefined && ratio > budget) over++;
+    const verdict = budget === undefined ? (r.name === floorName ? 'floor' : 'report') : ratio <= budget ? `≤ ${budget}× ok` : `≤ ${budget}× OVER`;
+    process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${ratio.toFixed(2)} | ${verdict} |\n`);
+  }
 }
+
+/** `node -e 0` then `git status --porcelain`: the least any Node tool that reads the tree's state could cost. */
+function floorCase(name: string, cwd: string): Case {
+  return { name, run: async () => (await timeCommand(node, ['-e', '0'], cwd)) + (await timeCommand('git', ['status', '--porcelain'], cwd)) };
+}
+
+if (suite === 'startup' || suite === 'all') {
+  const results = await measure(
+    [
+      { name: 'node -e 0 (floor)', run: () => timeCommand(node, ['-e', '0'], root) },
+      { name: 'discern --version', run: () => timeCommand(node, [bin, '--version'], root) },
+      { name: 'discern docs --search "exit codes" --json', run: () => timeCommand(node, [bin, 'docs', '--search', 'exit codes', '--json'], root) },
+      { name: 'discern mcp: spawn → initialize → tools/list', run: () => timeMcpToolsList(bin, root) },
+    ],
+    rounds,
+    2,
+  );
+  report('Startup', results, 'node -e 0 (floor)', { 'discern --version': 1.5, 'discern docs --search "exit codes" --json': 1.8, 'discern mcp: spawn → initialize → tools/list': 3 });
+}
+
+if (suite === 'orientation' || suite === 'all') {
+  process.stdout.write('\nPreparing the fixture repositories (reused between runs)…\n');
+  const repos: [string, string][] = [
+    ['20k files', benchRepository(20_000)],
+    ['50k files', benchRepository(50_000)],
+  ];
+  repos.push(['20k shallow', shallowClone(repos[0]?.[1] ?? '')]);
+  for (const [label, cwd] of repos) {
+    const floorName = `node -e 0; git status --porcelain (${label})`;
+    const results = await measure(
+      [
+        floorCase(floorName, cwd),
+        { name: `discern status --json (${label})`, run: () => timeCommand(node, [bin, 'status', '--json'], cwd) },
+        { name: `discern impact --json (${label})`, run: () => timeCommand(node, [bin, 'impact', '--json'], cwd) },
+      ],
+      rounds,
+      2,
+    );
+    const budgets = label === '20k files' ? { [`discern status --json (${label})`]: 1.5, [`discern impact --json (${label})`]: 1.5 } : {};
+    report(`Orientation, ${label}, 200 changed`, results, floorName, budgets);
+  }
+  const trips = await toolRoundTrips(bin, repos[0]?.[1] ?? root, 'discern_status', 200);
+  process.stdout.write(`\nWarm MCP server, discern_status round trip over 200 calls (20k files): p50 ${trips.p50.toFixed(1)} ms, p95 ${trips.p95.toFixed(1)} ms, max ${trips.max.toFixed(1)} ms\n`);
+}
+
 process.exitCode = strict && over > 0 ? 1 : 0;

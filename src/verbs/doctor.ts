@@ -6,6 +6,7 @@ import type { DoctorOutcome } from '../../generated/handlers.js';
 import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
 import { configuredJobs } from '../engine/config/jobs.js';
 import { compiledScopes } from '../engine/config/scopes.js';
+import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
 import type { InspectVerbContext } from './context.js';
@@ -82,6 +83,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     environment,
     checks,
     ...(issues && issues.length > 0 ? { issues } : {}),
+    ...(input.verbose && resolution.ok ? { config: resolvedConfig(resolution.project) } : {}),
     ...(input.verbose ? { execution_model: Object.values(VERBS).map((v) => ({ verb: v.verb, when: v.execution.when, steps: v.execution.steps.map((s) => ({ ...s })) })) } : {}),
   };
   const warnings = checks.filter((c) => c.status === 'warn');

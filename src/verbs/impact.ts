@@ -4,7 +4,6 @@ import type { ImpactOutcome } from '../../generated/handlers.js';
 import type { DiscernImpactData, DiscernImpactInput } from '../../generated/types.js';
 import { compiledScopes, scopeDefinitions } from '../engine/config/scopes.js';
 import { readChangeSet } from '../engine/git/change-set.js';
-import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 
@@ -34,8 +33,7 @@ export async function impact(input: DiscernImpactInput, ctx: ProjectVerbContext)
       },
     };
   }
-  const state = await readWorkingState(project.root, ctx.env, ctx.signal);
-  const change = await readChangeSet({ cwd: project.root, env: ctx.env, signal: ctx.signal }, project.trunk.name, state.unborn);
+  const change = await readChangeSet({ cwd: project.root, env: ctx.env, signal: ctx.signal }, project.trunk.name);
   const classification = classify(change.changes, scopes);
   const data: DiscernImpactData = {
     trunk: project.trunk.name,

@@ -8,12 +8,11 @@ import type { DiscernConfigScope, DiscernStatusData, DiscernStatusInput } from '
 import { fullCollections, projectCollections } from '../core/projection.js';
 import { configuredJobs } from '../engine/config/jobs.js';
 import { commandList } from '../engine/config/commands.js';
+import { DEFAULT_BRANCH_PREFIX } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
 import type { ProjectVerbContext } from './context.js';
-
-const DEFAULT_BRANCH_PREFIX = 'agent/';
 
 export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext): Promise<StatusOutcome> {
   if (input.all === true && input.local === true) {
@@ -21,22 +20,25 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   }
   const { project } = ctx;
   const signal = ctx.signal;
-  const state = await readWorkingState(project.root, ctx.env, signal);
-  const distance = await trunkDistance(project.root, project.trunk.name, { unborn: state.unborn, shallow: project.shallow, env: ctx.env, signal });
-  const fleet =
+  // The working state, the trunk distance and the fleet are read at the same time: none waits for another.
+  const here = Promise.all([readWorkingState(project.root, ctx.env, signal), trunkDistance(project.root, project.trunk.name, { shallow: project.shallow, env: ctx.env, signal })]).then(
+    ([state, distance]) => ({ state, distance }),
+  );
+  const fleetRun =
     input.local === true
       ? undefined
-      : await readFleet({
+      : readFleet({
           root: project.root,
           currentRoot: project.root,
           trunk: project.trunk.name,
           branchPrefix: project.config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
           all: input.all === true,
           shallow: project.shallow,
-          current: { state, distance },
+          current: here,
           env: ctx.env,
           signal,
         });
+  const [{ state, distance }, fleet] = await Promise.all([here, fleetRun]);
 
   const scopes = Object.entries(project.config.scopes ?? {}).filter((entry): entry is [string, DiscernConfigScope] => entry[1] !== undefined);
   const data: Omit<DiscernStatusData, 'projection'> = {

@@ -192,6 +192,13 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://map/guide/start'));
     await assert.rejects(mcp.client.readResource({ uri: 'discern://map/..%2F..%2Fdiscern.toml' }));
   });
+  it('discern://config is the resolved configuration doctor --verbose reports', async () => {
+    const read = await mcp.client.readResource({ uri: 'discern://config' });
+    const tool = await callTool('discern_doctor', { verbose: true });
+    const config = JSON.parse(String((read.contents[0] as { text: string }).text)) as { repository: { trunk: string } };
+    assert.deepEqual(config, (tool.structuredContent?.['data'] as { config: unknown }).config);
+    assert.equal(config.repository.trunk, 'main');
+  });
   it('discern://docs is the same data as discern_docs with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://docs' });
     const tool = await callTool('discern_docs', {});

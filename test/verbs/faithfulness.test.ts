@@ -97,6 +97,13 @@ describe('doctor', () => {
     assert.ok(r.hints?.some((h) => h.includes('discern doctor --verbose --json')));
     const verbose = await call('doctor', { verbose: true, path: root }, nowhere);
     assert.ok(verbose.ok && verbose.data && 'execution_model' in verbose.data && (verbose.data.execution_model?.length ?? 0) === Object.keys(VERBS).length);
+    assert.deepEqual(verbose.data.config, {
+      project: { name: 'Scratch' },
+      repository: { trunk: 'main', trunk_source: 'config', branch_prefix: 'agent/' },
+      jobs: [{ name: 'test', stage: 'test', commands: ['git --version'] }],
+      scopes: [],
+      map: { dir: 'discern/map/' },
+    });
   });
   it('a warning stays successful as a doctor-warning advisory', async () => {
     const root = repo({ 'discern.toml': '[jobs]\nlint = "localtool ."\n' });

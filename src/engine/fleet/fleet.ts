@@ -30,8 +30,8 @@ export interface FleetOptions {
   branchPrefix: string;
   all: boolean;
   shallow: boolean;
-  /** The caller's own state, already read: not read twice. */
-  current: { state: WorkingState; distance: TrunkDistance };
+  /** The caller's own state, read by the caller at the same time as the fleet: not read twice. */
+  current: Promise<{ state: WorkingState; distance: TrunkDistance }>;
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
 }
@@ -43,7 +43,8 @@ export async function readFleet(options: FleetOptions): Promise<FleetRow[]> {
   const mainPath = records[0]?.path;
   const selected = records.filter((r) => r.path === mainPath || r.path === options.currentRoot || options.all || (r.branch ?? '').startsWith(options.branchPrefix));
   const rows = await mapLimited(selected, GIT_CONCURRENCY, (record) => fleetRow(record, record.path === mainPath, options));
-  const activity = await commitTimes(options.root, rows.map((r) => r.head ?? null), options.env, options.signal);
+  // Recent activity only orders rows beyond main and here: with fewer rows there is nothing to order by it.
+  const activity = rows.length > 2 ? await commitTimes(options.root, rows.map((r) => r.head ?? null), options.env, options.signal) : new Map<string, number>();
   return rows.sort((a, b) => rank(a, b, activity));
 }
 
@@ -54,12 +55,12 @@ async function fleetRow(record: WorktreeRecord, isMain: boolean, options: FleetO
     return { ...base, broken: true, reason: record.prunable ?? 'the worktree directory is missing' };
   }
   if (base.is_current) {
-    const { state, distance } = options.current;
+    const { state, distance } = await options.current;
     return { ...base, clean: state.changed === 0, changed_files: state.changed, ahead: distance.ahead, behind: distance.behind, ...locked };
   }
   try {
     const state = await readWorkingState(record.path, options.env, options.signal);
-    const distance = await trunkDistance(record.path, options.trunk, { unborn: state.unborn, shallow: options.shallow, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const distance = await trunkDistance(record.path, options.trunk, { shallow: options.shallow, env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
     return { ...base, clean: state.changed === 0, changed_files: state.changed, ahead: distance.ahead, behind: distance.behind, ...locked };
   } catch (error) {
     return { ...base, broken: true, reason: error instanceof Error ? error.message : String(error) };
@@ -70,7 +71,8 @@ async function fleetRow(record: WorktreeRecord, isMain: boolean, options: FleetO
 async function commitTimes(root: string, heads: (string | null)[], env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<Map<string, number>> {
   const oids = [...new Set(heads.filter((h): h is string => h !== null))];
   if (oids.length === 0) return new Map();
-  const result = await git(['show', '-s', '--format=%H %ct', ...oids], { cwd: root, env, ...(signal ? { signal } : {}) });
+  // `git log --no-walk` reads just these commits; `git show -s` costs far more on a large tree.
+  const result = await git(['log', '--no-walk=unsorted', '--format=%H %ct', ...oids], { cwd: root, env, ...(signal ? { signal } : {}) });
   const times = new Map<string, number>();
   for (const line of result.stdout.split('\n')) {
     const [oid, time] = line.split(' ');

@@ -17,18 +17,15 @@ interface Run {
   signal?: AbortSignal;
 }
 
-export async function readChangeSet(run: Run, trunk: string, unborn: boolean): Promise<ChangeSet> {
+export async function readChangeSet(run: Run, trunk: string): Promise<ChangeSet> {
   const options = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
-  let base: string | null = null;
-  if (!unborn) {
-    const mergeBase = await git(['merge-base', `refs/heads/${trunk}`, 'HEAD'], options);
-    if (mergeBase.code === 0) base = mergeBase.stdout.trim();
-  }
+  // The untracked listing does not depend on the base: it runs beside the merge-base and the diff.
+  const untrackedRun = git(['ls-files', '--others', '--exclude-standard', '-z'], options);
+  // No merge-base (an unborn HEAD, or no shared history) makes git fail here; both fall back to the empty tree.
+  const mergeBase = await git(['merge-base', `refs/heads/${trunk}`, 'HEAD'], options);
+  const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(options));
-  const [diff, untracked] = await Promise.all([
-    git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options),
-    git(['ls-files', '--others', '--exclude-standard', '-z'], options),
-  ]);
+  const [diff, untracked] = await Promise.all([git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options), untrackedRun]);
   if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim()}`);
   if (untracked.code !== 0) throw new Error(`git ls-files failed: ${untracked.stderr.trim()}`);
   return { base, changes: [...parseNameStatus(diff.stdout), ...untracked.stdout.split('\0').filter((p) => p.length > 0).map((path) => ({ path }))] };

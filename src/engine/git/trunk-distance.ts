@@ -1,5 +1,6 @@
-// How far HEAD is ahead of and behind the trunk. Not comparable (null) when HEAD is unborn, or when a shallow
-// clone holds no common history with the trunk — a count then would be a guess, not a fact.
+// How far HEAD is ahead of and behind the trunk. Not comparable (null) when HEAD is unborn (git cannot count
+// from a commit that does not exist), or when a shallow clone holds no common history with the trunk — a
+// count then would be a guess, not a fact.
 import { git } from './git.js';
 
 export interface TrunkDistance {
@@ -10,9 +11,8 @@ export interface TrunkDistance {
 export async function trunkDistance(
   cwd: string,
   trunk: string,
-  options: { unborn: boolean; shallow: boolean; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
+  options: { shallow: boolean; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
 ): Promise<TrunkDistance> {
-  if (options.unborn) return { ahead: null, behind: null };
   const run = { cwd, env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
   const ref = `refs/heads/${trunk}`;
   if (options.shallow) {

@@ -47,6 +47,12 @@ export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>>
   'docs-page': pageOf('docs'),
   map: dataOf('map', {}),
   'map-page': pageOf('map'),
+  config: async (uri, _variables, options) => {
+    const result = await invoke('doctor', { verbose: true }, options);
+    const config = result.data && 'config' in result.data ? result.data.config : undefined;
+    if (config === undefined) throw new ResourceNotFoundError(uri.href, `discern.toml cannot be resolved: ${result.ok ? 'no project' : result.message}`);
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(config) }] };
+  },
 };
 
 export interface ListedResource {

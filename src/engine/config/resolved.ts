@@ -1,0 +1,22 @@
+// The configuration as discern applies it: defaults filled in, the trunk after DISCERN_TRUNK, and job and
+// scope-gate commands as the lists that run. What doctor --verbose shows and discern://config serves.
+import { basename } from 'node:path';
+import type { DiscernDoctorResolvedConfig } from '../../../generated/types.js';
+import type { Project } from '../project/resolve.js';
+import { commandList } from './commands.js';
+import { configuredJobs } from './jobs.js';
+import { DEFAULT_MAP_DIR } from '../map/read-map.js';
+import { scopeDefinitions } from './scopes.js';
+
+export const DEFAULT_BRANCH_PREFIX = 'agent/';
+
+export function resolvedConfig(project: Project): DiscernDoctorResolvedConfig {
+  const config = project.config;
+  return {
+    project: { name: config.project?.name ?? basename(project.root), ...(config.project?.slug ? { slug: config.project.slug } : {}) },
+    repository: { trunk: project.trunk.name, trunk_source: project.trunk.source, branch_prefix: config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX },
+    jobs: configuredJobs(config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
+    scopes: scopeDefinitions(config).map((scope) => ({ ...scope, paths: [...scope.paths], gate: commandList(config.scopes?.[scope.name]?.gate) })),
+    map: { dir: config.map?.dir ?? DEFAULT_MAP_DIR },
+  };
+}
