@@ -47,6 +47,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       verb: spec.verb,
       summary: spec.summary,
       project: spec.project,
+      trunk: spec.trunk ?? 'required',
       policy: c.verb.policy,
       errors: [...new Set([...spec.errors, ...UNIVERSAL_ERRORS])].sort(),
       advisories: c.verb.policy.optional_advisories,

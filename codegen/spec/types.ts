@@ -79,6 +79,7 @@ export interface VerbSpec {
   summary: string;
   stability: 'stable' | 'evolving';
   project: ProjectMode;
+  trunk?: 'required' | 'optional';
   policy: Partial<CompletionPolicy> & { base: PolicyBase };
   errors: string[];
   projection?: boolean;

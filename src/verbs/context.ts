@@ -19,3 +19,8 @@ export interface ProjectVerbContext extends VerbContext {
 export interface InspectVerbContext extends VerbContext {
   resolution: Resolution;
 }
+
+/** Where a caller learns what a verb accepts: its CLI help, or over MCP its tool's input schema. */
+export function argumentsHelp(ctx: Pick<VerbContext, 'surface'>, verb: string): string {
+  return ctx.surface === 'mcp' ? `the inputSchema of discern_${verb} in tools/list` : `\`discern help ${verb}\``;
+}

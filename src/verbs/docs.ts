@@ -7,11 +7,11 @@ import type { DiscernDocsInput } from '../../generated/types.js';
 import { funnel } from '../engine/corpus/funnel.js';
 import { entryOf, pageOf, searchOf } from '../engine/corpus/payloads.js';
 import { MANUAL } from '../engine/manual/bundle.js';
-import type { VerbContext } from './context.js';
+import { argumentsHelp, type VerbContext } from './context.js';
 
 const HINTS = VERBS.docs.hints;
 
-export async function docs(input: DiscernDocsInput, _ctx: VerbContext): Promise<DocsOutcome> {
+export async function docs(input: DiscernDocsInput, ctx: VerbContext): Promise<DocsOutcome> {
   const answer = funnel(MANUAL, input, 'docs');
   switch (answer.kind) {
     case 'refused':
@@ -19,7 +19,7 @@ export async function docs(input: DiscernDocsInput, _ctx: VerbContext): Promise<
         refusal: {
           error: 'invalid_arguments',
           message: `target "${answer.target}" is refused: ${answer.reason}. A target names a page inside the manual (slug, section/slug or path).`,
-          next: { help: '`discern docs`' },
+          next: { help: argumentsHelp(ctx, 'docs') },
         },
       };
     case 'unknown':
@@ -34,7 +34,7 @@ export async function docs(input: DiscernDocsInput, _ctx: VerbContext): Promise<
     case 'ambiguous':
       return {
         data: { target: answer.target, candidates: answer.candidates },
-        refusal: { error: 'ambiguous', message: `"${answer.target}" names several pages: ${answer.candidates.join(', ')}. Use section/slug.`, next: { help: '`discern docs`' } },
+        refusal: { error: 'ambiguous', message: `"${answer.target}" names several pages: ${answer.candidates.join(', ')}. Use section/slug.`, next: { help: argumentsHelp(ctx, 'docs') } },
       };
     case 'search':
       return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };

@@ -29,7 +29,7 @@ export async function impact(input: DiscernImpactInput, ctx: ProjectVerbContext)
       refusal: {
         error: 'invalid_value',
         message: `"${input.has}" is not a scope of this project${known.length > 0 ? `; its scopes are ${known.join(', ')}` : '; discern.toml defines no [scopes]'}.`,
-        next: { help: '`discern status` (its scopes table)' },
+        next: { help: `${ctx.surface === 'mcp' ? 'discern_status' : '`discern status`'} (its scopes)` },
       },
     };
   }

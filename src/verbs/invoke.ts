@@ -8,7 +8,7 @@ import type { DiscernResult } from '../../generated/types.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
-import type { Surface, VerbContext } from './context.js';
+import { argumentsHelp, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 import { faultRequested } from '../engine/faults.js';
 
@@ -28,7 +28,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const validators = await INPUT_VALIDATORS[id]();
     const validateInput = options.surface === 'mcp' ? validators.mcp : validators.cli;
     if (!validateInput(rawInput)) {
-      const help = options.surface === 'mcp' ? `the inputSchema of ${registration.mcpTool ?? registration.verb} in tools/list` : `\`discern help ${registration.cliPath.join(' ')}\``;
+      const help = argumentsHelp({ surface: options.surface }, registration.cliPath.join(' '));
       return buildEnvelope(subject, {
         refusal: { error: 'invalid_arguments', message: describeInputErrors(validateInput.errors ?? []), next: { help } },
       });
@@ -42,7 +42,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
       // Loaded only for project verbs: project-independent calls (docs, help) never parse TOML or spawn git.
       const { resolveProject } = await import('../engine/project/resolve.js');
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
-      const resolution = await resolveProject({ path: target, pathFrom, env: options.env, signal: options.signal });
+      const resolution = await resolveProject({ path: target, pathFrom, requireTrunk: registration.trunk === 'required', env: options.env, signal: options.signal });
       if (registration.project === 'required') {
         if (!resolution.ok) {
           const issues = resolution.partial.configIssues;

@@ -9,7 +9,7 @@ import { indexCorpus } from '../engine/corpus/search-documents.js';
 import type { CorpusRegion } from '../engine/corpus/types.js';
 import { regionFreshness } from '../engine/map/freshness.js';
 import { readMap } from '../engine/map/read-map.js';
-import type { ProjectVerbContext } from './context.js';
+import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 const HINTS = VERBS.map.hints;
 
@@ -18,7 +18,7 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
   const read = await readMap(project.root, project.config.map?.dir);
   if (!read.ok) {
     if (read.reason === 'unreadable') return { refusal: { error: 'read_failed', message: read.message, next: { target: `${read.dir}/`, access: 'readable' } } };
-    return { data: { map_dir: read.dir }, refusal: { error: 'no_map', message: read.message, next: { list: `discern docs configuration (the [map] dir key)` } } };
+    return { data: { map_dir: read.dir }, refusal: { error: 'no_map', message: read.message, next: { map_dir: read.dir } } };
   }
   const corpus = indexCorpus(read.corpus);
   const answer = funnel(corpus, input, read.dir);
@@ -28,7 +28,7 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
         refusal: {
           error: 'invalid_arguments',
           message: `target "${answer.target}" is refused: ${answer.reason}. A target names a page inside the map (path, region/page, slug or region).`,
-          next: { help: '`discern map`' },
+          next: { help: argumentsHelp(ctx, 'map') },
         },
       };
     case 'unknown':
@@ -43,7 +43,7 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
     case 'ambiguous':
       return {
         data: { target: answer.target, candidates: answer.candidates },
-        refusal: { error: 'ambiguous', message: `"${answer.target}" names several map pages: ${answer.candidates.join(', ')}. Use the region/page form.`, next: { help: '`discern map`' } },
+        refusal: { error: 'ambiguous', message: `"${answer.target}" names several map pages: ${answer.candidates.join(', ')}. Use the region/page form.`, next: { help: argumentsHelp(ctx, 'map') } },
       };
     case 'search':
       return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };

@@ -12,11 +12,11 @@ import { DEFAULT_BRANCH_PREFIX } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
-import type { ProjectVerbContext } from './context.js';
+import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext): Promise<StatusOutcome> {
   if (input.all === true && input.local === true) {
-    return { refusal: { error: 'invalid_arguments', message: 'all and local ask for opposite fleets; give at most one.', next: { help: '`discern help status`' } } };
+    return { refusal: { error: 'invalid_arguments', message: 'all and local ask for opposite fleets; give at most one.', next: { help: argumentsHelp(ctx, 'status') } } };
   }
   const { project } = ctx;
   const signal = ctx.signal;
@@ -56,6 +56,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       unborn: state.unborn,
       shallow: project.shallow,
       trunk: project.trunk.name,
+      trunk_exists: project.trunk.exists,
       clean: state.changed === 0,
       changed_files: state.changed,
       untracked_files: state.untracked,

@@ -15,7 +15,7 @@ function maximalStatus(): Omit<DiscernStatusData, 'projection'> {
     location: 'main',
     root: '/r',
     project: { name: 'p', config: '/r/discern.toml' },
-    git: { branch: 'main', head: 'a'.repeat(40), detached: false, unborn: false, shallow: false, trunk: 'main', clean: true, changed_files: 0, untracked_files: 0, ahead_trunk: 0, behind_trunk: 0 },
+    git: { branch: 'main', head: 'a'.repeat(40), detached: false, unborn: false, shallow: false, trunk: 'main', trunk_exists: true, clean: true, changed_files: 0, untracked_files: 0, ahead_trunk: 0, behind_trunk: 0 },
     gate: {
       jobs: many(9, (i) => ({ name: `job${i}`, stage: 'check' as const, commands: many(i, (k) => `cmd ${k}`) })),
       scope_gates: many(7, (i) => ({ scope: `s${i}`, commands: many(8, (k) => `gate ${k}`) })),

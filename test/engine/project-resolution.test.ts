@@ -112,7 +112,7 @@ describe('project resolution', () => {
     r.git('branch', 'develop');
     const fromEnv = await resolve(r.root, { DISCERN_TRUNK: 'develop' });
     assert.ok(fromEnv.ok);
-    assert.deepEqual(fromEnv.project.trunk, { name: 'develop', source: 'env' });
+    assert.deepEqual(fromEnv.project.trunk, { name: 'develop', source: 'env', exists: true });
     const missing = refusal(await resolve(r.root, { DISCERN_TRUNK: 'release' }));
     assert.equal(missing.error, 'no_trunk');
     assert.match(missing.message, /"release" \(from DISCERN_TRUNK\)/);

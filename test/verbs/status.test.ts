@@ -103,6 +103,17 @@ describe('status', () => {
     assert.equal(d.git.behind_trunk, null);
   });
 
+  it('a fresh repository without any commit: status still answers, the trunk does not exist yet', async () => {
+    const r = scratchRepo({ 'discern.toml': MINIMAL_CONFIG }, { commit: false });
+    repos.push(r);
+    const d = await statusData(r.root);
+    assert.deepEqual(
+      { branch: d.git.branch, unborn: d.git.unborn, head: d.git.head, trunk_exists: d.git.trunk_exists, ahead: d.git.ahead_trunk, behind: d.git.behind_trunk },
+      { branch: 'main', unborn: true, head: null, trunk_exists: false, ahead: null, behind: null },
+    );
+    assert.equal((await call('impact', {}, r.root)).error, 'no_trunk', 'impact measures from the trunk, so it needs one');
+  });
+
   it('a shallow clone', async () => {
     const origin = repo();
     for (const n of [1, 2, 3]) {

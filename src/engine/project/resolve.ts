@@ -25,6 +25,8 @@ export interface Checkout {
 export interface Trunk {
   name: string;
   source: Extract<DiscernTrunkSource, 'env' | 'config' | 'default'>;
+  /** Whether the branch exists; always true unless the verb resolved with requireTrunk false. */
+  exists: boolean;
 }
 
 export interface Project extends Checkout {
@@ -49,7 +51,7 @@ export interface PartialResolution {
   checkout?: Checkout;
   configPath?: string;
   config?: DiscernConfig;
-  trunk?: Trunk;
+  trunk?: Omit<Trunk, 'exists'>;
   configIssues?: DiscernConfigIssue[];
 }
 
@@ -62,6 +64,8 @@ export interface ResolveOptions {
   path: string;
   /** Whether the path was an argument of the call or the caller's working directory (which can be deleted). */
   pathFrom: 'argument' | 'working-directory';
+  /** Refuse with no_trunk when the trunk branch does not exist (default); false lets the verb report it. */
+  requireTrunk?: boolean;
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
 }
@@ -107,13 +111,14 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   if (problem !== undefined) {
     return refuse({ error: 'no_trunk', message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`, next: { trunk: trunk.name } }, partial);
   }
-  if (!(await branchExists(checkout.root, trunk.name, env, options.signal))) {
+  const exists = await branchExists(checkout.root, trunk.name, env, options.signal);
+  if (!exists && options.requireTrunk !== false) {
     return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
   }
-  return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk } };
+  return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk: { ...trunk, exists } } };
 }
 
-export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, string | undefined>>): Trunk {
+export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, string | undefined>>): Omit<Trunk, 'exists'> {
   const fromEnv = env['DISCERN_TRUNK']?.trim();
   if (fromEnv) return { name: fromEnv, source: 'env' };
   const fromConfig = config.repository?.trunk;
