@@ -8,7 +8,7 @@ import type { DiscernConfigScope, DiscernStatusData, DiscernStatusInput } from '
 import { fullCollections, projectCollections } from '../core/projection.js';
 import { configuredJobs } from '../engine/config/jobs.js';
 import { commandList } from '../engine/config/commands.js';
-import { DEFAULT_BRANCH_PREFIX } from '../engine/config/resolved.js';
+import { DEFAULT_BRANCH_PREFIX } from '../engine/config/defaults.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
@@ -30,6 +30,8 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       : readFleet({
           root: project.root,
           currentRoot: project.root,
+          commonDir: project.commonDir,
+          location: project.location,
           trunk: project.trunk.name,
           branchPrefix: project.config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
           all: input.all === true,

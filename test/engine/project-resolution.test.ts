@@ -118,6 +118,17 @@ describe('project resolution', () => {
     assert.match(missing.message, /"release" \(from DISCERN_TRUNK\)/);
   });
 
+  it('finds the trunk as a loose ref, in packed-refs, and with a slash in its name', async () => {
+    const r = repo();
+    r.git('branch', 'release/1.2');
+    assert.ok((await resolve(r.root, { DISCERN_TRUNK: 'release/1.2' })).ok, 'loose, nested');
+    r.git('pack-refs', '--all');
+    assert.ok((await resolve(r.root)).ok, 'packed');
+    assert.ok((await resolve(r.root, { DISCERN_TRUNK: 'release/1.2' })).ok, 'packed, nested');
+    assert.equal(refusal(await resolve(r.root, { DISCERN_TRUNK: 'release' })).error, 'no_trunk', 'a folder of refs is not a branch');
+    assert.equal(refusal(await resolve(r.root, { DISCERN_TRUNK: 'release/1' })).error, 'no_trunk', 'a prefix is not a branch');
+  });
+
   it('refuses a trunk that is a revision expression rather than a branch name', async () => {
     const r = repo();
     for (const name of ['main~0', 'main@{0}', 'main^']) {

@@ -5,10 +5,8 @@ import type { DiscernDoctorResolvedConfig } from '../../../generated/types.js';
 import type { Project } from '../project/resolve.js';
 import { commandList } from './commands.js';
 import { configuredJobs } from './jobs.js';
-import { DEFAULT_MAP_DIR } from '../map/read-map.js';
 import { scopeDefinitions } from './scopes.js';
-
-export const DEFAULT_BRANCH_PREFIX = 'agent/';
+import { DEFAULT_BRANCH_PREFIX, DEFAULT_MAP_DIR } from './defaults.js';
 
 export function resolvedConfig(project: Project): DiscernDoctorResolvedConfig {
   const config = project.config;

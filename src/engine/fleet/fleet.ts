@@ -2,6 +2,8 @@
 // distance from the trunk, broken or locked. The main checkout and the caller's checkout are always in it;
 // other worktrees are in it when their branch carries the effort prefix, or always with `all`.
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { git } from '../git/git.js';
 import { readWorkingState, type WorkingState } from '../git/porcelain-status.js';
 import { trunkDistance, type TrunkDistance } from '../git/trunk-distance.js';
@@ -26,6 +28,9 @@ export interface FleetRow {
 export interface FleetOptions {
   root: string;
   currentRoot: string;
+  /** The repository's common git directory, and whether the caller is in the main checkout. */
+  commonDir: string;
+  location: 'main' | 'worktree';
   trunk: string;
   branchPrefix: string;
   all: boolean;
@@ -39,13 +44,28 @@ export interface FleetOptions {
 const GIT_CONCURRENCY = 4;
 
 export async function readFleet(options: FleetOptions): Promise<FleetRow[]> {
-  const records = (await listWorktrees(options.root, options.env, options.signal)).filter((r) => !r.bare);
+  const records = (await worktreeRecords(options)).filter((r) => !r.bare);
   const mainPath = records[0]?.path;
   const selected = records.filter((r) => r.path === mainPath || r.path === options.currentRoot || options.all || (r.branch ?? '').startsWith(options.branchPrefix));
   const rows = await mapLimited(selected, GIT_CONCURRENCY, (record) => fleetRow(record, record.path === mainPath, options));
   // Recent activity only orders rows beyond main and here: with fewer rows there is nothing to order by it.
   const activity = rows.length > 2 ? await commitTimes(options.root, rows.map((r) => r.head ?? null), options.env, options.signal) : new Map<string, number>();
   return rows.sort((a, b) => rank(a, b, activity));
+}
+
+/**
+ * A main checkout with no linked worktrees (the common case) needs no `git worktree list`: the fleet is the
+ * checkout itself. Anything else asks git.
+ */
+async function worktreeRecords(options: FleetOptions): Promise<WorktreeRecord[]> {
+  if (options.root === options.currentRoot && options.location === 'main') {
+    const linked = await readdir(join(options.commonDir, 'worktrees')).catch(() => [] as string[]);
+    if (linked.length === 0) {
+      const { state } = await options.current;
+      return [{ path: options.root, head: state.head, branch: state.branch, bare: false, locked: null, prunable: null }];
+    }
+  }
+  return listWorktrees(options.root, options.env, options.signal);
 }
 
 async function fleetRow(record: WorktreeRecord, isMain: boolean, options: FleetOptions): Promise<FleetRow> {

@@ -5,8 +5,8 @@ import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { assembleCorpus, type SourceFile } from '../corpus/assemble.js';
 import type { Corpus } from '../corpus/types.js';
+import { DEFAULT_MAP_DIR } from '../config/defaults.js';
 
-export const DEFAULT_MAP_DIR = 'discern/map/';
 const PAGE_LIMIT_BYTES = 1024 * 1024;
 
 export type MapRead =

@@ -9,6 +9,7 @@ import type { Refusal } from '../../core/outcome.js';
 import { git, gitComplaint, GitUnavailable } from '../git/git.js';
 import { loadConfig } from '../config/load.js';
 import { branchNameProblem } from '../git/ref-name.js';
+import { localBranchExists } from '../git/local-branch.js';
 
 export const CONFIG_FILE = 'discern.toml';
 
@@ -111,7 +112,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   if (problem !== undefined) {
     return refuse({ error: 'no_trunk', message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`, next: { trunk: trunk.name } }, partial);
   }
-  const exists = await branchExists(checkout.root, trunk.name, env, options.signal);
+  const exists = await localBranchExists(checkout.commonDir, trunk.name, { cwd: checkout.root, env, ...(options.signal ? { signal: options.signal } : {}) });
   if (!exists && options.requireTrunk !== false) {
     return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
   }
@@ -157,11 +158,6 @@ export async function findCheckout(start: string, env: Readonly<Record<string, s
   return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree', shallow: shallow === 'true' } };
 }
 
-/** A local branch of exactly this name (the name was checked first, so nothing in it is a revision expression). */
-async function branchExists(root: string, name: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<boolean> {
-  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], { cwd: root, env, ...(signal ? { signal } : {}) });
-  return result.code === 0;
-}
 
 async function existingDirectory(path: string): Promise<string | undefined> {
   try {

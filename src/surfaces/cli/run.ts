@@ -42,7 +42,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
       const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
-      await write(process.stdout, present(result, 'json'));
+      await write(process.stdout, await present(result, 'json'));
     } else {
       await write(process.stderr, `discern: internal error; crash record at ${record}\n`);
     }
@@ -101,7 +101,7 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<NodeJS.ErrnoEx
 
 /** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
 async function emit(result: DiscernResult, format: Format): Promise<number> {
-  const failed = await write(process.stdout, present(result, format));
+  const failed = await write(process.stdout, await present(result, format));
   if (failed && failed.code !== 'EPIPE') {
     await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
     return EXIT.failure;
@@ -119,7 +119,7 @@ async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promi
         refusal: check.error === 'unknown_command' ? { error: 'unknown_command', message: check.message, next: {} } : { error: 'invalid_arguments', message: check.message, next: { help } },
       },
     );
-    await write(process.stdout, present(result, 'json'));
+    await write(process.stdout, await present(result, 'json'));
   } else {
     const pointer = check.usage ? ` Usage: ${check.usage}` : check.suggestions.length > 0 ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?` : ' See: discern help';
     await write(process.stderr, `discern: ${check.message}${pointer}\n`);
