@@ -24,7 +24,7 @@ function discern(args: string[], expect: number): string {
   process.stdout.write(`$ discern ${args.join(' ')}\n`);
   const run = spawnSync(process.execPath, [bin, ...args], { cwd: project, encoding: 'utf8' });
   const out = `${run.stdout}${run.stderr}`;
-  process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  process.stdout.write(out === '' ? '(no output: the answer is the exit status)\n' : out.endsWith('\n') ? out : `${out}\n`);
   if (run.status !== expect) {
     failures++;
     process.stdout.write(`!! expected exit ${expect}, got ${run.status}\n`);
@@ -50,7 +50,16 @@ try {
   title('2. doctor checks the project: config, git, trunk, and that each job command resolves');
   discern(['doctor'], 0);
 
-  title('3. A key nothing honours is refused, with its line — not silently ignored');
+  title('3. Where am I, and what does my change touch?');
+  discern(['status'], 0);
+  writeFileSync(join(project, 'docs', 'usage.md'), '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n');
+  discern(['impact'], 0);
+  discern(['impact', '--has', 'source'], 1);
+  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n');
+  discern(['impact', '--has', 'source'], 0);
+  discern(['map'], 0);
+
+  title('4. A key nothing honours is refused, with its line — not silently ignored');
   const config = join(project, 'discern.toml');
   const original = readFileSync(config, 'utf8');
   writeFileSync(config, `${original}\n[jobs.e2e]\nstage = "test"\nrun = "npm run e2e"\ntimeout = 900\n`);
@@ -58,11 +67,11 @@ try {
   if (broken.error !== 'unknown_key') failures++;
   writeFileSync(config, original);
 
-  title('4. The bundled manual: search, then read a page');
+  title('5. The bundled manual: search, then read a page');
   discern(['docs', '--search', 'connect an agent'], 0);
   discern(['docs', 'guides/connect-a-coding-agent', '--markdown'], 0);
 
-  title('5. The same verbs over MCP, from the same contract');
+  title('6. The same verbs over MCP, from the same contract');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
   const client = new Client({ name: 'discern-demo', version: '1.0.0' });
   await client.connect(transport);
