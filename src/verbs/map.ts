@@ -9,9 +9,11 @@ import { indexCorpus } from '../engine/corpus/search-documents.js';
 import type { CorpusRegion } from '../engine/corpus/types.js';
 import { regionFreshness } from '../engine/map/freshness.js';
 import { readMap } from '../engine/map/read-map.js';
-import { argumentsHelp, type ProjectVerbContext } from './context.js';
+import type { ProjectVerbContext } from './context.js';
+import { lookupRefusal, type CorpusWords } from './lookup-refusals.js';
 
 const HINTS = VERBS.map.hints;
+const WORDS: CorpusWords = { verb: 'map', corpus: 'map', region: 'region', forms: 'path, region/page, slug or region' };
 
 export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Promise<MapOutcome> {
   const { project } = ctx;
@@ -24,27 +26,9 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
   const answer = funnel(corpus, input, read.dir);
   switch (answer.kind) {
     case 'refused':
-      return {
-        refusal: {
-          error: 'invalid_arguments',
-          message: `target "${answer.target}" is refused: ${answer.reason}. A target names a page inside the map (path, region/page, slug or region).`,
-          next: { help: argumentsHelp(ctx, 'map') },
-        },
-      };
     case 'unknown':
-      return {
-        data: { target: answer.target, suggestions: answer.suggestions },
-        refusal: {
-          error: 'unknown_target',
-          message: `The map has no page or region "${answer.target}".${answer.suggestions.length > 0 ? ` Closest: ${answer.suggestions.join(', ')}.` : ''}`,
-          next: { list: 'discern map' },
-        },
-      };
     case 'ambiguous':
-      return {
-        data: { target: answer.target, candidates: answer.candidates },
-        refusal: { error: 'ambiguous', message: `"${answer.target}" names several map pages: ${answer.candidates.join(', ')}. Use the region/page form.`, next: { help: argumentsHelp(ctx, 'map') } },
-      };
+      return lookupRefusal(answer, WORDS, ctx);
     case 'search':
       return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };
     case 'page':

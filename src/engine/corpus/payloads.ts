@@ -1,20 +1,10 @@
-// The parts of docs and map results built the same way from a corpus: an index entry, a page, a search.
+// The parts of docs and map results built the same way from a corpus: an index entry, a page, a search —
+// in the shapes the shared document definitions publish (spec/common.schema.json).
+import type { DiscernDocumentEntry, DiscernDocumentPage, DiscernDocumentSearch } from '../../../generated/types.js';
 import type { FunnelAnswer } from './funnel.js';
 import type { CorpusPage } from './types.js';
 
-export interface EntryPayload {
-  target: string;
-  path: string;
-  section: string;
-  slug: string;
-  title: string;
-  description: string;
-  order: number;
-  aliases?: string[];
-  publish?: boolean;
-}
-
-export function entryOf(page: CorpusPage): EntryPayload {
+export function entryOf(page: CorpusPage): DiscernDocumentEntry {
   return {
     target: page.target,
     path: page.path,
@@ -28,18 +18,11 @@ export function entryOf(page: CorpusPage): EntryPayload {
   };
 }
 
-export function pageOf(page: CorpusPage): { target: string; path: string; section: string; slug: string; title: string; description: string; content: string } {
+export function pageOf(page: CorpusPage): DiscernDocumentPage {
   return { target: page.target, path: page.path, section: page.section, slug: page.slug, title: page.title, description: page.description, content: page.content };
 }
 
-export function searchOf(answer: Extract<FunnelAnswer, { kind: 'search' }>): {
-  query: string;
-  scope?: string;
-  count: number;
-  truncated: boolean;
-  results: Extract<FunnelAnswer, { kind: 'search' }>['outcome']['results'];
-  suggestions?: string[];
-} {
+export function searchOf(answer: Extract<FunnelAnswer, { kind: 'search' }>): DiscernDocumentSearch {
   const { outcome } = answer;
   return {
     query: outcome.query,

@@ -2,6 +2,7 @@
 // distance from the trunk, broken or locked. The main checkout and the caller's checkout are always in it;
 // other worktrees are in it when their branch carries the effort prefix, or always with `all`.
 import { existsSync } from 'node:fs';
+import type { DiscernStatusFleetRow } from '../../../generated/types.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
@@ -10,20 +11,8 @@ import { trunkDistance, type TrunkDistance } from '../git/trunk-distance.js';
 import { listWorktrees, type WorktreeRecord } from '../git/worktree-list.js';
 import { mapLimited } from '../process/limit.js';
 
-export interface FleetRow {
-  path: string;
-  is_main: boolean;
-  is_current: boolean;
-  branch: string | null;
-  head?: string | null;
-  clean?: boolean;
-  changed_files?: number;
-  ahead?: number | null;
-  behind?: number | null;
-  locked?: boolean;
-  broken?: boolean;
-  reason?: string;
-}
+/** One worktree's row, as the status contract publishes it. */
+export type FleetRow = DiscernStatusFleetRow;
 
 export interface FleetOptions {
   root: string;
