@@ -46,6 +46,10 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
   out.set('schema/discern-config.schema.json', jsonWithComment(['spec/config.schema.json'], publishSchema(model.config, 'discern-config.schema.json', contracts)));
   out.set('schema/discern-proof-note.schema.json', jsonWithComment(['spec/proof-note.schema.json'], publishSchema(model.proofNote, 'discern-proof-note.schema.json', contracts)));
   out.set(
+    'schema/discern-progress-line.schema.json',
+    jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),
+  );
+  out.set(
     'schema/discern-conventions.json',
     jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),
   );

@@ -1,5 +1,5 @@
 // Ajv standalone validators: per verb, its input (the exact schema MCP advertises) and its result (the
-// published definition), plus the discern.toml validator. Generated once here so nothing compiles a schema at
+// published definition), plus the discern.toml and DISCERN_PROGRESS line validators. Generated once here so nothing compiles a schema at
 // run time. Ajv's "ESM" standalone output still calls require() for its runtime helpers; those calls are
 // rewritten into imports so the modules load under plain Node ESM and bundle cleanly.
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -20,6 +20,8 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
   ajv.addSchema(contracts.resultsSchema, RESULTS_ID);
   const configId = `${SCHEMA_BASE}discern-config.schema.json`;
   ajv.addSchema(publishSchema(model.config, 'discern-config.schema.json', contracts), configId);
+  const progressLineId = `${SCHEMA_BASE}discern-progress-line.schema.json`;
+  ajv.addSchema(publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts), progressLineId);
 
   for (const c of contracts.verbs) {
     const inputId = `${SCHEMA_BASE}inputs/${c.verb.id}.json`;
@@ -43,6 +45,12 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
   const configCode = standalone(ajv, { validateConfig: configId });
   out.set('generated/validators/config.js', withCodeHeader(['spec/config.schema.json'], esmHelpers(configCode)));
   out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<DiscernConfig>'], ['DiscernConfig'])));
+  const progressCode = standalone(ajv, { validateProgressLine: progressLineId });
+  out.set('generated/validators/progress-line.js', withCodeHeader(['spec/progress-line.schema.json'], esmHelpers(progressCode)));
+  out.set(
+    'generated/validators/progress-line.d.ts',
+    withCodeHeader(['spec/progress-line.schema.json'], dts(['validateProgressLine: StandaloneValidator<DiscernProgressLine>'], ['DiscernProgressLine'])),
+  );
   return out;
 }
 

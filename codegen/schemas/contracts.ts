@@ -56,6 +56,8 @@ export function buildContracts(model: SpecModel): Contracts {
   // discern.toml's types (DiscernConfig and its sections) are emitted beside the inputs.
   const config = hoistVerbSchema(model.config, 'Config', 'DiscernConfig', model.common);
   for (const [name, def] of Object.entries({ DiscernConfig: config.root, ...config.defs })) tsInputs[name] = def;
+  // The DISCERN_PROGRESS line protocol is a published contract too: producers may validate against it.
+  tsInputs['DiscernProgressLine'] = model.progressLine;
 
   // A common fragment only data schemas share is published only if some result reaches it.
   const commonNames = Object.keys(envelopeDefs(model.common));

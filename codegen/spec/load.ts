@@ -64,6 +64,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const common = readJson('spec/common.schema.json');
   const config = readJson('spec/config.schema.json');
   const proofNote = readJson('spec/proof-note.schema.json');
+  const progressLine = readJson('spec/progress-line.schema.json');
 
   const verbs: VerbModel[] = [];
   const verbsDir = join(root, 'spec/verbs');
@@ -96,6 +97,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     ['spec/common.schema.json', common],
     ['spec/config.schema.json', config],
     ['spec/proof-note.schema.json', proofNote],
+    ['spec/progress-line.schema.json', progressLine],
     ...verbs.flatMap((v): [string, JsonSchema][] => [
       [`${v.dir}/input.schema.json`, v.input],
       [`${v.dir}/data.schema.json`, v.data],
@@ -110,7 +112,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   problems.throwIfAny();
 
   const pkg = JSON.parse(read('package.json')) as { version: string };
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, conventions, mcp, cli, verbs, sources };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, conventions, mcp, cli, verbs, sources };
 }
 
 function compileAll(files: [string, JsonSchema][], problems: ProblemList): void {

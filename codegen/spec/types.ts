@@ -138,6 +138,8 @@ export interface SpecModel {
   common: JsonSchema;
   config: JsonSchema;
   proofNote: JsonSchema;
+  /** The DISCERN_PROGRESS line a project's job prints. */
+  progressLine: JsonSchema;
   conventions: Record<string, unknown>;
   mcp: McpSpec;
   cli: CliSpec;
