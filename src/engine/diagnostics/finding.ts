@@ -1,0 +1,70 @@
+// What every parser produces before the job's identity is attached. Parsers may leave a field undefined;
+// toDiagnostic drops those keys, because the generated type is checked with exactOptionalPropertyTypes and the
+// schema forbids explicit nulls.
+import type { DiscernDiagnostic } from '../../../generated/types.js';
+
+export interface Finding {
+  severity: 'error' | 'warning';
+  message: string;
+  file?: string | undefined;
+  line?: number | undefined;
+  col?: number | undefined;
+  rule?: string | undefined;
+  fix_available?: boolean | undefined;
+}
+
+export interface JobIdentity {
+  tool: string;
+  reproduce_cmd: string;
+}
+
+// A single tool message can be a whole stack dump; the diagnostic is a pointer, the full text stays in the log.
+const MAX_MESSAGE_CHARS = 2000;
+
+export function clipMessage(message: string): string {
+  const trimmed = message.trim();
+  return trimmed.length <= MAX_MESSAGE_CHARS ? trimmed : `${trimmed.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+}
+
+/** A positive integer from a number or numeric string, else undefined (the schema requires line/col ≥ 1). */
+export function positiveInt(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
+export function toDiagnostic(finding: Finding, job: JobIdentity): DiscernDiagnostic {
+  // tool and reproduce_cmd always come from the job: a tool's own name for itself (ESLint, pytest) is not the
+  // gate step the agent has to rerun.
+  const diagnostic: DiscernDiagnostic = {
+    tool: job.tool,
+    severity: finding.severity,
+    message: clipMessage(finding.message) || `${job.tool} reported a problem`,
+    reproduce_cmd: job.reproduce_cmd,
+  };
+  if (finding.file !== undefined && finding.file !== '') diagnostic.file = finding.file;
+  const line = positiveInt(finding.line);
+  if (line !== undefined) diagnostic.line = line;
+  const col = positiveInt(finding.col);
+  if (col !== undefined) diagnostic.col = col;
+  if (finding.rule !== undefined && finding.rule !== '') diagnostic.rule = finding.rule;
+  if (finding.fix_available === true) diagnostic.fix_available = true;
+  return diagnostic;
+}
+
+/** Drops repeats of the same (file, line, col, message): tools that run per package or per config often report one problem twice. */
+export function dedupe<T extends Finding>(findings: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const kept: T[] = [];
+  for (const finding of findings) {
+    const key = JSON.stringify([finding.file ?? '', finding.line ?? 0, finding.col ?? 0, finding.message.trim()]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(finding);
+  }
+  return kept;
+}
+
+/** A finding from a line-shape parser, with the index of the line that carries it (so two parsers never claim one line). */
+export interface LineFinding extends Finding {
+  at: number;
+}
