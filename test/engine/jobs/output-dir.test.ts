@@ -1,0 +1,84 @@
+// Sweeping old run output directories: only directories, only old ones, never through a link, never throwing.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outputFileName, sweepOldOutputs } from '../../../src/engine/jobs/output-dir.js';
+import { scratch } from './job-helpers.js';
+
+const HOUR = 60 * 60 * 1000;
+
+function age(path: string, ms: number): void {
+  const when = new Date(Date.now() - ms);
+  utimesSync(path, when, when);
+}
+
+describe('sweepOldOutputs', () => {
+  it('removes run directories older than the limit and leaves the rest', async () => {
+    const { dir, cleanup } = scratch('sweep');
+    try {
+      const runs = join(dir, 'runs');
+      const outside = join(dir, 'outside');
+      mkdirSync(outside);
+      writeFileSync(join(outside, 'keep.log'), 'x');
+      age(join(outside, 'keep.log'), 48 * HOUR);
+      age(outside, 48 * HOUR);
+
+      const old = join(runs, 'R-old');
+      mkdirSync(join(old, 'nested'), { recursive: true });
+      writeFileSync(join(old, 'lint.log'), 'x');
+      age(join(old, 'lint.log'), 30 * HOUR);
+      age(join(old, 'nested'), 30 * HOUR);
+      age(old, 30 * HOUR);
+
+      const fresh = join(runs, 'R-fresh');
+      mkdirSync(fresh);
+
+      // Old directory, but a job is still writing into it.
+      const stillWriting = join(runs, 'R-writing');
+      mkdirSync(stillWriting);
+      writeFileSync(join(stillWriting, 'test.log'), 'x');
+      age(stillWriting, 30 * HOUR);
+
+      const oldFile = join(runs, 'stray.log');
+      writeFileSync(oldFile, 'x');
+      age(oldFile, 30 * HOUR);
+      symlinkSync(outside, join(runs, 'link'));
+
+      assert.equal(await sweepOldOutputs(runs), 1);
+      assert.equal(existsSync(old), false);
+      assert.equal(existsSync(fresh), true);
+      assert.equal(existsSync(stillWriting), true);
+      assert.equal(existsSync(oldFile), true);
+      assert.equal(existsSync(join(outside, 'keep.log')), true, 'a link is never followed');
+
+      assert.equal(await sweepOldOutputs(runs, 0), 2, 'maxAgeMs 0 removes every run directory');
+      assert.equal(existsSync(join(runs, 'link')), true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('never throws, for a missing directory or a file in its place', async () => {
+    const { dir, cleanup } = scratch('sweep-missing');
+    try {
+      assert.equal(await sweepOldOutputs(join(dir, 'missing')), 0);
+      writeFileSync(join(dir, 'file'), '');
+      assert.equal(await sweepOldOutputs(join(dir, 'file')), 0);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('outputFileName', () => {
+  it('keeps safe labels and makes others safe and distinct', () => {
+    assert.equal(outputFileName('lint'), 'lint.log');
+    const a = outputFileName('scope:docs');
+    const b = outputFileName('scope_docs');
+    assert.match(a, /^scope_docs-[0-9a-f]{8}\.log$/);
+    assert.equal(b, 'scope_docs.log');
+    assert.notEqual(outputFileName('a/b'), outputFileName('a:b'));
+    assert.match(outputFileName('..'), /^_/);
+  });
+});
