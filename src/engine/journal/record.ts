@@ -1,0 +1,166 @@
+// The progress journal's record: one JSON file per operation, `<git-common-dir>/discern/operations/<handle>.json`,
+// shared by every worktree of the repository so that a run can be read back from anywhere after a lost or
+// timed-out call. Only the process executing the operation writes its record; everyone else reads. This
+// module holds the shape (format 1), the paths, and the check a reader applies before trusting a file that
+// another process — possibly another discern version — wrote.
+import { join } from 'node:path';
+
+export const JOURNAL_FORMAT = 1;
+
+export type OperationOutcome = 'completed' | 'failed' | 'cancelled';
+export type ProducerState = 'pending' | 'running' | 'ok' | 'failed' | 'cancelled' | 'skipped';
+
+/** The latest fact about the operation: what it is doing, and whether its owner has to do something. */
+export interface ProgressFact {
+  phase: string;
+  state: string;
+  reason: string;
+  next: string;
+  owner_must_act: boolean;
+}
+
+export interface ProducerUnits {
+  kind: string;
+  completed: number;
+  total: number | null;
+}
+
+export interface ProducerEntry {
+  producer: string;
+  state: ProducerState;
+  units?: ProducerUnits;
+  results?: Record<string, number>;
+  active?: string[];
+  elapsed_ms?: number;
+  partial?: boolean;
+  output_path?: string;
+}
+
+export interface FailureEntry {
+  producer: string;
+  name: string;
+  message: string;
+  file?: string;
+  line?: number;
+  reproduce_cmd?: string;
+  partial?: boolean;
+}
+
+export interface TimingEntry {
+  interval_id: string;
+  category: string;
+  started_at: string;
+  finished_at?: string;
+}
+
+export interface WaitEntry {
+  id: string;
+  state: 'waiting' | 'done';
+  reason: string;
+  started_at: string;
+  finished_at?: string;
+  next: string;
+  capacity?: number;
+  in_use?: number;
+}
+
+/** One plan-step event as the verb reports it (kind, label, outcome, and whatever else the step carries). */
+export interface StepEvent {
+  kind: string;
+  label: string;
+  outcome?: string;
+  [key: string]: unknown;
+}
+
+/** How many entries of each bounded list were not kept (present only when something was dropped). */
+export interface DroppedCounts {
+  failures?: number;
+  timings?: number;
+  waits?: number;
+  steps?: number;
+}
+
+export interface OperationRecord {
+  format: typeof JOURNAL_FORMAT;
+  handle: string;
+  verb: string;
+  /** Absolute path of the checkout root the operation runs in. */
+  checkout: string;
+  branch: string | null;
+  pid: number;
+  hostname: string;
+  /** Linux pid namespace of the writer: a reader in another namespace cannot probe `pid`. */
+  pid_ns?: string;
+  started_at: string;
+  finished_at?: string;
+  outcome?: OperationOutcome;
+  last_activity_at: string;
+  progress: ProgressFact;
+  producers: Record<string, ProducerEntry>;
+  failures: FailureEntry[];
+  timings: TimingEntry[];
+  waits: WaitEntry[];
+  steps: StepEvent[];
+  /** Process groups of jobs still running, so a later run can reap what a killed discern left behind. */
+  pgids: number[];
+  result?: unknown;
+  result_truncated?: boolean;
+  result_path?: string;
+  account: string[];
+  dropped?: DroppedCounts;
+}
+
+/** Bounds that keep a record small enough to rewrite several times a second. */
+export const LIMITS = { failures: 200, timings: 500, waits: 100, steps: 1000 } as const;
+
+export function operationsDir(commonDiscernDir: string): string {
+  return join(commonDiscernDir, 'operations');
+}
+
+export function recordFileName(handle: string): string {
+  return `${handle}.json`;
+}
+
+export function resultFileName(handle: string): string {
+  return `${handle}.result.json`;
+}
+
+/** Record files are `R1-….json`; result files (`R1-….result.json`) and temp files are not records. */
+export function isRecordFileName(name: string): boolean {
+  return /^R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}\.json$/.test(name);
+}
+
+export function isResultFileName(name: string): boolean {
+  return /^R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}\.result\.json$/.test(name);
+}
+
+export type RecordCheck =
+  | { ok: true; record: OperationRecord }
+  | { ok: false; reason: 'newer_format' | 'malformed'; detail: string };
+
+/**
+ * Checks the fields readers and eviction rely on. A newer format is reported as such (the reader should say
+ * "upgrade discern"), not as damage; unknown extra fields are allowed (additive changes keep format 1).
+ */
+export function checkRecord(value: unknown): RecordCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: 'malformed', detail: 'the record is not a JSON object' };
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v['format'] === 'number' && v['format'] > JOURNAL_FORMAT) {
+    return { ok: false, reason: 'newer_format', detail: `the record has format ${v['format']}; this discern reads format ${JOURNAL_FORMAT}` };
+  }
+  if (v['format'] !== JOURNAL_FORMAT) return { ok: false, reason: 'malformed', detail: 'the record has no usable format number' };
+  const strings = ['handle', 'verb', 'checkout', 'hostname', 'started_at', 'last_activity_at'];
+  for (const key of strings) if (typeof v[key] !== 'string') return missing(key);
+  if (typeof v['pid'] !== 'number') return missing('pid');
+  if (v['branch'] !== null && typeof v['branch'] !== 'string') return missing('branch');
+  if (typeof v['progress'] !== 'object' || v['progress'] === null) return missing('progress');
+  if (typeof v['producers'] !== 'object' || v['producers'] === null || Array.isArray(v['producers'])) return missing('producers');
+  for (const key of ['failures', 'timings', 'waits', 'steps', 'pgids', 'account']) if (!Array.isArray(v[key])) return missing(key);
+  return { ok: true, record: v as unknown as OperationRecord };
+}
+
+function missing(key: string): RecordCheck {
+  return { ok: false, reason: 'malformed', detail: `the record's ${key} is missing or has the wrong type` };
+}
