@@ -22,7 +22,9 @@ export interface Evaluation {
 
 export function evaluate(policy: CompletionPolicy, outcome: AnyOutcome): Evaluation {
   const unmet: string[] = [];
-  for (const postcondition of policy.required_postconditions) {
+  // A preview runs nothing, so it establishes no effect: only its declared outcome is judged.
+  const required = outcome.dry_run === true ? policy.required_postconditions.filter((p) => p === 'declared-outcome') : policy.required_postconditions;
+  for (const postcondition of required) {
     if (!holds(postcondition, outcome)) unmet.push(postcondition);
   }
   return { ok: unmet.length === 0, unmet };

@@ -4,8 +4,21 @@ import type { Project, Resolution } from '../engine/project/resolve.js';
 
 export type Surface = 'cli' | 'mcp';
 
+/** One live progress update for the caller: MCP notifications/progress, or the CLI's status line. */
+export interface LiveUpdate {
+  message: string;
+  /** Monotonic: finished producers so far. */
+  completed: number;
+  /** Producers planned, when known. */
+  total?: number;
+}
+
+export type LiveProgress = (update: LiveUpdate) => void;
+
 export interface VerbContext {
   signal: AbortSignal;
+  /** Present when the caller can show progress live; long verbs report through it. */
+  progress?: LiveProgress;
   env: Readonly<Record<string, string | undefined>>;
   /** The absolute path the call is aimed at: input.path, else the CLI's working directory or the server's target. */
   target: string;

@@ -16,8 +16,12 @@ export type HandlerLoaders = { [K in keyof VerbHandlers]: () => Promise<VerbHand
 export const HANDLERS: HandlerLoaders = {
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
+  done: async () => (await import('./done.js')).done,
   help: async () => (await import('./help.js')).help,
   impact: async () => (await import('./impact.js')).impact,
   map: async () => (await import('./map.js')).map,
+  prepare: async () => (await import('./prepare.js')).prepare,
+  progress: async () => (await import('./progress.js')).progress,
   status: async () => (await import('./status.js')).status,
+  test: async () => (await import('./test.js')).test,
 };

@@ -8,7 +8,7 @@ import type { DiscernResult } from '../../generated/types.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
-import { argumentsHelp, type Surface, type VerbContext } from './context.js';
+import { argumentsHelp, type LiveProgress, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 import { faultRequested } from '../engine/faults.js';
 
@@ -18,6 +18,8 @@ export interface InvokeOptions {
   defaultTarget: string;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
+  /** Where live progress goes, when the caller can show it. */
+  progress?: LiveProgress;
 }
 
 export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptions): Promise<DiscernResult> {
@@ -36,7 +38,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const input = rawInput as { path?: string };
     target = input.path ?? options.defaultTarget;
     if (faultRequested(options.env, `verb:${id}`)) throw new Error(`fault injected at verb:${id} (DISCERN_FAULT)`);
-    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface };
+    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface, ...(options.progress ? { progress: options.progress } : {}) };
     let context: object = base;
     if (registration.project !== 'none') {
       // Loaded only for project verbs: project-independent calls (docs, help) never parse TOML or spawn git.

@@ -44,7 +44,12 @@ describe('generated validators', () => {
     assert.equal(validateConfig({ project: { name: 'x' }, jobs: { test: 'npm test', e2e: { stage: 'test', run: ['a', 'b'] } } }), true);
     assert.equal(validateConfig({ projects: {} }), false);
     assert.equal(validateConfig({ project: { nmae: 'x' } }), false);
-    assert.equal(validateConfig({ jobs: { test: { run: 'x', timeout: 5 } } }), false);
+    assert.equal(validateConfig({ jobs: { test: { run: 'x', timeout: 5 } } }), true);
+    assert.equal(validateConfig({ jobs: { test: { run: 'x', stream: true } } }), false);
+    assert.equal(validateConfig({ gate: { timeout: 5, fail_fast: false, concurrency: 2, concurrent_test_runs: 1 } }), true);
+    assert.equal(validateConfig({ gate: { concurrency: 0 } }), false);
+    assert.equal(validateConfig({ standards: { cov: { direction: 'up', limit: 80, run: 'x', per: { lines: 'src' } } } }), true);
+    assert.equal(validateConfig({ standards: { cov: { direction: 'sideways', limit: 80, run: 'x' } } }), false);
     assert.equal(validateConfig({ jobs: { e2e: 'x' } }), false, 'a custom job needs a stage');
   });
 });

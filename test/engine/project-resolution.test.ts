@@ -91,13 +91,13 @@ describe('project resolution', () => {
   });
 
   it('reports an unknown key as unknown_key with its dotted path and line', async () => {
-    const r = repo({ 'discern.toml': '[project]\nname = "x"\n\n[jobs]\ntest = { run = "npm test", timeout = 60 }\n' });
+    const r = repo({ 'discern.toml': '[project]\nname = "x"\n\n[jobs]\ntest = { run = "npm test", retries = 60 }\n' });
     const result = await resolve(r.root);
     const e = refusal(result);
     assert.equal(e.error, 'unknown_key');
-    assert.match(e.message, /`jobs\.test\.timeout`/);
+    assert.match(e.message, /`jobs\.test\.retries`/);
     assert.ok(!result.ok);
-    assert.deepEqual(result.partial.configIssues?.[0], { kind: 'unknown_key', path: 'jobs.test.timeout', message: 'is not a key discern honours', line: 5, column: 28 });
+    assert.deepEqual(result.partial.configIssues?.[0], { kind: 'unknown_key', path: 'jobs.test.retries', message: 'is not a key discern honours', line: 5, column: 28 });
   });
 
   it('reports a wrong value type as invalid_config with the dotted key', async () => {

@@ -137,8 +137,23 @@ describe('calling every tool', () => {
     const search = await callTool('discern_map', { search: 'project page' });
     assert.equal((search.structuredContent?.['data'] as { results: { target: string }[] }).results[0]?.target, 'guide/start');
   });
+  it('discern_prepare, discern_test, discern_done and discern_progress in the server\'s checkout', async () => {
+    const prepared = await callTool('discern_prepare', {});
+    assert.equal(prepared.structuredContent?.['ok'], true, JSON.stringify(prepared.structuredContent));
+    const tested = await callTool('discern_test', {});
+    assert.equal(tested.structuredContent?.['ok'], true, JSON.stringify(tested.structuredContent));
+    const handle = (tested.structuredContent?.['data'] as { handle: string }).handle;
+    assert.match(handle, /^R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}$/);
+    const read = await callTool('discern_progress', { handle });
+    assert.equal((read.structuredContent?.['data'] as { outcome: string }).outcome, 'completed');
+    const done = await callTool('discern_done', { dry_run: true });
+    assert.equal(done.structuredContent?.['dry_run'], true, JSON.stringify(done.structuredContent));
+    const proven = await callTool('discern_done', {});
+    assert.equal(proven.structuredContent?.['ok'], true, JSON.stringify(proven.structuredContent));
+    assert.match(proven.content[0]?.text ?? '', /discern Proof: main @ /);
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_impact', 'discern_map', 'discern_status']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_status', 'discern_test']);
   });
 });
 

@@ -134,10 +134,10 @@ describe('doctor', () => {
     });
   }
   it('config problems are listed with their keys and lines, in file order', async () => {
-    const r = await call('doctor', {}, repo({ 'discern.toml': '[project]\nname = "x"\nbogus = 1\n[zzz]\n[jobs.e2e]\nstage = "test"\nrun = "x"\ntimeout = 5\n' }));
+    const r = await call('doctor', {}, repo({ 'discern.toml': '[project]\nname = "x"\nbogus = 1\n[zzz]\n[jobs.e2e]\nstage = "test"\nrun = "x"\nretries = 5\n' }));
     assert.equal(r.error, 'unknown_key');
     const issues = r.data && 'issues' in r.data ? r.data.issues : undefined;
-    assert.deepEqual(issues?.map((i) => [i.path, i.line]), [['project.bogus', 3], ['zzz', 4], ['jobs.e2e.timeout', 8]]);
+    assert.deepEqual(issues?.map((i) => [i.path, i.line]), [['project.bogus', 3], ['zzz', 4], ['jobs.e2e.retries', 8]]);
   });
   it('git that cannot be started → precondition_failed, not a misleading no_repository', async () => {
     const root = repo({ 'discern.toml': MINIMAL_CONFIG });

@@ -9,6 +9,8 @@ export interface JobDefinition {
   name: string;
   stage: JobStage;
   commands: string[];
+  /** The job's own timeout in seconds (0: none); absent means the [gate] default applies. */
+  timeout?: number;
 }
 
 export const KNOWN_JOB_STAGES: Readonly<Record<string, JobStage>> = {
@@ -27,17 +29,20 @@ export function configuredJobs(config: DiscernConfig): JobDefinition[] {
     const known = KNOWN_JOB_STAGES[name];
     let stage: JobStage;
     let run: DiscernConfigCommandList;
+    let timeout: number | undefined;
     if (typeof value === 'string' || Array.isArray(value)) {
       stage = known ?? 'check';
       run = value;
     } else if ('stage' in value) {
       stage = value.stage;
       run = value.run;
+      timeout = value.timeout;
     } else {
       stage = known ?? 'check';
       run = value.run;
+      timeout = value.timeout;
     }
-    jobs.push({ name, stage, commands: commandList(run) });
+    jobs.push({ name, stage, commands: commandList(run), ...(timeout !== undefined ? { timeout } : {}) });
   }
   return jobs;
 }

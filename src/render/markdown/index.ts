@@ -2,16 +2,21 @@
 // lands) `--render` and the human view.
 import type { DiscernResult } from '../../../generated/types.js';
 import { renderDocs } from './docs.js';
+import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
 import { renderImpact } from './impact.js';
 import { renderMap } from './map.js';
+import { renderProgress } from './progress.js';
+import { renderStages } from './stages.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
     case 'docs':
       return renderDocs(result);
+    case 'done':
+      return renderDone(result);
     case 'doctor':
       return renderDoctor(result);
     case 'help':
@@ -20,6 +25,11 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderImpact(result);
     case 'map':
       return renderMap(result);
+    case 'prepare':
+    case 'test':
+      return renderStages(result);
+    case 'progress':
+      return renderProgress(result);
     case 'status':
       return renderStatus(result);
     default:

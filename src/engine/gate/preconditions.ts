@@ -1,0 +1,158 @@
+// The gate's preconditions, checked in order before any project job runs and stopping at the first that
+// fails: the merge check (a linked worktree's branch contains the trunk), the standards never-loosen check,
+// the tracked-artifacts guard, and a write probe of discern's state directory. Each is a read-only step
+// (disposition gate) with diagnostics when it fails.
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
+import { git, gitComplaint } from '../git/git.js';
+import type { StandardDefinition } from '../config/standards.js';
+import { loosenedStandards, readTrunkLimits } from './standards-limits.js';
+
+export interface PreconditionContext {
+  root: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+  /** The ref the branch must contain and the standards compare against (the trunk, or policy_base). */
+  base: string;
+  /** Run the merge check (a linked worktree, not standalone). */
+  mergeCheck: boolean;
+  standards: readonly StandardDefinition[];
+  /** discern's per-checkout state directory, probed for writing. */
+  stateDir: string;
+}
+
+export interface PreconditionOutcome {
+  steps: DiscernStep[];
+  failure?: { failedStage: DiscernFailedStage; error: 'gate_failed' | 'write_denied'; message: string; diagnostics: DiscernDiagnostic[]; target?: string };
+  standardsLimits?: DiscernDoneStandardsLimits;
+}
+
+type Check = { kind: DiscernStepKind; label: string; run: (ctx: PreconditionContext, outcome: PreconditionOutcome) => Promise<PreconditionOutcome['failure'] | undefined> };
+
+const MERGE: Check = {
+  kind: 'merge-check',
+  label: 'branch contains the trunk',
+  async run(ctx) {
+    const result = await git(['merge-base', '--is-ancestor', ctx.base, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    if (result.code === 0) return undefined;
+    const why = result.code === 1 ? `this branch does not contain ${ctx.base}'s latest commits` : `git could not compare it with ${ctx.base}: ${gitComplaint(result)}`;
+    return {
+      failedStage: 'merge',
+      error: 'gate_failed',
+      message: `The merge check failed: ${why}. Merge ${ctx.base} into this branch and commit, then run done again.`,
+      diagnostics: [{ tool: 'git', severity: 'error', message: `HEAD does not contain ${ctx.base}; Proof must cover the trunk it will land on.`, reproduce_cmd: `git merge ${ctx.base}` }],
+    };
+  },
+};
+
+const STANDARDS: Check = {
+  kind: 'standards-limits-check',
+  label: "no standard loosened against the trunk's config",
+  async run(ctx, outcome) {
+    const shown = await git(['show', `${ctx.base}:discern.toml`], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    if (shown.code !== 0) {
+      // An unreadable trunk config continues loudly (an advisory), it does not fail the gate.
+      outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: `${ctx.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
+      return undefined;
+    }
+    const trunk = readTrunkLimits(shown.stdout);
+    if (!trunk.ok) {
+      outcome.standardsLimits = { status: 'parse_failed', trunk: ctx.base, reason: trunk.reason };
+      return {
+        failedStage: 'standards',
+        error: 'gate_failed',
+        message: `The trunk's discern.toml cannot be compared: ${trunk.reason}.`,
+        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.base}:discern.toml — ${trunk.reason}`, reproduce_cmd: `git show ${ctx.base}:discern.toml`, file: 'discern.toml' }],
+      };
+    }
+    const loosened = loosenedStandards(trunk.limits, ctx.standards);
+    if (loosened.length === 0) {
+      outcome.standardsLimits = { status: 'verified', trunk: ctx.base };
+      return undefined;
+    }
+    outcome.standardsLimits = { status: 'loosened', trunk: ctx.base, loosened };
+    return {
+      failedStage: 'standards',
+      error: 'gate_failed',
+      message: `discern.toml loosens ${loosened.length === 1 ? 'a standard' : `${loosened.length} standards`} the trunk holds: ${loosened.join('; ')}. Restore the trunk's limits; loosening one is the owner's change on the trunk.`,
+      diagnostics: loosened.map((m) => ({ tool: 'discern', severity: 'error' as const, message: m, file: 'discern.toml', reproduce_cmd: `git diff ${ctx.base} -- discern.toml` })),
+    };
+  },
+};
+
+const TRACKED_ARTIFACTS: Check = {
+  kind: 'tracked-artifacts-check',
+  label: 'no tracked file is covered by the ignore rules',
+  async run(ctx) {
+    const listed = await git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    if (listed.code !== 0) throw new Error(`git ls-files failed: ${gitComplaint(listed)}`);
+    const paths = listed.stdout.split('\0').filter((p) => p.length > 0);
+    if (paths.length === 0) return undefined;
+    const shown = paths.slice(0, 20);
+    return {
+      failedStage: 'tracked_artifacts',
+      error: 'gate_failed',
+      message: `${paths.length} tracked file${paths.length === 1 ? ' is' : 's are'} covered by the ignore rules (${shown.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}): build output committed by mistake, or an ignore rule too wide. Untrack them with \`git rm --cached <path>\`, or narrow .gitignore, and commit.`,
+      diagnostics: shown.map((file) => ({ tool: 'git', severity: 'error' as const, message: `${file} is tracked, but the ignore rules cover it`, file, reproduce_cmd: 'git ls-files --cached --ignored --exclude-standard' })),
+    };
+  },
+};
+
+const WRITE_PROBE: Check = {
+  kind: 'job',
+  label: "discern's state directory is writable",
+  async run(ctx) {
+    const probe = join(ctx.stateDir, `.write-probe-${process.pid}`);
+    try {
+      await mkdir(ctx.stateDir, { recursive: true });
+      await writeFile(probe, 'probe\n');
+      await rename(probe, `${probe}.renamed`);
+      await rm(`${probe}.renamed`, { force: true });
+      return undefined;
+    } catch (error) {
+      await rm(probe, { force: true }).catch(() => undefined);
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      return {
+        failedStage: 'write_denied',
+        error: 'write_denied',
+        message: `discern cannot write its state directory ${ctx.stateDir} (${code}), so it could not record the run; nothing ran.`,
+        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.stateDir} is not writable (${code})`, reproduce_cmd: `touch ${shellQuote(join(ctx.stateDir, 'probe'))}` }],
+        target: ctx.stateDir,
+      };
+    }
+  },
+};
+
+export function preconditionChecks(options: { mergeCheck: boolean; standards: boolean; trackedArtifacts: boolean }): Check[] {
+  return [...(options.mergeCheck ? [MERGE] : []), ...(options.standards ? [STANDARDS] : []), ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []), WRITE_PROBE];
+}
+
+export async function runPreconditions(checks: readonly Check[], ctx: PreconditionContext): Promise<PreconditionOutcome> {
+  const outcome: PreconditionOutcome = { steps: [] };
+  for (const check of checks) {
+    const started = Date.now();
+    const failure = await check.run(ctx, outcome);
+    outcome.steps.push({
+      kind: check.kind,
+      label: check.label,
+      disposition: 'gate',
+      outcome: failure ? 'failed' : 'ok',
+      duration_s: Math.round((Date.now() - started) / 1000),
+      ...(check === STANDARDS && outcome.standardsLimits ? { note: `${outcome.standardsLimits.status} against ${ctx.base}` } : {}),
+    });
+    if (failure) {
+      outcome.failure = failure;
+      return outcome;
+    }
+  }
+  return outcome;
+}
+
+export function preconditionPlanSteps(checks: readonly Check[], base: string): DiscernPlanStep[] {
+  return checks.map((c) => ({ kind: c.kind, label: c.label, disposition: 'gate', ...(c === MERGE || c === STANDARDS ? { note: `against ${base}` } : {}) }));
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

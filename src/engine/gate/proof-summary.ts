@@ -1,0 +1,93 @@
+// Builds the Proof for a commit: what changed since the merge-base with the trunk, the identity, the line an
+// agent relays verbatim, and the Markdown page kept in the marker.
+import { createHash } from 'node:crypto';
+import type { DiscernGateStandard, DiscernProofSummary } from '../../../generated/types.js';
+import { git, gitComplaint } from '../git/git.js';
+import type { ProducerVerdict } from './proof-records.js';
+
+export interface DiffStats {
+  files_total: number;
+  insertions: number;
+  deletions: number;
+}
+
+export async function diffStatsAgainst(base: string, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<DiffStats> {
+  const opts = { cwd, env, ...(signal ? { signal } : {}) };
+  const mergeBase = await git(['merge-base', base, 'HEAD'], opts);
+  let from = mergeBase.stdout.trim();
+  if (mergeBase.code !== 0 || from === '') {
+    // Unrelated histories: everything in HEAD is new, measured from the empty tree of this repository's hash.
+    const empty = await git(['hash-object', '-t', 'tree', '--stdin'], opts);
+    from = empty.stdout.trim();
+  }
+  const stat = await git(['diff', '--shortstat', '--no-renames', from, 'HEAD'], opts);
+  if (stat.code !== 0) throw new Error(`git diff --shortstat failed: ${gitComplaint(stat)}`);
+  return parseShortstat(stat.stdout);
+}
+
+export function parseShortstat(text: string): DiffStats {
+  const number = (re: RegExp): number => Number(re.exec(text)?.[1] ?? 0);
+  return { files_total: number(/(\d+) files? changed/), insertions: number(/(\d+) insertions?\(\+\)/), deletions: number(/(\d+) deletions?\(-\)/) };
+}
+
+export interface ProofFacts {
+  branch: string | null;
+  trunk: string;
+  commit: string;
+  tree: string;
+  configDigest: string;
+  version: string;
+  mode: 'strict' | 'report';
+  stats: DiffStats;
+  producers: readonly ProducerVerdict[];
+  standards: readonly DiscernGateStandard[];
+  recordedAt: string;
+  replayedFrom?: string;
+}
+
+export function proofId(facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode'>): string {
+  const digest = createHash('sha256').update([facts.commit, facts.tree, facts.configDigest, facts.version, facts.mode].join('\0')).digest('hex');
+  return `P-${digest.slice(0, 16)}`;
+}
+
+export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
+  const head = facts.commit.slice(0, 12);
+  const jobs = facts.producers.filter((p) => p.outcome === 'ok').map((p) => p.label);
+  return {
+    branch: facts.branch,
+    trunk: facts.trunk,
+    head,
+    commit: facts.commit,
+    tree: facts.tree,
+    files_total: facts.stats.files_total,
+    insertions: facts.stats.insertions,
+    deletions: facts.stats.deletions,
+    line: proofLine(facts, head, jobs),
+    mode: facts.mode,
+    recorded_at: facts.recordedAt,
+    proof_id: proofId(facts),
+    jobs,
+    ...(facts.replayedFrom ? { replayed_from: facts.replayedFrom } : {}),
+  };
+}
+
+function proofLine(facts: ProofFacts, head: string, jobs: readonly string[]): string {
+  const where = `${facts.branch ?? 'detached HEAD'} @ ${head}`;
+  const standards = facts.standards.filter((s) => s.value !== undefined).map((s) => `${s.name} ${s.value} ${s.direction === 'up' ? '≥' : '≤'} ${s.limit}`);
+  const ran = [...jobs.filter((j) => !j.startsWith('standard:')), ...standards];
+  const gate = ran.length > 0 ? `gate green (${ran.join(', ')})` : 'gate green (no jobs configured)';
+  const change = `${facts.stats.files_total} file${facts.stats.files_total === 1 ? '' : 's'}, +${facts.stats.insertions} −${facts.stats.deletions} against ${facts.trunk}`;
+  const mode = facts.mode === 'report' ? ' [report only]' : '';
+  return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}`;
+}
+
+export function proofMarkdown(summary: DiscernProofSummary, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[]): string {
+  const lines = [`## Proof — ${summary.branch ?? 'detached HEAD'} @ ${summary.head}`, '', summary.line, '', '| Producer | Outcome | Time |', '| --- | --- | --- |'];
+  for (const p of producers) lines.push(`| ${p.label} | ${p.outcome} | ${Math.round(p.duration_ms / 100) / 10} s |`);
+  if (standards.length > 0) {
+    lines.push('', '| Standard | Value | Limit | Verdict |', '| --- | --- | --- | --- |');
+    for (const s of standards) lines.push(`| ${s.name} | ${s.value ?? '—'} | ${s.direction === 'up' ? '≥' : '≤'} ${s.limit} | ${s.verdict ?? s.measurement} |`);
+  }
+  lines.push('', `Commit \`${summary.commit}\`, tree \`${summary.tree}\`, recorded ${summary.recorded_at}.`);
+  return `${lines.join('\n')}\n`;
+}

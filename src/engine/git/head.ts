@@ -1,0 +1,21 @@
+// The commit and tree HEAD names, in one git call.
+import { git } from './git.js';
+
+export interface HeadIds {
+  commit: string;
+  tree: string;
+}
+
+export async function readHeadIds(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<HeadIds | undefined> {
+  const result = await git(['rev-parse', '--quiet', 'HEAD', 'HEAD^{tree}'], { cwd, env, ...(signal ? { signal } : {}) });
+  const [commit, tree] = result.stdout.trim().split('\n');
+  if (result.code !== 0 || !commit || !tree) return undefined;
+  return { commit, tree };
+}
+
+/** Whether `ref` names a commit here (for refs the caller passes, such as policy_base). */
+export async function resolvesToCommit(ref: string, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<boolean> {
+  if (ref.startsWith('-')) return false;
+  const result = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd, env });
+  return result.code === 0;
+}

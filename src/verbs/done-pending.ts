@@ -1,0 +1,41 @@
+// A second done (or a done beside a prepare) in a checkout where another attempt holds the operation lock:
+// refused as incomplete, naming the running attempt, its lease expiry and its progress handle, so the caller
+// reads that run back instead of starting another gate on the same evidence.
+import type { DoneOutcome } from '../../generated/handlers.js';
+import type { DiscernDoneData } from '../../generated/types.js';
+import { runningOperations } from '../engine/journal/index.js';
+import type { HolderInfo } from '../engine/state/lease-lock.js';
+import { readBack } from './done.js';
+import type { DoneRun } from './done-run.js';
+
+export async function attemptPending(run: DoneRun, holder: HolderInfo | null, base: Pick<DiscernDoneData, 'mode' | 'scopes_changed'>): Promise<DoneOutcome> {
+  const running = await runningOperations(run.paths.repositoryDir, run.ctx.project.root).catch(() => []);
+  const theirs = running.find((r) => holder !== null && r.record.pid === holder.pid) ?? running[0];
+  const handle = theirs?.record.handle;
+  const verb = typeof holder?.['verb'] === 'string' ? holder['verb'] : 'done';
+  const since = holder?.acquired_at ? ` since ${holder.acquired_at}` : '';
+  const reason = `another ${verb} is running in this checkout${holder ? ` (pid ${holder.pid}${since})` : ''}`;
+  const progress = readBack(run.ctx, handle);
+  return {
+    data: {
+      ...base,
+      gate_ran: false,
+      failed_stage: null,
+      completion: {
+        kind: 'pending',
+        pending_reasons: [reason],
+        pending: [
+          {
+            kind: 'attempt',
+            reason,
+            ...(typeof holder?.['attempt'] === 'string' ? { attempt_id: holder['attempt'] } : {}),
+            ...(handle ? { handle } : {}),
+            ...(holder?.expires_at ? { expires_at: holder.expires_at } : {}),
+            next_action: `read it with ${progress}`,
+          },
+        ],
+      },
+    },
+    refusal: { error: 'incomplete', message: `The evidence is already being gathered: ${reason}. Its lease is renewed while it runs, and a dead run's claim is taken over by the next call.`, next: { progress } },
+  };
+}

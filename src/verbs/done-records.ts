@@ -1,0 +1,171 @@
+// What done records once the verdict is known. Green and strict: the Proof marker for HEAD, the evidence for
+// its (tree, config), the last-run verdict and the standards' measurements. Red and strict: the last-run verdict,
+// so the same tree is not re-run by reflex. ci and standalone record nothing: their feedback is not Proof.
+import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
+import type { DiscernAdvisory, DiscernDiagnostic, DiscernDoneData, DiscernFailedStage, DiscernGateStandard, DiscernStep } from '../../generated/types.js';
+import type { GateRun } from '../engine/gate/execute.js';
+import { writeEvidence, writeLastRun, writeProofMarker, RECORD_FORMAT, type Evidence, type ProducerVerdict } from '../engine/gate/proof-records.js';
+import { buildProofSummary, diffStatsAgainst, proofMarkdown } from '../engine/gate/proof-summary.js';
+import type { GateReport } from '../engine/gate/report.js';
+import { definitionDigest, inputsDigest, lsTree, recordMeasurements, type Measurement } from '../engine/gate/standard-measurements.js';
+import type { DoneRun } from './done-run.js';
+
+interface Common {
+  steps: DiscernStep[];
+  waited_ms?: number;
+  diagnostics?: DiscernDiagnostic[];
+}
+
+export type DoneAdvisory = DiscernAdvisory & { kind: DoneAdvisoryKind };
+
+export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, handle: string | undefined): Promise<void> {
+  await writeLastRun(run.paths.lastRun, {
+    format: RECORD_FORMAT,
+    commit: run.head.commit,
+    tree: run.key.tree,
+    config_digest: run.key.configDigest,
+    discern_version: run.key.version,
+    verdict: 'red',
+    failed_stage: failedStage,
+    at: new Date().toISOString(),
+    ...(handle ? { handle } : {}),
+  }).catch(() => undefined); // a lost red verdict only costs a re-run
+}
+
+export async function recordGreen(run: DoneRun, gateRun: GateRun, report: GateReport, common: Common, data: DiscernDoneData, advisories: DoneAdvisory[], handle: string | undefined): Promise<DoneOutcome> {
+  const { ctx } = run;
+  const producers: ProducerVerdict[] = gateRun.runs.map((r) => ({ label: r.producer.label, outcome: r.outcome, duration_ms: r.result?.durationMs ?? 0 }));
+  const surfaceHint = (cli: string, mcp: string): string => (ctx.surface === 'mcp' ? mcp : cli);
+  if (run.standalone) {
+    return {
+      ...common,
+      data: { ...data, gate_proof: { status: 'diagnostic', reason: 'standalone runs record no Proof' }, completion: { kind: 'diagnostic', pending_reasons: [] } },
+      held: ['gate-finish'],
+      hints: [surfaceHint('Standalone diagnostics: no Proof was recorded. Commit, then run `discern done` for Proof.', 'Standalone diagnostics: no Proof was recorded. Commit, then call discern_done without standalone for Proof.')],
+      ...(advisories.length > 0 ? { advisories } : {}),
+    };
+  }
+  const summary = buildProofSummary({
+    branch: run.branch,
+    trunk: run.base,
+    commit: run.head.commit,
+    tree: run.key.tree,
+    configDigest: run.key.configDigest,
+    version: run.key.version,
+    mode: run.mode,
+    stats: await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
+    producers,
+    standards: report.standards,
+    recordedAt: new Date().toISOString(),
+  });
+  if (run.mode === 'report') {
+    return {
+      ...common,
+      data: { ...data, proof: summary, gate_proof: { status: 'diagnostic', reason: 'report mode (ci) records no landing Proof' }, completion: { kind: 'diagnostic', pending_reasons: [] } },
+      held: ['gate-finish'],
+      hints: ['Report mode (ci): the gate passed; no landing Proof was recorded.'],
+      ...(advisories.length > 0 ? { advisories } : {}),
+    };
+  }
+  const recorded = await writeProof(run, summary, producers, report.standards, handle);
+  await recordStandardValues(run, gateRun);
+  const all = recorded.advisory ? [...advisories, recorded.advisory] : advisories;
+  return {
+    ...common,
+    data: {
+      ...data,
+      proof: summary,
+      gate_proof: recorded.advisory ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') } : { status: 'recorded', path: run.paths.proofMarker },
+      completion: { kind: 'complete', ...(summary.proof_id ? { proof_id: summary.proof_id } : {}), pending_reasons: [] },
+    },
+    held: ['gate-finish'],
+    hints: ['Relay the Proof line verbatim; green is not landed.'],
+    ...(all.length > 0 ? { advisories: all } : {}),
+  };
+}
+
+export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: DiscernStep[], base: Omit<DiscernDoneData, 'gate_ran' | 'failed_stage'>, handle: string | undefined): Promise<DoneOutcome> {
+  const { ctx } = run;
+  const standards: DiscernGateStandard[] = evidence.standards.map((s) =>
+    s.measurement === 'measured' || s.measurement === 'replayed' ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit } : s,
+  );
+  const summary = buildProofSummary({
+    branch: run.branch,
+    trunk: run.base,
+    commit: run.head.commit,
+    tree: run.key.tree,
+    configDigest: run.key.configDigest,
+    version: run.key.version,
+    mode: 'strict',
+    stats: await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
+    producers: evidence.producers,
+    standards,
+    recordedAt: new Date().toISOString(),
+    replayedFrom: evidence.commit,
+  });
+  const recorded = await writeProof(run, summary, evidence.producers, standards, handle);
+  return {
+    steps,
+    data: {
+      ...base,
+      gate_ran: false,
+      failed_stage: null,
+      proof: summary,
+      ...(standards.length > 0 ? { standards } : {}),
+      replayed_from: evidence.commit,
+      producer_executions: {},
+      gate_proof: recorded.advisory ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') } : { status: 'recorded', path: run.paths.proofMarker },
+      completion: { kind: 'complete', ...(summary.proof_id ? { proof_id: summary.proof_id } : {}), pending_reasons: [] },
+    },
+    held: ['gate-finish'],
+    hints: [`This commit's tree and config are identical to the proven commit ${evidence.commit.slice(0, 12)}: its evidence was replayed without running a job. Relay the Proof line verbatim.`],
+    ...(recorded.advisory ? { advisories: [recorded.advisory] } : {}),
+  };
+}
+
+async function writeProof(run: DoneRun, summary: DiscernDoneData['proof'] & object, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[], handle: string | undefined): Promise<{ advisory?: DoneAdvisory }> {
+  const now = summary.recorded_at;
+  const identity = { tree: run.key.tree, config_digest: run.key.configDigest, discern_version: run.key.version };
+  try {
+    await writeProofMarker(run.paths.proofMarker, {
+      format: RECORD_FORMAT,
+      commit: run.head.commit,
+      ...identity,
+      mode: 'strict',
+      recorded_at: now,
+      ...(handle ? { handle } : {}),
+      proof: summary,
+      markdown: proofMarkdown(summary, producers, standards),
+      producers: [...producers],
+      standards: [...standards],
+    });
+  } catch (error) {
+    return {
+      advisory: {
+        kind: 'proof-recording-unavailable',
+        evidence: [`the Proof marker ${run.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)})`],
+        next_action: 'The Proof in this result stands for this commit; make the git directory writable so the next done can reuse it instead of running again.',
+      },
+    };
+  }
+  const green = { format: RECORD_FORMAT, commit: summary.replayed_from ?? run.head.commit, ...identity, recorded_at: now, producers: [...producers], standards: [...standards] };
+  // Evidence and the last-run verdict are conveniences (replay, refusal of a re-run): losing them costs a re-run.
+  await writeEvidence(run.paths.evidence, green).catch(() => undefined);
+  await writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined);
+  return {};
+}
+
+async function recordStandardValues(run: DoneRun, gateRun: GateRun): Promise<void> {
+  const updates: Record<string, Measurement> = {};
+  let listing: string | undefined;
+  for (const r of gateRun.runs) {
+    const def = r.producer.standard;
+    if (!def || !r.standard?.ok || r.outcome !== 'ok') continue;
+    listing ??= await lsTree(run.ctx.project.root, run.ctx.env).catch(() => undefined);
+    const digest = def.inputs && listing !== undefined ? await inputsDigest(def.inputs, run.ctx.project.root, run.ctx.env, listing) : undefined;
+    updates[def.name] = { value: r.standard.value, definition_digest: definitionDigest(def), inputs_digest: digest ?? '', commit: run.head.commit, measured_at: new Date().toISOString() };
+  }
+  if (Object.keys(updates).length > 0) await recordMeasurements(run.paths.standardMeasurements, updates).catch(() => undefined);
+}
+
+export type { Evidence };

@@ -1,0 +1,220 @@
+// The part of done that runs: take the checkout's operation lock, open the progress journal (its R1 handle is
+// the first progress fact), check the preconditions, then either replay proven evidence or run the gate, and
+// record what it established.
+import { randomBytes } from 'node:crypto';
+import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
+import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult } from '../../generated/types.js';
+import { VERBS } from '../../generated/registry.js';
+import { buildEnvelope } from '../core/envelope.js';
+import { readChangeSet } from '../engine/git/change-set.js';
+import type { HeadIds } from '../engine/git/head.js';
+import { classify } from '../engine/scopes/index.js';
+import { executeGate } from '../engine/gate/execute.js';
+import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
+import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
+import { preconditionChecks, preconditionPlanSteps, runPreconditions, type PreconditionOutcome } from '../engine/gate/preconditions.js';
+import type { Evidence, EvidenceKey } from '../engine/gate/proof-records.js';
+import { reportGateRun } from '../engine/gate/report.js';
+import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
+import type { GateStatePaths } from '../engine/gate/state-paths.js';
+import { readDirtySet } from '../engine/gate/dirty-set.js';
+import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
+import type { ProjectVerbContext } from './context.js';
+import { pendingCompletion, stageName } from './done.js';
+import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
+import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import { attemptPending } from './done-pending.js';
+
+export interface DoneRun {
+  input: DiscernDoneInput;
+  ctx: ProjectVerbContext;
+  paths: GateStatePaths;
+  key: EvidenceKey;
+  head: HeadIds;
+  branch: string | null;
+  mode: 'strict' | 'report';
+  standalone: boolean;
+  /** The trunk, or policy_base in a hosted report. */
+  base: string;
+  rerunCall: string;
+  evidence?: Evidence;
+}
+
+export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
+  const { ctx } = run;
+  const configured = gateConfig(ctx.project.config);
+  if (!configured.ok) {
+    const [first] = configured.issues;
+    return {
+      data: { issues: configured.issues },
+      refusal: { error: 'invalid_config', message: `discern.toml has ${configured.issues.length === 1 ? 'a problem' : `${configured.issues.length} problems`} the gate cannot run with: ${configured.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } },
+    };
+  }
+  const gate = configured.gate;
+  const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true });
+  const scopesChanged = await changedScopes(run, gate);
+  const strict = run.mode === 'strict' && !run.standalone;
+  const replayable = strict ? await replayableStandards(gate.standards, await readMeasurements(run.paths.standardMeasurements), ctx.project.root, ctx.env) : new Map<string, Measurement>();
+  const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes: scopesChanged, replayable: new Set(replayable.keys()) });
+  const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
+
+  if (run.input.dry_run === true) {
+    const steps = planSteps(plan, preconditionPlanSteps(checks, run.base));
+    return {
+      dry_run: true,
+      plan: { title: `done would prove ${run.head.commit.slice(0, 12)}${run.branch ? ` on ${run.branch}` : ''}`, details: planDetails(run, plan, gate), steps },
+      data: { ...baseData, gate_ran: false, failed_stage: null, completion: { kind: 'pending', pending_reasons: ['dry run: nothing ran'], pending: [{ kind: 'dry_run', reason: 'dry run: nothing ran' }] } },
+    };
+  }
+
+  const attempt = `A-${randomBytes(6).toString('hex')}`;
+  const lock = takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root });
+  if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
+
+  let journal: Journal | undefined;
+  try {
+    journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
+  } catch {
+    // The journal is advisory: without it the run still happens, it just cannot be read back.
+    journal = undefined;
+  }
+  const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
+  const listener = runListener(journal, ctx.progress, total);
+  if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
+  let envelope: DoneOutcome | undefined;
+  try {
+    listener({ type: 'phase', phase: 'preconditions', message: 'checking preconditions' });
+    const pre = await runPreconditions(checks, { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir });
+    const handleData = journal ? { handle: journal.handle } : {};
+    const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
+    const advisories = limitsAdvisories(pre);
+    if (pre.failure) {
+      const f = pre.failure;
+      envelope = {
+        steps: pre.steps,
+        diagnostics: f.diagnostics,
+        data: { ...baseData, ...handleData, ...limits, gate_ran: false, failed_stage: f.failedStage, completion: pendingCompletion(`a precondition failed: ${f.failedStage}`) },
+        refusal: f.error === 'write_denied' ? { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } } : { error: 'gate_failed', message: f.message, next: { rerun: run.rerunCall } },
+        ...(advisories.length > 0 ? { advisories } : {}),
+      };
+      return envelope;
+    }
+    if (run.evidence && strict) {
+      envelope = await replayEvidence(run, run.evidence, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle);
+      if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
+      return envelope;
+    }
+
+    const outputDir = await runOutputDir(run.paths, journal?.handle ?? attempt);
+    const gateRun = await executeGate({
+      plan,
+      cwd: ctx.project.root,
+      env: ctx.env,
+      signal: ctx.signal,
+      settings: gate.settings,
+      outputDir,
+      listener,
+      readDirty: () => readDirtySet(ctx.project.root, ctx.env),
+      generated: gate.generated,
+      judgeStandard: (producer, result) => judgeStandardRun(producer, result, ctx.project.root, ctx.env),
+      ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
+    });
+    const report = await reportGateRun(plan, gateRun, ctx.project.root, replayable);
+    const steps = [...pre.steps, ...report.steps];
+    const capAdvisory: DoneAdvisory[] = gateRun.capUnavailable
+      ? [{ kind: 'execution-cap-unavailable', evidence: [gateRun.capUnavailable], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }]
+      : [];
+    const common = {
+      steps,
+      ...(gateRun.waitedMs > 0 ? { waited_ms: gateRun.waitedMs } : {}),
+      ...(report.diagnostics.length > 0 ? { diagnostics: report.diagnostics } : {}),
+    };
+    const data: DiscernDoneData = {
+      ...baseData,
+      ...handleData,
+      ...limits,
+      gate_ran: true,
+      failed_stage: gateRun.failedStage,
+      ...(report.standards.length > 0 ? { standards: report.standards } : {}),
+      producer_executions: report.producerExecutions,
+    };
+    if (gateRun.cancelled) {
+      envelope = { ...common, data: { ...data, completion: pendingCompletion('the run was cancelled') } };
+      return envelope;
+    }
+    if (gateRun.failedStage !== null) {
+      if (strict) await recordRed(run, gateRun.failedStage, journal?.handle);
+      const first = report.diagnostics[0];
+      envelope = {
+        ...common,
+        data: { ...data, completion: pendingCompletion(`the gate failed at ${stageName(gateRun.failedStage)}`) },
+        refusal: {
+          error: 'gate_failed',
+          message: `The gate failed at ${stageName(gateRun.failedStage)}${failedLabels(steps)}${first ? `: ${first.message}` : '.'}`,
+          next: { rerun: run.rerunCall },
+        },
+        hints: gateRun.drift ? ['The gate changed files that were clean: review them (`git diff`, `git status`), commit what belongs, and run done again.'] : [],
+        ...(advisories.length + capAdvisory.length > 0 ? { advisories: [...advisories, ...capAdvisory] } : {}),
+      };
+      return envelope;
+    }
+    envelope = await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle);
+    return envelope;
+  } finally {
+    releaseOperationLock(lock);
+    if (journal) {
+      const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
+      await journal.writer
+        .finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account: accountOf(envelope) })
+        .catch(() => undefined);
+    }
+  }
+}
+
+async function changedScopes(run: DoneRun, gate: GateConfig): Promise<string[]> {
+  try {
+    const change = await readChangeSet({ cwd: run.ctx.project.root, env: run.ctx.env, signal: run.ctx.signal }, run.base);
+    return classify(change.changes, gate.scopes).scopes;
+  } catch {
+    // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.
+    return gate.catalog.scopeGates.map((p) => p.scope ?? '').filter((s) => s.length > 0);
+  }
+}
+
+function planDetails(run: DoneRun, plan: GatePlan, gate: GateConfig): string[] {
+  const details = [
+    `mode: ${run.mode}${run.standalone ? ', standalone (no Proof)' : ''}`,
+    `against: ${run.base}`,
+    `concurrency: ${gate.settings.concurrency}, fail_fast: ${gate.settings.failFast}, timeout: ${gate.settings.timeoutS === 0 ? 'none' : `${gate.settings.timeoutS} s`} per command`,
+  ];
+  if (plan.scopeGates.length > 0) details.push(`scope gates of changed scopes: ${plan.scopeGates.join(', ')}`);
+  if (run.evidence) details.push(`evidence for this tree and config exists (proven at ${run.evidence.commit.slice(0, 12)}): it would be replayed without running a job`);
+  return details;
+}
+
+function withSlot(acquirer: ReturnType<typeof testSlotAcquirer>): { acquireTestSlot?: NonNullable<ReturnType<typeof testSlotAcquirer>> } {
+  return acquirer ? { acquireTestSlot: acquirer } : {};
+}
+
+function limitsAdvisories(pre: PreconditionOutcome): DoneAdvisory[] {
+  const limits = pre.standardsLimits;
+  if (limits?.status !== 'unverified') return [];
+  return [{ kind: 'standards-limits-unverified', evidence: [limits.reason ?? `the trunk's discern.toml could not be read`], next_action: `Commit discern.toml on ${limits.trunk} so its [standards] limits can be held; until then a branch may loosen them unnoticed.` }];
+}
+
+function failedLabels(steps: readonly { label: string; outcome: string }[]): string {
+  const failed = steps.filter((s) => s.outcome === 'failed').map((s) => s.label);
+  return failed.length > 0 ? ` (${failed.join(', ')})` : '';
+}
+
+/** The final envelope, built the way every surface builds it, for the journal to keep. */
+function journalResult(outcome: DoneOutcome): DiscernResult {
+  return buildEnvelope({ verb: 'done', policy: VERBS.done.policy }, outcome);
+}
+
+function accountOf(outcome: DoneOutcome | undefined): string[] {
+  if (outcome === undefined) return ['The run stopped before it finished.'];
+  if (outcome.refusal) return [outcome.refusal.message];
+  const data = outcome.data as DiscernDoneData | undefined;
+  return data?.proof ? [data.proof.line] : ['The gate passed.'];
+}

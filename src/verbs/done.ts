@@ -1,0 +1,121 @@
+// done: prove the committed tip. With a clean committed tree: current Proof comes back at once; a proven
+// (tree, config) replays for a new commit; an unchanged red tree is refused unless rerun; otherwise the
+// preconditions and the gate run and, when green, Proof is recorded for that exact commit. standalone gives
+// diagnostics on any tree without Proof; ci reports without landing Proof; dry_run returns the plan.
+import type { DoneOutcome } from '../../generated/handlers.js';
+import type { DiscernDoneData, DiscernDoneInput, DiscernFailedStage } from '../../generated/types.js';
+import { VERSION } from '../../generated/version.js';
+import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
+import { configDigest } from '../engine/gate/config-digest.js';
+import { markerIsCurrent, readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
+import type { ProjectVerbContext } from './context.js';
+import { statePathsOf } from './gate-session.js';
+import { runDoneGate, type DoneRun } from './done-run.js';
+
+export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
+  const { project } = ctx;
+  const rerunCall = ctx.surface === 'mcp' ? 'discern_done' : 'discern done';
+  const standalone = input.standalone === true;
+  const ci = input.ci === true;
+  if (input.policy_base !== undefined && !(ci && standalone)) {
+    return invalid(ctx, 'policy_base is only accepted together with ci and standalone (a hosted report against a fetched ref).');
+  }
+  if (input.policy_base !== undefined && !(await resolvesToCommit(input.policy_base, project.root, ctx.env))) {
+    return invalid(ctx, `policy_base "${input.policy_base}" names no commit here; fetch it first (for example \`git fetch origin main\`) and pass the fetched ref.`);
+  }
+
+  const state = await readWorkingState(project.root, ctx.env, ctx.signal);
+  const head = await readHeadIds(project.root, ctx.env, ctx.signal);
+  if (head === undefined || state.unborn) {
+    return { refusal: { error: 'dirty_worktree', message: 'HEAD has no commit yet: there is nothing committed to prove.', next: { rerun: rerunCall, standalone: standaloneCall(ctx) } } };
+  }
+  if (!standalone && state.changed > 0) {
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}${state.untracked > 0 ? ` (${state.untracked} untracked)` : ''}: Proof covers exactly one commit, so commit (or stash) them first.`,
+        next: { rerun: rerunCall, standalone: standaloneCall(ctx) },
+      },
+    };
+  }
+  if (!standalone && !ci && state.detached) {
+    return { refusal: { error: 'detached_head', message: 'HEAD is detached: Proof is recorded for a branch\'s commit, so check out the branch this work belongs to.', next: { rerun: rerunCall } } };
+  }
+
+  const paths = statePathsOf(project);
+  const key: EvidenceKey = { tree: head.tree, configDigest: configDigest(project.config, project.trunk.name), version: VERSION };
+  const strict = !standalone && !ci;
+
+  if (strict && input.rerun !== true && input.dry_run !== true) {
+    const marker = await readProofMarker(paths.proofMarker);
+    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, head.commit, key)) {
+      const m = marker.marker;
+      const data: DiscernDoneData = {
+        mode: 'strict',
+        gate_ran: false,
+        failed_stage: null,
+        scopes_changed: [],
+        proof: m.proof,
+        standards: m.standards,
+        gate_proof: { status: 'reused', path: paths.proofMarker },
+        completion: { kind: 'complete', ...(m.proof.proof_id ? { proof_id: m.proof.proof_id } : {}), pending_reasons: [] },
+        producer_executions: {},
+        ...(m.handle ? { handle: m.handle } : {}),
+      };
+      return { data, held: ['gate-finish'], hints: [ctx.surface === 'mcp' ? 'Proof for this commit is current: nothing ran. Relay the Proof line; rerun: true measures it again.' : 'Proof for this commit is current: nothing ran. Relay the Proof line; `discern done --rerun` measures it again.'] };
+    }
+  }
+
+  const evidence = strict && input.rerun !== true ? await readEvidence(paths.evidence, key) : undefined;
+  if (strict && input.rerun !== true && evidence === undefined && input.dry_run !== true) {
+    const last = await readLastRun(paths.lastRun);
+    if (last && last.verdict === 'red' && last.tree === key.tree && last.config_digest === key.configDigest && last.discern_version === key.version) {
+      const progress = last.handle ? readBack(ctx, last.handle) : readBack(ctx);
+      return {
+        data: { mode: 'strict', gate_ran: false, failed_stage: last.failed_stage, scopes_changed: [], completion: pendingCompletion(`the last run on this tree failed at ${stageName(last.failed_stage)}`) },
+        refusal: {
+          error: 'unchanged_tree_rerun',
+          message: `This tree was already proven red at ${stageName(last.failed_stage)} (${last.at}) and nothing changed since: running the same jobs again would give the same answer. Fix it and commit, or ask for a re-measure.`,
+          next: { progress, rerun: ctx.surface === 'mcp' ? 'rerun: true' : '`discern done --rerun`' },
+        },
+      };
+    }
+  }
+
+  const run: DoneRun = {
+    input,
+    ctx,
+    paths,
+    key,
+    head,
+    branch: state.branch,
+    mode: ci ? 'report' : 'strict',
+    standalone,
+    base: input.policy_base ?? project.trunk.name,
+    rerunCall,
+    ...(evidence ? { evidence } : {}),
+  };
+  return runDoneGate(run);
+}
+
+function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {
+  return { refusal: { error: 'invalid_value', message, next: { help: ctx.surface === 'mcp' ? 'the inputSchema of discern_done in tools/list' : '`discern help done`' } } };
+}
+
+function standaloneCall(ctx: ProjectVerbContext): string {
+  return ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone';
+}
+
+export function readBack(ctx: Pick<ProjectVerbContext, 'surface'>, handle?: string): string {
+  if (ctx.surface === 'mcp') return handle ? `discern_progress with handle "${handle}"` : 'discern_progress';
+  return handle ? `discern progress ${handle}` : 'discern progress';
+}
+
+export function stageName(stage: DiscernFailedStage | null): string {
+  return stage === null ? 'an unknown stage' : `the ${stage} stage`;
+}
+
+export function pendingCompletion(reason: string): NonNullable<DiscernDoneData['completion']> {
+  return { kind: 'pending', pending_reasons: [reason], pending: [{ kind: 'gate', reason }] };
+}

@@ -1,0 +1,102 @@
+// What done, prepare and test share around a gate run: the checkout's operation lock (a 60 s lease renewed
+// every 20 s, so a second writer in the same checkout is refused instead of racing), the progress journal with
+// its R1 handle, the listeners that carry events to the journal and the caller's live channel, the test-slot
+// cap, and the run's output directory.
+import { join } from 'node:path';
+import { acquireLease, startRenewal, type HolderInfo, type Lease } from '../engine/state/lease-lock.js';
+import { acquireSlot } from '../engine/state/slots.js';
+import { openOperation, type OperationWriter } from '../engine/journal/index.js';
+import { sweepOldOutputs } from '../engine/jobs/output-dir.js';
+import { fanOut, type GateListener } from '../engine/gate/events.js';
+import { journalListener } from '../engine/gate/journal-listener.js';
+import { liveSummary } from '../engine/gate/live-summary.js';
+import type { SlotAcquirer } from '../engine/gate/execute.js';
+import { gateStatePaths, type GateStatePaths } from '../engine/gate/state-paths.js';
+import type { Project } from '../engine/project/resolve.js';
+import type { LiveProgress, Surface } from './context.js';
+
+export const LEASE_MS = 60_000;
+export const RENEW_MS = 20_000;
+
+export function statePathsOf(project: Project): GateStatePaths {
+  return gateStatePaths(project.gitDir, project.commonDir);
+}
+
+/** How a caller reads an operation back, on its surface. */
+export function readBackCommand(surface: Surface, handle: string): string {
+  return surface === 'mcp' ? `discern_progress with handle "${handle}"` : `discern progress ${handle}`;
+}
+
+export type OperationLock = { held: Lease; stop: () => void } | { busy: HolderInfo | null };
+
+export function takeOperationLock(paths: GateStatePaths, holder: { verb: string; attempt: string; [key: string]: unknown }): OperationLock {
+  const result = acquireLease(paths.operationLock, { leaseMs: LEASE_MS, holder });
+  if ('held' in result) return { busy: result.held };
+  const lease = result.acquired;
+  return { held: lease, stop: startRenewal(lease, RENEW_MS) };
+}
+
+export function releaseOperationLock(lock: OperationLock): void {
+  if ('held' in lock) {
+    lock.stop();
+    lock.held.release();
+  }
+}
+
+export interface Journal {
+  writer: OperationWriter;
+  handle: string;
+  readBack: string;
+}
+
+export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
+  const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
+  return { writer, handle: writer.handle, readBack: readBackCommand(surface, writer.handle) };
+}
+
+/** The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel. */
+export function runListener(journal: Journal | undefined, progress: LiveProgress | undefined, total: number): GateListener {
+  return fanOut(journal ? journalListener(journal.writer, journal.readBack) : undefined, progress ? liveSummary(total, progress) : undefined);
+}
+
+/** A fresh output directory for this run; directories older than a day are swept first. */
+export async function runOutputDir(paths: GateStatePaths, id: string): Promise<string> {
+  await sweepOldOutputs(paths.outputs).catch(() => 0);
+  return join(paths.outputs, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
+}
+
+/** Takes one of the repository's test slots ([gate] concurrent_test_runs); the wait is reported as it happens. */
+export function testSlotAcquirer(paths: GateStatePaths, capacity: number, holder: Record<string, unknown>): SlotAcquirer | undefined {
+  if (capacity <= 0) return undefined;
+  return async (signal, listener) => {
+    const waitId = 'test-slot';
+    let waiting = false;
+    try {
+      const { slot, waitedMs } = await acquireSlot(paths.testSlots, capacity, {
+        leaseMs: LEASE_MS,
+        holder,
+        signal,
+        onWait: (info) => {
+          waiting = true;
+          listener({ type: 'wait-start', id: waitId, reason: `all ${info.capacity} test slots are in use`, capacity: info.capacity, inUse: info.held });
+        },
+      });
+      if (waiting) listener({ type: 'wait-end', id: waitId, waitedMs });
+      const stop = startRenewal(slot, RENEW_MS);
+      return {
+        slot: {
+          release: async () => {
+            stop();
+            slot.release();
+          },
+        },
+        waitedMs,
+      };
+    } catch (error) {
+      if (signal.aborted) return { waitedMs: 0 };
+      // The cap is a courtesy to other worktrees: when its directory cannot be used the run goes ahead uncapped
+      // and says so (execution-cap-unavailable).
+      return { waitedMs: 0, unavailable: `the test-slot directory ${paths.testSlots} cannot be used (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
+}

@@ -1,0 +1,117 @@
+// The run that prepare and test share: the write probe, the plan for their mode, the gate executor with the
+// caller's live progress (and for test the journal and a test slot), and one outcome built from the report.
+import type { DiscernDiagnostic, DiscernFailedStage, DiscernStep } from '../../generated/types.js';
+import { executeGate, type GateRun } from '../engine/gate/execute.js';
+import { gateConfig } from '../engine/gate/gate-config.js';
+import { planGate, type GateMode } from '../engine/gate/plan.js';
+import { preconditionChecks, runPreconditions } from '../engine/gate/preconditions.js';
+import { reportGateRun } from '../engine/gate/report.js';
+import { readDirtySet, newlyDirty } from '../engine/gate/dirty-set.js';
+import type { DiscernConfigIssue } from '../../generated/types.js';
+import { VERBS } from '../../generated/registry.js';
+import { buildEnvelope } from '../core/envelope.js';
+import type { AnyOutcome } from '../core/outcome.js';
+import type { ProjectVerbContext } from './context.js';
+import { openJournal, runListener, runOutputDir, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
+
+export type StageRun =
+  | { kind: 'config'; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] }
+  | { kind: 'write_denied'; steps: DiscernStep[]; diagnostics: DiscernDiagnostic[]; message: string; target: string }
+  | {
+      kind: 'ran';
+      steps: DiscernStep[];
+      diagnostics: DiscernDiagnostic[];
+      failedStage: DiscernFailedStage | null;
+      firstMessage?: string;
+      waitedMs: number;
+      cancelled: boolean;
+      capUnavailable?: string;
+      /** Paths that were clean before the run and differ after it. */
+      changed: string[];
+      handle?: string;
+      nothingConfigured: boolean;
+      drift: boolean;
+    };
+
+/** What the verb makes of the run; its envelope is what the journal keeps as the result. */
+export type Conclude<O extends AnyOutcome> = (run: StageRun) => O;
+
+export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'done'>, ctx: ProjectVerbContext, options: { journal: boolean }, conclude: Conclude<O>): Promise<O> {
+  const { project } = ctx;
+  const configured = gateConfig(project.config);
+  if (!configured.ok) return conclude({ kind: 'config', issues: configured.issues });
+  const gate = configured.gate;
+  const paths = statePathsOf(project);
+  const plan = planGate({ mode, catalog: gate.catalog, settings: gate.settings, changedScopes: [], replayable: new Set() });
+  const pre = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), {
+    root: project.root,
+    env: ctx.env,
+    signal: ctx.signal,
+    base: project.trunk.name,
+    mergeCheck: false,
+    standards: [],
+    stateDir: paths.checkoutDir,
+  });
+  if (pre.failure) return conclude({ kind: 'write_denied', steps: pre.steps, diagnostics: pre.failure.diagnostics, message: pre.failure.message, target: pre.failure.target ?? paths.checkoutDir });
+
+  let journal: Journal | undefined;
+  if (options.journal) {
+    const branch = await currentBranch(ctx);
+    journal = await openJournal(paths, mode, project, branch, ctx.surface).catch(() => undefined);
+  }
+  const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
+  const listener = runListener(journal, ctx.progress, total);
+  if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
+  let run: GateRun | undefined;
+  let outcome: O | undefined;
+  try {
+    const before = await readDirtySet(project.root, ctx.env);
+    const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
+    run = await executeGate({
+      plan,
+      cwd: project.root,
+      env: ctx.env,
+      signal: ctx.signal,
+      settings: gate.settings,
+      outputDir: await runOutputDir(paths, journal?.handle ?? `${mode}-${process.pid}`),
+      listener,
+      readDirty: () => readDirtySet(project.root, ctx.env),
+      generated: gate.generated,
+      ...(acquirer ? { acquireTestSlot: acquirer } : {}),
+    });
+    const after = ctx.signal.aborted ? before : await readDirtySet(project.root, ctx.env);
+    const report = await reportGateRun(plan, run, project.root, new Map());
+    const first = report.diagnostics[0];
+    outcome = conclude({
+      kind: 'ran',
+      steps: [...pre.steps, ...report.steps],
+      diagnostics: report.diagnostics,
+      failedStage: run.failedStage,
+      ...(first ? { firstMessage: first.message } : {}),
+      waitedMs: run.waitedMs,
+      cancelled: run.cancelled,
+      ...(run.capUnavailable !== undefined ? { capUnavailable: run.capUnavailable } : {}),
+      changed: newlyDirty(before, after),
+      ...(journal ? { handle: journal.handle } : {}),
+      nothingConfigured: total === 0,
+      drift: run.drift !== undefined,
+    });
+    return outcome;
+  } finally {
+    if (journal) {
+      const state = run === undefined || run.cancelled ? 'cancelled' : run.failedStage === null ? 'completed' : 'failed';
+      const result = outcome ? buildEnvelope({ verb: mode, policy: VERBS[mode].policy }, outcome) : undefined;
+      const account = outcome?.refusal ? [outcome.refusal.message] : [run === undefined ? 'The run stopped before it finished.' : run.cancelled ? `${mode} was cancelled.` : `${mode} passed.`];
+      await journal.writer.finish({ outcome: state, ...(result ? { result } : {}), account }).catch(() => undefined);
+    }
+  }
+}
+
+async function currentBranch(ctx: ProjectVerbContext): Promise<string | null> {
+  const { readWorkingState } = await import('../engine/git/porcelain-status.js');
+  return (await readWorkingState(ctx.project.root, ctx.env, ctx.signal).catch(() => undefined))?.branch ?? null;
+}
+
+export function configRefusalMessage(issues: readonly DiscernConfigIssue[]): string {
+  return `discern.toml has ${issues.length === 1 ? 'a problem' : `${issues.length} problems`} the gate cannot run with: ${issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`;
+}

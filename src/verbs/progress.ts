@@ -1,0 +1,100 @@
+// progress: read a long operation back from the journal — by its R1 handle, or this checkout's most recently
+// started one. Reading changes nothing: the executor's liveness is a pid probe that sends no signal. Another
+// checkout's operation is refused by name, so a caller never mistakes a sibling's run for its own.
+import { resolve } from 'node:path';
+import type { ProgressOutcome } from '../../generated/handlers.js';
+import type { DiscernProgressData, DiscernProgressInput } from '../../generated/types.js';
+import { executorState, latestOperation, readOperation, type OperationRecord } from '../engine/journal/index.js';
+import type { ProjectVerbContext } from './context.js';
+import { statePathsOf } from './gate-session.js';
+
+export async function progress(input: DiscernProgressInput, ctx: ProjectVerbContext): Promise<ProgressOutcome> {
+  const { project } = ctx;
+  const dir = statePathsOf(project).repositoryDir;
+  const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_progress in tools/list' : '`discern help progress`';
+  const list = ctx.surface === 'mcp' ? 'discern_progress without a handle' : 'discern progress';
+  if (input.handle === undefined) {
+    const latest = await latestOperation(dir, project.root);
+    if (!latest.ok) return { refusal: { error: 'unknown_target', message: `${latest.message} done and test runs record one.`, next: { list: ctx.surface === 'mcp' ? 'discern_done or discern_test' : 'discern done' } } };
+    return { data: progressData(latest.record, latest.path) };
+  }
+  const read = await readOperation(dir, input.handle);
+  if (!read.ok) {
+    switch (read.reason) {
+      case 'malformed_handle':
+      case 'checksum':
+        return { refusal: { error: 'invalid_value', message: `"${input.handle}" is not a valid progress handle: ${read.message}`, next: { help } } };
+      case 'unknown_handle':
+      case 'empty_store':
+        return { refusal: { error: 'unknown_target', message: read.message, next: { list } } };
+      case 'unreadable':
+      case 'newer_format':
+        return { refusal: { error: 'read_failed', message: read.message, next: { target: dir, access: 'readable' } } };
+    }
+  }
+  const record = read.record;
+  if (record.checkout !== resolve(project.root)) {
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `${record.handle} is an operation of another checkout, ${record.checkout}${record.branch ? ` (branch ${record.branch})` : ''}: read it from there${ctx.surface === 'mcp' ? ' (pass that checkout as path)' : ''}.`,
+        next: { help },
+      },
+    };
+  }
+  return { data: progressData(record, read.path) };
+}
+
+function progressData(record: OperationRecord, path: string): DiscernProgressData {
+  const now = Date.now();
+  const executor = executorState(record);
+  return {
+    handle: record.handle,
+    operation: { verb: record.verb, path: record.checkout, branch: record.branch, started_at: record.started_at, ...(record.finished_at ? { finished_at: record.finished_at } : {}) },
+    record_path: path,
+    executor,
+    ...(executor === 'unknown' ? { executor_reason: `the run's process (pid ${record.pid}) is on ${record.hostname} or in another pid namespace, where this process cannot probe it` } : {}),
+    ...(record.outcome ? { outcome: record.outcome } : {}),
+    progress: record.finished_at === undefined && executor === 'gone' ? { ...record.progress, state: 'stopped', reason: `its process (pid ${record.pid}) is gone and it never finished`, next: 'run it again' } : record.progress,
+    producers: Object.values(record.producers).map((p) => ({
+      producer: p.producer,
+      state: p.state,
+      ...(p.units ? { units: p.units } : {}),
+      ...(p.results ? { results: p.results } : {}),
+      ...(p.active ? { active: p.active } : {}),
+      ...(p.elapsed_ms !== undefined ? { elapsed_ms: p.elapsed_ms } : {}),
+      partial: p.partial === true,
+      ...(p.output_path ? { output_path: p.output_path } : {}),
+    })),
+    failures: record.failures.map((f) => ({
+      producer: f.producer,
+      name: f.name,
+      message: f.message,
+      ...(f.file !== undefined ? { file: f.file } : {}),
+      ...(f.line !== undefined ? { line: f.line } : {}),
+      ...(f.reproduce_cmd !== undefined ? { reproduce_cmd: f.reproduce_cmd } : {}),
+      ...(f.partial ? { partial: true } : {}),
+    })),
+    timings: record.timings.map((t) => ({ interval_id: t.interval_id, category: t.category, started_at: t.started_at, ...(t.finished_at ? { finished_at: t.finished_at } : {}) })),
+    waits: record.waits.map((w) => {
+      const end = w.finished_at ? Date.parse(w.finished_at) : now;
+      return {
+        id: w.id,
+        state: w.state,
+        reason: w.reason,
+        started_at: w.started_at,
+        ...(w.finished_at ? { finished_at: w.finished_at } : {}),
+        elapsed_ms: Math.max(0, end - Date.parse(w.started_at)),
+        next: w.next,
+        ...(w.capacity !== undefined ? { capacity: w.capacity } : {}),
+        ...(w.in_use !== undefined ? { in_use: w.in_use } : {}),
+      };
+    }),
+    observed_at: new Date(now).toISOString(),
+    last_activity_at: record.last_activity_at,
+    ...(record.result !== undefined ? { result: record.result as Record<string, unknown> } : {}),
+    ...(record.result_truncated ? { result_truncated: true } : {}),
+    ...(record.result_path ? { result_path: record.result_path } : {}),
+    account: record.account.length > 0 ? record.account : [`${record.verb} ${record.finished_at ? `finished (${record.outcome ?? 'unknown outcome'})` : executor === 'gone' ? 'stopped without finishing' : 'is running'}: ${record.progress.reason}.`],
+  };
+}
