@@ -22,7 +22,22 @@ export async function emitTypes(model: SpecModel, contracts: Contracts, flavour:
   parts.push(vocabularyTypes(contracts, flavour));
   parts.push(await shapeTypes(model, contracts));
   parts.push(stateAndResultTypes(model, contracts));
-  return parts.join('\n');
+  const text = parts.join('\n');
+  assertUniqueNames(text);
+  return text;
+}
+
+/**
+ * Two spec names can map to one type name (a vocabulary `foo_bar` and a definition `FooBar` are both
+ * DiscernFooBar): the emitted file would not compile, so generation stops here and names both.
+ */
+function assertUniqueNames(text: string): void {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(/^export (?:declare )?(?:type|interface) (\w+)/gm)) {
+    const name = match[1] ?? '';
+    if (seen.has(name)) throw new Error(`two spec names map to the TypeScript type ${name}: rename the vocabulary or the definition`);
+    seen.add(name);
+  }
 }
 
 const PUBLISHED_PREAMBLE = `/**

@@ -72,8 +72,15 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
       description: extra.description,
       aliases: [],
       hidden: false,
-      positionals: [],
-      usage: `${model.cli.program} ${extra.path.join(' ')}`,
+      positionals: (extra.positionals ?? []).map((p) => ({
+        name: p.name,
+        input: p.name,
+        description: p.description,
+        optional: p.optional === true,
+        variadic: p.variadic === true,
+        value_types: ['string'],
+      })),
+      usage: extra.usage ?? `${model.cli.program} ${extra.path.join(' ')}`,
       flags: [],
       examples: extra.examples,
     });

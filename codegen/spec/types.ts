@@ -128,7 +128,7 @@ export interface CliSpec {
   program: string;
   implicit_flags: { command: string[]; root: string[] };
   global_flags: { spellings: string[]; description: string; exclusive_group?: string }[];
-  commands: { path: string[]; description: string; examples: string[] }[];
+  commands: { path: string[]; description: string; examples: string[]; usage?: string; positionals?: { name: string; description: string; variadic?: boolean; optional?: boolean }[] }[];
 }
 
 export interface SpecModel {

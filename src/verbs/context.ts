@@ -11,6 +11,8 @@ export interface LiveUpdate {
   completed: number;
   /** Producers planned, when known. */
   total?: number;
+  /** A fact worth keeping on screen (the progress handle, a failure), not just the latest status. */
+  durable?: boolean;
 }
 
 export type LiveProgress = (update: LiveUpdate) => void;

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { acquireLease, startRenewal, type HolderInfo, type Lease } from '../engine/state/lease-lock.js';
 import { acquireSlot } from '../engine/state/slots.js';
+import { writeFileAtomic } from '../engine/state/atomic-write.js';
 import { openOperation, type OperationWriter } from '../engine/journal/index.js';
 import { sweepOldOutputs } from '../engine/jobs/output-dir.js';
 import { fanOut, type GateListener } from '../engine/gate/events.js';
@@ -51,6 +52,8 @@ export interface Journal {
 
 export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
   const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
+  // A pointer for status: it finds this checkout's running operation without reading the whole store.
+  await writeFileAtomic(paths.latestOperation, `${writer.handle}\n`, { fsync: false }).catch(() => undefined);
   return { writer, handle: writer.handle, readBack: readBackCommand(surface, writer.handle) };
 }
 

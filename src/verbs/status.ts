@@ -10,6 +10,10 @@ import { configuredJobs } from '../engine/config/jobs.js';
 import { commandList } from '../engine/config/commands.js';
 import { DEFAULT_BRANCH_PREFIX } from '../engine/config/defaults.js';
 import { readFleet } from '../engine/fleet/fleet.js';
+import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
+import { configDigest } from '../engine/gate/config-digest.js';
+import { gateStatePaths } from '../engine/gate/state-paths.js';
+import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
@@ -40,7 +44,14 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
           env: ctx.env,
           signal,
         });
-  const [{ state, distance }, fleet] = await Promise.all([here, fleetRun]);
+  const paths = gateStatePaths(project.gitDir, project.commonDir);
+  const gateState = here.then(({ state }) =>
+    Promise.all([
+      checkoutProof(paths, state.head, state.changed === 0, { configDigest: configDigest(project.config, project.trunk.name), version: VERSION }),
+      runningOperation(paths),
+    ]),
+  );
+  const [{ state, distance }, fleet, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
 
   const scopes = Object.entries(project.config.scopes ?? {}).filter((entry): entry is [string, DiscernConfigScope] => entry[1] !== undefined);
   const data: Omit<DiscernStatusData, 'projection'> = {
@@ -70,8 +81,9 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       scope_gates: scopes.filter(([, scope]) => scope.gate !== undefined).map(([name, scope]) => ({ scope: name, commands: commandList(scope.gate) })),
     },
     scopes: scopes.map(([name, scope]) => ({ name, paths: scope.paths, neutral: scope.neutral ?? false })),
-    // No [standards] table is accepted yet, so there are none to name.
-    standards: [],
+    standards: Object.keys(project.config.standards ?? {}),
+    gate_proof: gateProof,
+    ...(operation ? { operation: { ...operation, read_back: ctx.surface === 'mcp' ? `discern_progress with handle "${operation.handle}"` : `discern progress ${operation.handle}` } } : {}),
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
   };
   const rules = VERBS.status.projection;

@@ -22,6 +22,7 @@ function maximalStatus(): Omit<DiscernStatusData, 'projection'> {
     },
     scopes: many(10, (i) => ({ name: `scope${i}`, paths: many(12, (k) => `p${k}/**`), neutral: i % 2 === 0 })),
     standards: many(6, (i) => `standard${i}`),
+    gate_proof: { status: 'missing' },
     fleet: many(11, (i) => ({ path: `/wt/${i}`, is_main: i === 0, is_current: i === 0, branch: `agent/${i}` })),
     fleet_total: 11,
   };
@@ -83,6 +84,6 @@ describe('projectCollections on a maximal status', () => {
   });
   it('covers every array of the status data schema', () => {
     const paths = VERBS.status.projection.map((r) => r.path.join('.'));
-    assert.deepEqual(paths.sort(), ['fleet', 'gate.jobs', 'gate.jobs.*.commands', 'gate.scope_gates', 'gate.scope_gates.*.commands', 'scopes', 'scopes.*.paths', 'standards']);
+    assert.deepEqual(paths.sort(), ['fleet', 'gate.jobs', 'gate.jobs.*.commands', 'gate.scope_gates', 'gate.scope_gates.*.commands', 'gate_proof.proof.jobs', 'scopes', 'scopes.*.paths', 'standards']);
   });
 });

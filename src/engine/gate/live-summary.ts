@@ -7,6 +7,7 @@ export interface LiveSummaryUpdate {
   message: string;
   completed: number;
   total?: number;
+  durable?: boolean;
 }
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -17,7 +18,7 @@ export function liveSummary(total: number, sink: (update: LiveSummaryUpdate) => 
   let completed = 0;
   let failed = 0;
   let lastProgressAt = 0;
-  const emit = (message: string): void => sink({ message, completed, ...(total > 0 ? { total } : {}) });
+  const emit = (message: string, durable = false): void => sink({ message, completed, ...(total > 0 ? { total } : {}), ...(durable ? { durable } : {}) });
   const runningText = (): string => {
     const labels = [...running].map((l) => (counts.has(l) ? `${l} (${counts.get(l) ?? ''})` : l));
     return labels.length > 0 ? `running ${labels.join(', ')}` : 'between stages';
@@ -25,7 +26,7 @@ export function liveSummary(total: number, sink: (update: LiveSummaryUpdate) => 
   return (event: GateEvent) => {
     switch (event.type) {
       case 'phase':
-        emit(event.message);
+        emit(event.message, event.phase === 'announce');
         return;
       case 'group-start':
         emit(`${event.group}: ${event.producers.join(', ')}`);
@@ -41,7 +42,7 @@ export function liveSummary(total: number, sink: (update: LiveSummaryUpdate) => 
         if (f.results) parts.push(Object.entries(f.results).map(([k, v]) => `${v} ${k}`).join(', '));
         if (parts.length > 0) counts.set(event.label, parts.join('; '));
         const now = Date.now();
-        if (f.failure) emit(`${event.label}: ${f.failure.name} failed — ${f.failure.message}`);
+        if (f.failure) emit(`${event.label}: ${f.failure.name} failed — ${f.failure.message}`, true);
         else if (now - lastProgressAt >= PROGRESS_INTERVAL_MS) emit(`${runningText()} · ${completed}/${total} finished`);
         else return;
         lastProgressAt = now;
@@ -53,7 +54,7 @@ export function liveSummary(total: number, sink: (update: LiveSummaryUpdate) => 
         if (event.outcome === 'skipped') return;
         completed++;
         if (event.outcome === 'failed') failed++;
-        emit(`${event.label} ${event.outcome}${event.detail ? ` (${event.detail})` : ''} · ${completed}/${total} finished${failed > 0 ? `, ${failed} failed` : ''}`);
+        emit(`${event.label} ${event.outcome}${event.detail ? ` (${event.detail})` : ''} · ${completed}/${total} finished${failed > 0 ? `, ${failed} failed` : ''}`, event.outcome !== 'ok');
         return;
       case 'wait-start':
         emit(`waiting for a test slot: ${event.inUse} of ${event.capacity} in use across the repository's worktrees`);

@@ -9,6 +9,8 @@ export interface GateStatePaths {
   repositoryDir: string;
   proofMarker: string;
   lastRun: string;
+  /** The handle of this checkout's most recent journaled operation, so status finds a running one cheaply. */
+  latestOperation: string;
   standardMeasurements: string;
   /** Held while done or prepare runs in this checkout. */
   operationLock: string;
@@ -26,6 +28,7 @@ export function gateStatePaths(gitDir: string, commonDir: string): GateStatePath
     repositoryDir,
     proofMarker: join(checkoutDir, 'gate-proof'),
     lastRun: join(checkoutDir, 'last-gate-run'),
+    latestOperation: join(checkoutDir, 'latest-operation'),
     standardMeasurements: join(checkoutDir, 'standard-measurements.json'),
     operationLock: join(checkoutDir, 'operation.lock'),
     outputs: join(checkoutDir, 'output'),

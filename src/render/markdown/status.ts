@@ -1,8 +1,19 @@
 // Authored Markdown for `status`: where you are in one paragraph, then the jobs, scopes and fleet as bounded
 // evidence, with what the projection left out.
-import type { DiscernStatusResult } from '../../../generated/types.js';
+import type { DiscernGateProofCheck, DiscernStatusResult } from '../../../generated/types.js';
 import { code, table } from './blocks.js';
 import { failureState, frame } from './frame.js';
+
+function proofSentence(check: DiscernGateProofCheck): string {
+  switch (check.status) {
+    case 'honored':
+      return `Proof is current for HEAD: ${check.proof?.line ?? ''}`;
+    case 'missing':
+      return 'No Proof recorded in this checkout yet: `discern done` proves the committed tip.';
+    default:
+      return `Proof: ${check.status}${check.reason ? ` — ${check.reason}` : ''}${check.head ? ` (recorded for ${code(check.head)})` : ''}.`;
+  }
+}
 
 export function renderStatus(result: DiscernStatusResult): string {
   const data = result.data && 'git' in result.data ? result.data : undefined;
@@ -17,7 +28,9 @@ export function renderStatus(result: DiscernStatusResult): string {
       ? `distance from trunk ${code(g.trunk)} unknown${g.shallow ? ' (shallow clone)' : ''}`
       : `${g.ahead_trunk} ahead of and ${g.behind_trunk} behind trunk ${code(g.trunk)}`;
   const changes = g.clean ? 'clean' : `${g.changed_files} changed file${g.changed_files === 1 ? '' : 's'}${g.untracked_files > 0 ? ` (${g.untracked_files} untracked)` : ''}`;
-  const state = `# ${data.project.name}: ${data.location === 'main' ? 'main checkout' : 'linked worktree'}\n\n${code(data.root)} — ${where}, ${distance}, ${changes}.`;
+  const proof = proofSentence(data.gate_proof);
+  const running = data.operation ? `Running now: ${code(data.operation.verb)} ${code(data.operation.handle)} (${data.operation.phase}: ${data.operation.reason}, ${Math.round(data.operation.elapsed_ms / 1000)} s) — read it back with ${code(data.operation.read_back)}.` : undefined;
+  const state = [`# ${data.project.name}: ${data.location === 'main' ? 'main checkout' : 'linked worktree'}\n\n${code(data.root)} — ${where}, ${distance}, ${changes}.`, proof, running].filter(Boolean).join('\n\n');
 
   const jobs = data.gate.jobs.length > 0 ? `## Jobs\n\n${table(['Job', 'Stage', 'Commands'], data.gate.jobs.map((j) => [j.name, j.stage, j.commands.map(code).join('; ') || '—']))}` : '## Jobs\n\nNone configured.';
   const scopes = data.scopes.length > 0 ? `## Scopes\n\n${table(['Scope', 'Paths', 'Neutral'], data.scopes.map((s) => [s.name, s.paths.map(code).join(', '), s.neutral ? 'yes' : 'no']))}` : undefined;

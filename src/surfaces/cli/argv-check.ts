@@ -11,7 +11,7 @@ export type Format = 'human' | 'json' | 'markdown' | 'render';
 export type ArgvCheck =
   | { kind: 'version' }
   | { kind: 'help'; path: string[]; format: Format }
-  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string>; tokens: string[] }
+  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string>; tokens: string[]; positionals: string[] }
   | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
 
 /** The result-format flags, from the grammar's global flags of the "format" group: --json → json. */
@@ -121,7 +121,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   }
   if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
   if (command.verb === undefined && formats.length > 0) return argFail(`${formats[0] ?? ''} does not apply: this command serves a protocol.`);
-  return { kind: 'command', command, format, present, tokens };
+  return { kind: 'command', command, format, present, tokens, positionals };
 }
 
 function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): DiscernHelpCliFlag | undefined {

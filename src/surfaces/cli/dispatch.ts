@@ -6,7 +6,7 @@ import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import { VERB_IDS, type VerbId } from '../../../generated/registry.js';
 import type { DiscernHelpCliCommand } from '../../../generated/types.js';
 
-export type Dispatch = { kind: 'verb'; verb: VerbId; input: Record<string, unknown> } | { kind: 'mcp' };
+export type Dispatch = { kind: 'verb'; verb: VerbId; input: Record<string, unknown> } | { kind: 'protocol'; path: string[] };
 
 type Action = (...args: unknown[]) => Dispatch;
 
@@ -30,7 +30,7 @@ export function dispatch(argv: readonly string[], present: ReadonlySet<string>):
 
 function actionFor(command: DiscernHelpCliCommand, present: ReadonlySet<string>): Action {
   return (...args: unknown[]): Dispatch => {
-    if (command.verb === undefined) return { kind: 'mcp' };
+    if (command.verb === undefined) return { kind: 'protocol', path: command.path };
     const verb = VERB_IDS[command.verb];
     if (verb === undefined) throw new Error(`the grammar names verb ${command.verb}, which is not registered`);
     const opts = (args[args.length - 1] ?? {}) as Record<string, unknown> & { _?: unknown[] };

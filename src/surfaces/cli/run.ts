@@ -9,7 +9,8 @@ import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
-import { installSignalHandlers } from './signals.js';
+import { installSignalHandlers, onInterrupt } from './signals.js';
+import { liveView } from './live.js';
 
 export async function run(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
@@ -28,12 +29,13 @@ export async function run(argv: readonly string[]): Promise<number> {
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
     if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
+    if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
     const target = dispatch(check.tokens, check.present);
-    if (target.kind === 'mcp') {
-      const { serve } = await import('../mcp/serve.js');
-      return await serve();
-    }
-    const result = await invoke(target.verb, target.input, common);
+    if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
+    const live = liveView(check.format);
+    const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
+    onInterrupt(() => running);
+    const result = await running.finally(() => live?.clear());
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
     return await emit(result, check.format);
@@ -48,6 +50,16 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     return EXIT.internal;
   }
+}
+
+/** Commands that serve a protocol instead of returning a result: the MCP server, and queue. */
+async function protocol(path: readonly string[], positionals: string[]): Promise<number> {
+  if (path[0] === 'queue') {
+    const { queue } = await import('./queue.js');
+    return queue(positionals);
+  }
+  const { serve } = await import('../mcp/serve.js');
+  return serve();
 }
 
 /**

@@ -1,19 +1,41 @@
-// SIGINT, SIGHUP and SIGTERM end a run with 130, 129 and 143 after stopping the children it started, so an
-// interrupted discern leaves no process behind.
+// SIGINT, SIGHUP and SIGTERM end a run with 130, 129 and 143. The first signal cancels what runs (a verb's jobs
+// have their process groups killed and its journal records the cancellation) and waits a bounded moment for
+// it to wind down; then the children left are stopped and the process exits. A second signal ends it at once.
 import { stopChildren } from '../../engine/process/children.js';
 import { EXIT } from './exit-codes.js';
 
 const HANDLED = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 
+/** How long a cancelled run may take to record its cancellation before discern exits anyway. */
+const WIND_DOWN_MS = 5000;
+
+let windDown: (() => Promise<unknown>) | undefined;
+
+/** Registers what to wait for after a signal (the running verb, the MCP server's calls). */
+export function onInterrupt(wait: () => Promise<unknown>): void {
+  windDown = wait;
+}
+
 export function installSignalHandlers(onSignal?: (signal: NodeJS.Signals) => void): () => void {
+  let interrupted = false;
   const handlers = HANDLED.map((signal) => {
     const handler = (): void => {
-      onSignal?.(signal);
-      stopChildren('SIGTERM');
+      const finish = (): never => {
+        stopChildren('SIGTERM');
+        process.exit(EXIT[signal]);
+      };
+      if (interrupted) finish();
+      interrupted = true;
       process.stderr.write(`discern: interrupted by ${signal}\n`);
-      process.exit(EXIT[signal]);
+      onSignal?.(signal);
+      const wait = windDown;
+      if (wait === undefined) finish();
+      else {
+        const timer = new Promise((resolve) => setTimeout(resolve, WIND_DOWN_MS));
+        void Promise.race([wait().catch(() => undefined), timer]).then(finish);
+      }
     };
-    process.once(signal, handler);
+    process.on(signal, handler);
     return [signal, handler] as const;
   });
   return () => {

@@ -5,9 +5,24 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { stopChildren } from '../../engine/process/children.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { createServer } from './server.js';
+import { onInterrupt } from '../cli/signals.js';
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** How long running calls get to record their cancellation after the client has gone. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 export async function serve(): Promise<number> {
-  const server = createServer({ target: workingDirectory(), env: process.env });
+  const closing = new AbortController();
+  const inflight = new Set<Promise<unknown>>();
+  const server = createServer({ target: workingDirectory(), env: process.env, closing: closing.signal, inflight });
+  // A signal is the same as the client leaving: running calls are cancelled and recorded before the exit.
+  onInterrupt(async () => {
+    closing.abort(new Error('discern was interrupted'));
+    await Promise.allSettled([...inflight]);
+  });
   const transport = new StdioServerTransport();
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
@@ -19,6 +34,10 @@ export async function serve(): Promise<number> {
   // Set after connect, which installs its own transport callbacks.
   server.server.onclose = done;
   await closed;
+  // The client is gone: cancel what still runs (its jobs are killed and its journal records the cancellation),
+  // give it a bounded moment to finish that, then stop anything left.
+  closing.abort(new Error('the MCP client closed the connection'));
+  if (inflight.size > 0) await Promise.race([Promise.allSettled([...inflight]), delay(SHUTDOWN_GRACE_MS)]);
   stopChildren('SIGTERM');
   await server.close().catch(() => undefined);
   // Anything still pending (a child's pipe, a timer) must not keep a server whose client has gone.

@@ -8,11 +8,16 @@ import { faultRequested } from '../../engine/faults.js';
 import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
 import { RESOURCE_READERS, TEMPLATE_LISTS } from './resources.js';
+import { progressNotifier } from './progress.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
   target: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Aborted when the transport closes: every running call is cancelled, as if its client had cancelled it. */
+  closing?: AbortSignal;
+  /** Calls still running, so shutdown can let them record their cancellation before the process exits. */
+  inflight?: Set<Promise<unknown>>;
 }
 
 export function createServer(state: ServerState): McpServer {
@@ -25,10 +30,18 @@ export function createServer(state: ServerState): McpServer {
       tool.name,
       { title: tool.title, description: tool.description, annotations: tool.annotations, inputSchema: advertised(tool.inputSchema), outputSchema: advertised(tool.outputSchema) },
       async (args, ctx) => {
-        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal: ctx.mcpReq.signal };
-        const result = await invoke(tool.verb, args, options);
-        const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
-        return toolResult(await checkedResult(tool.verb, delivered, state.target));
+        const signal = state.closing ? AbortSignal.any([ctx.mcpReq.signal, state.closing]) : ctx.mcpReq.signal;
+        const progress = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
+        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(progress ? { progress } : {}) };
+        const running = invoke(tool.verb, args, options);
+        state.inflight?.add(running);
+        try {
+          const result = await running;
+          const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
+          return toolResult(await checkedResult(tool.verb, delivered, state.target));
+        } finally {
+          state.inflight?.delete(running);
+        }
       },
     );
   }
