@@ -10,6 +10,7 @@ import { openOperation, type OperationWriter } from '../engine/journal/index.js'
 import { sweepOldOutputs } from '../engine/jobs/output-dir.js';
 import { fanOut, type GateListener } from '../engine/gate/events.js';
 import { journalListener } from '../engine/gate/journal-listener.js';
+import { reapOrphans } from '../engine/gate/reap.js';
 import { liveSummary } from '../engine/gate/live-summary.js';
 import type { SlotAcquirer } from '../engine/gate/execute.js';
 import { gateStatePaths, type GateStatePaths } from '../engine/gate/state-paths.js';
@@ -51,6 +52,8 @@ export interface Journal {
 }
 
 export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
+  // Jobs a killed discern left running in this checkout would compete with this run: stop them first.
+  await reapOrphans(paths.repositoryDir, project.root).catch(() => []);
   const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
   // A pointer for status: it finds this checkout's running operation without reading the whole store.
   await writeFileAtomic(paths.latestOperation, `${writer.handle}\n`, { fsync: false }).catch(() => undefined);

@@ -7,6 +7,7 @@
 //     version): a green verdict any checkout can replay for a new commit with the identical tree and config.
 // Every reader checks the shape it gets: another discern version or a damaged file reads as absent.
 import { createHash } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernFailedStage, DiscernGateStandard, DiscernProofSummary } from '../../../generated/types.js';
 import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
@@ -109,8 +110,25 @@ export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evide
   return e;
 }
 
-export function writeEvidence(dir: string, evidence: Evidence): Promise<void> {
-  return writeFileAtomic(evidencePath(dir, { tree: evidence.tree, configDigest: evidence.config_digest, version: evidence.discern_version }), `${JSON.stringify(evidence, null, 2)}\n`);
+export const EVIDENCE_CAPACITY = 512;
+
+export async function writeEvidence(dir: string, evidence: Evidence): Promise<void> {
+  await writeFileAtomic(evidencePath(dir, { tree: evidence.tree, configDigest: evidence.config_digest, version: evidence.discern_version }), `${JSON.stringify(evidence, null, 2)}\n`);
+  await pruneEvidence(dir, EVIDENCE_CAPACITY);
+}
+
+/**
+ * Keeps the store bounded: past capacity (plus some slack, so pruning is rare) the least recently written
+ * records go. Losing one only costs a re-run of that tree.
+ */
+export async function pruneEvidence(dir: string, capacity: number): Promise<number> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  if (names.length <= capacity + Math.ceil(capacity / 8)) return 0;
+  const aged = await Promise.all(names.map(async (name) => ({ name, mtime: (await stat(join(dir, name)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+  aged.sort((a, b) => a.mtime - b.mtime);
+  const doomed = aged.slice(0, aged.length - capacity);
+  await Promise.all(doomed.map((d) => rm(join(dir, d.name), { force: true })));
+  return doomed.length;
 }
 
 function isRecord<T>(value: T): value is T & Record<string, unknown> {
