@@ -3,12 +3,17 @@
 //   orientation: status --json and impact --json on 20k tracked files with 200 changed, ≤ 1.5× the floor
 //                `node -e 0; git status --porcelain`; the same on 50k files and a shallow clone (reported);
 //                a warm MCP server's discern_status round trip, p50/p95 over 200 calls (reported).
-// Options: --rounds N (default 21), --suite startup|orientation|all (default all), --strict (exit 1 over budget).
+//   gate:        four 1 s jobs at concurrency 4 ≤ 1.3× the longest job (lefthook's parallel mode beside it);
+//                Proof reuse ≤ 1.6× node -e 0; a job printing 200 MB keeps discern's peak RSS ≤ 150 MB.
+// Options: --rounds N (default 21), --suite startup|orientation|gate|all (default all), --strict (exit 1 over budget).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, type Case, type Measured } from './rounds.js';
 import { timeCommand, timeMcpToolsList } from './processes.js';
 import { benchRepository, shallowClone } from './fixtures.js';
 import { toolRoundTrips } from './mcp-round-trips.js';
+import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -78,6 +83,23 @@ if (suite === 'orientation' || suite === 'all') {
   }
   const trips = await toolRoundTrips(bin, repos[0]?.[1] ?? root, 'discern_status', 200);
   process.stdout.write(`\nWarm MCP server, discern_status round trip over 200 calls (20k files): p50 ${trips.p50.toFixed(1)} ms, p95 ${trips.p95.toFixed(1)} ms, max ${trips.max.toFixed(1)} ms\n`);
+}
+
+if (suite === 'gate' || suite === 'all') {
+  const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds), cacheDir: join(tmpdir(), 'discern-bench-cache') };
+  for (const run of [concurrencyBench, reuseBench, outputBench]) reportGate(await run(options), options.rounds);
+}
+
+function reportGate(result: GateBenchResult, gateRounds: number): void {
+  process.stdout.write(`\n${result.title} — ${gateRounds} rounds, medians (min), Node ${process.versions.node}\n\n| case | median | min | ratio | budget |\n| --- | --- | --- | --- | --- |\n`);
+  for (const r of result.rows) {
+    const measured = r.ratio ?? r.median;
+    const within = r.budget === undefined ? undefined : measured <= r.budget;
+    if (within === false) over++;
+    const verdict = r.budget === undefined ? (r.ratio !== undefined && r.ratio === 1 ? 'floor' : 'report') : `≤ ${r.budget}${r.ratio !== undefined ? '×' : ''} ${within ? 'ok' : 'OVER'}`;
+    process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '—'} | ${verdict} |\n`);
+  }
+  for (const note of result.notes) process.stdout.write(`\n${note}\n`);
 }
 
 process.exitCode = strict && over > 0 ? 1 : 0;

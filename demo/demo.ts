@@ -62,16 +62,37 @@ try {
   title('4. A key nothing honours is refused, with its line — not silently ignored');
   const config = join(project, 'discern.toml');
   const original = readFileSync(config, 'utf8');
-  writeFileSync(config, `${original}\n[jobs.e2e]\nstage = "test"\nrun = "npm run e2e"\ntimeout = 900\n`);
+  writeFileSync(config, `${original}\n[jobs.e2e]\nstage = "test"\nrun = "npm run e2e"\nretries = 3\n`);
   const broken = JSON.parse(discern(['doctor', '--json'], 1)) as { error: string; hints: string[] };
   if (broken.error !== 'unknown_key') failures++;
   writeFileSync(config, original);
 
-  title('5. The bundled manual: search, then read a page');
+  title('5. The gate: done proves the committed tip, or says exactly what fails');
+  git('checkout', '-q', '--', '.');
+  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n\treturn values.reduce((total, value) => total + value, 0);\n}\n');
+  git('commit', '-q', '-am', 'sum: reindent');
+  const red = JSON.parse(discern(['done', '--json'], 1)) as { error: string; data: { failed_stage: string }; diagnostics: { file?: string; line?: number }[] };
+  if (red.error !== 'gate_failed' || red.data.failed_stage !== 'check' || red.diagnostics[0]?.file !== 'src/sum.js' || red.diagnostics[0]?.line !== 2) failures++;
+  discern(['done', '--markdown'], 1);
+  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n');
+  git('commit', '-q', '-am', 'sum: indent with spaces');
+  discern(['done', '--markdown'], 0);
+  const started = process.hrtime.bigint();
+  const reused = JSON.parse(discern(['done', '--json'], 0)) as { data: { gate_ran: boolean; proof: { line: string } } };
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  process.stdout.write(`The same commit again: gate_ran ${String(reused.data.gate_ran)}, answered in ${ms.toFixed(0)} ms with the recorded Proof.\n`);
+  if (reused.data.gate_ran !== false) failures++;
+  git('commit', '-q', '--amend', '-m', 'sum: indent with spaces (reworded)');
+  const replayed = JSON.parse(discern(['done', '--json'], 0)) as { data: { gate_ran: boolean; replayed_from?: string } };
+  process.stdout.write(`An amended message, same tree: gate_ran ${String(replayed.data.gate_ran)}, evidence replayed from ${replayed.data.replayed_from?.slice(0, 12) ?? '?'}.\n`);
+  if (replayed.data.gate_ran !== false || replayed.data.replayed_from === undefined) failures++;
+  discern(['progress'], 0);
+
+  title('6. The bundled manual: search, then read a page');
   discern(['docs', '--search', 'connect an agent'], 0);
   discern(['docs', 'guides/connect-a-coding-agent', '--markdown'], 0);
 
-  title('6. The same verbs over MCP, from the same contract');
+  title('7. The same verbs over MCP, from the same contract');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
   const client = new Client({ name: 'discern-demo', version: '1.0.0' });
   await client.connect(transport);

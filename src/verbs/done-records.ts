@@ -4,8 +4,9 @@
 import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernAdvisory, DiscernDiagnostic, DiscernDoneData, DiscernFailedStage, DiscernGateStandard, DiscernStep } from '../../generated/types.js';
 import type { GateRun } from '../engine/gate/execute.js';
-import { writeEvidence, writeLastRun, writeProofMarker, RECORD_FORMAT, type Evidence, type ProducerVerdict } from '../engine/gate/proof-records.js';
-import { buildProofSummary, diffStatsAgainst, proofMarkdown } from '../engine/gate/proof-summary.js';
+import { rm } from 'node:fs/promises';
+import { evidencePath, readProofMarker, writeEvidence, writeLastRun, writeProofMarker, RECORD_FORMAT, type Evidence, type ProducerVerdict } from '../engine/gate/proof-records.js';
+import { buildProofSummary, diffStatsAgainst, proofMarkdown, type DiffStats } from '../engine/gate/proof-summary.js';
 import type { GateReport } from '../engine/gate/report.js';
 import { definitionDigest, inputsDigest, lsTree, recordMeasurements, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { DoneRun } from './done-run.js';
@@ -19,6 +20,10 @@ interface Common {
 export type DoneAdvisory = DiscernAdvisory & { kind: DoneAdvisoryKind };
 
 export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, handle: string | undefined): Promise<void> {
+  // The latest verdict on a tree wins: a red re-measure withdraws the green Proof and evidence it contradicts.
+  const marker = await readProofMarker(run.paths.proofMarker);
+  if (marker.state === 'present' && marker.marker.tree === run.key.tree) await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
+  await rm(evidencePath(run.paths.evidence, run.key), { force: true }).catch(() => undefined);
   await writeLastRun(run.paths.lastRun, {
     format: RECORD_FORMAT,
     commit: run.head.commit,
@@ -32,7 +37,16 @@ export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, h
   }).catch(() => undefined); // a lost red verdict only costs a re-run
 }
 
-export async function recordGreen(run: DoneRun, gateRun: GateRun, report: GateReport, common: Common, data: DiscernDoneData, advisories: DoneAdvisory[], handle: string | undefined): Promise<DoneOutcome> {
+export async function recordGreen(
+  run: DoneRun,
+  gateRun: GateRun,
+  report: GateReport,
+  common: Common,
+  data: DiscernDoneData,
+  advisories: DoneAdvisory[],
+  handle: string | undefined,
+  stats: Promise<DiffStats> | undefined,
+): Promise<DoneOutcome> {
   const { ctx } = run;
   const producers: ProducerVerdict[] = gateRun.runs.map((r) => ({ label: r.producer.label, outcome: r.outcome, duration_ms: r.result?.durationMs ?? 0 }));
   const surfaceHint = (cli: string, mcp: string): string => (ctx.surface === 'mcp' ? mcp : cli);
@@ -53,7 +67,7 @@ export async function recordGreen(run: DoneRun, gateRun: GateRun, report: GateRe
     configDigest: run.key.configDigest,
     version: run.key.version,
     mode: run.mode,
-    stats: await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
+    stats: await (stats ?? diffStatsAgainst(run.base, ctx.project.root, ctx.env)),
     producers,
     standards: report.standards,
     recordedAt: new Date().toISOString(),

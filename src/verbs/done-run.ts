@@ -7,7 +7,7 @@ import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult 
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet } from '../engine/git/change-set.js';
-import type { HeadIds } from '../engine/git/head.js';
+import { readHeadIds, type HeadIds } from '../engine/git/head.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
@@ -18,6 +18,7 @@ import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { GateStatePaths } from '../engine/gate/state-paths.js';
 import { readDirtySet } from '../engine/gate/dirty-set.js';
+import { diffStatsAgainst } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
 import { pendingCompletion, stageName } from './done.js';
@@ -52,9 +53,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
   const gate = configured.gate;
   const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true });
-  const scopesChanged = await changedScopes(run, gate);
   const strict = run.mode === 'strict' && !run.standalone;
-  const replayable = strict ? await replayableStandards(gate.standards, await readMeasurements(run.paths.standardMeasurements), ctx.project.root, ctx.env) : new Map<string, Measurement>();
+  // Independent reads run together: the change's scopes and the standards that can be replayed.
+  const [change, replayable] = await Promise.all([
+    changedScopes(run, gate),
+    strict ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
+  ]);
+  const scopesChanged = change.scopes;
   const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes: scopesChanged, replayable: new Set(replayable.keys()) });
   const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
 
@@ -68,8 +73,18 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const lock = takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root });
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir };
+  const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
+  if ('denied' in lock) {
+    const f = lock.denied.failure;
+    return {
+      steps: lock.denied.steps,
+      diagnostics: f.diagnostics,
+      data: { ...baseData, gate_ran: false, failed_stage: f.failedStage, completion: pendingCompletion(`a precondition failed: ${f.failedStage}`) },
+      refusal: { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } },
+    };
+  }
 
   let journal: Journal | undefined;
   try {
@@ -84,7 +99,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   let envelope: DoneOutcome | undefined;
   try {
     listener({ type: 'phase', phase: 'preconditions', message: 'checking preconditions' });
-    const pre = await runPreconditions(checks, { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir });
+    const pre = await runPreconditions(checks, probe);
     const handleData = journal ? { handle: journal.handle } : {};
     const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
     const advisories = limitsAdvisories(pre);
@@ -106,6 +121,9 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     }
 
     const outputDir = await runOutputDir(run.paths, journal?.handle ?? attempt);
+    // The Proof's diff counts depend only on commits: read them while the jobs run.
+    const stats = strict || run.mode === 'report' ? diffStatsAgainst(change.base ?? run.base, ctx.project.root, ctx.env) : undefined;
+    stats?.catch(() => undefined);
     const gateRun = await executeGate({
       plan,
       cwd: ctx.project.root,
@@ -115,6 +133,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       outputDir,
       listener,
       readDirty: () => readDirtySet(ctx.project.root, ctx.env),
+      // A strict run starts from a clean tree (it refused a dirty one): nothing needs reading before the first stage.
+      ...(run.standalone ? {} : { initialDirty: new Set<string>() }),
       generated: gate.generated,
       judgeStandard: (producer, result) => judgeStandardRun(producer, result, ctx.project.root, ctx.env),
       ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
@@ -158,26 +178,39 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    envelope = await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle);
+    const headNow = await readHeadIds(ctx.project.root, ctx.env);
+    if (!run.standalone && headNow?.commit !== run.head.commit) {
+      // The evidence belongs to the commit the run started on; a HEAD that moved meanwhile earns nothing.
+      const moved = `HEAD moved during the run, from ${run.head.commit.slice(0, 12)} to ${headNow?.commit.slice(0, 12) ?? 'nothing'} (a job or another process committed or checked out)`;
+      envelope = {
+        ...common,
+        data: { ...data, failed_stage: 'tree_drift', gate_proof: { status: 'skipped_head_moved', reason: moved }, completion: pendingCompletion(moved) },
+        refusal: { error: 'gate_failed', message: `${moved}: the gate passed for a commit that is no longer HEAD, so no Proof was recorded. Run done again on the new HEAD.`, next: { rerun: run.rerunCall } },
+      };
+      return envelope;
+    }
+    envelope = await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats);
     return envelope;
   } finally {
     releaseOperationLock(lock);
     if (journal) {
       const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
-      await journal.writer
-        .finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account: accountOf(envelope) })
-        .catch(() => undefined);
+      const account = accountOf(envelope);
+      journal.writer.setProgress({ phase: 'finished', state: outcome, reason: account[0] ?? outcome, next: 'nothing: the run has finished', owner_must_act: false });
+      await journal.writer.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account }).catch(() => undefined);
     }
   }
 }
 
-async function changedScopes(run: DoneRun, gate: GateConfig): Promise<string[]> {
+async function changedScopes(run: DoneRun, gate: GateConfig): Promise<{ scopes: string[]; base: string | null }> {
+  const { project } = run.ctx;
   try {
-    const change = await readChangeSet({ cwd: run.ctx.project.root, env: run.ctx.env, signal: run.ctx.signal }, run.base);
-    return classify(change.changes, gate.scopes).scopes;
+    const baseRef = run.input.policy_base ?? `refs/heads/${project.trunk.name}`;
+    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal }, project.trunk.name, baseRef);
+    return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base };
   } catch {
     // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.
-    return gate.catalog.scopeGates.map((p) => p.scope ?? '').filter((s) => s.length > 0);
+    return { scopes: gate.catalog.scopeGates.map((p) => p.scope ?? '').filter((s) => s.length > 0), base: null };
   }
 }
 

@@ -8,10 +8,10 @@ import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
 import { configDigest } from '../engine/gate/config-digest.js';
-import { markerIsCurrent, readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { gateStatePaths } from '../engine/gate/state-paths.js';
 import type { ProjectVerbContext } from './context.js';
-import { statePathsOf } from './gate-session.js';
-import { runDoneGate, type DoneRun } from './done-run.js';
+import type { DoneRun } from './done-run.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
   const { project } = ctx;
@@ -26,30 +26,15 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   }
 
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
-  const head = await readHeadIds(project.root, ctx.env, ctx.signal);
-  if (head === undefined || state.unborn) {
-    return { refusal: { error: 'dirty_worktree', message: 'HEAD has no commit yet: there is nothing committed to prove.', next: { rerun: rerunCall, standalone: standaloneCall(ctx) } } };
-  }
-  if (!standalone && state.changed > 0) {
-    return {
-      refusal: {
-        error: 'dirty_worktree',
-        message: `The worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}${state.untracked > 0 ? ` (${state.untracked} untracked)` : ''}: Proof covers exactly one commit, so commit (or stash) them first.`,
-        next: { rerun: rerunCall, standalone: standaloneCall(ctx) },
-      },
-    };
-  }
-  if (!standalone && !ci && state.detached) {
-    return { refusal: { error: 'detached_head', message: 'HEAD is detached: Proof is recorded for a branch\'s commit, so check out the branch this work belongs to.', next: { rerun: rerunCall } } };
-  }
-
-  const paths = statePathsOf(project);
-  const key: EvidenceKey = { tree: head.tree, configDigest: configDigest(project.config, project.trunk.name), version: VERSION };
+  const paths = gateStatePaths(project.gitDir, project.commonDir);
+  const digest = configDigest(project.config, project.trunk.name);
   const strict = !standalone && !ci;
 
-  if (strict && input.rerun !== true && input.dry_run !== true) {
+  // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only
+  // the status already read and one small file, so it answers in about the time the process takes to start.
+  if (strict && input.rerun !== true && input.dry_run !== true && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
-    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, head.commit, key)) {
+    if (marker.state === 'present' && marker.marker.mode === 'strict' && marker.marker.commit === state.head && marker.marker.config_digest === digest && marker.marker.discern_version === VERSION) {
       const m = marker.marker;
       const data: DiscernDoneData = {
         mode: 'strict',
@@ -67,6 +52,25 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     }
   }
 
+  const head = await readHeadIds(project.root, ctx.env, ctx.signal);
+  if (head === undefined || state.unborn) {
+    return { refusal: { error: 'dirty_worktree', message: 'HEAD has no commit yet: there is nothing committed to prove.', next: { rerun: rerunCall, standalone: standaloneCall(ctx) } } };
+  }
+  if (!standalone && state.changed > 0) {
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}${state.untracked > 0 ? ` (${state.untracked} untracked)` : ''}: Proof covers exactly one commit, so commit (or stash) them first.`,
+        next: { rerun: rerunCall, standalone: standaloneCall(ctx) },
+      },
+    };
+  }
+  if (!standalone && !ci && state.detached) {
+    return { refusal: { error: 'detached_head', message: 'HEAD is detached: Proof is recorded for a branch\'s commit, so check out the branch this work belongs to.', next: { rerun: rerunCall } } };
+  }
+
+  const key: EvidenceKey = { tree: head.tree, configDigest: digest, version: VERSION };
+
   const evidence = strict && input.rerun !== true ? await readEvidence(paths.evidence, key) : undefined;
   if (strict && input.rerun !== true && evidence === undefined && input.dry_run !== true) {
     const last = await readLastRun(paths.lastRun);
@@ -77,7 +81,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
         refusal: {
           error: 'unchanged_tree_rerun',
           message: `This tree was already proven red at ${stageName(last.failed_stage)} (${last.at}) and nothing changed since: running the same jobs again would give the same answer. Fix it and commit, or ask for a re-measure.`,
-          next: { progress, rerun: ctx.surface === 'mcp' ? 'rerun: true' : '`discern done --rerun`' },
+          next: { progress, rerun: ctx.surface === 'mcp' ? 'rerun: true' : 'discern done --rerun' },
         },
       };
     }
@@ -96,6 +100,8 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     rerunCall,
     ...(evidence ? { evidence } : {}),
   };
+  // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
+  const { runDoneGate } = await import('./done-run.js');
   return runDoneGate(run);
 }
 

@@ -7,13 +7,14 @@ import { acquireLease, startRenewal, type HolderInfo, type Lease } from '../engi
 import { acquireSlot } from '../engine/state/slots.js';
 import { writeFileAtomic } from '../engine/state/atomic-write.js';
 import { openOperation, type OperationWriter } from '../engine/journal/index.js';
-import { sweepOldOutputs } from '../engine/jobs/output-dir.js';
+import { keepNewestOutputs, sweepOldOutputs } from '../engine/jobs/output-dir.js';
 import { fanOut, type GateListener } from '../engine/gate/events.js';
 import { journalListener } from '../engine/gate/journal-listener.js';
 import { reapOrphans } from '../engine/gate/reap.js';
 import { liveSummary } from '../engine/gate/live-summary.js';
 import type { SlotAcquirer } from '../engine/gate/execute.js';
 import { gateStatePaths, type GateStatePaths } from '../engine/gate/state-paths.js';
+import { preconditionChecks, runPreconditions, type PreconditionContext, type PreconditionOutcome } from '../engine/gate/preconditions.js';
 import type { Project } from '../engine/project/resolve.js';
 import type { LiveProgress, Surface } from './context.js';
 
@@ -29,10 +30,21 @@ export function readBackCommand(surface: Surface, handle: string): string {
   return surface === 'mcp' ? `discern_progress with handle "${handle}"` : `discern progress ${handle}`;
 }
 
-export type OperationLock = { held: Lease; stop: () => void } | { busy: HolderInfo | null };
+export type OperationLock = { held: Lease; stop: () => void } | { busy: HolderInfo | null } | { denied: PreconditionOutcome & { failure: NonNullable<PreconditionOutcome['failure']> } };
 
-export function takeOperationLock(paths: GateStatePaths, holder: { verb: string; attempt: string; [key: string]: unknown }): OperationLock {
-  const result = acquireLease(paths.operationLock, { leaseMs: LEASE_MS, holder });
+/**
+ * Takes the checkout's operation lock. The lock lives in discern's state directory, so a directory that cannot
+ * be written is found here first: it is reported as the write probe reports it (write_denied), never as a crash.
+ */
+export async function takeOperationLock(paths: GateStatePaths, holder: { verb: string; attempt: string; [key: string]: unknown }, probe: PreconditionContext): Promise<OperationLock> {
+  let result: ReturnType<typeof acquireLease>;
+  try {
+    result = acquireLease(paths.operationLock, { leaseMs: LEASE_MS, holder });
+  } catch (error) {
+    const denied = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), probe);
+    if (denied.failure) return { denied: { ...denied, failure: denied.failure } };
+    throw error;
+  }
   if ('held' in result) return { busy: result.held };
   const lease = result.acquired;
   return { held: lease, stop: startRenewal(lease, RENEW_MS) };
@@ -53,7 +65,7 @@ export interface Journal {
 
 export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
   // Jobs a killed discern left running in this checkout would compete with this run: stop them first.
-  await reapOrphans(paths.repositoryDir, project.root).catch(() => []);
+  await reapOrphans(paths, project.root).catch(() => []);
   const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
   // A pointer for status: it finds this checkout's running operation without reading the whole store.
   await writeFileAtomic(paths.latestOperation, `${writer.handle}\n`, { fsync: false }).catch(() => undefined);
@@ -65,9 +77,13 @@ export function runListener(journal: Journal | undefined, progress: LiveProgress
   return fanOut(journal ? journalListener(journal.writer, journal.readBack) : undefined, progress ? liveSummary(total, progress) : undefined);
 }
 
-/** A fresh output directory for this run; directories older than a day are swept first. */
+/** Run directories kept per checkout beyond the age sweep. */
+const OUTPUT_RUNS_KEPT = 20;
+
+/** A fresh output directory for this run; directories older than a day, and all but the newest runs, go first. */
 export async function runOutputDir(paths: GateStatePaths, id: string): Promise<string> {
   await sweepOldOutputs(paths.outputs).catch(() => 0);
+  await keepNewestOutputs(paths.outputs, OUTPUT_RUNS_KEPT - 1);
   return join(paths.outputs, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
 }
 

@@ -7,6 +7,7 @@ import { planGate, type GateMode } from '../engine/gate/plan.js';
 import { preconditionChecks, runPreconditions } from '../engine/gate/preconditions.js';
 import { reportGateRun } from '../engine/gate/report.js';
 import { readDirtySet, newlyDirty } from '../engine/gate/dirty-set.js';
+import { restamped, stampFiles } from '../engine/gate/file-stamps.js';
 import type { DiscernConfigIssue } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
@@ -66,6 +67,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   let outcome: O | undefined;
   try {
     const before = await readDirtySet(project.root, ctx.env);
+    const stamps = mode === 'prepare' ? await stampFiles(project.root, before) : new Map<string, string>();
     const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
     run = await executeGate({
       plan,
@@ -91,7 +93,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       waitedMs: run.waitedMs,
       cancelled: run.cancelled,
       ...(run.capUnavailable !== undefined ? { capUnavailable: run.capUnavailable } : {}),
-      changed: newlyDirty(before, after),
+      changed: [...new Set([...newlyDirty(before, after), ...(await restamped(project.root, stamps))])].sort(),
       ...(journal ? { handle: journal.handle } : {}),
       nothingConfigured: total === 0,
       drift: run.drift !== undefined,
@@ -102,6 +104,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       const state = run === undefined || run.cancelled ? 'cancelled' : run.failedStage === null ? 'completed' : 'failed';
       const result = outcome ? buildEnvelope({ verb: mode, policy: VERBS[mode].policy }, outcome) : undefined;
       const account = outcome?.refusal ? [outcome.refusal.message] : [run === undefined ? 'The run stopped before it finished.' : run.cancelled ? `${mode} was cancelled.` : `${mode} passed.`];
+      journal.writer.setProgress({ phase: 'finished', state, reason: account[0] ?? state, next: 'nothing: the run has finished', owner_must_act: false });
       await journal.writer.finish({ outcome: state, ...(result ? { result } : {}), account }).catch(() => undefined);
     }
   }

@@ -14,7 +14,13 @@ const CHANGED_SHOWN = 20;
 
 export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbContext): Promise<PrepareOutcome> {
   const rerun = ctx.surface === 'mcp' ? 'discern_prepare' : 'discern prepare';
-  const lock = takeOperationLock(statePathsOf(ctx.project), { verb: 'prepare', attempt: `A-${randomBytes(6).toString('hex')}`, checkout: ctx.project.root });
+  const paths = statePathsOf(ctx.project);
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: ctx.project.trunk.name, mergeCheck: false, standards: [], stateDir: paths.checkoutDir };
+  const lock = await takeOperationLock(paths, { verb: 'prepare', attempt: `A-${randomBytes(6).toString('hex')}`, checkout: ctx.project.root }, probe);
+  if ('denied' in lock) {
+    const f = lock.denied.failure;
+    return { steps: lock.denied.steps, diagnostics: f.diagnostics, refusal: { error: 'write_denied', message: f.message, next: { target: f.target ?? paths.checkoutDir, access: 'writable' } } };
+  }
   if ('busy' in lock) {
     const verb = typeof lock.busy?.['verb'] === 'string' ? lock.busy['verb'] : 'run';
     return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; prepare would race it.`, next: { progress: readBack(ctx) } } };

@@ -298,6 +298,14 @@ describe('gcc 12.2.0', () => {
       { severity: 'warning', message: "overriding recipe for target 'all'", file: 'Makefile', line: 12 },
     ]);
   });
+  it('takes a trailing [rule-id] of tools that copy the shape as the rule', () => {
+    const text = 'src/sum.js:2:1: error: tab character; indent with spaces [no-tabs]\nlib/a.py:7:80: warning: line too long [E501]\nsrc/b.c:1:1: error: see [the manual] for details';
+    assert.deepEqual(located(checked(diagnoseText(text, job())).diagnostics), [
+      { severity: 'error', message: 'tab character; indent with spaces', file: 'src/sum.js', line: 2, col: 1, rule: 'no-tabs' },
+      { severity: 'warning', message: 'line too long', file: 'lib/a.py', line: 7, col: 80, rule: 'E501' },
+      { severity: 'error', message: 'see [the manual] for details', file: 'src/b.c', line: 1, col: 1 },
+    ]);
+  });
 });
 
 describe('Python 3.11.7 tracebacks', () => {

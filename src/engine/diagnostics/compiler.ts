@@ -1,6 +1,7 @@
 // gcc, clang and the many tools that copy their shape (swiftc, nvcc, gfortran, some linters):
 // `file:line:col: severity: message` or `file:line: severity: message`. `note:` lines elaborate on the
-// preceding diagnostic and are not diagnostics themselves. A trailing `[-Wflag]` names the warning option.
+// preceding diagnostic and are not diagnostics themselves. A trailing `[-Wflag]` names the warning option;
+// any other trailing `[rule-id]` names the rule.
 import { checkoutPath } from './checkout-path.js';
 import type { LineFinding } from './finding.js';
 
@@ -8,6 +9,8 @@ import type { LineFinding } from './finding.js';
 // lines are context, not diagnostics).
 const SHAPE = /^((?:[A-Za-z]:[\\/])?[^\s:][^:]*?):(\d+)(?::(\d+))?: (fatal error|error|warning): (.*)$/i;
 const FLAGS = /\s*\[(-W[^\]\s]*)\]$/;
+// Linters that copy the shape often end with their rule id in brackets: `… [no-tabs]`, `… [E501]`.
+const RULE = /\s+\[([A-Za-z][\w./@-]*)\]$/;
 
 export function parseCompiler(lines: readonly string[], cwd?: string): LineFinding[] {
   const findings: LineFinding[] = [];
@@ -20,6 +23,8 @@ export function parseCompiler(lines: readonly string[], cwd?: string): LineFindi
     let message = shape[5] ?? '';
     const flags = FLAGS.exec(message);
     if (flags !== null) message = message.slice(0, flags.index);
+    const rule = flags === null ? RULE.exec(message) : null;
+    if (rule !== null) message = message.slice(0, rule.index);
     findings.push({
       at,
       severity: shape[4]?.toLowerCase() === 'warning' ? 'warning' : 'error',
@@ -27,7 +32,7 @@ export function parseCompiler(lines: readonly string[], cwd?: string): LineFindi
       file: checkoutPath(shape[1] ?? '', cwd),
       line: Number(shape[2]),
       col: shape[3] === undefined ? undefined : Number(shape[3]),
-      rule: flags === null ? undefined : warningOption(flags[1] ?? ''),
+      rule: flags !== null ? warningOption(flags[1] ?? '') : rule !== null ? rule[1] : undefined,
     });
   }
   return findings;

@@ -40,6 +40,8 @@ export interface ExecuteOptions {
   outputDir: string;
   listener: GateListener;
   readDirty: () => Promise<Set<string>>;
+  /** The dirty set before the first stage when the caller already knows it (a clean tree: empty). */
+  initialDirty?: Set<string>;
   generated: GeneratedPaths;
   /** Takes one of the repository's test slots for a group that holds one. */
   acquireTestSlot?: SlotAcquirer;
@@ -64,7 +66,7 @@ export async function executeGate(options: ExecuteOptions): Promise<GateRun> {
   let drift: DriftVerdict | undefined;
   let waitedMs = 0;
   let capUnavailable: string | undefined;
-  let before = await options.readDirty();
+  let before = options.initialDirty ?? (await options.readDirty());
 
   for (const group of plan.groups) {
     if (failedStage !== null || signal.aborted) {

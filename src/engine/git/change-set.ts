@@ -17,12 +17,13 @@ interface Run {
   signal?: AbortSignal;
 }
 
-export async function readChangeSet(run: Run, trunk: string): Promise<ChangeSet> {
+/** `baseRef` names the comparison ref in full when it is not the local trunk branch (a fetched policy base). */
+export async function readChangeSet(run: Run, trunk: string, baseRef = `refs/heads/${trunk}`): Promise<ChangeSet> {
   const options = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
   // The untracked listing does not depend on the base: it runs beside the merge-base and the diff.
   const untrackedRun = git(['ls-files', '--others', '--exclude-standard', '-z'], options);
   // No merge-base (an unborn HEAD, or no shared history) makes git fail here; both fall back to the empty tree.
-  const mergeBase = await git(['merge-base', `refs/heads/${trunk}`, 'HEAD'], options);
+  const mergeBase = await git(['merge-base', baseRef, 'HEAD'], options);
   const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(options));
   const [diff, untracked] = await Promise.all([git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options), untrackedRun]);

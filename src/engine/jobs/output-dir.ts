@@ -2,7 +2,7 @@
 // not an archive, so old run directories are swept. The sweep runs opportunistically at the start of a run:
 // its work is bounded and it never fails the run it piggybacks on.
 import { createHash } from 'node:crypto';
-import { lstat, opendir, rm } from 'node:fs/promises';
+import { lstat, opendir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const DEFAULT_OUTPUT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -73,4 +73,21 @@ export function outputFileName(label: string): string {
   const safe = label.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100);
   if (safe === label) return `${safe}.log`;
   return `${safe}-${createHash('sha256').update(label).digest('hex').slice(0, 8)}.log`;
+}
+
+/**
+ * Keeps at most `keep` run directories: names start with the run's ISO timestamp, so the lexically last are
+ * the newest and any run still writing is among them. A chatty job run many times a day cannot fill the disk
+ * before the age sweep catches up. Returns how many were removed; never throws.
+ */
+export async function keepNewestOutputs(dir: string, keep: number): Promise<number> {
+  let names: string[];
+  try {
+    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch {
+    return 0;
+  }
+  const doomed = names.slice(0, Math.max(0, names.length - keep));
+  await Promise.all(doomed.map((name) => rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined)));
+  return doomed.length;
 }

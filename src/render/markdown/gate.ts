@@ -14,7 +14,7 @@ export function stepsSection(steps: readonly DiscernStep[] | undefined): string 
 function outputCell(step: DiscernStep): string {
   if (step.output_lines === undefined) return '';
   const errorLike = step.error_like_lines ? `, ${step.error_like_lines} error-like` : '';
-  return `${step.output_lines} lines${errorLike}`;
+  return `${step.output_lines} line${step.output_lines === 1 ? '' : 's'}${errorLike}`;
 }
 
 export function diagnosticsSection(diagnostics: readonly DiscernDiagnostic[] | undefined): string | undefined {

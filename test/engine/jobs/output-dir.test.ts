@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { outputFileName, sweepOldOutputs } from '../../../src/engine/jobs/output-dir.js';
+import { keepNewestOutputs, outputFileName, sweepOldOutputs } from '../../../src/engine/jobs/output-dir.js';
 import { scratch } from './job-helpers.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -80,5 +80,20 @@ describe('outputFileName', () => {
     assert.equal(b, 'scope_docs.log');
     assert.notEqual(outputFileName('a/b'), outputFileName('a:b'));
     assert.match(outputFileName('..'), /^_/);
+  });
+});
+
+describe('keepNewestOutputs', () => {
+  it('keeps the newest run directories by their timestamped names and leaves files alone', async () => {
+    const { dir, cleanup } = scratch('keep-newest');
+    try {
+      for (const name of ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', '2026-01-04T00-00-00-000Z-d']) mkdirSync(join(dir, name));
+      writeFileSync(join(dir, 'note.txt'), '');
+      assert.equal(await keepNewestOutputs(dir, 2), 2);
+      assert.deepEqual(['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', '2026-01-04T00-00-00-000Z-d', 'note.txt'].map((n) => existsSync(join(dir, n))), [false, false, true, true, true]);
+      assert.equal(await keepNewestOutputs(join(dir, 'missing'), 2), 0);
+    } finally {
+      cleanup();
+    }
   });
 });
