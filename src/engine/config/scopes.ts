@@ -13,9 +13,6 @@ export function scopeDefinitions(config: DiscernConfig): ScopeDefinition[] {
 export function compiledScopes(config: DiscernConfig): { scopes: CompiledScope[]; issues: DiscernConfigIssue[] } {
   const definitions = scopeDefinitions(config);
   const { scopes, problems } = compileScopes(definitions);
-  const issues = problems.map((p) => {
-    const index = definitions.find((d) => d.name === p.scope)?.paths.indexOf(p.pattern) ?? 0;
-    return { kind: 'invalid_config' as const, path: dotted(['scopes', p.scope, 'paths', String(index)]), message: `pattern "${p.pattern}" ${p.reason}` };
-  });
+  const issues = problems.map((p) => ({ kind: 'invalid_config' as const, path: dotted(['scopes', p.scope, 'paths', String(p.index)]), message: `pattern "${p.pattern}" ${p.reason}` }));
   return { scopes, issues };
 }
