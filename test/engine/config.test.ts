@@ -62,3 +62,18 @@ describe('compiledScopes', () => {
     assert.deepEqual(compiledScopes(result.config).issues.map((i) => i.path), ['scopes.docs.paths.0', 'scopes.docs.paths.2']);
   });
 });
+
+describe('[map] dir', () => {
+  const refused = ['.', './', './/', './.', '.git', '.git/', './.git', 'docs/.git', 'docs/.git/map', '.GIT/map', '../up', 'a/../b', '/abs', 'C:/x', 'a\\b'];
+  for (const dir of refused) {
+    it(`refuses ${JSON.stringify(dir)}`, () => {
+      const result = parse(`[map]\ndir = ${JSON.stringify(dir)}\n`);
+      assert.equal(result.ok, false, dir);
+      if (result.ok) return;
+      assert.equal(result.error, 'invalid_config');
+      assert.equal(result.issues[0]?.path, 'map.dir');
+    });
+  }
+  const accepted = ['discern/map/', './discern/map', 'knowledge', '.discern/map', 'docs/.github', 'a.git', '.gitmap/x', '...'];
+  for (const dir of accepted) it(`accepts ${JSON.stringify(dir)}`, () => assert.equal(parse(`[map]\ndir = ${JSON.stringify(dir)}\n`).ok, true, dir));
+});
