@@ -192,6 +192,11 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://map/guide/start'));
     await assert.rejects(mcp.client.readResource({ uri: 'discern://map/..%2F..%2Fdiscern.toml' }));
   });
+  it('whole .. segments are resolved by URL normalisation, within the resource\'s own root', async () => {
+    const page = await mcp.client.readResource({ uri: 'discern://map/other/../guide/start' });
+    assert.equal((page.contents[0] as { text: string }).text, '# Start here\n\nThe project in one page.\n');
+    await assert.rejects(mcp.client.readResource({ uri: 'discern://map/../../discern.toml' }), (error: Error) => /has no page or region "discern.toml"/.test(error.message));
+  });
   it('discern://config is the resolved configuration doctor --verbose reports', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://config' });
     const tool = await callTool('discern_doctor', { verbose: true });

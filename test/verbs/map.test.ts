@@ -135,5 +135,48 @@ describe('map', () => {
     assert.ok('docs' in d);
     assert.ok(!d.docs.some((p) => p.slug === 'host'));
   });
+  it('pages whose targets collide once prefixes, .md and case are dropped all stay listed and readable', async () => {
+    const r = repo({
+      'discern.toml': '[project]\nname = "collide"\n',
+      'discern/map/10-guides/a.md': '# Ten A\n\nfirst guides a\n',
+      'discern/map/20-guides/a.md': '# Twenty A\n\nsecond guides a\n',
+      'discern/map/10-guides/01-a.md': '# Prefixed A\n\nprefixed a\n',
+      'discern/map/notes.md': '# Notes lower\n\nlower\n',
+      'discern/map/notes.MD': '# Notes upper\n\nupper\n',
+    });
+    const d = await mapData(r.root);
+    assert.ok('docs' in d && 'map_dir' in d);
+    assert.equal(d.count, 5);
+    const byPath = new Map(d.docs.map((p) => [p.path, p.target]));
+    // The page needing the fewest renames keeps the short target; the others are read by their own path.
+    assert.deepEqual(Object.fromEntries(byPath), {
+      'notes.md': 'notes',
+      'notes.MD': 'notes.MD',
+      '10-guides/a.md': 'guides/a',
+      '10-guides/01-a.md': '10-guides/01-a',
+      '20-guides/a.md': '20-guides/a',
+    });
+    assert.deepEqual(d.regions.map((x) => [x.name, x.page_count]), [['guides', 2], ['20-guides', 1]]);
+    assert.equal(new Set(d.docs.map((p) => p.target)).size, 5, 'every target is unique');
+    const read = async (target: string): Promise<string> => {
+      const page = await mapData(r.root, { target });
+      assert.ok('doc' in page, target);
+      return page.doc.content;
+    };
+    for (const [path, target] of byPath) {
+      const content = await read(path);
+      assert.equal(await read(target), content, `${target} and ${path} are the same page`);
+    }
+    assert.match(await read('notes.md'), /lower/);
+    assert.match(await read('notes.MD'), /upper/);
+    assert.match(await read('20-guides/a.md'), /second/);
+    assert.match(await read('10-guides/01-a.md'), /prefixed/);
+    const scoped = await mapData(r.root, { target: '20-guides' });
+    assert.ok('docs' in scoped);
+    assert.deepEqual(scoped.docs.map((p) => p.path), ['20-guides/a.md']);
+    const found = await mapData(r.root, { search: 'second guides' });
+    assert.ok('results' in found);
+    assert.equal(found.results[0]?.target, '20-guides/a');
+  });
   it('drove map through success and failure', () => assertDriven(['map']));
 });
