@@ -3,8 +3,8 @@
 // discovery funnel behaves the same over both.
 import { extractFields, splitFrontMatter } from '../search/index.js';
 import { readFrontMatter, type FrontMatterValue } from './front-matter.js';
-import { grantNames, type NameGrant } from './names.js';
-import type { Corpus, CorpusPage, CorpusRegion } from './types.js';
+import { regionNamesOf, strippedName, targetsOf } from './corpus-names.js';
+import type { AssemblyProblem, Corpus, CorpusPage, CorpusRegion } from './types.js';
 
 export interface SourceFile {
   /** Path inside the corpus folder, forward slashes, e.g. 10-guides/connect.md. */
@@ -12,25 +12,11 @@ export interface SourceFile {
   text: string;
 }
 
-export interface AssemblyProblem {
-  /** front-matter: it could not be read, and the page is listed from its text; name-collision: a region or
-   * page could not have its usual name, because another has it, and is named by its path instead. */
-  kind: 'front-matter' | 'name-collision';
-  path: string;
-  pointer: string;
-  message: string;
-}
+export type { AssemblyProblem } from './types.js';
 
-const NUMBER_PREFIX = /^\d+-/;
 const OVERVIEW = /^(readme|index)\.md$/i;
 const DESCRIPTION_LIMIT = 200;
 const UNORDERED = 1000;
-
-/** A folder or file name without its ordering prefix: 10-guides → guides. */
-export function strippedName(segment: string): string {
-  const stripped = segment.replace(NUMBER_PREFIX, '');
-  return stripped === '' ? segment : stripped;
-}
 
 export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; problems: AssemblyProblem[]; frontMatter: Map<string, Record<string, FrontMatterValue>> } {
   const problems: AssemblyProblem[] = [];
@@ -57,43 +43,6 @@ export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; 
   const overview = (p: CorpusPage): number => (OVERVIEW.test(p.path.slice(p.path.indexOf('/') + 1)) && p.path.includes('/') ? 0 : 1);
   pages.sort((a, b) => (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) || overview(a) - overview(b) || a.order - b.order || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { corpus: { pages, regions }, problems, frontMatter };
-}
-
-/** Each top-level folder's region name: its name without the number prefix, or the folder itself when taken. */
-function regionNamesOf(paths: readonly string[], problems: AssemblyProblem[]): Map<string, string> {
-  const dirs = [...new Set(paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] ?? ''))];
-  const grants = grantNames(dirs.map((dir) => ({ source: dir, candidates: [strippedName(dir)], exact: dir, distance: strippedName(dir) === dir ? 0 : 1 })));
-  for (const dir of dirs) report(problems, dir, 'region', grants.get(dir));
-  return new Map(dirs.map((dir) => [dir, grants.get(dir)?.name ?? dir]));
-}
-
-/**
- * Each page's target: region/…/slug with number prefixes and .md dropped; when another page has that, the path
- * without .md, and when even that is taken (a.md beside a.MD), the path itself.
- */
-function targetsOf(paths: readonly string[], regionNames: ReadonlyMap<string, string>, problems: AssemblyProblem[]): Map<string, string> {
-  const requests = paths.map((path) => {
-    const segments = path.split('/');
-    const file = segments[segments.length - 1] ?? path;
-    const stem = file.replace(/\.md$/i, '');
-    const folders = segments.slice(0, -1);
-    const short = [...folders.map((dir, i) => (i === 0 ? (regionNames.get(dir) ?? dir) : strippedName(dir))), strippedName(stem)].join('/');
-    const renamed = [...folders, stem].filter((segment) => strippedName(segment) !== segment).length + (file.endsWith('.md') ? 0 : 1);
-    return { source: path, candidates: [short, [...folders, stem].join('/')], exact: path, distance: renamed };
-  });
-  const grants = grantNames(requests);
-  for (const path of paths) report(problems, path, 'page', grants.get(path));
-  return new Map(paths.map((path) => [path, grants.get(path)?.name ?? path]));
-}
-
-function report(problems: AssemblyProblem[], source: string, what: 'region' | 'page', grant: NameGrant | undefined): void {
-  const displaced = grant?.displaced;
-  if (grant === undefined || displaced === undefined) return;
-  const message =
-    what === 'region'
-      ? `the region name "${displaced.wanted}" belongs to ${displaced.by}/, so this folder is the region "${grant.name}"`
-      : `the target "${displaced.wanted}" belongs to ${displaced.by}, so this page is read as "${grant.name}"`;
-  problems.push({ kind: 'name-collision', path: what === 'region' ? `${source}/` : source, pointer: '', message });
 }
 
 function page(path: string, target: string, regionNames: ReadonlyMap<string, string>, body: string, meta: Record<string, FrontMatterValue>): CorpusPage {

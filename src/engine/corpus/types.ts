@@ -40,3 +40,13 @@ export interface Corpus {
 export interface IndexedCorpus extends Corpus {
   index: SearchIndex;
 }
+
+/** Something about a file or folder the corpus lists other than as written (see the kinds). */
+export interface AssemblyProblem {
+  /** front-matter: it could not be read, or a key the listing reads has the wrong type, and the page is listed
+   * from its text; name-collision: a region or page could not have its usual name and is named by its path. */
+  kind: 'front-matter' | 'name-collision';
+  path: string;
+  pointer: string;
+  message: string;
+}
