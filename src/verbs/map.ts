@@ -43,9 +43,12 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
         ...(facts.get(r.name) ?? { cited_files: 0 }),
       }));
       const stale = regions.some((r) => (r.code_changes_since ?? 0) > 0);
+      // A region's index carries the notices about its own folder; the whole index carries every one.
+      const scopeDir = answer.scope ? `${answer.scope.dir}/` : '';
+      const [first, ...rest] = read.notices.filter((n) => n.path.startsWith(scopeDir));
       return {
-        data: { map_dir: read.dir, ...(answer.scope ? { scope: answer.scope.name } : {}), count: answer.pages.length, docs: answer.pages.map(entryOf), regions },
-        hints: [...(stale ? [HINTS.stale_regions] : []), HINTS.read_page],
+        data: { map_dir: read.dir, ...(answer.scope ? { scope: answer.scope.name } : {}), count: answer.pages.length, docs: answer.pages.map(entryOf), regions, ...(first ? { notices: [first, ...rest] } : {}) },
+        hints: [...(stale ? [HINTS.stale_regions] : []), ...(first ? [HINTS.notices] : []), HINTS.read_page],
       };
     }
   }

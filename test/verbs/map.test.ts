@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernMapData } from '../../generated/types.js';
+import { renderMarkdown } from '../../src/render/markdown/index.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 
@@ -128,12 +129,58 @@ describe('map', () => {
     assert.equal(result.error, 'no_map');
     assert.match(result.message ?? '', /resolves outside the project/);
   });
-  it('symbolic links inside the map are not followed', async () => {
+  it('symbolic links inside the map are not followed, and each is a notice', async () => {
     const r = repo();
     symlinkSync('/etc/hostname', join(r.root, 'discern/map/10-architecture/host.md'));
-    const d = await mapData(r.root);
-    assert.ok('docs' in d);
+    const result = await call('map', {}, r.root);
+    const d = result.data as DiscernMapData;
+    assert.ok('docs' in d && 'map_dir' in d);
     assert.ok(!d.docs.some((p) => p.slug === 'host'));
+    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path]), [['symbolic-link', '10-architecture/host.md']]);
+    assert.ok(result.hints?.some((h) => h.includes('data.notices')));
+  });
+  it('a page over 1 MiB, unreadable front matter and wrongly typed keys are notices; the pages are still listed from their text', async () => {
+    const r = repo({
+      ...MAP,
+      'discern/map/30-big/huge.md': `# Huge\n\n${'x'.repeat(1024 * 1024)}\n`,
+      'discern/map/30-big/broken.md': '---\ntitle: Broken\nnested:\n  key: value\n---\n\n# Broken heading\n\nBody.\n',
+      'discern/map/30-big/typed.md': '---\ntitle: 2024\norder: first\npublish: yes\naliases: one\n---\n\n# Typed heading\n\nBody.\n',
+    });
+    const d = await mapData(r.root);
+    assert.ok('docs' in d && 'map_dir' in d);
+    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path]), [
+      ['front-matter', '30-big/broken.md'],
+      ['too-large', '30-big/huge.md'],
+      ['front-matter', '30-big/typed.md'],
+      ['front-matter', '30-big/typed.md'],
+      ['front-matter', '30-big/typed.md'],
+      ['front-matter', '30-big/typed.md'],
+    ]);
+    assert.match(d.notices?.[0]?.message ?? '', /line 4 of the file: not a "key: value" line/);
+    assert.ok(d.notices?.some((n) => /`publish` is the text "yes"; it must be true or false/.test(n.message)));
+    const broken = d.docs.find((p) => p.path === '30-big/broken.md');
+    assert.equal(broken?.title, 'Broken heading');
+    const typed = d.docs.find((p) => p.path === '30-big/typed.md');
+    assert.deepEqual([typed?.title, typed?.order, typed?.publish, typed?.aliases], ['Typed heading', 1000, undefined, undefined]);
+    const scoped = await mapData(r.root, { target: 'architecture' });
+    assert.ok('docs' in scoped && 'map_dir' in scoped);
+    assert.equal(scoped.notices, undefined, 'a region index carries only its own notices');
+    symlinkSync('/etc/hostname', join(r.root, 'discern/map/30-big/link.md'));
+    const markdown = renderMarkdown(await call('map', {}, r.root));
+    assert.match(markdown, /## Not listed as written \(7\)/);
+    assert.equal(markdown.match(/^- `30-big\//gm)?.length, 6, 'six notices shown');
+    assert.match(markdown, /1 more in `data.notices`/);
+  });
+  it('front matter with folded and literal block scalars is read', async () => {
+    const r = repo({
+      ...MAP,
+      'discern/map/40-blocks/README.md': '---\ntitle: >-\n  Blocks\n  region\ndescription: |\n  First line.\n  Second line.\n---\n\n# ignored\n',
+    });
+    const d = await mapData(r.root);
+    assert.ok('docs' in d && 'map_dir' in d);
+    assert.equal(d.notices, undefined);
+    const region = d.regions.find((x) => x.name === 'blocks');
+    assert.deepEqual([region?.title, region?.description], ['Blocks region', 'First line.\nSecond line.']);
   });
   it('pages whose targets collide once prefixes, .md and case are dropped all stay listed and readable', async () => {
     const r = repo({
@@ -177,6 +224,14 @@ describe('map', () => {
     const found = await mapData(r.root, { search: 'second guides' });
     assert.ok('results' in found);
     assert.equal(found.results[0]?.target, '20-guides/a');
+    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path, n.message]), [
+      ['name-collision', '10-guides/01-a.md', 'the target "guides/a" belongs to 10-guides/a.md, so this page is read as "10-guides/01-a"'],
+      ['name-collision', '20-guides/', 'the region name "guides" belongs to 10-guides/, so this folder is the region "20-guides"'],
+      ['name-collision', 'notes.MD', 'the target "notes" belongs to notes.md, so this page is read as "notes.MD"'],
+    ]);
+    const region = await mapData(r.root, { target: '20-guides' });
+    assert.ok('notices' in region);
+    assert.deepEqual(region.notices?.map((n) => n.path), ['20-guides/']);
   });
   it('drove map through success and failure', () => assertDriven(['map']));
 });

@@ -1,16 +1,18 @@
 // Reads the project's map folder ([map] dir) into a corpus. The folder must lie inside the project root once
 // symbolic links are resolved; inside it, symbolic links, dot-entries and non-Markdown files are skipped, and
 // so is any page over a size limit, so a map read never reaches outside the project or stalls on a huge file.
+// Skipped links and pages, unreadable front matter and renamed pages come back as notices: none is silent.
 import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { assembleCorpus, type SourceFile } from '../corpus/assemble.js';
 import type { Corpus } from '../corpus/types.js';
+import type { DiscernMapNotice } from '../../../generated/types.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
 
 const PAGE_LIMIT_BYTES = 1024 * 1024;
 
 export type MapRead =
-  | { ok: true; dir: string; absolute: string; corpus: Corpus; skipped: string[] }
+  | { ok: true; dir: string; absolute: string; corpus: Corpus; notices: DiscernMapNotice[] }
   | { ok: false; dir: string; reason: 'missing' | 'not-a-directory' | 'escapes' | 'unreadable'; message: string };
 
 export async function readMap(root: string, setting: string | undefined): Promise<MapRead> {
@@ -28,26 +30,29 @@ export async function readMap(root: string, setting: string | undefined): Promis
   }
   if (!(await stat(absolute)).isDirectory()) return { ok: false, dir, reason: 'not-a-directory', message: `[map] dir ${dir} is not a directory.` };
   const files: SourceFile[] = [];
-  const skipped: string[] = [];
+  const skipped: DiscernMapNotice[] = [];
   try {
     await collect(absolute, absolute, files, skipped);
   } catch (error) {
     return { ok: false, dir, reason: 'unreadable', message: `The map under ${dir}/ cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { ok: true, dir, absolute, corpus: assembleCorpus(files).corpus, skipped };
+  const { corpus, problems } = assembleCorpus(files);
+  const notices = [...skipped, ...problems.map(({ kind, path, message }) => ({ kind, path, message }))];
+  notices.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { ok: true, dir, absolute, corpus, notices };
 }
 
-async function collect(base: string, folder: string, files: SourceFile[], skipped: string[]): Promise<void> {
+async function collect(base: string, folder: string, files: SourceFile[], skipped: DiscernMapNotice[]): Promise<void> {
   for (const name of await readdir(folder)) {
     if (name.startsWith('.')) continue;
     const full = join(folder, name);
     const rel = relative(base, full).split(sep).join('/');
     const info = await lstat(full);
-    if (info.isSymbolicLink()) skipped.push(`${rel} (symbolic link)`);
+    if (info.isSymbolicLink()) skipped.push({ kind: 'symbolic-link', path: rel, message: 'a symbolic link; the map does not follow them' });
     else if (info.isDirectory()) await collect(base, full, files, skipped);
     else if (!info.isFile() || !/\.md$/i.test(name)) continue;
-    else if (info.size > PAGE_LIMIT_BYTES) skipped.push(`${rel} (over 1 MiB)`);
+    else if (info.size > PAGE_LIMIT_BYTES) skipped.push({ kind: 'too-large', path: rel, message: `${info.size} bytes, over the 1 MiB limit for a page` });
     else files.push({ path: rel, text: await readFile(full, 'utf8') });
   }
 }
