@@ -117,6 +117,7 @@ describe('map', () => {
     const result = await call('map', {}, r.root);
     assert.equal(result.error, 'no_map');
     assert.deepEqual(result.data, { map_dir: 'knowledge' });
+    assert.match(result.hints?.at(-1) ?? '', /^Create knowledge\/ with Markdown pages in region folders, or point \[map\] dir/);
   });
   it('a configured map dir that escapes the project is refused by the config schema, and through a symlink by the reader', async () => {
     assert.equal((await call('map', {}, repo({ 'discern.toml': '[map]\ndir = "../elsewhere"\n' }).root)).error, 'invalid_config');
@@ -128,6 +129,27 @@ describe('map', () => {
     const result = await call('map', {}, r.root);
     assert.equal(result.error, 'no_map');
     assert.match(result.message ?? '', /resolves outside the project/);
+    assert.match(result.hints?.at(-1) ?? '', /^Make linked a folder inside the project, not reached through a symbolic link that leads out of it, or point \[map\] dir/);
+  });
+  it('a map dir that is a file, sits under a file, or is a dangling link: each says so and what to do', async () => {
+    const cases: [files: Record<string, string>, link: string | undefined, message: RegExp, next: RegExp][] = [
+      [{ 'discern/map': 'not a folder\n' }, undefined, /discern\/map is a file, not a folder/, /^Replace the file discern\/map with a folder of Markdown pages, or point/],
+      [{ discern: 'a file\n' }, undefined, /discern\/map cannot be a folder: a part of its path is a file/, /^Replace the file in the path discern\/map with a folder, or point/],
+      [{}, 'nowhere', /discern\/map is a symbolic link to .*nowhere, which does not exist/, /^Create the folder the link discern\/map points to, or replace the link with a folder, or point/],
+    ];
+    for (const [files, link, message, next] of cases) {
+      const r = repo({ 'discern.toml': '[project]\nname = "x"\n', ...files });
+      if (link !== undefined) {
+        mkdirSync(join(r.root, 'discern'));
+        symlinkSync(join(r.root, link), join(r.root, 'discern/map'));
+      }
+      const result = await call('map', {}, r.root);
+      assert.equal(result.error, 'no_map', JSON.stringify(result));
+      assert.deepEqual(result.data, { map_dir: 'discern/map' });
+      assert.match(result.message ?? '', message);
+      assert.match(result.hints?.at(-1) ?? '', next);
+      assert.doesNotMatch(result.hints?.at(-1) ?? '', /^Create discern\/map\//);
+    }
   });
   it('symbolic links inside the map are not followed, and each is a notice', async () => {
     const r = repo();
