@@ -60,6 +60,29 @@ describe('map', () => {
     assert.deepEqual([operations?.cited_files, operations?.code_changes_since], [0, undefined]);
     assert.equal(d.docs.find((p) => p.target === 'operations/notes')?.publish, false);
   });
+  it('freshness counts neither merge commits nor edits to other map pages', async () => {
+    const r = repo({
+      'discern.toml': '[project]\nname = "fresh"\n',
+      'src/a.ts': 'one\ntwo\nthree\nfour\nfive\n',
+      'discern/map/10-core/README.md': '# Core\n\nSee `src/a.ts` and the [glossary](../glossary.md), and [b](b.md).\n',
+      'discern/map/10-core/b.md': '# B\n\nMore.\n',
+      'discern/map/glossary.md': '# Glossary\n',
+    });
+    // Both sides change the cited file, so the merge differs from each parent and git log would list it too.
+    r.git('checkout', '-q', '-b', 'side');
+    r.write('src/a.ts', 'one\ntwo\nthree\nfour\nFIVE\n');
+    r.commit('side edits a');
+    r.git('checkout', '-q', 'main');
+    r.write('src/a.ts', 'ONE\ntwo\nthree\nfour\nfive\n');
+    r.commit('main edits a');
+    r.git('merge', '-q', '--no-ff', '-m', 'merge side', 'side');
+    r.write('discern/map/glossary.md', '# Glossary\n\nA new term.\n');
+    r.commit('the glossary grows');
+    const d = await mapData(r.root);
+    assert.ok('regions' in d);
+    const core = d.regions.find((x) => x.name === 'core');
+    assert.deepEqual([core?.cited_files, core?.code_changes_since], [1, 2]);
+  });
   it('warns when cited code changed since a region\'s pages', async () => {
     const r = repo();
     r.write('src/util.ts', 'changed');
