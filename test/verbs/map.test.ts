@@ -90,6 +90,21 @@ describe('map', () => {
     const result = await call('map', {}, r.root);
     assert.ok(result.hints?.some((h) => h.includes('may be out of date')));
   });
+  it('orders the index: pages outside regions, then regions by folder; in a region its overview, then order, then path', async () => {
+    const r = repo({
+      'discern.toml': '[project]\nname = "ordered"\n',
+      'discern/map/b.md': '---\norder: 1\n---\n# B\n',
+      'discern/map/a.md': '# A\n',
+      'discern/map/20-late/x.md': '# X\n',
+      'discern/map/10-early/z.md': '---\norder: 1\n---\n# Z\n',
+      'discern/map/10-early/y.md': '# Y\n',
+      'discern/map/10-early/index.md': '---\norder: 50\n---\n# Early\n',
+      'discern/map/10-early/deeper/README.md': '# Deeper readme is an ordinary page\n',
+    });
+    const d = await mapData(r.root);
+    assert.ok('docs' in d);
+    assert.deepEqual(d.docs.map((p) => p.path), ['b.md', 'a.md', '10-early/index.md', '10-early/z.md', '10-early/deeper/README.md', '10-early/y.md', '20-late/x.md']);
+  });
   it('uncommitted pages have no change time', async () => {
     const r = repo();
     r.write('discern/map/30-new/page.md', '# New\n\nfresh\n');
