@@ -3,7 +3,10 @@
 import type { SearchIndex } from '../search/index.js';
 
 export interface CorpusPage {
-  /** Lookup key: the page's path inside the corpus, numeric prefixes dropped, without .md (guides/connect). */
+  /**
+   * Lookup key, unique in the corpus: the page's path inside it, numeric prefixes dropped, without .md
+   * (guides/connect); when another page already has that, the page's own path (corpus-names.ts).
+   */
   target: string;
   /** Path inside the corpus, e.g. 10-guides/connect-a-coding-agent.md. */
   path: string;
@@ -24,6 +27,7 @@ export interface CorpusPage {
 }
 
 export interface CorpusRegion {
+  /** The folder without its number prefix, or the folder itself when another region has that name. */
   name: string;
   /** The folder inside the corpus, e.g. 10-guides. */
   dir: string;
