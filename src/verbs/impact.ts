@@ -2,7 +2,8 @@
 // working tree (untracked files included; renames count on both sides); an unmatched path counts as code.
 import type { ImpactOutcome } from '../../generated/handlers.js';
 import type { DiscernImpactData, DiscernImpactInput } from '../../generated/types.js';
-import { compiledScopes, scopeDefinitions } from '../engine/config/scopes.js';
+import { compiledScopes } from '../engine/config/scopes.js';
+import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { readChangeSet } from '../engine/git/change-set.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';

@@ -1,14 +1,11 @@
 // status: where the caller is and what state it is in. Reads git (branch, HEAD, changes, distance from the
 // trunk, worktrees) and the configuration; changes nothing. The default result is the spec-driven projection
 // (collections capped); verbose returns them in full.
-import { basename } from 'node:path';
 import { VERBS } from '../../generated/registry.js';
 import type { StatusOutcome } from '../../generated/handlers.js';
-import type { DiscernConfigScope, DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
+import type { DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
 import { fullCollections, projectCollections } from '../core/projection.js';
-import { configuredJobs } from '../engine/config/jobs.js';
-import { commandList } from '../engine/config/commands.js';
-import { DEFAULT_BRANCH_PREFIX } from '../engine/config/defaults.js';
+import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
 import { configDigest } from '../engine/gate/config-digest.js';
@@ -24,6 +21,8 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   }
   const { project } = ctx;
   const signal = ctx.signal;
+  // The configuration as it applies (defaults filled in), the same that doctor --verbose shows.
+  const config = resolvedConfig(project);
   // The working state, the trunk distance and the fleet are read at the same time: none waits for another.
   const here = Promise.all([readWorkingState(project.root, ctx.env, signal), trunkDistance(project.root, project.trunk.name, { shallow: project.shallow, env: ctx.env, signal })]).then(
     ([state, distance]) => ({ state, distance }),
@@ -37,7 +36,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
           commonDir: project.commonDir,
           location: project.location,
           trunk: project.trunk.name,
-          branchPrefix: project.config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
+          branchPrefix: config.repository.branch_prefix,
           all: input.all === true,
           shallow: project.shallow,
           current: here,
@@ -53,15 +52,10 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   );
   const [{ state, distance }, fleet, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
 
-  const scopes = Object.entries(project.config.scopes ?? {}).filter((entry): entry is [string, DiscernConfigScope] => entry[1] !== undefined);
   const data: Omit<DiscernStatusData, 'projection'> = {
     location: project.location,
     root: project.root,
-    project: {
-      name: project.config.project?.name ?? basename(project.root),
-      ...(project.config.project?.slug ? { slug: project.config.project.slug } : {}),
-      config: project.configPath,
-    },
+    project: { ...config.project, config: project.configPath },
     git: {
       branch: state.branch,
       head: state.head,
@@ -77,10 +71,11 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       behind_trunk: distance.behind,
     },
     gate: {
-      jobs: configuredJobs(project.config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
-      scope_gates: scopes.filter(([, scope]) => scope.gate !== undefined).map(([name, scope]) => ({ scope: name, commands: commandList(scope.gate) })),
+      jobs: config.jobs,
+      // A scope with a gate key is listed even when its commands are empty (`:`), as a job is.
+      scope_gates: config.scopes.filter((scope) => project.config.scopes?.[scope.name]?.gate !== undefined).map((scope) => ({ scope: scope.name, commands: scope.gate })),
     },
-    scopes: scopes.map(([name, scope]) => ({ name, paths: scope.paths, neutral: scope.neutral ?? false })),
+    scopes: config.scopes.map(({ name, paths, neutral }) => ({ name, paths, neutral })),
     standards: Object.keys(project.config.standards ?? {}),
     gate_proof: gateProof,
     ...(operation ? { operation: { ...operation, read_back: ctx.surface === 'mcp' ? `discern_progress with handle "${operation.handle}"` : `discern progress ${operation.handle}` } } : {}),

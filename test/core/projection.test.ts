@@ -3,6 +3,7 @@
 // exact, under dotted paths with zero-based indexes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernStatusData } from '../../generated/types.js';
 import { fullCollections, projectCollections } from '../../src/core/projection.js';
@@ -85,5 +86,19 @@ describe('projectCollections on a maximal status', () => {
   it('covers every array of the status data schema', () => {
     const paths = VERBS.status.projection.map((r) => r.path.join('.'));
     assert.deepEqual(paths.sort(), ['fleet', 'gate.jobs', 'gate.jobs.*.commands', 'gate.scope_gates', 'gate.scope_gates.*.commands', 'gate_proof.proof.jobs', 'scopes', 'scopes.*.paths', 'standards']);
+  });
+});
+
+describe('how status words its caps', () => {
+  // The hint and the tool description are what an agent reads about the caps: they must name the fleet's.
+  const fleet = VERBS.status.projection.find((rule) => rule.path.join('.') === 'fleet');
+  const words: Record<number, string> = { 6: 'six', 7: 'seven' };
+  it('the verbose route names the fleet cap, not only the common one', () => {
+    assert.ok(fleet);
+    assert.match(VERBS.status.hints.verbose_route, new RegExp(`fleet at ${words[fleet.cap] ?? String(fleet.cap)}`));
+  });
+  it('so does discern_status\'s description', () => {
+    assert.ok(fleet);
+    assert.match(MCP_TOOLS.find((t) => t.name === 'discern_status')?.description ?? '', new RegExp(`fleet at ${words[fleet.cap] ?? String(fleet.cap)}`));
   });
 });

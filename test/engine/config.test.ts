@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../src/engine/config/load.js';
 import { configuredJobs } from '../../src/engine/config/jobs.js';
+import { compiledScopes } from '../../src/engine/config/scopes.js';
 import { locateKey } from '../../src/engine/config/locate.js';
 
 const parse = (text: string) => parseConfig(new TextEncoder().encode(text));
@@ -56,4 +57,27 @@ describe('locateKey', () => {
     [['missing'], undefined],
   ];
   for (const [path, want] of cases) it(path.join('.'), () => assert.deepEqual(locateKey(text, path), want));
+});
+
+describe('compiledScopes', () => {
+  it('names each bad pattern by its own index, also when the same one is written twice', () => {
+    const result = parse('[scopes.docs]\npaths = ["docs/", "*.md", "docs/"]\n');
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.deepEqual(compiledScopes(result.config).issues.map((i) => i.path), ['scopes.docs.paths.0', 'scopes.docs.paths.2']);
+  });
+});
+
+describe('[map] dir', () => {
+  const refused = ['.', './', './/', './.', '.git', '.git/', './.git', 'docs/.git', 'docs/.git/map', '.GIT/map', '../up', 'a/../b', '/abs', 'C:/x', 'a\\b'];
+  for (const dir of refused) {
+    it(`refuses ${JSON.stringify(dir)}`, () => {
+      const result = parse(`[map]\ndir = ${JSON.stringify(dir)}\n`);
+      assert.equal(result.ok, false, dir);
+      if (result.ok) return;
+      assert.equal(result.error, 'invalid_config');
+      assert.equal(result.issues[0]?.path, 'map.dir');
+    });
+  }
+  const accepted = ['discern/map/', './discern/map', 'knowledge', '.discern/map', 'docs/.github', 'a.git', '.gitmap/x', '...'];
+  for (const dir of accepted) it(`accepts ${JSON.stringify(dir)}`, () => assert.equal(parse(`[map]\ndir = ${JSON.stringify(dir)}\n`).ok, true, dir));
 });

@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { VERSION } from '../../generated/version.js';
 import { DISCERN_BIN } from '../helpers/cli.js';
@@ -207,12 +207,42 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://map/guide/start'));
     await assert.rejects(mcp.client.readResource({ uri: 'discern://map/..%2F..%2Fdiscern.toml' }));
   });
+  it('whole .. segments are resolved by URL normalisation, within the resource\'s own root', async () => {
+    const page = await mcp.client.readResource({ uri: 'discern://map/other/../guide/start' });
+    assert.equal((page.contents[0] as { text: string }).text, '# Start here\n\nThe project in one page.\n');
+    await assert.rejects(mcp.client.readResource({ uri: 'discern://map/../../discern.toml' }), (error: Error) => /has no page or region "discern.toml"/.test(error.message));
+  });
   it('discern://config is the resolved configuration doctor --verbose reports', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://config' });
     const tool = await callTool('discern_doctor', { verbose: true });
     const config = JSON.parse(String((read.contents[0] as { text: string }).text)) as { repository: { trunk: string } };
     assert.deepEqual(config, (tool.structuredContent?.['data'] as { config: unknown }).config);
     assert.equal(config.repository.trunk, 'main');
+  });
+  it('discern://config answers where the trunk branch does not exist, and refuses outside a project', async () => {
+    const feature = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+    feature.git('branch', '-m', 'main', 'feature');
+    const fresh = scratchRepo({ 'discern.toml': MINIMAL_CONFIG }, { commit: false });
+    const outside = tempDir('discern-mcp-config-outside-');
+    const servers: Connected[] = [];
+    try {
+      for (const checkout of [feature.root, fresh.root]) {
+        const server = await connectStdio(checkout);
+        servers.push(server);
+        const read = await server.client.readResource({ uri: 'discern://config' });
+        const config = JSON.parse(String((read.contents[0] as { text: string }).text)) as { project: { name: string }; repository: { trunk: string; trunk_source: string }; jobs: unknown[] };
+        assert.deepEqual([config.project.name, config.repository.trunk, config.repository.trunk_source], ['Scratch', 'main', 'config'], checkout);
+        assert.deepEqual(config.jobs, [{ name: 'test', stage: 'test', commands: ['git --version'] }]);
+      }
+      const nowhere = await connectStdio(outside);
+      servers.push(nowhere);
+      await assert.rejects(nowhere.client.readResource({ uri: 'discern://config' }), (error: Error) => /not inside a git checkout/.test(error.message));
+    } finally {
+      for (const server of servers) await server.client.close();
+      feature.cleanup();
+      fresh.cleanup();
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
   it('discern://docs is the same data as discern_docs with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://docs' });

@@ -147,6 +147,26 @@ describe('status', () => {
     assert.equal(local.fleet_total, undefined);
   });
 
+  it('a bare repository has no main checkout: its first linked worktree is not reported as main', async () => {
+    const origin = repo();
+    const bare = join(tempDir('discern-bare-'), 'repo.git');
+    dirs.push(join(bare, '..'));
+    execFileSync('git', ['clone', '-q', '--bare', origin.root, bare], { env: cleanEnv() });
+    const first = worktreeDir('first');
+    const second = worktreeDir('second');
+    execFileSync('git', ['-C', bare, 'worktree', 'add', '-q', first, 'main'], { env: cleanEnv() });
+    execFileSync('git', ['-C', bare, 'worktree', 'add', '-q', '-b', 'agent/second', second], { env: cleanEnv() });
+    const d = await statusData(realpathSync(first));
+    assert.equal(d.location, 'worktree');
+    assert.deepEqual(d.fleet?.map((f) => [f.path, f.is_main, f.is_current]), [
+      [realpathSync(first), false, true],
+      [realpathSync(second), false, false],
+    ]);
+    const fromSecond = await statusData(realpathSync(second), { all: true });
+    assert.ok(fromSecond.fleet?.every((f) => !f.is_main), JSON.stringify(fromSecond.fleet));
+    assert.equal(fromSecond.fleet?.length, 2);
+  });
+
   it('a broken worktree is reported, not fatal', async () => {
     const r = repo();
     const gone = worktreeDir('gone');

@@ -1,11 +1,12 @@
 // The configuration as discern applies it: defaults filled in, the trunk after DISCERN_TRUNK, and job and
-// scope-gate commands as the lists that run. What doctor --verbose shows and discern://config serves.
+// scope-gate commands as the lists that run. What doctor --verbose shows and discern://config serves, and
+// what status reports of the project, its jobs and its scopes.
 import { basename } from 'node:path';
 import type { DiscernDoctorResolvedConfig } from '../../../generated/types.js';
 import type { Project } from '../project/resolve.js';
 import { commandList } from './commands.js';
 import { configuredJobs } from './jobs.js';
-import { scopeDefinitions } from './scopes.js';
+import { scopeDefinitions } from './scope-definitions.js';
 import { DEFAULT_BRANCH_PREFIX, DEFAULT_MAP_DIR } from './defaults.js';
 
 export function resolvedConfig(project: Project): DiscernDoctorResolvedConfig {

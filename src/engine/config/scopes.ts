@@ -1,21 +1,13 @@
 // The [scopes] of discern.toml, compiled for matching. A pattern that does not compile is a configuration
 // problem reported with its dotted key (scopes.docs.paths.1), never silently dropped.
-import type { DiscernConfig, DiscernConfigIssue, DiscernConfigScope } from '../../../generated/types.js';
-import { compileScopes, type CompiledScope, type ScopeDefinition } from '../scopes/index.js';
+import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
+import { compileScopes, type CompiledScope } from '../scopes/index.js';
 import { dotted } from './load.js';
-
-export function scopeDefinitions(config: DiscernConfig): ScopeDefinition[] {
-  return Object.entries(config.scopes ?? {})
-    .filter((entry): entry is [string, DiscernConfigScope] => entry[1] !== undefined)
-    .map(([name, scope]) => ({ name, paths: scope.paths, neutral: scope.neutral ?? false }));
-}
+import { scopeDefinitions } from './scope-definitions.js';
 
 export function compiledScopes(config: DiscernConfig): { scopes: CompiledScope[]; issues: DiscernConfigIssue[] } {
   const definitions = scopeDefinitions(config);
   const { scopes, problems } = compileScopes(definitions);
-  const issues = problems.map((p) => {
-    const index = definitions.find((d) => d.name === p.scope)?.paths.indexOf(p.pattern) ?? 0;
-    return { kind: 'invalid_config' as const, path: dotted(['scopes', p.scope, 'paths', String(index)]), message: `pattern "${p.pattern}" ${p.reason}` };
-  });
+  const issues = problems.map((p) => ({ kind: 'invalid_config' as const, path: dotted(['scopes', p.scope, 'paths', String(p.index)]), message: `pattern "${p.pattern}" ${p.reason}` }));
   return { scopes, issues };
 }

@@ -3,7 +3,9 @@
 // discovery funnel behaves the same over both.
 import { extractFields, splitFrontMatter } from '../search/index.js';
 import { readFrontMatter, type FrontMatterValue } from './front-matter.js';
-import type { Corpus, CorpusPage, CorpusRegion } from './types.js';
+import { pageMeta, type PageMeta } from './page-meta.js';
+import { regionNamesOf, strippedName, targetsOf } from './corpus-names.js';
+import type { AssemblyProblem, Corpus, CorpusPage, CorpusRegion } from './types.js';
 
 export interface SourceFile {
   /** Path inside the corpus folder, forward slashes, e.g. 10-guides/connect.md. */
@@ -11,39 +13,37 @@ export interface SourceFile {
   text: string;
 }
 
-export interface AssemblyProblem {
-  path: string;
-  pointer: string;
-  message: string;
-}
+export type { AssemblyProblem } from './types.js';
 
-const NUMBER_PREFIX = /^\d+-/;
 const OVERVIEW = /^(readme|index)\.md$/i;
 const DESCRIPTION_LIMIT = 200;
 const UNORDERED = 1000;
 
-/** A folder or file name without its ordering prefix: 10-guides → guides. */
-export function strippedName(segment: string): string {
-  const stripped = segment.replace(NUMBER_PREFIX, '');
-  return stripped === '' ? segment : stripped;
-}
-
 export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; problems: AssemblyProblem[]; frontMatter: Map<string, Record<string, FrontMatterValue>> } {
   const problems: AssemblyProblem[] = [];
   const frontMatter = new Map<string, Record<string, FrontMatterValue>>();
-  const pages: CorpusPage[] = [];
+  const bodies = new Map<string, string>();
+  const metas = new Map<string, PageMeta>();
   for (const file of files) {
     const split = splitFrontMatter(file.text);
-    let meta: Record<string, FrontMatterValue> = {};
+    let data: Record<string, FrontMatterValue> = {};
     if (split.frontMatter !== null) {
       const read = readFrontMatter(split.frontMatter);
-      if (read.ok) meta = read.data;
-      else problems.push({ path: file.path, pointer: '', message: `front matter line ${read.line}: ${read.reason}` });
+      if (read.ok) data = read.data;
+      // The front matter starts on the file's second line, after the opening ---.
+      else problems.push({ kind: 'front-matter', path: file.path, pointer: '', message: `front matter, line ${read.line + 1} of the file: ${read.reason}; the page is listed without it` });
     }
-    frontMatter.set(file.path, meta);
-    pages.push(page(file.path, split.body, meta));
+    const typed = pageMeta(data);
+    for (const message of typed.problems) problems.push({ kind: 'front-matter', path: file.path, pointer: '', message: `front matter ${message}; it is ignored` });
+    frontMatter.set(file.path, data);
+    metas.set(file.path, typed.meta);
+    bodies.set(file.path, split.body);
   }
-  const regions = regionsOf(pages, frontMatter);
+  const paths = files.map((f) => f.path);
+  const regionNames = regionNamesOf(paths, problems);
+  const targets = targetsOf(paths, regionNames, problems);
+  const pages = paths.map((path) => page(path, targets.get(path) ?? path, regionNames, bodies.get(path) ?? '', metas.get(path) ?? {}));
+  const regions = regionsOf(pages, regionNames);
   const order = new Map(regions.map((r, i) => [r.name, i]));
   // Within a region its overview (README.md or index.md) comes first, then front-matter order, then path.
   const overview = (p: CorpusPage): number => (OVERVIEW.test(p.path.slice(p.path.indexOf('/') + 1)) && p.path.includes('/') ? 0 : 1);
@@ -51,47 +51,40 @@ export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; 
   return { corpus: { pages, regions }, problems, frontMatter };
 }
 
-function page(path: string, body: string, meta: Record<string, FrontMatterValue>): CorpusPage {
+function page(path: string, target: string, regionNames: ReadonlyMap<string, string>, body: string, meta: PageMeta): CorpusPage {
   const segments = path.split('/');
   const file = segments[segments.length - 1] ?? path;
   const slug = strippedName(file.replace(/\.md$/i, ''));
-  const target = [...segments.slice(0, -1).map(strippedName), slug].join('/');
   return {
     target,
     path,
-    section: segments.length > 1 ? strippedName(segments[0] ?? '') : '',
+    section: segments.length > 1 ? (regionNames.get(segments[0] ?? '') ?? '') : '',
     slug,
-    id: text(meta['id']) ?? slug,
-    title: text(meta['title']) ?? firstHeading(body) ?? slug,
-    description: text(meta['description']) ?? firstParagraph(body),
-    order: typeof meta['order'] === 'number' ? meta['order'] : UNORDERED,
-    aliases: Array.isArray(meta['aliases']) ? meta['aliases'] : [],
-    publish: meta['publish'] !== false,
+    id: meta.id ?? slug,
+    title: meta.title ?? firstHeading(body) ?? slug,
+    description: meta.description ?? firstParagraph(body),
+    order: meta.order ?? UNORDERED,
+    aliases: meta.aliases ?? [],
+    publish: meta.publish !== false,
     content: body,
     generated: false,
   };
 }
 
-/** One region per top-level folder; its README.md or index.md front matter (or heading) names it. */
-function regionsOf(pages: readonly CorpusPage[], frontMatter: Map<string, Record<string, FrontMatterValue>>): CorpusRegion[] {
-  const dirs = [...new Set(pages.filter((p) => p.path.includes('/')).map((p) => p.path.split('/')[0] ?? ''))].sort();
+/** One region per top-level folder; its README.md or index.md (its front matter, or else its text) names it. */
+function regionsOf(pages: readonly CorpusPage[], regionNames: ReadonlyMap<string, string>): CorpusRegion[] {
+  const dirs = [...regionNames.keys()].sort();
   return dirs.map((dir) => {
     const inRegion = pages.filter((p) => p.path.startsWith(`${dir}/`));
     const overview = inRegion.find((p) => OVERVIEW.test(p.path.slice(dir.length + 1)));
-    const meta = overview ? (frontMatter.get(overview.path) ?? {}) : {};
-    const name = strippedName(dir);
     return {
-      name,
+      name: regionNames.get(dir) ?? dir,
       dir,
-      title: text(meta['title']) ?? overview?.title ?? titleCase(name),
-      description: text(meta['description']) ?? overview?.description ?? '',
+      title: overview?.title ?? titleCase(strippedName(dir)),
+      description: overview?.description ?? '',
       page_count: inRegion.length,
     };
   });
-}
-
-function text(value: FrontMatterValue | undefined): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 function firstHeading(body: string): string | undefined {

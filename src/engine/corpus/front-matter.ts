@@ -1,13 +1,16 @@
 // Reads the front matter of a Markdown page: the small YAML subset pages use — `key: value` scalars (plain,
-// single- or double-quoted; numbers and true/false typed), inline lists `[a, b]`, and block lists of `- item`.
-// Anything else is reported as a problem rather than guessed at. Run-time code never loads a YAML library.
+// single- or double-quoted; numbers and true/false typed), block scalars (`|`, `>-`…), inline lists `[a, b]`,
+// and block lists of `- item`. Anything else is reported as a problem rather than guessed at. Run-time code
+// never loads a YAML library.
+import { blockHeader, readBlock } from './block-scalar.js';
 
 export type FrontMatterValue = string | number | boolean | string[];
 
 export type FrontMatterRead = { ok: true; data: Record<string, FrontMatterValue> } | { ok: false; line: number; reason: string };
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
-const ITEM_LINE = /^[ \t]+-[ \t]+(.*)$/;
+// YAML lets a list's items sit at the key's own indentation (`aliases:` then `- a`) or deeper.
+const ITEM_LINE = /^[ \t]*-[ \t]+(.*)$/;
 
 export function readFrontMatter(text: string): FrontMatterRead {
   const data: Record<string, FrontMatterValue> = {};
@@ -19,9 +22,10 @@ export function readFrontMatter(text: string): FrontMatterRead {
     const item = ITEM_LINE.exec(line);
     if (item) {
       if (list === null) return { ok: false, line: i + 1, reason: 'a list item outside a list' };
-      const value = scalar(item[1] ?? '');
-      if (typeof value !== 'string') return { ok: false, line: i + 1, reason: 'list items must be text' };
-      list.push(value);
+      const raw = stripComment((item[1] ?? '').trim());
+      if (/^[[{]/.test(raw)) return { ok: false, line: i + 1, reason: 'list items must be text, not a nested list or mapping' };
+      // As in an inline list, an item reads as text: `- 2024` is the alias "2024".
+      list.push(String(scalar(raw)));
       continue;
     }
     const key = KEY_LINE.exec(line);
@@ -35,9 +39,18 @@ export function readFrontMatter(text: string): FrontMatterRead {
       continue;
     }
     list = null;
-    if (raw.startsWith('[')) {
-      if (!raw.endsWith(']')) return { ok: false, line: i + 1, reason: 'an inline list must end with ]' };
-      const inner = raw.slice(1, -1).trim();
+    const block = blockHeader(stripComment(raw));
+    if (block) {
+      const read = readBlock(block, lines, i + 1);
+      data[name] = read.value;
+      i = read.next - 1;
+      continue;
+    }
+    const value = stripComment(raw);
+    if (value.startsWith('{')) return { ok: false, line: i + 1, reason: 'a {…} mapping is not read here; front matter keys hold text, numbers, true/false or lists' };
+    if (value.startsWith('[')) {
+      if (!value.endsWith(']')) return { ok: false, line: i + 1, reason: 'an inline list must end with ]' };
+      const inner = value.slice(1, -1).trim();
       data[name] = inner === '' ? [] : splitInline(inner).map((part) => String(scalar(part)));
       continue;
     }

@@ -24,25 +24,32 @@ export function refusalReason(target: string): string | undefined {
 }
 
 /**
- * `prefix` is the folder name a caller may put in front of a path (docs/ for the manual); matching ignores
- * case, because file names on disk are not always lowercase.
+ * `prefix` is the folder name a caller may put in front of a path (docs/ for the manual). A target is matched
+ * as written first, then ignoring case, because file names on disk are not always lowercase — and two pages
+ * whose paths differ only in case (a.md, a.MD) are each reached by their own spelling.
  */
 export function lookupTarget(bundle: Corpus, rawTarget: string, prefix?: string): TargetLookup {
   const reason = refusalReason(rawTarget);
   if (reason !== undefined) return { kind: 'refused', reason };
-  let target = rawTarget.trim().toLowerCase().replace(/\/+$/, '');
-  if (prefix !== undefined && target.startsWith(`${prefix.toLowerCase()}/`)) target = target.slice(prefix.length + 1);
+  let target = rawTarget.trim().replace(/\/+$/, '');
+  if (prefix !== undefined && target.toLowerCase().startsWith(`${prefix.toLowerCase()}/`)) target = target.slice(prefix.length + 1);
 
-  const same = (a: string, b: string): boolean => a.toLowerCase() === b;
-  const withoutMd = target.replace(/\.md$/, '');
-  const exact = bundle.pages.find((p) => same(p.target, withoutMd) || same(p.path, target) || same(p.path, `${withoutMd}.md`));
-  if (exact) return { kind: 'page', page: exact };
-  const region = bundle.regions.find((r) => same(r.name, withoutMd) || same(r.dir, withoutMd));
-  if (region) return { kind: 'region', region };
-  const bySlug = bundle.pages.filter((p) => same(p.slug, withoutMd) || same(p.id, withoutMd));
+  const found = named(bundle, target, (a, b) => a === b) ?? named(bundle, target, (a, b) => a.toLowerCase() === b.toLowerCase());
+  if (found) return found;
+  const withoutMd = target.replace(/\.md$/i, '').toLowerCase();
+  const bySlug = bundle.pages.filter((p) => p.slug.toLowerCase() === withoutMd || p.id.toLowerCase() === withoutMd);
   if (bySlug.length === 1 && bySlug[0]) return { kind: 'page', page: bySlug[0] };
   if (bySlug.length > 1) return { kind: 'ambiguous', candidates: bySlug.map((p) => p.target).sort() };
   return { kind: 'unknown', suggestions: suggest(bundle, withoutMd) };
+}
+
+/** A page by target or path (.md optional), else a region by name or folder, under one notion of "same". */
+function named(bundle: Corpus, target: string, same: (a: string, b: string) => boolean): TargetLookup | undefined {
+  const withoutMd = target.replace(/\.md$/i, '');
+  const page = bundle.pages.find((p) => same(p.target, target) || same(p.target, withoutMd) || same(p.path, target) || same(p.path, `${withoutMd}.md`));
+  if (page) return { kind: 'page', page };
+  const region = bundle.regions.find((r) => same(r.name, withoutMd) || same(r.dir, withoutMd));
+  return region ? { kind: 'region', region } : undefined;
 }
 
 /** Up to three targets closest to what was asked, by edit distance to targets, slugs and titles. */

@@ -3,7 +3,10 @@
 import type { SearchIndex } from '../search/index.js';
 
 export interface CorpusPage {
-  /** Lookup key: the page's path inside the corpus, numeric prefixes dropped, without .md (guides/connect). */
+  /**
+   * Lookup key, unique in the corpus: the page's path inside it, numeric prefixes dropped, without .md
+   * (guides/connect); when another page already has that, the page's own path (corpus-names.ts).
+   */
   target: string;
   /** Path inside the corpus, e.g. 10-guides/connect-a-coding-agent.md. */
   path: string;
@@ -24,6 +27,7 @@ export interface CorpusPage {
 }
 
 export interface CorpusRegion {
+  /** The folder without its number prefix, or the folder itself when another region has that name. */
   name: string;
   /** The folder inside the corpus, e.g. 10-guides. */
   dir: string;
@@ -39,4 +43,14 @@ export interface Corpus {
 
 export interface IndexedCorpus extends Corpus {
   index: SearchIndex;
+}
+
+/** Something about a file or folder the corpus lists other than as written (see the kinds). */
+export interface AssemblyProblem {
+  /** front-matter: it could not be read, or a key the listing reads has the wrong type, and the page is listed
+   * from its text; name-collision: a region or page could not have its usual name and is named by its path. */
+  kind: 'front-matter' | 'name-collision';
+  path: string;
+  pointer: string;
+  message: string;
 }

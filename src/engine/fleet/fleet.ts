@@ -1,6 +1,7 @@
 // The fleet: the repository's worktrees with the state an agent needs to coordinate — branch, clean or not,
-// distance from the trunk, broken or locked. The main checkout and the caller's checkout are always in it;
-// other worktrees are in it when their branch carries the effort prefix, or always with `all`.
+// distance from the trunk, broken or locked. The main checkout (a bare repository has none) and the caller's
+// checkout are always in it; other worktrees are in it when their branch carries the effort prefix, or always
+// with `all`.
 import { existsSync } from 'node:fs';
 import type { DiscernStatusFleetRow } from '../../../generated/types.js';
 import { readdir } from 'node:fs/promises';
@@ -33,8 +34,11 @@ export interface FleetOptions {
 const GIT_CONCURRENCY = 4;
 
 export async function readFleet(options: FleetOptions): Promise<FleetRow[]> {
-  const records = (await worktreeRecords(options)).filter((r) => !r.bare);
-  const mainPath = records[0]?.path;
+  const all = await worktreeRecords(options);
+  // git lists the main worktree first. A bare repository's first record is the repository itself, which has
+  // no working tree: then there is no main row, and every other record is a linked worktree.
+  const mainPath = all[0]?.bare === false ? all[0].path : undefined;
+  const records = all.filter((r) => !r.bare);
   const selected = records.filter((r) => r.path === mainPath || r.path === options.currentRoot || options.all || (r.branch ?? '').startsWith(options.branchPrefix));
   const rows = await mapLimited(selected, GIT_CONCURRENCY, (record) => fleetRow(record, record.path === mainPath, options));
   // Recent activity only orders rows beyond main and here: with fewer rows there is nothing to order by it.

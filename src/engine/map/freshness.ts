@@ -1,6 +1,7 @@
 // Freshness facts for each region of the map: when its pages last changed (commit time), which tracked files
 // its pages cite, and how many commits have changed those files since. A region whose cited code moved on after
-// its pages did may describe the project as it was.
+// its pages did may describe the project as it was. Only code counts: other map pages a page links to are not
+// what it describes, and a merge commit repeats changes its parents already made.
 import { posix } from 'node:path';
 import { git } from '../git/git.js';
 import { mapLimited } from '../process/limit.js';
@@ -29,7 +30,9 @@ export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus):
   const facts = new Map<string, RegionFreshness>();
   await mapLimited(corpus.regions, 4, async (region) => {
     const pages = corpus.pages.filter((p) => p.path.startsWith(`${region.dir}/`));
-    const cited = [...new Set(pages.flatMap((p) => citedFiles(p.content, posix.dirname(posix.join(mapDir, p.path)), tracked)))].sort();
+    const cited = [...new Set(pages.flatMap((p) => citedFiles(p.content, posix.dirname(posix.join(mapDir, p.path)), tracked)))]
+      .filter((path) => !path.startsWith(`${mapDir}/`))
+      .sort();
     const last = await git(['log', '-1', '--format=%H%x00%cI', '--', posix.join(mapDir, region.dir)], options);
     const [commit, when] = last.stdout.trim().split('\0');
     if (!commit || !when) {
@@ -38,7 +41,7 @@ export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus):
     }
     const changes = new Set<string>();
     for (let i = 0; i < cited.length; i += PATHS_PER_CALL) {
-      const batch = await git(['log', '--format=%H', `${commit}..HEAD`, '--', ...cited.slice(i, i + PATHS_PER_CALL)], options);
+      const batch = await git(['log', '--no-merges', '--format=%H', `${commit}..HEAD`, '--', ...cited.slice(i, i + PATHS_PER_CALL)], options);
       for (const line of batch.stdout.split('\n')) if (line.length > 0) changes.add(line);
     }
     facts.set(region.name, { pages_changed_at: when, cited_files: cited.length, ...(cited.length > 0 ? { code_changes_since: changes.size } : {}) });

@@ -52,8 +52,9 @@ export function segmentsSource(pattern: string): Translated<{ source: string }> 
     const invalid = segmentProblem(segment);
     if (invalid !== undefined) return { ok: false, reason: invalid };
     if (segment === '**') {
-      // Trailing `dir/**` is everything under dir, never dir itself, so it needs at least one character.
-      source += last ? '.+' : '(?:[^/]+/)*';
+      // Trailing `dir/**` is everything under dir, never dir itself, so it needs at least one character;
+      // `[^]`, not `.`, because `.` stops at line terminators and a path may contain any of them.
+      source += last ? '[^]+' : '(?:[^/]+/)*';
       continue;
     }
     const translated = segmentSource(segment);

@@ -15,8 +15,11 @@ export interface CompiledScope {
   matches(path: string): boolean;
 }
 
-/** A pattern that could not be compiled, named by the scope it came from so the report can point at it. */
-export type PatternProblem = { scope: string; pattern: string; reason: string };
+/**
+ * A pattern that could not be compiled, named by the scope it came from and its position in that scope's
+ * `paths` (the same pattern may be written twice), so the report can point at it.
+ */
+export type PatternProblem = { scope: string; index: number; pattern: string; reason: string };
 
 export type CompiledPattern = { ok: true; test: (path: string) => boolean } | { ok: false; reason: string };
 

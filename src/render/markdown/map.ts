@@ -1,5 +1,5 @@
 // Authored Markdown for `map`: the index by region with freshness, one page verbatim, or ranked search results.
-import type { DiscernMapResult } from '../../../generated/types.js';
+import type { DiscernMapNotice, DiscernMapResult } from '../../../generated/types.js';
 import { code } from './blocks.js';
 import { indexEvidence, missEvidence, pageDocument, searchEvidence, searchState } from './corpus.js';
 import { failureState, frame } from './frame.js';
@@ -20,7 +20,17 @@ export function renderMap(result: DiscernMapResult): string {
       return { name: r.name, title: r.title, note: `${changed}${since}` };
     });
     const state = `# Project map${data.scope ? `: ${data.scope}` : ''}\n\n${data.count} page${data.count === 1 ? '' : 's'} under ${code(data.map_dir)}${data.scope ? '' : ` in ${data.regions.length} region${data.regions.length === 1 ? '' : 's'}`}.`;
-    return frame(result, { state, evidence: indexEvidence(data.docs, regions) });
+    return frame(result, { state, evidence: [indexEvidence(data.docs, regions), noticesEvidence(data.notices)].filter(Boolean).join('\n\n') });
   }
   return frame(result, { state: '# discern map' });
+}
+
+const NOTICES_SHOWN = 6;
+
+/** Up to six notices, and how many more the data holds: the evidence stays bounded. */
+function noticesEvidence(notices: readonly DiscernMapNotice[] | undefined): string | undefined {
+  if (!notices || notices.length === 0) return undefined;
+  const lines = notices.slice(0, NOTICES_SHOWN).map((n) => `- ${code(n.path)} (${n.kind}): ${n.message}`);
+  const more = notices.length > NOTICES_SHOWN ? `\n\n${notices.length - NOTICES_SHOWN} more in \`data.notices\` (\`--json\`).` : '';
+  return `## Not listed as written (${notices.length})\n\n${lines.join('\n')}${more}`;
 }

@@ -6,6 +6,7 @@ import type { McpResourceName } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
 import { renderMarkdown } from '../../render/markdown/index.js';
+import { nextAction } from '../../core/next-action.js';
 
 export type ResourceReader = (uri: URL, variables: Readonly<Record<string, string | string[]>>, options: InvokeOptions) => Promise<ReadResourceResult>;
 
@@ -40,6 +41,21 @@ function pageOf(verb: 'docs' | 'map'): ResourceReader {
   };
 }
 
+/**
+ * The resolved configuration, read straight from the project rather than through doctor: doctor runs every
+ * check and needs the trunk branch, while the configuration is there before the trunk is (a fresh repository,
+ * a clone of another branch). Loaded on first read, as invoke() loads project resolution.
+ */
+const configOf: ResourceReader = async (uri, _variables, options) => {
+  const [{ resolveProject }, { resolvedConfig }] = await Promise.all([import('../../engine/project/resolve.js'), import('../../engine/config/resolved.js')]);
+  const resolution = await resolveProject({ path: options.defaultTarget, pathFrom: 'working-directory', requireTrunk: false, env: options.env, signal: options.signal });
+  if (!resolution.ok) {
+    const { refusal } = resolution;
+    throw new ResourceNotFoundError(uri.href, `discern.toml cannot be resolved: ${refusal.message} ${nextAction(refusal.error, refusal.next)}`);
+  }
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(resolvedConfig(resolution.project)) }] };
+};
+
 export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
   docs: dataOf('docs', {}),
   status: dataOf('status', {}),
@@ -47,12 +63,7 @@ export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>>
   'docs-page': pageOf('docs'),
   map: dataOf('map', {}),
   'map-page': pageOf('map'),
-  config: async (uri, _variables, options) => {
-    const result = await invoke('doctor', { verbose: true }, options);
-    const config = result.data && 'config' in result.data ? result.data.config : undefined;
-    if (config === undefined) throw new ResourceNotFoundError(uri.href, `discern.toml cannot be resolved: ${result.ok ? 'no project' : result.message}`);
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(config) }] };
-  },
+  config: configOf,
 };
 
 export interface ListedResource {

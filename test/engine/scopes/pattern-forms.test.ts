@@ -170,3 +170,30 @@ describe('/seg/ (whole segments anywhere)', () => {
     ['/a.b/', 'x/aXb/c', false],
   ]);
 });
+
+// `.` in a RegExp stops at line terminators; git paths may hold any of them, and every form must still match.
+describe('paths with line terminators', () => {
+  matchTable([
+    ['docs/**', 'docs/a\nb', true],
+    ['docs/**', 'docs/\n', true],
+    ['docs/**', 'docs/a\r\nb/c', true],
+    ['docs/**', 'docs/\u2028/\u2029', true],
+    ['docs/**', 'docs\n/a', false],
+    ['**', 'a\nb', true],
+    ['**', '\n', true],
+    ['/src/**', 'src/x\n.ts', true],
+    ['{src,lib}/**', 'lib/\r', true],
+    ['a/**/b', 'a/x\ny/b', true],
+    ['*.md', 'notes\n.md', true],
+    ['*.md', 'dir\n/a.md', true],
+    ['*.md', 'a.md\n', false],
+    ['src/?.ts', 'src/\n.ts', true],
+    ['src/*.ts', 'src/a\u2028b.ts', true],
+    ['src/[!x].ts', 'src/\n.ts', true],
+    ['src/[a-z].ts', 'src/\n.ts', false],
+    ['/fixtures/', 'a\nb/fixtures/x', true],
+    ['/fixtures/', 'a/fixtures\n/x', false],
+    ['package.json', 'package.json\n', false],
+    ['docs/index.md', 'docs\nindex.md', false],
+  ]);
+});

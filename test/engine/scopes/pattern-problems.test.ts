@@ -48,10 +48,10 @@ describe('compileScopes', () => {
       { name: 'docs', paths: ['docs/**', '', '../x'], neutral: true },
       { name: 'code', paths: ['a/../b', 'src/**'], neutral: false },
     ]);
-    assert.deepEqual(problems.map(({ scope, pattern }) => ({ scope, pattern })), [
-      { scope: 'docs', pattern: '' },
-      { scope: 'docs', pattern: '../x' },
-      { scope: 'code', pattern: 'a/../b' },
+    assert.deepEqual(problems.map(({ scope, index, pattern }) => ({ scope, index, pattern })), [
+      { scope: 'docs', index: 1, pattern: '' },
+      { scope: 'docs', index: 2, pattern: '../x' },
+      { scope: 'code', index: 0, pattern: 'a/../b' },
     ]);
     for (const problem of problems) assert.ok(problem.reason.length > 0);
     assert.deepEqual(scopes.map(({ name, neutral }) => ({ name, neutral })), [
