@@ -5,7 +5,10 @@ import { VERBS, VERSION } from '../../generated/registry.js';
 import type { DoctorOutcome } from '../../generated/handlers.js';
 import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
 import { configuredJobs } from '../engine/config/jobs.js';
-import { compiledScopes } from '../engine/config/scopes.js';
+import { commandList } from '../engine/config/commands.js';
+import { configuredGenerators } from '../engine/config/generators.js';
+import { configuredStandards } from '../engine/config/standards.js';
+import { gateConfig } from '../engine/gate/gate-config.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
@@ -50,22 +53,34 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     else if (resolution.refusal.error === 'no_trunk') add('trunk', 'fail', resolution.refusal.message, `Create the branch "${trunk.name}", or set [repository] trunk or DISCERN_TRUNK.`);
   }
 
-  const scopeIssues = resolution.ok ? compiledScopes(resolution.project.config).issues : [];
+  // Every glob the gate compiles: [scopes] paths, [generated] paths and [standards] inputs.
+  const configured = resolution.ok ? gateConfig(resolution.project.config) : undefined;
+  const scopeIssues = configured && !configured.ok ? configured.issues : [];
+  const globTables = resolution.ok ? ['scopes', 'generated', 'standards'].filter((t) => Object.keys((resolution.project.config as Record<string, object | undefined>)[t] ?? {}).length > 0) : [];
   if (resolution.ok && scopeIssues.length > 0) {
-    add('scopes', 'fail', `${scopeIssues.length} scope pattern${scopeIssues.length === 1 ? '' : 's'} cannot be used: ${scopeIssues.map((i) => `${i.path} (${i.message})`).join('; ')}`, 'Rewrite each pattern in one of the forms `discern docs configuration` lists.');
-  } else if (resolution.ok && Object.keys(resolution.project.config.scopes ?? {}).length > 0) {
-    add('scopes', 'ok', `${Object.keys(resolution.project.config.scopes ?? {}).length} scope(s); every pattern compiles`);
+    add('patterns', 'fail', `${scopeIssues.length} glob pattern${scopeIssues.length === 1 ? '' : 's'} cannot be used: ${scopeIssues.map((i) => `${i.path} (${i.message})`).join('; ')}`, 'Rewrite each pattern in one of the forms `discern docs configuration` lists.');
+  } else if (globTables.length > 0) {
+    add('patterns', 'ok', `every glob in ${globTables.map((t) => `[${t}]`).join(', ')} compiles`);
   }
 
   if (resolution.ok) {
-    for (const job of configuredJobs(resolution.project.config)) {
-      if (job.commands.length === 0) {
-        add(`job:${job.name}`, 'ok', 'no command (skipped by design)');
+    const config = resolution.project.config;
+    const commands: { name: string; what: string; commands: string[] }[] = [
+      ...configuredJobs(config).map((job) => ({ name: `job:${job.name}`, what: `${job.stage} stage`, commands: job.commands })),
+      ...configuredGenerators(config).map((g) => ({ name: `generated:${g.name}`, what: 'generator', commands: g.commands })),
+      ...configuredStandards(config).map((s) => ({ name: `standard:${s.name}`, what: 'standard', commands: s.commands })),
+      ...Object.entries(config.scopes ?? {})
+        .filter(([, scope]) => scope?.gate !== undefined)
+        .map(([name, scope]) => ({ name: `scope:${name}`, what: 'scope gate', commands: commandList(scope?.gate) })),
+    ];
+    for (const entry of commands) {
+      if (entry.commands.length === 0) {
+        add(entry.name, 'ok', 'no command (skipped by design)');
         continue;
       }
-      const results = await Promise.all(job.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env)));
+      const results = await Promise.all(entry.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env)));
       const worst = results.find((r) => r.status === 'fail') ?? results.find((r) => r.status === 'warn') ?? results[0];
-      if (worst) add(`job:${job.name}`, worst.status, `${job.stage} stage: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
+      if (worst) add(entry.name, worst.status, `${entry.what}: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
     }
   }
 

@@ -81,7 +81,7 @@ export async function recordGreen(
       ...(advisories.length > 0 ? { advisories } : {}),
     };
   }
-  const recorded = await writeProof(run, summary, producers, report.standards, handle);
+  const recorded = await writeProof(run, summary, producers, report.standards, handle, data.scopes_changed);
   await recordStandardValues(run, gateRun);
   const all = recorded.advisory ? [...advisories, recorded.advisory] : advisories;
   return {
@@ -117,7 +117,7 @@ export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: Di
     recordedAt: new Date().toISOString(),
     replayedFrom: evidence.commit,
   });
-  const recorded = await writeProof(run, summary, evidence.producers, standards, handle);
+  const recorded = await writeProof(run, summary, evidence.producers, standards, handle, base.scopes_changed);
   return {
     steps,
     data: {
@@ -137,7 +137,14 @@ export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: Di
   };
 }
 
-async function writeProof(run: DoneRun, summary: DiscernDoneData['proof'] & object, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[], handle: string | undefined): Promise<{ advisory?: DoneAdvisory }> {
+async function writeProof(
+  run: DoneRun,
+  summary: DiscernDoneData['proof'] & object,
+  producers: readonly ProducerVerdict[],
+  standards: readonly DiscernGateStandard[],
+  handle: string | undefined,
+  scopesChanged: readonly string[],
+): Promise<{ advisory?: DoneAdvisory }> {
   const now = summary.recorded_at;
   const identity = { tree: run.key.tree, config_digest: run.key.configDigest, discern_version: run.key.version };
   try {
@@ -152,6 +159,7 @@ async function writeProof(run: DoneRun, summary: DiscernDoneData['proof'] & obje
       markdown: proofMarkdown(summary, producers, standards),
       producers: [...producers],
       standards: [...standards],
+      scopes_changed: [...scopesChanged],
     });
   } catch (error) {
     return {

@@ -140,6 +140,17 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
     });
     const report = await reportGateRun(plan, gateRun, ctx.project.root, replayable);
+    // A replayed value is judged against today's limit: one that no longer clears it fails like a measured one.
+    const staleReplays = report.standards.filter((s) => s.measurement === 'replayed' && s.verdict === 'regressed');
+    for (const s of staleReplays) {
+      report.diagnostics.push({
+        tool: `standard:${s.name}`,
+        severity: 'error',
+        message: `${s.name} regressed: its last green value ${s.value ?? '?'} (replayed; its inputs are unchanged) is ${s.direction === 'up' ? `below the floor ${s.limit}` : `above the ceiling ${s.limit}`}.`,
+        reproduce_cmd: gate.standards.find((d) => d.name === s.name)?.commands.join(' && ') ?? '',
+      });
+    }
+    const failedStage = gateRun.failedStage ?? (staleReplays.length > 0 ? 'standards' : null);
     const steps = [...pre.steps, ...report.steps];
     const capAdvisory: DoneAdvisory[] = gateRun.capUnavailable
       ? [{ kind: 'execution-cap-unavailable', evidence: [gateRun.capUnavailable], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }]
@@ -154,23 +165,27 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       ...handleData,
       ...limits,
       gate_ran: true,
-      failed_stage: gateRun.failedStage,
+      failed_stage: failedStage,
       ...(report.standards.length > 0 ? { standards: report.standards } : {}),
       producer_executions: report.producerExecutions,
     };
     if (gateRun.cancelled) {
-      envelope = { ...common, data: { ...data, completion: pendingCompletion('the run was cancelled') } };
+      envelope = {
+        ...common,
+        data: { ...data, completion: pendingCompletion('the run was cancelled') },
+        refusal: { error: 'apply_failed', message: `The run was cancelled${failedLabels(steps, 'cancelled')}: its jobs were stopped and nothing was recorded.`, next: { recovery: `run ${run.rerunCall} again when you want the verdict` } },
+      };
       return envelope;
     }
-    if (gateRun.failedStage !== null) {
-      if (strict) await recordRed(run, gateRun.failedStage, journal?.handle);
+    if (failedStage !== null) {
+      if (strict) await recordRed(run, failedStage, journal?.handle);
       const first = report.diagnostics[0];
       envelope = {
         ...common,
-        data: { ...data, completion: pendingCompletion(`the gate failed at ${stageName(gateRun.failedStage)}`) },
+        data: { ...data, completion: pendingCompletion(`the gate failed at ${stageName(failedStage)}`) },
         refusal: {
           error: 'gate_failed',
-          message: `The gate failed at ${stageName(gateRun.failedStage)}${failedLabels(steps)}${first ? `: ${first.message}` : '.'}`,
+          message: `The gate failed at ${stageName(failedStage)}${failedLabels(steps)}${first ? `: ${first.message}` : '.'}`,
           next: { rerun: run.rerunCall },
         },
         hints: gateRun.drift ? ['The gate changed files that were clean: review them (`git diff`, `git status`), commit what belongs, and run done again.'] : [],
@@ -196,7 +211,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     if (journal) {
       const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
       const account = accountOf(envelope);
-      journal.writer.setProgress({ phase: 'finished', state: outcome, reason: account[0] ?? outcome, next: 'nothing: the run has finished', owner_must_act: false });
+      listener({ type: 'phase', phase: 'finished', state: outcome, message: account[0] ?? outcome });
       await journal.writer.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account }).catch(() => undefined);
     }
   }
@@ -235,8 +250,8 @@ function limitsAdvisories(pre: PreconditionOutcome): DoneAdvisory[] {
   return [{ kind: 'standards-limits-unverified', evidence: [limits.reason ?? `the trunk's discern.toml could not be read`], next_action: `Commit discern.toml on ${limits.trunk} so its [standards] limits can be held; until then a branch may loosen them unnoticed.` }];
 }
 
-function failedLabels(steps: readonly { label: string; outcome: string }[]): string {
-  const failed = steps.filter((s) => s.outcome === 'failed').map((s) => s.label);
+function failedLabels(steps: readonly { label: string; outcome: string }[], outcome = 'failed'): string {
+  const failed = steps.filter((s) => s.outcome === outcome).map((s) => s.label);
   return failed.length > 0 ? ` (${failed.join(', ')})` : '';
 }
 
@@ -247,6 +262,7 @@ function journalResult(outcome: DoneOutcome): DiscernResult {
 
 function accountOf(outcome: DoneOutcome | undefined): string[] {
   if (outcome === undefined) return ['The run stopped before it finished.'];
+  if (outcome.refusal?.error === 'apply_failed') return ['The run was cancelled; its jobs were stopped.'];
   if (outcome.refusal) return [outcome.refusal.message];
   const data = outcome.data as DiscernDoneData | undefined;
   return data?.proof ? [data.proof.line] : ['The gate passed.'];

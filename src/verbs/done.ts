@@ -40,7 +40,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
         mode: 'strict',
         gate_ran: false,
         failed_stage: null,
-        scopes_changed: [],
+        scopes_changed: Array.isArray(m.scopes_changed) ? m.scopes_changed : [],
         proof: m.proof,
         standards: m.standards,
         gate_proof: { status: 'reused', path: paths.proofMarker },

@@ -93,7 +93,8 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       waitedMs: run.waitedMs,
       cancelled: run.cancelled,
       ...(run.capUnavailable !== undefined ? { capUnavailable: run.capUnavailable } : {}),
-      changed: [...new Set([...newlyDirty(before, after), ...(await restamped(project.root, stamps))])].sort(),
+      // What fixers and generators rewrote; a check that wrote is drift (reported as such), not a fix.
+      changed: [...new Set([...newlyDirty(before, after), ...(await restamped(project.root, stamps))])].filter((p) => !(run?.drift?.group === 'check' && run.drift.paths.includes(p))).sort(),
       ...(journal ? { handle: journal.handle } : {}),
       nothingConfigured: total === 0,
       drift: run.drift !== undefined,
@@ -104,7 +105,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       const state = run === undefined || run.cancelled ? 'cancelled' : run.failedStage === null ? 'completed' : 'failed';
       const result = outcome ? buildEnvelope({ verb: mode, policy: VERBS[mode].policy }, outcome) : undefined;
       const account = outcome?.refusal ? [outcome.refusal.message] : [run === undefined ? 'The run stopped before it finished.' : run.cancelled ? `${mode} was cancelled.` : `${mode} passed.`];
-      journal.writer.setProgress({ phase: 'finished', state, reason: account[0] ?? state, next: 'nothing: the run has finished', owner_must_act: false });
+      listener({ type: 'phase', phase: 'finished', state, message: account[0] ?? state });
       await journal.writer.finish({ outcome: state, ...(result ? { result } : {}), account }).catch(() => undefined);
     }
   }

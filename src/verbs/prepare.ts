@@ -40,7 +40,10 @@ export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbConte
       };
       const facts = { steps: run.steps, ...(run.diagnostics.length > 0 ? { diagnostics: run.diagnostics } : {}) };
       const hints = run.changed.length > 0 ? [`Fixers and generators changed ${run.changed.length} file${run.changed.length === 1 ? '' : 's'}: review them (\`git diff\`) and commit what belongs.`] : [];
-      if (run.failedStage !== null && !run.cancelled) {
+      if (run.cancelled) {
+        return { ...facts, data, hints, refusal: { error: 'apply_failed', message: 'The run was cancelled: its jobs were stopped; files the fixers already rewrote stay rewritten.', next: { recovery: `run ${rerun} again when you want the verdict` } } };
+      }
+      if (run.failedStage !== null) {
         return { ...facts, data, hints, refusal: { error: 'gate_failed', message: `prepare failed at the ${run.failedStage} stage${run.firstMessage ? `: ${run.firstMessage}` : '.'}`, next: { rerun } } };
       }
       return { ...facts, data, hints: [...hints, ...(run.nothingConfigured ? ['No fix, generated or check jobs are configured in discern.toml.'] : [])] };

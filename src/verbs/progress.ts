@@ -3,8 +3,8 @@
 // checkout's operation is refused by name, so a caller never mistakes a sibling's run for its own.
 import { resolve } from 'node:path';
 import type { ProgressOutcome } from '../../generated/handlers.js';
-import type { DiscernProgressData, DiscernProgressInput } from '../../generated/types.js';
-import { executorState, latestOperation, readOperation, type OperationRecord } from '../engine/journal/index.js';
+import type { DiscernProgressRecord, DiscernProgressInput } from '../../generated/types.js';
+import { executorState, latestOperation, listOperations, readOperation, type OperationRecord } from '../engine/journal/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { statePathsOf } from './gate-session.js';
 
@@ -12,10 +12,17 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
   const { project } = ctx;
   const dir = statePathsOf(project).repositoryDir;
   const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_progress in tools/list' : '`discern help progress`';
-  const list = ctx.surface === 'mcp' ? 'discern_progress without a handle' : 'discern progress';
+  // Where a caller finds handles: each done and test result carries its own in data.handle, and status names
+  // a run that is still going.
+  const list = ctx.surface === 'mcp' ? 'discern_status' : 'discern status';
   if (input.handle === undefined) {
     const latest = await latestOperation(dir, project.root);
-    if (!latest.ok) return { refusal: { error: 'unknown_target', message: `${latest.message} done and test runs record one.`, next: { list: ctx.surface === 'mcp' ? 'discern_done or discern_test' : 'discern done' } } };
+    if (!latest.ok) {
+      return {
+        data: { target: 'latest', suggestions: [] },
+        refusal: { error: 'unknown_target', message: `${latest.message} Each done and test run records one and announces its handle.`, next: { list } },
+      };
+    }
     return { data: progressData(latest.record, latest.path) };
   }
   const read = await readOperation(dir, input.handle);
@@ -23,10 +30,10 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
     switch (read.reason) {
       case 'malformed_handle':
       case 'checksum':
-        return { refusal: { error: 'invalid_value', message: `"${input.handle}" is not a valid progress handle: ${read.message}`, next: { help } } };
+        return { refusal: { error: 'invalid_value', message: read.message, next: { help } } };
       case 'unknown_handle':
       case 'empty_store':
-        return { refusal: { error: 'unknown_target', message: read.message, next: { list } } };
+        return { data: { target: input.handle, suggestions: await recentHandles(dir, project.root) }, refusal: { error: 'unknown_target', message: read.message, next: { list } } };
       case 'unreadable':
       case 'newer_format':
         return { refusal: { error: 'read_failed', message: read.message, next: { target: dir, access: 'readable' } } };
@@ -45,7 +52,17 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
   return { data: progressData(record, read.path) };
 }
 
-function progressData(record: OperationRecord, path: string): DiscernProgressData {
+/** This checkout's most recent handles, newest first: what a mistyped or expired handle may have meant. */
+async function recentHandles(dir: string, checkout: string): Promise<string[]> {
+  const { records } = await listOperations(dir).catch(() => ({ records: [] }));
+  return records
+    .filter((r) => r.record.checkout === resolve(checkout))
+    .sort((a, b) => b.record.started_at.localeCompare(a.record.started_at))
+    .slice(0, 5)
+    .map((r) => r.record.handle);
+}
+
+function progressData(record: OperationRecord, path: string): DiscernProgressRecord {
   const now = Date.now();
   const executor = executorState(record);
   return {

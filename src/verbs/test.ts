@@ -24,7 +24,10 @@ export async function test(_input: DiscernTestInput, ctx: ProjectVerbContext): P
         ? { advisories: [{ kind: 'execution-cap-unavailable' as const, evidence: [run.capUnavailable] as [string], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }] }
         : {}),
     };
-    if (run.failedStage !== null && !run.cancelled) {
+    if (run.cancelled) {
+      return { ...facts, data, refusal: { error: 'apply_failed', message: 'The run was cancelled: its jobs were stopped.', next: { recovery: `run ${rerun} again when you want the verdict` } } };
+    }
+    if (run.failedStage !== null) {
       return { ...facts, data, refusal: { error: 'gate_failed', message: `The tests failed${run.firstMessage ? `: ${run.firstMessage}` : '.'}`, next: { rerun } } };
     }
     return { ...facts, data, ...(run.nothingConfigured ? { hints: ['No test jobs are configured: add test or smoke under [jobs] in discern.toml.'] } : {}) };

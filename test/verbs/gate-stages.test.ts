@@ -7,7 +7,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DiscernPrepareData, DiscernProgressData, DiscernTestData } from '../../generated/types.js';
+import type { DiscernPrepareData, DiscernProgressRecord, DiscernTestData } from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import {
   R1_HANDLE,
@@ -197,7 +197,7 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
 
     const back = envelope(await call('progress', { handle: d.handle }, r.root));
     assert.equal(back.ok, true, show(back));
-    const p = back.data as DiscernProgressData;
+    const p = back.data as DiscernProgressRecord;
     assert.equal(p.handle, d.handle);
     assert.equal(p.operation.verb, 'test');
     assert.equal(p.outcome, 'completed');
@@ -214,7 +214,7 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.equal((res.steps ?? []).some((s) => s.label === 'lint'), false, 'the check job is not part of test');
     assert.equal(res.diagnostics?.[0]?.reproduce_cmd, "echo 'FAIL tests/a.test.ts'; exit 1");
     const back = envelope(await call('progress', { handle: d.handle }, r.root));
-    const p = back.data as DiscernProgressData;
+    const p = back.data as DiscernProgressRecord;
     assert.equal(p.outcome, 'failed');
     assert.equal((p.result as { ok?: boolean; error?: string } | undefined)?.error, 'gate_failed');
   });
@@ -232,7 +232,7 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     const deadline = Date.now() + 1500;
     while (Date.now() < deadline) {
       const latest = envelope(await call('progress', {}, wt.root));
-      if (latest.ok && (latest.data as DiscernProgressData).waits.length > 0) break;
+      if (latest.ok && (latest.data as DiscernProgressRecord).waits.length > 0) break;
       await sleep(50);
     }
     release(go);
@@ -245,7 +245,7 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.ok((firstResult.waited_ms ?? 0) < (secondResult.waited_ms ?? 0));
     // Its record keeps the wait.
     const back = envelope(await call('progress', { handle: secondResult.data.handle }, wt.root));
-    const p = back.data as DiscernProgressData;
+    const p = back.data as DiscernProgressRecord;
     assert.ok(p.waits.length >= 1, show(back));
     assert.equal(p.waits[0]?.capacity, 1);
   });

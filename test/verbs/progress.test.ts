@@ -6,7 +6,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DiscernProgressData, DiscernTestData } from '../../generated/types.js';
+import type { DiscernProgressRecord, DiscernTestData } from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { R1_HANDLE, addWorktree, cleanupGate, envelope, gateRepo, killJob, outsideDir, pidFrom, sleep, startCli, type Envelope } from '../helpers/gate-repo.js';
 
@@ -20,9 +20,9 @@ async function progress(root: string, handle?: string): Promise<Envelope> {
   return envelope(await call('progress', handle === undefined ? {} : { handle }, root));
 }
 
-function progressData(result: Envelope): DiscernProgressData {
+function progressData(result: Envelope): DiscernProgressRecord {
   assert.equal(result.ok, true, show(result));
-  return result.data as DiscernProgressData;
+  return result.data as DiscernProgressRecord;
 }
 
 async function testRun(root: string): Promise<{ result: Envelope; handle: string }> {
@@ -163,7 +163,7 @@ describe('a run read back while it runs, and after its process was killed', () =
     );
     const run = startCli(['test', '--json'], r.root);
     const jobPid = await pidFrom(pidFile);
-    let live: DiscernProgressData | undefined;
+    let live: DiscernProgressRecord | undefined;
     const deadline = Date.now() + 5000;
     while (Date.now() < deadline) {
       live = progressData(await progress(r.root));

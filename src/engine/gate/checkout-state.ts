@@ -16,7 +16,6 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
   if (head === null || m.commit !== head) return { status: 'stale', ...base, reason: 'HEAD has moved since this Proof was recorded' };
   if (!markerIsCurrent(m, head, { ...key, tree: m.tree })) return { status: 'stale', ...base, reason: 'discern.toml or the discern version changed since this Proof was recorded' };
   if (!clean) return { status: 'dirty', ...base, reason: 'the worktree has uncommitted changes' };
-  if (m.mode === 'report') return { status: 'report_only', ...base, proof: m.proof };
   return { status: 'honored', ...base, proof: m.proof };
 }
 

@@ -4,7 +4,7 @@
 import type { DiscernProgressLine } from '../../../generated/types.js';
 
 export type GateEvent =
-  | { type: 'phase'; phase: string; message: string }
+  | { type: 'phase'; phase: string; message: string; /** For the final phase: how the run ended. */ state?: string }
   | { type: 'group-start'; group: string; producers: string[] }
   | { type: 'producer-start'; label: string; group: string }
   | { type: 'producer-progress'; label: string; fact: DiscernProgressLine }

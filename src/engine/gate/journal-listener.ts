@@ -11,6 +11,13 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
   return (event) => {
     switch (event.type) {
       case 'phase':
+        if (event.phase === 'finished') {
+          // The last stage's interval ends with the run.
+          if (stageTiming) writer.finishTiming(stageTiming);
+          stageTiming = undefined;
+          writer.setProgress({ phase: 'finished', state: event.state ?? 'finished', reason: event.message, next: 'nothing: the run has finished', owner_must_act: false });
+          return;
+        }
         writer.setProgress({ phase: event.phase, state: 'running', reason: event.message, next: `read it back with ${readBack}`, owner_must_act: false });
         return;
       case 'group-start':

@@ -115,7 +115,7 @@ export function planSteps(plan: GatePlan, preconditions: readonly DiscernPlanSte
       kind: 'standard',
       label: s.producer.label,
       disposition: 'skip',
-      note: s.disposition === 'replayed' ? 'replayed: its inputs are untouched since its last green measurement' : 'deferred: measure = "on-demand" (discern standards measures it)',
+      note: s.disposition === 'replayed' ? 'replayed: its inputs are untouched since its last green measurement' : 'deferred: measure = "on-demand" (the gate does not measure it)',
     });
   }
   return steps;

@@ -37,6 +37,8 @@ export interface ProofMarker {
   handle?: string;
   proof: DiscernProofSummary;
   markdown: string;
+  /** The scopes the proven change activates, returned again when the Proof is reused. */
+  scopes_changed?: string[];
   producers: ProducerVerdict[];
   standards: DiscernGateStandard[];
 }

@@ -49,11 +49,13 @@ async function diagnosticsOf(r: ProducerRun, root: string): Promise<DiscernDiagn
   const tool = r.producer.label;
   if (!result) return [];
   const command = result.failure?.command ?? r.producer.commands[0] ?? '';
-  if (r.standard && !r.standard.ok) return [{ tool, severity: 'error', message: `${r.producer.standard?.name ?? tool}: ${r.standard.problem}.`, reproduce_cmd: command, output_path: result.outputPath }];
+  // A standard's value comes from all its commands together: reproducing it means running them all.
+  const measure = r.producer.commands.join(' && ');
+  if (r.standard && !r.standard.ok) return [{ tool, severity: 'error', message: `${r.producer.standard?.name ?? tool}: ${r.standard.problem}.`, reproduce_cmd: measure, output_path: result.outputPath }];
   if (r.standard?.ok && r.standard.verdict === 'regressed') {
     const def = r.producer.standard;
     const bound = def?.direction === 'up' ? `below its floor ${def.limit}` : `above its ceiling ${def?.limit ?? ''}`;
-    return [{ tool, severity: 'error', message: `${def?.name ?? tool} regressed: measured ${r.standard.value}, ${bound}.`, reproduce_cmd: command, output_path: result.outputPath }];
+    return [{ tool, severity: 'error', message: `${def?.name ?? tool} regressed: measured ${r.standard.value}, ${bound}.`, reproduce_cmd: measure, output_path: result.outputPath }];
   }
   const failure = result.failure;
   if (failure?.kind === 'spawn') return [{ tool, severity: 'error', message: `${tool} could not start: ${failure.message}.`, reproduce_cmd: command, output_path: result.outputPath }];
@@ -93,7 +95,7 @@ function gateStandards(plan: GatePlan, run: GateRun, replayed: ReadonlyMap<strin
     const def = producer.standard;
     if (!def) throw new Error(`standard producer ${producer.label} has no definition`);
     const base = { name: def.name, direction: def.direction, limit: def.limit, ...(def.margin > 0 ? { margin: def.margin } : {}) };
-    if (disposition === 'deferred') return { ...base, measurement: 'deferred', reason: 'measure = "on-demand": discern standards measures it' };
+    if (disposition === 'deferred') return { ...base, measurement: 'deferred', reason: 'measure = "on-demand": the gate does not measure it' };
     if (disposition === 'replayed') {
       const last = replayed.get(def.name);
       if (!last) return { ...base, measurement: 'skipped', reason: 'its replayed value was not found' };

@@ -6,7 +6,11 @@ import { failureState, frame } from './frame.js';
 
 export function renderProgress(result: DiscernProgressResult): string {
   const data = result.data && 'handle' in result.data ? result.data : undefined;
-  if (!result.ok || !data) return frame(result, { state: failureState(result, 'discern progress') });
+  if (!result.ok || !data) {
+    const miss = result.data && 'suggestions' in result.data ? result.data.suggestions ?? [] : [];
+    const recent = miss.length > 0 ? `## Recent handles in this checkout\n\n${miss.map((h) => `- ${code(h)}`).join('\n')}` : undefined;
+    return frame(result, { state: failureState(result, 'discern progress'), evidence: recent });
+  }
   const op = data.operation;
   const status = data.outcome ? `finished: ${data.outcome}` : data.executor === 'running' ? 'running' : data.executor === 'gone' ? 'stopped without finishing (its process is gone)' : 'state unknown (its process cannot be probed from here)';
   const state = [
