@@ -2,6 +2,7 @@
 // published definition), plus the discern.toml and DISCERN_PROGRESS line validators. Generated once here so nothing compiles a schema at
 // run time. Ajv's "ESM" standalone output still calls require() for its runtime helpers; those calls are
 // rewritten into imports so the modules load under plain Node ESM and bundle cleanly.
+import { createHash } from 'node:crypto';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { createAjv } from '../spec/ajv.js';
@@ -43,6 +44,12 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
     out.set(`generated/validators/${c.verb.id}-result.d.ts`, withCodeHeader(resultSources, dts([`validateResult: StandaloneValidator<${c.resultName}>`], [c.resultName])));
   }
   const configCode = standalone(ajv, { validateConfig: configId });
+  // What a configuration was validated against: a text known valid under this digest needs no validator.
+  const configDigest = createHash('sha256').update(JSON.stringify(publishSchema(model.config, 'discern-config.schema.json', contracts))).digest('hex');
+  out.set(
+    'generated/config-schema-digest.ts',
+    withCodeHeader(['spec/config.schema.json'], `/** sha256 of the published discern.toml schema; it changes whenever the validator would. */\nexport const CONFIG_SCHEMA_DIGEST = ${JSON.stringify(configDigest)};\n`),
+  );
   out.set('generated/validators/config.js', withCodeHeader(['spec/config.schema.json'], esmHelpers(configCode)));
   out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<DiscernConfig>'], ['DiscernConfig'])));
   const progressCode = standalone(ajv, { validateProgressLine: progressLineId });

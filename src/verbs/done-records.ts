@@ -10,6 +10,7 @@ import { buildProofSummary, diffStatsAgainst, proofMarkdown, type DiffStats } fr
 import type { GateReport } from '../engine/gate/report.js';
 import { definitionDigest, inputsDigest, lsTree, recordMeasurements, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { DoneRun } from './done-run.js';
+import { configIdentity } from '../engine/gate/canonical-json.js';
 
 interface Common {
   steps: DiscernStep[];
@@ -23,7 +24,7 @@ export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, h
   // The latest verdict on a tree wins: a red re-measure withdraws the green Proof and evidence it contradicts.
   const marker = await readProofMarker(run.paths.proofMarker);
   if (marker.state === 'present' && marker.marker.tree === run.key.tree) await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
-  await rm(evidencePath(run.paths.evidence, run.key), { force: true }).catch(() => undefined);
+  await rm(await evidencePath(run.paths.evidence, run.key), { force: true }).catch(() => undefined);
   await writeLastRun(run.paths.lastRun, {
     format: RECORD_FORMAT,
     commit: run.head.commit,
@@ -152,6 +153,7 @@ async function writeProof(
       format: RECORD_FORMAT,
       commit: run.head.commit,
       ...identity,
+      config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
       mode: 'strict',
       recorded_at: now,
       ...(handle ? { handle } : {}),

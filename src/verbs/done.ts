@@ -7,8 +7,8 @@ import type { DiscernDoneData, DiscernDoneInput, DiscernFailedStage } from '../.
 import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
-import { configDigest } from '../engine/gate/config-digest.js';
-import { readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { configIdentity } from '../engine/gate/canonical-json.js';
+import { markerIsCurrent, readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
 import type { ProjectVerbContext } from './context.js';
 import type { DoneRun } from './done-run.js';
@@ -27,14 +27,14 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
 
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
-  const digest = configDigest(project.config, project.trunk.name);
+  const identity = configIdentity(project.config, project.trunk.name);
   const strict = !standalone && !ci;
 
   // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only
   // the status already read and one small file, so it answers in about the time the process takes to start.
   if (strict && input.rerun !== true && input.dry_run !== true && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
-    if (marker.state === 'present' && marker.marker.mode === 'strict' && marker.marker.commit === state.head && marker.marker.config_digest === digest && marker.marker.discern_version === VERSION) {
+    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION)) {
       const m = marker.marker;
       const data: DiscernDoneData = {
         mode: 'strict',
@@ -69,7 +69,9 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     return { refusal: { error: 'detached_head', message: 'HEAD is detached: Proof is recorded for a branch\'s commit, so check out the branch this work belongs to.', next: { rerun: rerunCall } } };
   }
 
-  const key: EvidenceKey = { tree: head.tree, configDigest: digest, version: VERSION };
+  // Hashing (node:crypto) loads only past the reuse path.
+  const { configDigest } = await import('../engine/gate/config-digest.js');
+  const key: EvidenceKey = { tree: head.tree, configDigest: configDigest(project.config, project.trunk.name), version: VERSION };
 
   const evidence = strict && input.rerun !== true ? await readEvidence(paths.evidence, key) : undefined;
   if (strict && input.rerun !== true && evidence === undefined && input.dry_run !== true) {

@@ -11,6 +11,9 @@ import { ContractViolation } from '../core/contract-violation.js';
 import { argumentsHelp, type LiveProgress, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 import { faultRequested } from '../engine/faults.js';
+// Loaded with the CLI itself: most calls are project verbs, and one module graph loads faster than two.
+import { resolveProject } from '../engine/project/resolve.js';
+import { GitUnavailable } from '../engine/git/git.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -41,8 +44,6 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface, ...(options.progress ? { progress: options.progress } : {}) };
     let context: object = base;
     if (registration.project !== 'none') {
-      // Loaded only for project verbs: project-independent calls (docs, help) never parse TOML or spawn git.
-      const { resolveProject } = await import('../engine/project/resolve.js');
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
       const resolution = await resolveProject({ path: target, pathFrom, requireTrunk: registration.trunk === 'required', env: options.env, signal: options.signal });
       if (registration.project === 'required') {
@@ -60,6 +61,10 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const outcome = await handler(rawInput, context);
     return buildEnvelope(subject, outcome);
   } catch (error) {
+    // git went missing after the checkout was found (it was found without git): a precondition, not a crash.
+    if (error instanceof GitUnavailable && registration.project !== 'none') {
+      return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
+    }
     const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });
     const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;

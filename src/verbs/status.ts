@@ -8,7 +8,7 @@ import { fullCollections, projectCollections } from '../core/projection.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
-import { configDigest } from '../engine/gate/config-digest.js';
+import { configIdentity } from '../engine/gate/canonical-json.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
@@ -46,7 +46,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const gateState = here.then(({ state }) =>
     Promise.all([
-      checkoutProof(paths, state.head, state.changed === 0, { configDigest: configDigest(project.config, project.trunk.name), version: VERSION }),
+      checkoutProof(paths, state.head, state.changed === 0, configIdentity(project.config, project.trunk.name), VERSION),
       runningOperation(paths),
     ]),
   );

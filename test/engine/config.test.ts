@@ -1,7 +1,7 @@
 // discern.toml parsing: accepted forms, and where each kind of problem is reported.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseConfig } from '../../src/engine/config/load.js';
+import { parseConfig } from '../../src/engine/config/validate.js';
 import { configuredJobs } from '../../src/engine/config/jobs.js';
 import { compiledScopes } from '../../src/engine/config/scopes.js';
 import { locateKey } from '../../src/engine/config/locate.js';

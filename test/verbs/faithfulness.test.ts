@@ -143,7 +143,7 @@ describe('doctor', () => {
     const root = repo({ 'discern.toml': MINIMAL_CONFIG });
     const r = await call('doctor', {}, root, { PATH: '/nonexistent-discern-path' });
     assert.equal(r.error, 'precondition_failed');
-    assert.match(r.message ?? '', /git could not be started/);
+    assert.match(r.message ?? '', /git (could not be started|was not found on PATH)/);
     assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.name === 'git' && c.status === 'fail'));
   });
   it('outside a repository → no_repository', async () => {

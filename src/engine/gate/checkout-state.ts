@@ -4,17 +4,17 @@
 import { readFile } from 'node:fs/promises';
 import type { DiscernGateProofCheck } from '../../../generated/types.js';
 import { readOperation, executorState } from '../journal/index.js';
-import { markerIsCurrent, readProofMarker, type EvidenceKey } from './proof-records.js';
+import { markerIsCurrent, readProofMarker } from './proof-records.js';
 import type { GateStatePaths } from './state-paths.js';
 
-export async function checkoutProof(paths: GateStatePaths, head: string | null, clean: boolean, key: Omit<EvidenceKey, 'tree'>): Promise<DiscernGateProofCheck> {
+export async function checkoutProof(paths: GateStatePaths, head: string | null, clean: boolean, configCanonical: string, version: string): Promise<DiscernGateProofCheck> {
   const read = await readProofMarker(paths.proofMarker);
   if (read.state === 'missing') return { status: 'missing' };
   if (read.state === 'unreadable') return { status: 'read_failed', path: paths.proofMarker, reason: read.detail };
   const m = read.marker;
   const base = { path: paths.proofMarker, head: m.commit.slice(0, 12), recorded: m.recorded_at };
   if (head === null || m.commit !== head) return { status: 'stale', ...base, reason: 'HEAD has moved since this Proof was recorded' };
-  if (!markerIsCurrent(m, head, { ...key, tree: m.tree })) return { status: 'stale', ...base, reason: 'discern.toml or the discern version changed since this Proof was recorded' };
+  if (!markerIsCurrent(m, head, configCanonical, version)) return { status: 'stale', ...base, reason: 'discern.toml or the discern version changed since this Proof was recorded' };
   if (!clean) return { status: 'dirty', ...base, reason: 'the worktree has uncommitted changes' };
   return { status: 'honored', ...base, proof: m.proof };
 }

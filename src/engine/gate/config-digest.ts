@@ -1,19 +1,11 @@
-// A digest of the configuration a gate ran under: the parsed discern.toml (key order normalised) and the
-// trunk it was resolved against. Proof and replayed evidence are only current under the same digest.
+// A digest of the configuration a gate ran under (see canonical-json.ts): part of the evidence key and the
+// Proof id. Proof and replayed evidence are only current under the same digest.
 import { createHash } from 'node:crypto';
 import type { DiscernConfig } from '../../../generated/types.js';
+import { configIdentity } from './canonical-json.js';
+
+export { canonicalJson } from './canonical-json.js';
 
 export function configDigest(config: DiscernConfig, trunk: string): string {
-  return createHash('sha256').update(canonicalJson({ config, trunk })).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return createHash('sha256').update(configIdentity(config, trunk)).digest('hex');
 }

@@ -6,7 +6,6 @@
 //   - evidence (<git-common-dir>/discern/evidence/<key>.json), keyed by (tree, config digest, discern
 //     version): a green verdict any checkout can replay for a new commit with the identical tree and config.
 // Every reader checks the shape it gets: another discern version or a damaged file reads as absent.
-import { createHash } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernFailedStage, DiscernGateStandard, DiscernProofSummary } from '../../../generated/types.js';
@@ -31,6 +30,8 @@ export interface ProofMarker {
   commit: string;
   tree: string;
   config_digest: string;
+  /** The configuration's identity in full (canonical JSON): compared without hashing on the reuse path. */
+  config_canonical: string;
   discern_version: string;
   mode: 'strict' | 'report';
   recorded_at: string;
@@ -73,7 +74,7 @@ export async function readProofMarker(path: string): Promise<MarkerRead> {
   const read = await readJsonFile<ProofMarker>(path);
   if (!read.ok) return read.reason === 'missing' ? { state: 'missing' } : { state: 'unreadable', detail: read.detail };
   const m = read.value;
-  if (!isRecord(m) || m.format !== RECORD_FORMAT || typeof m.commit !== 'string' || typeof m.config_digest !== 'string' || !isRecord(m.proof)) {
+  if (!isRecord(m) || m.format !== RECORD_FORMAT || typeof m.commit !== 'string' || typeof m.config_canonical !== 'string' || !isRecord(m.proof)) {
     return { state: 'unreadable', detail: `${path} is not a Proof marker this discern can read` };
   }
   return { state: 'present', marker: m };
@@ -83,9 +84,9 @@ export function writeProofMarker(path: string, marker: ProofMarker): Promise<voi
   return writeFileAtomic(path, `${JSON.stringify(marker, null, 2)}\n`);
 }
 
-/** Whether the marker proves exactly this commit under this config and discern version. */
-export function markerIsCurrent(marker: ProofMarker, head: string, key: EvidenceKey): boolean {
-  return marker.commit === head && marker.tree === key.tree && marker.config_digest === key.configDigest && marker.discern_version === key.version;
+/** Whether the marker proves exactly this commit under this configuration (canonical JSON) and discern version. */
+export function markerIsCurrent(marker: ProofMarker, head: string, configCanonical: string, version: string): boolean {
+  return marker.commit === head && marker.config_canonical === configCanonical && marker.discern_version === version;
 }
 
 export async function readLastRun(path: string): Promise<LastRun | undefined> {
@@ -98,13 +99,15 @@ export function writeLastRun(path: string, run: LastRun): Promise<void> {
   return writeFileAtomic(path, `${JSON.stringify(run, null, 2)}\n`);
 }
 
-export function evidencePath(dir: string, key: EvidenceKey): string {
+/** node:crypto loads here, on use: the reuse path, which never reads evidence, does not pay for it. */
+export async function evidencePath(dir: string, key: EvidenceKey): Promise<string> {
+  const { createHash } = await import('node:crypto');
   const id = createHash('sha256').update(`${key.tree}\0${key.configDigest}\0${key.version}`).digest('hex');
   return join(dir, `${id}.json`);
 }
 
 export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evidence | undefined> {
-  const read = await readJsonFile<Evidence>(evidencePath(dir, key));
+  const read = await readJsonFile<Evidence>(await evidencePath(dir, key));
   if (!read.ok || !isRecord(read.value)) return undefined;
   const e = read.value;
   // The key is re-checked from the content: a hash collision or a hand-edited file must not replay.
@@ -115,7 +118,7 @@ export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evide
 export const EVIDENCE_CAPACITY = 512;
 
 export async function writeEvidence(dir: string, evidence: Evidence): Promise<void> {
-  await writeFileAtomic(evidencePath(dir, { tree: evidence.tree, configDigest: evidence.config_digest, version: evidence.discern_version }), `${JSON.stringify(evidence, null, 2)}\n`);
+  await writeFileAtomic(await evidencePath(dir, { tree: evidence.tree, configDigest: evidence.config_digest, version: evidence.discern_version }), `${JSON.stringify(evidence, null, 2)}\n`);
   await pruneEvidence(dir, EVIDENCE_CAPACITY);
 }
 

@@ -8,8 +8,10 @@ import type { DiscernCheckoutLocation, DiscernConfig, DiscernConfigIssue, Discer
 import type { Refusal } from '../../core/outcome.js';
 import { git, gitComplaint, GitUnavailable } from '../git/git.js';
 import { loadConfig } from '../config/load.js';
+import { knownValidIn } from '../config/known-valid.js';
 import { branchNameProblem } from '../git/ref-name.js';
 import { localBranchExists } from '../git/local-branch.js';
+import { discoverCheckout } from '../git/discover.js';
 
 export const CONFIG_FILE = 'discern.toml';
 
@@ -97,7 +99,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
   if (!configExists) {
     return refuse({ error: 'no_project', message: `${checkout.root} has no ${CONFIG_FILE}, so it is not a discern project.`, next: { root: checkout.root } }, { checkout, configPath });
   }
-  const loaded = await loadConfig(configPath);
+  const loaded = await loadConfig(configPath, CONFIG_FILE, { knownValid: knownValidIn(join(checkout.commonDir, 'discern', 'config-valid')) });
   if (!loaded.ok) {
     const partial = { checkout, configPath, configIssues: loaded.issues };
     if (loaded.error === 'read_failed') {
@@ -130,6 +132,8 @@ export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, 
 type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; reason: 'not-a-checkout' | 'git-unavailable' | 'untrusted'; message: string };
 
 export async function findCheckout(start: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<CheckoutSearch> {
+  const discovered = discoverCheckout(start);
+  if (discovered) return { ok: true, checkout: discovered };
   let result;
   try {
     result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'], {

@@ -8,7 +8,7 @@
 // complete temp file is hard-linked to the target, which fails with EEXIST when the target exists — O_EXCL
 // semantics, but the file appears with its full content at once. File systems without hard links fall back to
 // open(O_CREAT|O_EXCL) + write, where a reader may briefly see a short file (callers tolerate that).
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random.js';
 import {
   closeSync,
   fchmodSync,
@@ -36,7 +36,7 @@ export interface WriteOptions {
 
 /** Where a temp file for `target` goes: the same directory, a name no other process or call can pick. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(6)}.tmp`);
 }
 
 /** Temp files are recognisable so that a sweeper can remove the ones a killed process left behind. */

@@ -27,7 +27,7 @@
 // as 0; dashes (ASCII hyphen-minus, Unicode hyphens and dashes, as rendered Markdown produces) are ignored
 // wherever they are, so `r17kq2m9xd4f` works. Anything else (spaces inside, U, punctuation, a wrong length) is
 // malformed. Handles are always printed in the canonical form `R1-XXXX-XXXX-XX`.
-import { randomBytes } from 'node:crypto';
+import { randomBytesLazy } from './random.js';
 
 export type HandleKind = 'R1' | 'C1';
 
@@ -46,7 +46,7 @@ const ALIASES: Record<string, string> = { I: '1', L: '1', O: '0' };
 
 /** A fresh handle of `kind` with 40 random bits, in canonical form. */
 export function newHandle(kind: HandleKind): string {
-  const bytes = randomBytes(5);
+  const bytes = randomBytesLazy(5);
   let bits = 0n;
   for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
   let payload = '';

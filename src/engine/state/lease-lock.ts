@@ -24,7 +24,7 @@
 // the guard is stale and is taken over by the same procedure one level down (`…takeover-<X>.takeover-<G>`),
 // up to a small depth. The residual risk is the one every lease carries: a process frozen for longer than a
 // lease (stopped, swapped out) acts on stale knowledge when it resumes. Keep leases generous and renew them.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from './random.js';
 import { fstatSync, openSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { createFileExclusiveSync, errorCode, writeFileAtomicSync } from './atomic-write.js';
@@ -328,7 +328,7 @@ function serialize(info: HolderInfo): string {
 }
 
 function newToken(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 function iso(ms: number): string {
