@@ -2,7 +2,7 @@
 // its (tree, config), the last-run verdict and the standards' measurements. Red and strict: the last-run verdict,
 // so the same tree is not re-run by reflex. ci and standalone record nothing: their feedback is not Proof.
 import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernAdvisory, DiscernDiagnostic, DiscernDoneData, DiscernFailedStage, DiscernGateStandard, DiscernStep } from '../../generated/types.js';
+import type { DiscernAdvisory, DiscernDiagnostic, DiscernDoneData, DiscernFailedStage, DiscernGateStandard, DiscernProofSummary, DiscernStep } from '../../generated/types.js';
 import type { GateRun } from '../engine/gate/execute.js';
 import { rm } from 'node:fs/promises';
 import { evidencePath, readProofMarker, writeEvidence, writeLastRun, writeProofMarker, RECORD_FORMAT, type Evidence, type ProducerVerdict } from '../engine/gate/proof-records.js';
@@ -60,19 +60,7 @@ export async function recordGreen(
       ...(advisories.length > 0 ? { advisories } : {}),
     };
   }
-  const summary = buildProofSummary({
-    branch: run.branch,
-    trunk: run.base,
-    commit: run.head.commit,
-    tree: run.key.tree,
-    configDigest: run.key.configDigest,
-    version: run.key.version,
-    mode: run.mode,
-    stats: await (stats ?? diffStatsAgainst(run.base, ctx.project.root, ctx.env)),
-    producers,
-    standards: report.standards,
-    recordedAt: new Date().toISOString(),
-  });
+  const summary = summaryFor(run, run.mode, await (stats ?? diffStatsAgainst(run.base, ctx.project.root, ctx.env)), producers, report.standards);
   if (run.mode === 'report') {
     return {
       ...common,
@@ -104,20 +92,7 @@ export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: Di
   const standards: DiscernGateStandard[] = evidence.standards.map((s) =>
     s.measurement === 'measured' || s.measurement === 'replayed' ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit } : s,
   );
-  const summary = buildProofSummary({
-    branch: run.branch,
-    trunk: run.base,
-    commit: run.head.commit,
-    tree: run.key.tree,
-    configDigest: run.key.configDigest,
-    version: run.key.version,
-    mode: 'strict',
-    stats: await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
-    producers: evidence.producers,
-    standards,
-    recordedAt: new Date().toISOString(),
-    replayedFrom: evidence.commit,
-  });
+  const summary = summaryFor(run, 'strict', await diffStatsAgainst(run.base, ctx.project.root, ctx.env), evidence.producers, standards, evidence.commit);
   const recorded = await writeProof(run, summary, evidence.producers, standards, handle, base.scopes_changed);
   return {
     steps,
@@ -136,6 +111,23 @@ export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: Di
     hints: [`This commit's tree and config are identical to the proven commit ${evidence.commit.slice(0, 12)}: its evidence was replayed without running a job. Relay the Proof line verbatim.`],
     ...(recorded.advisory ? { advisories: [recorded.advisory] } : {}),
   };
+}
+
+function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[], replayedFrom?: string): DiscernProofSummary {
+  return buildProofSummary({
+    branch: run.branch,
+    trunk: run.base,
+    commit: run.head.commit,
+    tree: run.key.tree,
+    configDigest: run.key.configDigest,
+    version: run.key.version,
+    mode,
+    stats,
+    producers,
+    standards,
+    recordedAt: new Date().toISOString(),
+    ...(replayedFrom ? { replayedFrom } : {}),
+  });
 }
 
 async function writeProof(

@@ -2,7 +2,7 @@
 // and the done or test run going on there now (through the checkout's latest-operation pointer, one record
 // read instead of the whole journal).
 import { readFile } from 'node:fs/promises';
-import type { DiscernGateProofCheck } from '../../../generated/types.js';
+import type { DiscernGateProofCheck, DiscernStatusOperation } from '../../../generated/types.js';
 import { readOperation, executorState } from '../journal/index.js';
 import { markerIsCurrent, readProofMarker } from './proof-records.js';
 import type { GateStatePaths } from './state-paths.js';
@@ -19,15 +19,8 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
   return { status: 'honored', ...base, proof: m.proof };
 }
 
-export interface RunningOperation {
-  handle: string;
-  verb: string;
-  started_at: string;
-  elapsed_ms: number;
-  phase: string;
-  reason: string;
-  executor: 'running' | 'unknown';
-}
+/** status's `operation`, less the read-back call (which depends on the surface). */
+export type RunningOperation = Omit<DiscernStatusOperation, 'read_back'> & { executor: 'running' | 'unknown' };
 
 export async function runningOperation(paths: GateStatePaths): Promise<RunningOperation | undefined> {
   let handle: string;

@@ -3,6 +3,7 @@
 // timed-out call. Only the process executing the operation writes its record; everyone else reads. This
 // module holds the shape (format 1), the paths, and the check a reader applies before trusting a file that
 // another process — possibly another discern version — wrote.
+import type { DiscernProgressFailure, DiscernProgressUnits } from '../../../generated/types.js';
 import { join } from 'node:path';
 
 export const JOURNAL_FORMAT = 1;
@@ -19,11 +20,8 @@ export interface ProgressFact {
   owner_must_act: boolean;
 }
 
-export interface ProducerUnits {
-  kind: string;
-  completed: number;
-  total: number | null;
-}
+/** The journal keeps units and failures in the shapes `progress` publishes them in. */
+export type ProducerUnits = DiscernProgressUnits;
 
 export interface ProducerEntry {
   producer: string;
@@ -36,15 +34,7 @@ export interface ProducerEntry {
   output_path?: string;
 }
 
-export interface FailureEntry {
-  producer: string;
-  name: string;
-  message: string;
-  file?: string;
-  line?: number;
-  reproduce_cmd?: string;
-  partial?: boolean;
-}
+export type FailureEntry = DiscernProgressFailure;
 
 export interface TimingEntry {
   interval_id: string;
