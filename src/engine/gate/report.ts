@@ -102,12 +102,19 @@ function gateStandards(plan: GatePlan, run: GateRun, replayed: ReadonlyMap<strin
       return { ...base, measurement: 'replayed', value: last.value, ...verdictFields(verdictOf(def, last.value)), replayed_from: last.commit };
     }
     const r = run.runs.find((x) => x.producer === producer);
-    if (!r || !r.result || r.outcome === 'skipped' || r.outcome === 'cancelled') return { ...base, measurement: 'skipped', reason: r?.outcome === 'cancelled' ? 'cancelled when another job failed' : 'not run: an earlier stage failed' };
+    if (!r || !r.result || r.outcome === 'skipped' || r.outcome === 'cancelled') return { ...base, measurement: 'skipped', reason: skipReason(run, r) };
     const duration_s = Math.round(r.result.durationMs / 1000);
     if (!r.standard) return { ...base, measurement: 'skipped', duration_s, reason: `its command failed (${describeFailure(r.result)})` };
     if (!r.standard.ok) return { ...base, measurement: 'measured', duration_s, reason: r.standard.problem };
     return { ...base, measurement: 'measured', value: r.standard.value, duration_s, ...verdictFields(r.standard) };
   });
+}
+
+/** Why a standard has no value: cancelled or never started beside a failure in its stage, or a stage before it failed. */
+function skipReason(run: GateRun, r: ProducerRun | undefined): string {
+  if (r?.outcome === 'cancelled') return 'cancelled when another job of its stage failed (fail_fast)';
+  const sameStageFailed = r !== undefined && run.runs.some((x) => x.group === r.group && x.outcome === 'failed');
+  return sameStageFailed ? 'not started: another job of its stage failed first (fail_fast)' : 'not run: an earlier stage failed';
 }
 
 function verdictFields(v: { verdict: 'improved' | 'held' | 'regressed'; pin_eligible: boolean; pin_target?: number }): Pick<DiscernGateStandard, 'verdict' | 'pin_eligible' | 'pin_target'> {
