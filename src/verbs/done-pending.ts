@@ -10,7 +10,8 @@ import type { DoneRun } from './done-run.js';
 
 export async function attemptPending(run: DoneRun, holder: HolderInfo | null, base: Pick<DiscernDoneData, 'mode' | 'scopes_changed'>): Promise<DoneOutcome> {
   const running = await runningOperations(run.paths.repositoryDir, run.ctx.project.root).catch(() => []);
-  const theirs = running.find((r) => holder !== null && r.record.pid === holder.pid) ?? running[0];
+  // Only the holder's own record names it: another run in the checkout (a test) is not the attempt.
+  const theirs = running.find((r) => holder !== null && r.record.pid === holder.pid && r.record.verb === holder['verb']);
   const handle = theirs?.record.handle;
   const verb = typeof holder?.['verb'] === 'string' ? holder['verb'] : 'done';
   const since = holder?.acquired_at ? ` since ${holder.acquired_at}` : '';
@@ -36,6 +37,10 @@ export async function attemptPending(run: DoneRun, holder: HolderInfo | null, ba
         ],
       },
     },
-    refusal: { error: 'incomplete', message: `The evidence is already being gathered: ${reason}. Its lease is renewed while it runs, and a dead run's claim is taken over by the next call.`, next: { progress } },
+    refusal: {
+      error: 'incomplete',
+      message: `${verb === 'done' ? 'The evidence is already being gathered' : 'This checkout is busy'}: ${reason}. Its lease is renewed while it runs, and a dead run's claim is taken over by the next call.`,
+      next: { progress },
+    },
   };
 }

@@ -7,13 +7,14 @@ import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult 
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet } from '../engine/git/change-set.js';
-import { readHeadIds, type HeadIds } from '../engine/git/head.js';
+import { readBranch, readHeadIds, type HeadIds } from '../engine/git/head.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
 import { preconditionChecks, preconditionPlanSteps, runPreconditions, type PreconditionOutcome } from '../engine/gate/preconditions.js';
-import type { Evidence, EvidenceKey } from '../engine/gate/proof-records.js';
+import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { git } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { GateStatePaths } from '../engine/gate/state-paths.js';
@@ -21,7 +22,7 @@ import { readDirtySet } from '../engine/gate/dirty-set.js';
 import { diffStatsAgainst } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
-import { pendingCompletion, stageName } from './done.js';
+import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
 import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
@@ -35,10 +36,11 @@ export interface DoneRun {
   branch: string | null;
   mode: 'strict' | 'report';
   standalone: boolean;
-  /** The trunk, or policy_base in a hosted report. */
+  /** The trunk, or policy_base in a hosted report, as named to people. */
   base: string;
+  /** The same as git is given it: refs/heads/<trunk>, or policy_base as passed. */
+  baseRef: string;
   rerunCall: string;
-  evidence?: Evidence;
 }
 
 export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
@@ -55,10 +57,22 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true });
   const strict = run.mode === 'strict' && !run.standalone;
   // Independent reads run together: the change's scopes and the standards that can be replayed.
-  const [change, replayable] = await Promise.all([
+  // rerun measures everything again: nothing is replayed.
+  const replaying = strict && run.input.rerun !== true;
+  const [change, replayable, hidden] = await Promise.all([
     changedScopes(run, gate),
-    strict ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
+    replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
+    run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
   ]);
+  if (hidden.length > 0) {
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `${hidden.length} tracked file${hidden.length === 1 ? ' is' : 's are'} hidden from git status (assume-unchanged or skip-worktree: ${hidden.slice(0, 3).join(', ')}${hidden.length > 3 ? ', …' : ''}), so the working tree may differ from the commit the Proof would name. Clear the flags (\`git update-index --no-assume-unchanged --no-skip-worktree <path>\`) and commit any difference.`,
+        next: { rerun: run.rerunCall, standalone: ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone' },
+      },
+    };
+  }
   const scopesChanged = change.scopes;
   const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes: scopesChanged, replayable: new Set(replayable.keys()) });
   const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
@@ -72,8 +86,28 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     };
   }
 
+  // The verdicts already on record for this tree and config: replay a green one that covers today's plan;
+  // refuse to repeat a red one on the same plan.
+  const planned = plannedLabels(plan);
+  const evidence = replaying ? await readEvidence(run.paths.evidence, run.key) : undefined;
+  const replay = evidence !== undefined && covers(evidence, planned) ? evidence : undefined;
+  if (replaying && replay === undefined) {
+    const last = await readLastRun(run.paths.lastRun);
+    if (last && last.verdict === 'red' && last.tree === run.key.tree && last.config_digest === run.key.configDigest && last.discern_version === run.key.version && sameLabels(last.plan, planned)) {
+      const progress = last.handle ? readBack(ctx, last.handle) : readBack(ctx);
+      return {
+        data: { ...baseData, gate_ran: false, failed_stage: last.failed_stage, completion: pendingCompletion(`the last run on this tree failed at ${stageName(last.failed_stage)}`) },
+        refusal: {
+          error: 'unchanged_tree_rerun',
+          message: `This tree was already proven red at ${stageName(last.failed_stage)} (${last.at}) with the same jobs, and nothing changed since: running them again would give the same answer. Fix it and commit, or ask for a re-measure.`,
+          next: { progress, rerun: ctx.surface === 'mcp' ? 'rerun: true' : 'discern done --rerun' },
+        },
+      };
+    }
+  }
+
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir };
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir };
   const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
   if ('denied' in lock) {
@@ -114,8 +148,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    if (run.evidence && strict) {
-      envelope = await replayEvidence(run, run.evidence, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle);
+    if (replay) {
+      envelope = await replayEvidence(run, replay, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle);
       if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
       return envelope;
     }
@@ -178,7 +212,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     if (failedStage !== null) {
-      if (strict) await recordRed(run, failedStage, journal?.handle);
+      if (strict) await recordRed(run, failedStage, journal?.handle, planned);
       const first = report.diagnostics[0];
       envelope = {
         ...common,
@@ -193,10 +227,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    const headNow = await readHeadIds(ctx.project.root, ctx.env);
-    if (!run.standalone && headNow?.commit !== run.head.commit) {
-      // The evidence belongs to the commit the run started on; a HEAD that moved meanwhile earns nothing.
-      const moved = `HEAD moved during the run, from ${run.head.commit.slice(0, 12)} to ${headNow?.commit.slice(0, 12) ?? 'nothing'} (a job or another process committed or checked out)`;
+    const [headNow, branchNow] = await Promise.all([readHeadIds(ctx.project.root, ctx.env), readBranch(ctx.project.root, ctx.env)]);
+    if (!run.standalone && (headNow?.commit !== run.head.commit || branchNow !== run.branch)) {
+      // The evidence belongs to the commit (and branch) the run started on; a HEAD that moved meanwhile earns nothing.
+      const moved =
+        headNow?.commit !== run.head.commit
+          ? `HEAD moved during the run, from ${run.head.commit.slice(0, 12)} to ${headNow?.commit.slice(0, 12) ?? 'nothing'} (a job or another process committed or checked out)`
+          : `HEAD moved during the run, from branch ${run.branch ?? '(detached)'} to ${branchNow ?? 'a detached HEAD'} (a job or another process checked out)`;
       envelope = {
         ...common,
         data: { ...data, failed_stage: 'tree_drift', gate_proof: { status: 'skipped_head_moved', reason: moved }, completion: pendingCompletion(moved) },
@@ -212,16 +249,40 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
       const account = accountOf(envelope);
       listener({ type: 'phase', phase: 'finished', state: outcome, message: account[0] ?? outcome });
-      await journal.writer.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account }).catch(() => undefined);
+      await journal.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account });
     }
   }
+}
+
+/** What the plan runs, standards aside (a standard's value may be replayed or deferred without changing it). */
+function plannedLabels(plan: GatePlan): string[] {
+  return plan.groups.flatMap((g) => g.producers.filter((p) => p.kind !== 'standard').map((p) => p.label)).sort();
+}
+
+/** Evidence replays only when everything today's plan would run passed in the recorded run. */
+function covers(evidence: Evidence, planned: readonly string[]): boolean {
+  const passed = new Set(evidence.producers.filter((p) => p.outcome === 'ok').map((p) => p.label));
+  return planned.every((label) => passed.has(label));
+}
+
+function sameLabels(recorded: readonly string[] | undefined, planned: readonly string[]): boolean {
+  return recorded !== undefined && recorded.length === planned.length && recorded.every((l, i) => l === planned[i]);
+}
+
+/** Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. */
+async function hiddenFromStatus(root: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const listed = await git(['ls-files', '-v', '-z'], { cwd: root, env });
+  if (listed.code !== 0) return [];
+  return listed.stdout
+    .split('\0')
+    .filter((entry) => entry.length > 2 && (entry[0] === 'S' || /^[a-z]$/.test(entry[0] ?? '')))
+    .map((entry) => entry.slice(2));
 }
 
 async function changedScopes(run: DoneRun, gate: GateConfig): Promise<{ scopes: string[]; base: string | null }> {
   const { project } = run.ctx;
   try {
-    const baseRef = run.input.policy_base ?? `refs/heads/${project.trunk.name}`;
-    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal }, project.trunk.name, baseRef);
+    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal }, project.trunk.name, run.baseRef);
     return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base };
   } catch {
     // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.
@@ -236,7 +297,7 @@ function planDetails(run: DoneRun, plan: GatePlan, gate: GateConfig): string[] {
     `concurrency: ${gate.settings.concurrency}, fail_fast: ${gate.settings.failFast}, timeout: ${gate.settings.timeoutS === 0 ? 'none' : `${gate.settings.timeoutS} s`} per command`,
   ];
   if (plan.scopeGates.length > 0) details.push(`scope gates of changed scopes: ${plan.scopeGates.join(', ')}`);
-  if (run.evidence) details.push(`evidence for this tree and config exists (proven at ${run.evidence.commit.slice(0, 12)}): it would be replayed without running a job`);
+
   return details;
 }
 

@@ -8,7 +8,7 @@ import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
-import { markerIsCurrent, readEvidence, readLastRun, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { markerIsCurrent, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
 import type { ProjectVerbContext } from './context.js';
 import type { DoneRun } from './done-run.js';
@@ -73,22 +73,6 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const { configDigest } = await import('../engine/gate/config-digest.js');
   const key: EvidenceKey = { tree: head.tree, configDigest: configDigest(project.config, project.trunk.name), version: VERSION };
 
-  const evidence = strict && input.rerun !== true ? await readEvidence(paths.evidence, key) : undefined;
-  if (strict && input.rerun !== true && evidence === undefined && input.dry_run !== true) {
-    const last = await readLastRun(paths.lastRun);
-    if (last && last.verdict === 'red' && last.tree === key.tree && last.config_digest === key.configDigest && last.discern_version === key.version) {
-      const progress = last.handle ? readBack(ctx, last.handle) : readBack(ctx);
-      return {
-        data: { mode: 'strict', gate_ran: false, failed_stage: last.failed_stage, scopes_changed: [], completion: pendingCompletion(`the last run on this tree failed at ${stageName(last.failed_stage)}`) },
-        refusal: {
-          error: 'unchanged_tree_rerun',
-          message: `This tree was already proven red at ${stageName(last.failed_stage)} (${last.at}) and nothing changed since: running the same jobs again would give the same answer. Fix it and commit, or ask for a re-measure.`,
-          next: { progress, rerun: ctx.surface === 'mcp' ? 'rerun: true' : 'discern done --rerun' },
-        },
-      };
-    }
-  }
-
   const run: DoneRun = {
     input,
     ctx,
@@ -99,8 +83,9 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     mode: ci ? 'report' : 'strict',
     standalone,
     base: input.policy_base ?? project.trunk.name,
+    // git resolves a bare name as a tag before a branch: the trunk is named by its full ref in every git call.
+    baseRef: input.policy_base ?? `refs/heads/${project.trunk.name}`,
     rerunCall,
-    ...(evidence ? { evidence } : {}),
   };
   // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
   const { runDoneGate } = await import('./done-run.js');

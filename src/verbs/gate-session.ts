@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { acquireLease, startRenewal, type HolderInfo, type Lease } from '../engine/state/lease-lock.js';
 import { acquireSlot } from '../engine/state/slots.js';
-import { writeFileAtomic } from '../engine/state/atomic-write.js';
-import { openOperation, type OperationWriter } from '../engine/journal/index.js';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { openOperation, type FinishOptions, type OperationWriter } from '../engine/journal/index.js';
 import { keepNewestOutputs, sweepOldOutputs } from '../engine/jobs/output-dir.js';
 import { fanOut, type GateListener } from '../engine/gate/events.js';
 import { journalListener } from '../engine/gate/journal-listener.js';
@@ -61,15 +61,26 @@ export interface Journal {
   writer: OperationWriter;
   handle: string;
   readBack: string;
+  /** Finishes the record and clears the checkout's running marker; never throws. */
+  finish: (options: FinishOptions) => Promise<void>;
 }
 
 export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
   // Jobs a killed discern left running in this checkout would compete with this run: stop them first.
   await reapOrphans(paths, project.root).catch(() => []);
   const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
-  // A pointer for status: it finds this checkout's running operation without reading the whole store.
-  await writeFileAtomic(paths.latestOperation, `${writer.handle}\n`, { fsync: false }).catch(() => undefined);
-  return { writer, handle: writer.handle, readBack: readBackCommand(surface, writer.handle) };
+  // A marker for status and reaping: they find this checkout's running operations without reading the store.
+  const running = join(paths.runningOperations, writer.handle);
+  await mkdir(paths.runningOperations, { recursive: true }).then(() => writeFile(running, '')).catch(() => undefined);
+  return {
+    writer,
+    handle: writer.handle,
+    readBack: readBackCommand(surface, writer.handle),
+    finish: async (options) => {
+      await writer.finish(options).catch(() => undefined);
+      await rm(running, { force: true }).catch(() => undefined);
+    },
+  };
 }
 
 /** The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel. */

@@ -49,6 +49,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
     env: ctx.env,
     signal: ctx.signal,
     base: project.trunk.name,
+    baseRef: `refs/heads/${project.trunk.name}`,
     mergeCheck: false,
     standards: [],
     stateDir: paths.checkoutDir,
@@ -106,7 +107,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       const result = outcome ? buildEnvelope({ verb: mode, policy: VERBS[mode].policy }, outcome) : undefined;
       const account = outcome?.refusal ? [outcome.refusal.message] : [run === undefined ? 'The run stopped before it finished.' : run.cancelled ? `${mode} was cancelled.` : `${mode} passed.`];
       listener({ type: 'phase', phase: 'finished', state, message: account[0] ?? state });
-      await journal.writer.finish({ outcome: state, ...(result ? { result } : {}), account }).catch(() => undefined);
+      await journal.finish({ outcome: state, ...(result ? { result } : {}), account });
     }
   }
 }

@@ -15,7 +15,7 @@ const CHANGED_SHOWN = 20;
 export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbContext): Promise<PrepareOutcome> {
   const rerun = ctx.surface === 'mcp' ? 'discern_prepare' : 'discern prepare';
   const paths = statePathsOf(ctx.project);
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: ctx.project.trunk.name, mergeCheck: false, standards: [], stateDir: paths.checkoutDir };
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: ctx.project.trunk.name, baseRef: `refs/heads/${ctx.project.trunk.name}`, mergeCheck: false, standards: [], stateDir: paths.checkoutDir };
   const lock = await takeOperationLock(paths, { verb: 'prepare', attempt: `A-${randomBytes(6).toString('hex')}`, checkout: ctx.project.root }, probe);
   if ('denied' in lock) {
     const f = lock.denied.failure;

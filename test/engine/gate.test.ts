@@ -9,7 +9,7 @@ import { producerCatalog } from '../../src/engine/gate/producers.js';
 import { failedStageOf, planGate, planSteps } from '../../src/engine/gate/plan.js';
 import { judgeDrift } from '../../src/engine/gate/drift.js';
 import { judgeStandard, verdictOf } from '../../src/engine/gate/standard-verdict.js';
-import { loosenedStandards, readTrunkLimits } from '../../src/engine/gate/standards-limits.js';
+import { loosenedStandards, readTrunkStandards } from '../../src/engine/gate/standards-limits.js';
 import { newlyDirty, parseDirtySet } from '../../src/engine/gate/dirty-set.js';
 import { parseShortstat } from '../../src/engine/gate/proof-summary.js';
 import { pruneEvidence } from '../../src/engine/gate/proof-records.js';
@@ -123,20 +123,25 @@ describe('standards', () => {
     assert.match((judgeStandard(def({ per: { kind: 'metric', metric: 'total' } }), { cov: 1, total: 0 }) as { problem: string }).problem, /divisor is 0/);
     assert.equal((judgeStandard(def({ scale: 3 }), { cov: 0.1 }) as { value: number }).value, 0.3);
   });
-  it('never-loosen: lowered floors, raised ceilings, flipped directions and deleted tables are named', () => {
-    const trunk = readTrunkLimits('[standards.cov]\ndirection = "up"\nlimit = 80\n[standards.size]\ndirection = "down"\nlimit = 100\n[standards.gone]\ndirection = "up"\nlimit = 1\n[standards.flip]\ndirection = "up"\nlimit = 1\n');
+  it('never-loosen: lowered floors, raised ceilings, flipped directions, deleted tables and changed measurement are named', () => {
+    const trunk = readTrunkStandards('[standards.cov]\ndirection = "up"\nlimit = 80\nrun = "c"\n[standards.size]\ndirection = "down"\nlimit = 100\nrun = "s"\n[standards.gone]\ndirection = "up"\nlimit = 1\nrun = "g"\n[standards.flip]\ndirection = "up"\nlimit = 1\nrun = "f"\n');
     assert.ok(trunk.ok);
-    const now = [
-      { name: 'cov', direction: 'up' as const, limit: 79 },
-      { name: 'size', direction: 'down' as const, limit: 101 },
-      { name: 'flip', direction: 'down' as const, limit: 1 },
-    ];
-    assert.deepEqual(loosenedStandards(trunk.limits, now).length, 4);
-    assert.deepEqual(loosenedStandards(trunk.limits, [{ name: 'cov', direction: 'up', limit: 85 }, { name: 'size', direction: 'down', limit: 90 }, { name: 'gone', direction: 'up', limit: 1 }, { name: 'flip', direction: 'up', limit: 2 }]), []);
+    const current = (over: Record<string, Partial<StandardDefinition>>) =>
+      trunk.standards.filter((t) => over[t.name] !== undefined).map((t) => ({ ...t, ...over[t.name] }));
+    const loosened = loosenedStandards(trunk.standards, current({ cov: { limit: 79 }, size: { limit: 101 }, flip: { direction: 'down' } }));
+    assert.equal(loosened.length, 4);
+    assert.deepEqual(loosenedStandards(trunk.standards, current({ cov: { limit: 85, margin: 1 }, size: { limit: 90 }, gone: {}, flip: { limit: 2, timeout: 9 } })), []);
+    for (const change of [{ measure: 'on-demand' as const }, { scale: 2 }, { metric: 'other' }, { commands: ['echo DISCERN_METRIC cov 100'] }, { per: { kind: 'metric' as const, metric: 'x' } }, { inputs: ['docs/**'] }]) {
+      const named = loosenedStandards(trunk.standards, current({ cov: change, size: {}, gone: {}, flip: {} }));
+      assert.equal(named.length, 1, JSON.stringify(change));
+      assert.match(named[0] ?? '', /changes how its value is measured/);
+    }
   });
   it('a trunk config that does not parse is reported, one for another discern version still compares', () => {
-    assert.equal(readTrunkLimits('[standards.cov\n').ok, false);
-    assert.deepEqual(readTrunkLimits('[future]\nx = 1\n[standards.cov]\ndirection = "up"\nlimit = 3\nnew_key = true\n'), { ok: true, limits: [{ name: 'cov', direction: 'up', limit: 3 }] });
+    assert.equal(readTrunkStandards('[standards.cov\n').ok, false);
+    assert.equal(readTrunkStandards('[standards.cov]\ndirection = "up"\nlimit = 3\n').ok, false, 'a standard without run');
+    const future = readTrunkStandards('[future]\nx = 1\n[standards.cov]\ndirection = "up"\nlimit = 3\nrun = "c"\nnew_key = true\n');
+    assert.deepEqual(future.ok ? future.standards.map((s) => [s.name, s.direction, s.limit, s.metric]) : future, [['cov', 'up', 3, 'cov']]);
   });
 });
 

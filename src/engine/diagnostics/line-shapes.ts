@@ -13,6 +13,11 @@ export type LineFormat = 'tsc' | 'eslint' | 'compiler' | 'python';
 // regex work per line bounded.
 export const MAX_LINE_CHARS = 16 * 1024;
 
+// A job that prints hundreds of thousands of error lines is described by its first ones (the cause) and its
+// last ones (the summary); parsing every line would hold one object per line in memory for no better report.
+export const HEAD_LINES = 20_000;
+export const TAIL_LINES = 5_000;
+
 const PARSERS: readonly (readonly [LineFormat, (lines: readonly string[], cwd?: string) => LineFinding[]])[] = [
   ['tsc', parseTsc],
   ['eslint', parseEslintStylish],
@@ -22,7 +27,8 @@ const PARSERS: readonly (readonly [LineFormat, (lines: readonly string[], cwd?: 
 
 export function parseLineShapes(lines: readonly string[], cwd?: string): { findings: Finding[]; format: LineFormat } | undefined {
   // Giant lines become blank rather than disappearing, so line indices (and block structure) stay honest.
-  const bounded = lines.map((line) => (line.length > MAX_LINE_CHARS ? '' : line));
+  const kept = lines.length > HEAD_LINES + TAIL_LINES ? [...lines.slice(0, HEAD_LINES), '', ...lines.slice(-TAIL_LINES)] : lines;
+  const bounded = kept.map((line) => (line.length > MAX_LINE_CHARS ? '' : line));
   const claimed = new Set<number>();
   const all: LineFinding[] = [];
   const counts = new Map<LineFormat, number>();

@@ -1,9 +1,10 @@
 // What status shows about the gate in a checkout, read cheaply: whether the Proof marker is current for HEAD,
-// and the done or test run going on there now (through the checkout's latest-operation pointer, one record
-// read instead of the whole journal).
-import { readFile } from 'node:fs/promises';
+// and the done or test runs going on there now (through the checkout's running/ files, a few record reads
+// instead of the whole journal).
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DiscernGateProofCheck, DiscernStatusOperation } from '../../../generated/types.js';
-import { readOperation, executorState } from '../journal/index.js';
+import { readOperation, executorState, type OperationRecord } from '../journal/index.js';
 import { markerIsCurrent, readProofMarker } from './proof-records.js';
 import type { GateStatePaths } from './state-paths.js';
 
@@ -22,17 +23,27 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
 /** status's `operation`, less the read-back call (which depends on the surface). */
 export type RunningOperation = Omit<DiscernStatusOperation, 'read_back'> & { executor: 'running' | 'unknown' };
 
+/** The most recently started operation still running in this checkout; files of finished or dead ones are cleared. */
 export async function runningOperation(paths: GateStatePaths): Promise<RunningOperation | undefined> {
-  let handle: string;
-  try {
-    handle = (await readFile(paths.latestOperation, 'utf8')).trim();
-  } catch {
-    return undefined;
+  const running: RunningOperation[] = [];
+  for (const { handle, record } of await runningRecords(paths)) {
+    const executor = record ? executorState(record) : 'gone';
+    if (!record || record.finished_at !== undefined || executor === 'gone') {
+      await rm(join(paths.runningOperations, handle), { force: true }).catch(() => undefined);
+      continue;
+    }
+    running.push({ handle: record.handle, verb: record.verb, started_at: record.started_at, elapsed_ms: Math.max(0, Date.now() - Date.parse(record.started_at)), phase: record.progress.phase, reason: record.progress.reason, executor });
   }
-  const read = await readOperation(paths.repositoryDir, handle);
-  if (!read.ok || read.record.finished_at !== undefined) return undefined;
-  const executor = executorState(read.record);
-  if (executor === 'gone') return undefined;
-  const r = read.record;
-  return { handle: r.handle, verb: r.verb, started_at: r.started_at, elapsed_ms: Math.max(0, Date.now() - Date.parse(r.started_at)), phase: r.progress.phase, reason: r.progress.reason, executor };
+  return running.sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
+}
+
+/** The records this checkout's running files name (a record that cannot be read comes back undefined). */
+export async function runningRecords(paths: GateStatePaths): Promise<{ handle: string; record: OperationRecord | undefined }[]> {
+  const handles = await readdir(paths.runningOperations).catch(() => [] as string[]);
+  return Promise.all(
+    handles.filter((h) => h.startsWith('R1-')).map(async (handle) => {
+      const read = await readOperation(paths.repositoryDir, handle);
+      return { handle, record: read.ok ? read.record : undefined };
+    }),
+  );
 }

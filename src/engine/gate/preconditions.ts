@@ -7,14 +7,16 @@ import { join } from 'node:path';
 import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
 import { git, gitComplaint } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
-import { loosenedStandards, readTrunkLimits } from './standards-limits.js';
+import { loosenedStandards, readTrunkStandards } from './standards-limits.js';
 
 export interface PreconditionContext {
   root: string;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
-  /** The ref the branch must contain and the standards compare against (the trunk, or policy_base). */
+  /** The ref the branch must contain and the standards compare against (the trunk, or policy_base), as named to people. */
   base: string;
+  /** The same ref as git is given it: refs/heads/<trunk> (a tag of the same name must not stand in), or policy_base. */
+  baseRef: string;
   /** Run the merge check (a linked worktree, not standalone). */
   mergeCheck: boolean;
   standards: readonly StandardDefinition[];
@@ -34,7 +36,7 @@ const MERGE: Check = {
   kind: 'merge-check',
   label: 'branch contains the trunk',
   async run(ctx) {
-    const result = await git(['merge-base', '--is-ancestor', ctx.base, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    const result = await git(['merge-base', '--is-ancestor', ctx.baseRef, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
     if (result.code === 0) return undefined;
     const why = result.code === 1 ? `this branch does not contain ${ctx.base}'s latest commits` : `git could not compare it with ${ctx.base}: ${gitComplaint(result)}`;
     return {
@@ -50,13 +52,13 @@ const STANDARDS: Check = {
   kind: 'standards-limits-check',
   label: "no standard loosened against the trunk's config",
   async run(ctx, outcome) {
-    const shown = await git(['show', `${ctx.base}:discern.toml`], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    const shown = await git(['show', `${ctx.baseRef}:discern.toml`], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
     if (shown.code !== 0) {
       // An unreadable trunk config continues loudly (an advisory), it does not fail the gate.
       outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: `${ctx.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
       return undefined;
     }
-    const trunk = readTrunkLimits(shown.stdout);
+    const trunk = readTrunkStandards(shown.stdout);
     if (!trunk.ok) {
       outcome.standardsLimits = { status: 'parse_failed', trunk: ctx.base, reason: trunk.reason };
       return {
@@ -66,7 +68,7 @@ const STANDARDS: Check = {
         diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.base}:discern.toml — ${trunk.reason}`, reproduce_cmd: `git show ${ctx.base}:discern.toml`, file: 'discern.toml' }],
       };
     }
-    const loosened = loosenedStandards(trunk.limits, ctx.standards);
+    const loosened = loosenedStandards(trunk.standards, ctx.standards);
     if (loosened.length === 0) {
       outcome.standardsLimits = { status: 'verified', trunk: ctx.base };
       return undefined;
@@ -75,7 +77,7 @@ const STANDARDS: Check = {
     return {
       failedStage: 'standards',
       error: 'gate_failed',
-      message: `discern.toml loosens ${loosened.length === 1 ? 'a standard' : `${loosened.length} standards`} the trunk holds: ${loosened.join('; ')}. Restore the trunk's limits; loosening one is the owner's change on the trunk.`,
+      message: `discern.toml loosens ${loosened.length === 1 ? 'a standard' : `${loosened.length} standards`} the trunk holds: ${loosened.join('; ')}. Restore the trunk's definitions; loosening one — or changing how it is measured — is the owner's change on the trunk.`,
       diagnostics: loosened.map((m) => ({ tool: 'discern', severity: 'error' as const, message: m, file: 'discern.toml', reproduce_cmd: `git diff ${ctx.base} -- discern.toml` })),
     };
   },

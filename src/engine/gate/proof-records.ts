@@ -52,6 +52,8 @@ export interface LastRun {
   discern_version: string;
   verdict: 'green' | 'red';
   failed_stage: DiscernFailedStage | null;
+  /** What the run's plan ran, standards aside: a red verdict stands only for the same plan. */
+  plan?: string[];
   at: string;
   handle?: string;
 }

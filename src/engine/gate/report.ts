@@ -76,7 +76,10 @@ async function diagnosticsOf(r: ProducerRun, root: string): Promise<DiscernDiagn
   const diagnosis = await diagnoseOutput({ tool, reproduce_cmd: command, output_path: result.outputPath, cwd: root });
   // A timeout's output is usually just cut short: keep the parsed findings only when they name a place.
   const parsed = failure?.kind === 'timeout' ? diagnosis.diagnostics.filter((d) => d.file !== undefined) : diagnosis.diagnostics;
-  return [...lead, ...parsed];
+  // When the output names no place, how the command ended is the most exact fact there is.
+  const ended = failure?.kind === 'exit' ? `exited with status ${failure.code}` : failure?.kind === 'signal' ? `was killed by ${failure.signal}` : undefined;
+  const told = diagnosis.format === 'output' && ended !== undefined ? parsed.map((d, i) => (i === 0 ? { ...d, message: `${d.message.replace(/\.$/, '')} (the command ${ended}).` } : d)) : parsed;
+  return [...lead, ...told];
 }
 
 function driftDiagnostics(drift: DriftVerdict): DiscernDiagnostic[] {

@@ -10,7 +10,7 @@ export type StandardJudgement =
 
 export function judgeStandard(def: StandardDefinition, metrics: Readonly<Record<string, number>>, extent?: number): StandardJudgement {
   const raw = metrics[def.metric];
-  if (raw === undefined) return { ok: false, problem: `its command printed no \`DISCERN_METRIC ${def.metric} <number>\` line` };
+  if (raw === undefined) return { ok: false, problem: `its command printed no \`DISCERN_METRIC ${def.metric} <number>\` line with a finite number` };
   let divisor = 1;
   if (def.per?.kind === 'metric') {
     const per = metrics[def.per.metric];
@@ -20,7 +20,7 @@ export function judgeStandard(def: StandardDefinition, metrics: Readonly<Record<
     if (extent === undefined) return { ok: false, problem: `the ${def.per.extent} of its per pathspecs could not be counted` };
     divisor = extent;
   }
-  if (divisor === 0) return { ok: false, problem: 'its per divisor is 0, so the value is undefined' };
+  if (divisor <= 0) return { ok: false, problem: `its per divisor is ${divisor}, so the value means nothing (a divisor must be positive)` };
   const value = tidy((raw / divisor) * def.scale);
   return { ok: true, value, ...verdictOf(def, value) };
 }

@@ -1,18 +1,15 @@
-// The never-loosen rule: a branch may not lower a floor, raise a ceiling, flip a direction or delete a
-// standard that the trunk's committed discern.toml sets. Only [standards] of the trunk's file is read, and
-// leniently: a trunk config written for another discern version still compares as long as its TOML parses.
+// The never-loosen rule: a branch may not lower a floor, raise a ceiling, flip a direction, delete a standard
+// the trunk's committed discern.toml sets, or change how its value is obtained (command, metric, per, scale,
+// measure, inputs) — each could carry a value past a limit without touching the limit. Only [standards] of the
+// trunk's file is read, leniently: a trunk config written for another discern version still compares as long
+// as its TOML parses and its standards have a direction, a limit and a command.
 import { parse } from 'smol-toml';
-import type { StandardDefinition } from '../config/standards.js';
+import { measurementOf, standardDefinition, type StandardDefinition } from '../config/standards.js';
+import { canonicalJson } from './canonical-json.js';
 
-export interface TrunkLimit {
-  name: string;
-  direction: 'up' | 'down';
-  limit: number;
-}
+export type TrunkStandards = { ok: true; standards: StandardDefinition[] } | { ok: false; reason: string };
 
-export type TrunkLimits = { ok: true; limits: TrunkLimit[] } | { ok: false; reason: string };
-
-export function readTrunkLimits(text: string): TrunkLimits {
+export function readTrunkStandards(text: string): TrunkStandards {
   let doc: unknown;
   try {
     doc = parse(text);
@@ -20,21 +17,22 @@ export function readTrunkLimits(text: string): TrunkLimits {
     return { ok: false, reason: `its discern.toml is not valid TOML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
   }
   const standards = (doc as { standards?: unknown }).standards;
-  if (standards === undefined) return { ok: true, limits: [] };
+  if (standards === undefined) return { ok: true, standards: [] };
   if (typeof standards !== 'object' || standards === null || Array.isArray(standards)) return { ok: false, reason: 'its [standards] is not a table' };
-  const limits: TrunkLimit[] = [];
+  const out: StandardDefinition[] = [];
   for (const [name, table] of Object.entries(standards as Record<string, unknown>)) {
-    const t = table as { direction?: unknown; limit?: unknown };
-    if ((t.direction !== 'up' && t.direction !== 'down') || typeof t.limit !== 'number') {
-      return { ok: false, reason: `its [standards.${name}] has no valid direction and limit` };
+    const t = JSON.parse(JSON.stringify(table)) as { direction?: unknown; limit?: unknown; run?: unknown };
+    const run = t.run;
+    if ((t.direction !== 'up' && t.direction !== 'down') || typeof t.limit !== 'number' || !(typeof run === 'string' || (Array.isArray(run) && run.every((c) => typeof c === 'string')))) {
+      return { ok: false, reason: `its [standards.${name}] has no valid direction, limit and run` };
     }
-    limits.push({ name, direction: t.direction, limit: t.limit });
+    out.push(standardDefinition(name, t as Parameters<typeof standardDefinition>[1]));
   }
-  return { ok: true, limits };
+  return { ok: true, standards: out };
 }
 
 /** One sentence per loosened standard; empty when nothing loosened. */
-export function loosenedStandards(trunk: readonly TrunkLimit[], current: readonly Pick<StandardDefinition, 'name' | 'direction' | 'limit'>[]): string[] {
+export function loosenedStandards(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): string[] {
   const out: string[] = [];
   for (const t of trunk) {
     const c = current.find((s) => s.name === t.name);
@@ -42,6 +40,14 @@ export function loosenedStandards(trunk: readonly TrunkLimit[], current: readonl
     else if (c.direction !== t.direction) out.push(`[standards.${t.name}] direction changed from ${t.direction} to ${c.direction}`);
     else if (t.direction === 'up' && c.limit < t.limit) out.push(`[standards.${t.name}] floor lowered from ${t.limit} to ${c.limit}`);
     else if (t.direction === 'down' && c.limit > t.limit) out.push(`[standards.${t.name}] ceiling raised from ${t.limit} to ${c.limit}`);
+    else if (canonicalJson(measurementOf(c)) !== canonicalJson(measurementOf(t))) out.push(`[standards.${t.name}] changes how its value is measured (${changedKeys(t, c).join(', ')})`);
   }
   return out;
+}
+
+function changedKeys(t: StandardDefinition, c: StandardDefinition): string[] {
+  const a = measurementOf(t);
+  const b = measurementOf(c);
+  const names: Record<string, string> = { commands: 'run', metric: 'metric', per: 'per', scale: 'scale', measure: 'measure', inputs: 'inputs' };
+  return Object.keys(a).filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).map((k) => names[k] ?? k);
 }

@@ -9,8 +9,9 @@ export interface GateStatePaths {
   repositoryDir: string;
   proofMarker: string;
   lastRun: string;
-  /** The handle of this checkout's most recent journaled operation, so status finds a running one cheaply. */
-  latestOperation: string;
+  /** One empty file per journaled operation running in this checkout, named by its handle: status and reaping
+   *  find them without reading the whole journal. */
+  runningOperations: string;
   standardMeasurements: string;
   /** Held while done or prepare runs in this checkout. */
   operationLock: string;
@@ -28,7 +29,7 @@ export function gateStatePaths(gitDir: string, commonDir: string): GateStatePath
     repositoryDir,
     proofMarker: join(checkoutDir, 'gate-proof'),
     lastRun: join(checkoutDir, 'last-gate-run'),
-    latestOperation: join(checkoutDir, 'latest-operation'),
+    runningOperations: join(checkoutDir, 'running'),
     standardMeasurements: join(checkoutDir, 'standard-measurements.json'),
     operationLock: join(checkoutDir, 'operation.lock'),
     outputs: join(checkoutDir, 'output'),

@@ -19,3 +19,9 @@ export async function resolvesToCommit(ref: string, cwd: string, env: Readonly<R
   const result = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd, env });
   return result.code === 0;
 }
+
+/** The branch HEAD is on, or null when it is detached. */
+export async function readBranch(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+  const result = await git(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd, env });
+  return result.code === 0 ? result.stdout.trim() : null;
+}

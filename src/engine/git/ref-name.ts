@@ -4,6 +4,8 @@
 
 export function branchNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'it is empty';
+  // git allows branches named so, but every command would read them as the current commit instead.
+  if (name === 'HEAD' || name === '@') return `"${name}" names the current commit, not a branch`;
   if (name.startsWith('-')) return 'it starts with "-"';
   if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return 'it contains a space, a control character, or one of ~ ^ : ? * [ \\';
   if (name.includes('..')) return 'it contains ".."';

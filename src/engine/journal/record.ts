@@ -81,6 +81,8 @@ export interface OperationRecord {
   hostname: string;
   /** Linux pid namespace of the writer: a reader in another namespace cannot probe `pid`. */
   pid_ns?: string;
+  /** The writer's start time, so a pid reused by another process is not mistaken for the writer. */
+  pid_start?: number;
   started_at: string;
   finished_at?: string;
   outcome?: OperationOutcome;

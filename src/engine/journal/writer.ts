@@ -94,6 +94,7 @@ export async function openOperation(commonDiscernDir: string, options: OpenOpera
       pid: options.pid ?? process.pid,
       hostname: local.hostname,
       ...(local.pid_ns !== undefined ? { pid_ns: local.pid_ns } : {}),
+      ...(local.pid_start !== undefined && (options.pid === undefined || options.pid === process.pid) ? { pid_start: local.pid_start } : {}),
       started_at: now,
       last_activity_at: now,
       progress: options.progress ?? { phase: 'starting', state: 'running', reason: `${options.verb} has started`, next: 'wait for progress', owner_must_act: false },

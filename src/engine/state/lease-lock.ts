@@ -62,7 +62,7 @@ const GUARD_WAIT_MS = 250;
 const MAX_ATTEMPTS = 8;
 /** Lock files skip fsync: a lock means nothing after a reboot, when every holder is gone anyway. */
 const NO_FSYNC = { fsync: false } as const;
-const RESERVED = new Set(['token', 'pid', 'hostname', 'pid_ns', 'thread', 'acquired_at', 'renewed_at', 'expires_at']);
+const RESERVED = new Set(['token', 'pid', 'hostname', 'pid_ns', 'pid_start', 'thread', 'acquired_at', 'renewed_at', 'expires_at']);
 
 /**
  * Tokens this thread currently holds (leases and guards). A claim naming our own pid and thread with a token
@@ -261,6 +261,7 @@ function claimBase(token: string, now: number, leaseMs: number): HolderInfo {
     pid: process.pid,
     hostname: local.hostname,
     ...(local.pid_ns !== undefined ? { pid_ns: local.pid_ns } : {}),
+    ...(local.pid_start !== undefined ? { pid_start: local.pid_start } : {}),
     ...(threadId !== 0 ? { thread: threadId } : {}),
     acquired_at: iso(now),
     renewed_at: iso(now),
@@ -271,13 +272,16 @@ function claimBase(token: string, now: number, leaseMs: number): HolderInfo {
 function isStale(found: Exclude<Found, { kind: 'missing' }>, now: number): boolean {
   if (found.kind === 'malformed') return now - found.mtimeMs > MALFORMED_GRACE_MS;
   const info = found.info;
-  const expires = Date.parse(info.expires_at);
-  if (!Number.isFinite(expires) || expires <= now) return true;
   const state = holderState(info);
   if (state === 'gone') return true;
   // Our own pid and thread, but a token we do not hold: an earlier process with a recycled pid left it.
   const thread = typeof info['thread'] === 'number' ? info['thread'] : 0;
-  return state === 'running' && info.pid === process.pid && thread === threadId && !ownTokens.has(info.token);
+  if (state === 'running' && info.pid === process.pid && thread === threadId && !ownTokens.has(info.token)) return true;
+  // A holder known to be alive keeps its claim even past expiry (stopped, or too busy to renew): taking over
+  // would run two gates in one checkout. Expiry decides only when liveness cannot be known (another machine).
+  if (state === 'running') return false;
+  const expires = Date.parse(info.expires_at);
+  return !Number.isFinite(expires) || expires <= now;
 }
 
 /**

@@ -41,9 +41,27 @@ function isZombie(pid: number): boolean {
   return state === 'Z' || state === 'X';
 }
 
+/**
+ * When a process started, in clock ticks since boot (Linux /proc/<pid>/stat field 22); undefined elsewhere. A
+ * pid recorded with its start time is recognised as reused when another process now carries it.
+ */
+export function processStartTime(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Who we are, as recorded beside a pid so that a later reader knows whether it may probe that pid. */
 export interface LocalIdentity {
   hostname: string;
+  /** This process's start time (see processStartTime). */
+  pid_start?: number;
   /**
    * Linux pid namespace (e.g. "pid:[4026531836]"). Two containers may share a hostname and a bind-mounted
    * repository while their pids mean different processes; a differing namespace makes the pid unprobeable.
@@ -56,7 +74,8 @@ let cachedIdentity: LocalIdentity | undefined;
 export function localIdentity(): LocalIdentity {
   if (cachedIdentity === undefined) {
     const ns = pidNamespace();
-    cachedIdentity = ns === undefined ? { hostname: hostname() } : { hostname: hostname(), pid_ns: ns };
+    const start = processStartTime(process.pid);
+    cachedIdentity = { hostname: hostname(), ...(ns !== undefined ? { pid_ns: ns } : {}), ...(start !== undefined ? { pid_start: start } : {}) };
   }
   return cachedIdentity;
 }
@@ -65,11 +84,17 @@ export function localIdentity(): LocalIdentity {
  * The state of a process recorded by someone (a lock holder, a journal writer): 'unknown' when it was
  * recorded on another machine or in another pid namespace, where probing our own pid table would lie.
  */
-export function holderState(holder: { pid?: unknown; hostname?: unknown; pid_ns?: unknown }): ProcessState {
+export function holderState(holder: { pid?: unknown; hostname?: unknown; pid_ns?: unknown; pid_start?: unknown }): ProcessState {
   const local = localIdentity();
   if (typeof holder.pid !== 'number' || holder.hostname !== local.hostname) return 'unknown';
   if (typeof holder.pid_ns === 'string' && local.pid_ns !== undefined && holder.pid_ns !== local.pid_ns) return 'unknown';
-  return processState(holder.pid);
+  const state = processState(holder.pid);
+  // The pid is alive, but a different process carries it now: the recorded one is gone.
+  if (state === 'running' && typeof holder.pid_start === 'number' && holder.pid !== process.pid) {
+    const now = processStartTime(holder.pid);
+    if (now !== undefined && now !== holder.pid_start) return 'gone';
+  }
+  return state;
 }
 
 function pidNamespace(): string | undefined {

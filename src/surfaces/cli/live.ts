@@ -29,13 +29,21 @@ export function liveView(format: Format, stream: NodeJS.WriteStream = process.st
     const u = pending;
     pending = undefined;
     const seconds = Math.round((Date.now() - started) / 1000);
-    const count = u.total !== undefined ? `[${Math.floor(u.completed)}/${u.total}] ` : '';
-    const line = `${count}${u.message} · ${seconds} s`;
+    const line = `${u.message} · ${seconds} s`;
     const width = Math.max(20, (stream.columns ?? 80) - 1);
     erase();
     stream.write(line.length > width ? `${line.slice(0, width - 1)}…` : line);
     shown = true;
   };
+  let current: LiveUpdate | undefined;
+  // A silent job still shows its time passing: the last status is redrawn every second.
+  const ticker = setInterval(() => {
+    if (current && timer === undefined) {
+      pending = current;
+      draw();
+    }
+  }, 1000);
+  ticker.unref();
   return {
     progress: (update) => {
       if (update.durable) {
@@ -43,12 +51,15 @@ export function liveView(format: Format, stream: NodeJS.WriteStream = process.st
         stream.write(`discern: ${update.message}\n`);
       }
       pending = update;
+      current = update;
       if (timer === undefined) timer = setTimeout(draw, shown ? REDRAW_MS : 0);
     },
     clear: () => {
+      clearInterval(ticker);
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       pending = undefined;
+      current = undefined;
       erase();
     },
   };

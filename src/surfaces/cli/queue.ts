@@ -11,12 +11,16 @@ import { workingDirectory } from '../../engine/process/working-directory.js';
 import { startRenewal } from '../../engine/state/lease-lock.js';
 import { acquireSlot, type Slot } from '../../engine/state/slots.js';
 import { EXIT } from './exit-codes.js';
-import { onInterrupt } from './signals.js';
+import { releaseSignals } from './signals.js';
 
 const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
+
 export async function queue(command: string[]): Promise<number> {
+  // queue's signals belong to its command: discern's own wind-down would exit before the command does.
+  releaseSignals();
   const [program, ...args] = command;
   if (program === undefined) return fail('give the command after --, for example `discern queue -- npm test`.', EXIT.usage);
   const cwd = workingDirectory();
@@ -25,6 +29,12 @@ export async function queue(command: string[]): Promise<number> {
   const { project } = resolution;
   const capacity = gateSettings(project.config).concurrentTestRuns;
   const controller = new AbortController();
+  // While waiting for a slot there is no command yet: a signal ends the wait with the usual status.
+  const stopWaiting = (signal: NodeJS.Signals): void => {
+    controller.abort();
+    process.exit(128 + (constants.signals[signal] ?? 0));
+  };
+  for (const signal of FORWARDED) process.once(signal, stopWaiting);
   let slot: Slot | undefined;
   let stopRenewal: (() => void) | undefined;
   if (capacity > 0) {
@@ -43,31 +53,33 @@ export async function queue(command: string[]): Promise<number> {
       process.stderr.write(`discern queue: the test-slot cap cannot be applied (${error instanceof Error ? error.message : String(error)}); running without it\n`);
     }
   }
+  for (const signal of FORWARDED) process.removeListener(signal, stopWaiting);
   try {
-    return await runInherited(program, args, cwd, controller);
+    return await runInherited(program, args, cwd);
   } finally {
     stopRenewal?.();
     slot?.release();
   }
 }
 
-function runInherited(program: string, args: string[], cwd: string, controller: AbortController): Promise<number> {
+function runInherited(program: string, args: string[], cwd: string): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(program, args, { cwd, stdio: 'inherit', env: process.env });
-    const exited = new Promise<number>((settle) => {
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        process.stderr.write(`discern queue: ${program}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`);
-        settle(error.code === 'ENOENT' ? 127 : 126);
-      });
-      child.once('exit', (code, signal) => settle(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+    // The command gets every signal discern gets, as it is, and decides for itself what to do; discern waits
+    // for it and exits with its status, however long it takes.
+    const forward = (signal: NodeJS.Signals): void => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    const handlers = FORWARDED.map((signal) => [signal, () => forward(signal)] as const);
+    for (const [signal, handler] of handlers) process.on(signal, handler);
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      process.stderr.write(`discern queue: ${program}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`);
+      resolve(error.code === 'ENOENT' ? 127 : 126);
     });
-    // A signal to discern goes to the command too (a terminal's Ctrl-C reaches both); discern then waits for it.
-    onInterrupt(async () => {
-      controller.abort();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
+    child.once('exit', (code, signal) => {
+      for (const [s, handler] of handlers) process.removeListener(s, handler);
+      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
     });
-    void exited.then(resolve);
   });
 }
 

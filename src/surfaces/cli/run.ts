@@ -113,6 +113,9 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<NodeJS.ErrnoEx
 
 /** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
 async function emit(result: DiscernResult, format: Format): Promise<number> {
+  // Known before writing: a reader that closes the pipe early ends the process from the EPIPE handler, which
+  // must still exit with the result's status (a failed gate is 1 even under `| head`).
+  process.exitCode = exitCodeFor(result);
   const failed = await write(process.stdout, await present(result, format));
   if (failed && failed.code !== 'EPIPE') {
     await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);

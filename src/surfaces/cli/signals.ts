@@ -10,6 +10,13 @@ const HANDLED = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 const WIND_DOWN_MS = 5000;
 
 let windDown: (() => Promise<unknown>) | undefined;
+let installed: (() => void) | undefined;
+
+/** Removes discern's handlers, for a command that handles signals itself (queue forwards them to its child). */
+export function releaseSignals(): void {
+  installed?.();
+  installed = undefined;
+}
 
 /** Registers what to wait for after a signal (the running verb, the MCP server's calls). */
 export function onInterrupt(wait: () => Promise<unknown>): void {
@@ -38,7 +45,8 @@ export function installSignalHandlers(onSignal?: (signal: NodeJS.Signals) => voi
     process.on(signal, handler);
     return [signal, handler] as const;
   });
-  return () => {
+  installed = () => {
     for (const [signal, handler] of handlers) process.removeListener(signal, handler);
   };
+  return installed;
 }

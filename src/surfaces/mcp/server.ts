@@ -31,8 +31,8 @@ export function createServer(state: ServerState): McpServer {
       { title: tool.title, description: tool.description, annotations: tool.annotations, inputSchema: advertised(tool.inputSchema), outputSchema: advertised(tool.outputSchema) },
       async (args, ctx) => {
         const signal = state.closing ? AbortSignal.any([ctx.mcpReq.signal, state.closing]) : ctx.mcpReq.signal;
-        const progress = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
-        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(progress ? { progress } : {}) };
+        const notifier = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
+        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(notifier ? { progress: notifier.progress } : {}) };
         const running = invoke(tool.verb, args, options);
         state.inflight?.add(running);
         try {
@@ -40,6 +40,7 @@ export function createServer(state: ServerState): McpServer {
           const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
           return toolResult(await checkedResult(tool.verb, delivered, state.target));
         } finally {
+          notifier?.stop();
           state.inflight?.delete(running);
         }
       },
