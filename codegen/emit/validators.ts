@@ -32,8 +32,10 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
     // Input and result validators live apart: the CLI loads only the small input one. MCP arguments are checked
     // against the advertised schema; the CLI's also admit the CLI-only keys.
     const inputSources = [`${c.verb.dir}/input.schema.json`];
-    const inputCode = standalone(ajv, { validateInput: inputId, validateCliInput: cliInputId });
-    out.set(`generated/validators/${c.verb.id}-input.js`, withCodeHeader(inputSources, esmHelpers(inputCode)));
+    // Most verbs have no CLI-only keys: one validator then serves both surfaces (half the code to load).
+    const same = JSON.stringify(c.wireInput) === JSON.stringify(c.cliInput);
+    const inputCode = same ? `${esmHelpers(standalone(ajv, { validateInput: inputId }))}\nexport const validateCliInput = validateInput;\n` : esmHelpers(standalone(ajv, { validateInput: inputId, validateCliInput: cliInputId }));
+    out.set(`generated/validators/${c.verb.id}-input.js`, withCodeHeader(inputSources, inputCode));
     out.set(
       `generated/validators/${c.verb.id}-input.d.ts`,
       withCodeHeader(inputSources, dts([`validateInput: StandaloneValidator<${c.inputName}>`, `validateCliInput: StandaloneValidator<${c.inputName}>`], [c.inputName])),
