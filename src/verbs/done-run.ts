@@ -213,7 +213,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     }
     if (failedStage !== null) {
       if (strict) await recordRed(run, failedStage, journal?.handle, planned);
-      const first = report.diagnostics[0];
+      // The message quotes the first error (a warning printed before it is not why the run failed).
+      const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
       envelope = {
         ...common,
         data: { ...data, completion: pendingCompletion(`the gate failed at ${stageName(failedStage)}`) },

@@ -84,7 +84,8 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
     });
     const after = ctx.signal.aborted ? before : await readDirtySet(project.root, ctx.env);
     const report = await reportGateRun(plan, run, project.root, new Map());
-    const first = report.diagnostics[0];
+    // The message quotes the first error (a warning printed before it is not why the run failed).
+    const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
     outcome = conclude({
       kind: 'ran',
       steps: [...pre.steps, ...report.steps],

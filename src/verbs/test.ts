@@ -28,7 +28,8 @@ export async function test(_input: DiscernTestInput, ctx: ProjectVerbContext): P
       return { ...facts, data, refusal: { error: 'apply_failed', message: 'The run was cancelled: its jobs were stopped.', next: { recovery: `run ${rerun} again when you want the verdict` } } };
     }
     if (run.failedStage !== null) {
-      return { ...facts, data, refusal: { error: 'gate_failed', message: `The tests failed${run.firstMessage ? `: ${run.firstMessage}` : '.'}`, next: { rerun } } };
+      const what = run.failedStage === 'tree_drift' ? 'The test stage changed files that were clean before it' : 'The tests failed';
+      return { ...facts, data, refusal: { error: 'gate_failed', message: `${what}${run.firstMessage ? `: ${run.firstMessage}` : '.'}`, next: { rerun } } };
     }
     return { ...facts, data, ...(run.nothingConfigured ? { hints: ['No test jobs are configured: add test or smoke under [jobs] in discern.toml.'] } : {}) };
   });

@@ -66,10 +66,14 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
       }
       case 'wait-start':
         waits.set(event.id, writer.startWait({ reason: event.reason, next: 'the run starts as soon as a slot frees', capacity: event.capacity, in_use: event.inUse }));
+        // The wait is also a timing interval of its own, apart from the producers' time.
+        timings.set(`wait:${event.id}`, writer.startTiming('capacity-wait'));
         return;
       case 'wait-end': {
         const id = waits.get(event.id);
         if (id) writer.finishWait(id);
+        const timing = timings.get(`wait:${event.id}`);
+        if (timing) writer.finishTiming(timing);
         return;
       }
     }

@@ -3,6 +3,7 @@
 // itself), the standards as the gate saw them, and how many commands each producer ran.
 import type { DiscernDiagnostic, DiscernGateStandard, DiscernStep } from '../../../generated/types.js';
 import { diagnoseOutput } from '../diagnostics/index.js';
+import { checkoutPath } from '../diagnostics/checkout-path.js';
 import type { JobRunResult } from '../jobs/run-job.js';
 import type { DriftVerdict } from './drift.js';
 import type { GateRun, ProducerRun } from './execute.js';
@@ -20,7 +21,11 @@ export interface GateReport {
 }
 
 export async function reportGateRun(plan: GatePlan, run: GateRun, root: string, replayed: ReadonlyMap<string, Measurement>): Promise<GateReport> {
-  const steps = run.runs.map(stepOf);
+  // Standards that did not run are steps too: replayed (inputs untouched) or deferred (on-demand).
+  const notRun = plan.standards
+    .filter((s) => s.disposition !== 'measured')
+    .map((s): DiscernStep => ({ kind: 'standard', label: s.producer.label, disposition: 'skip', outcome: 'skipped', note: s.disposition === 'replayed' ? `replayed: its inputs are untouched since its last green measurement (${replayed.get(s.producer.standard?.name ?? '')?.value ?? '?'})` : 'deferred: measure = "on-demand"' }));
+  const steps = [...run.runs.map(stepOf), ...notRun];
   const diagnostics: DiscernDiagnostic[] = [];
   for (const r of run.runs) if (r.outcome === 'failed') diagnostics.push(...(await diagnosticsOf(r, root)));
   if (run.drift) diagnostics.push(...driftDiagnostics(run.drift));
@@ -63,15 +68,19 @@ async function diagnosticsOf(r: ProducerRun, root: string): Promise<DiscernDiagn
   if (failure?.kind === 'timeout') {
     lead.push({ tool, severity: 'error', message: `${tool} timed out after ${failure.seconds} s (${failure.key}); its process group was killed. Raise ${failure.key} or make the command faster.`, reproduce_cmd: command, output_path: result.outputPath });
   }
-  const reported = result.progress.failures.map((f) => ({
-    tool,
-    severity: 'error' as const,
-    message: `${f.name}: ${f.message}`,
-    reproduce_cmd: f.reproduce ?? command,
-    rule: f.name,
-    ...(f.file !== undefined ? { file: f.file } : {}),
-    ...(f.line !== undefined ? { line: f.line } : {}),
-  }));
+  const reported = result.progress.failures.map((f) => {
+    // A producer's own paths point into the checkout like any tool's: relative when under it.
+    const file = f.file !== undefined ? checkoutPath(f.file, root) : undefined;
+    return {
+      tool,
+      severity: 'error' as const,
+      message: `${f.name}: ${f.message}`,
+      reproduce_cmd: f.reproduce ?? command,
+      rule: f.name,
+      ...(file !== undefined ? { file } : {}),
+      ...(f.line !== undefined ? { line: f.line } : {}),
+    };
+  });
   if (reported.length > 0) return [...lead, ...reported];
   const diagnosis = await diagnoseOutput({ tool, reproduce_cmd: command, output_path: result.outputPath, cwd: root });
   // A timeout's output is usually just cut short: keep the parsed findings only when they name a place.
