@@ -13,9 +13,24 @@ export interface ScratchRepo {
   cleanup(): void;
 }
 
+const created: string[] = [];
+// Each test file runs in its own process: whatever it created in the temp dir goes when it exits, cleaned up
+// by the test or not (a test that fails half-way leaves nothing behind either).
+process.once('exit', () => {
+  for (const dir of created) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A directory a test made unwritable, or still in use: the OS temp dir is cleared eventually.
+    }
+  }
+});
+
 export function tempDir(prefix = 'discern-test-'): string {
   // realpath: macOS-style /tmp symlinks would otherwise make git report a different root than we created.
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
 }
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {

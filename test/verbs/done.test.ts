@@ -372,7 +372,8 @@ describe('red runs', () => {
 <testcase name="subtracts" classname="math" file="tests/sub.test.ts"/>
 </testsuite></testsuites>
 `;
-    const r = gateRepo(`[jobs]\nlint = "true"\ntest = "cat tools/junit.xml; exit 1"\n`, { 'tools/junit.xml': junit });
+    // fail_fast off: lint is a sibling in the same stage and must not be cancelled by a faster test failure.
+    const r = gateRepo(`[gate]\nfail_fast = false\n\n[jobs]\nlint = "true"\ntest = "cat tools/junit.xml; exit 1"\n`, { 'tools/junit.xml': junit });
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'test');
