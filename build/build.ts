@@ -1,33 +1,68 @@
 // Builds dist/: one ESM entry (dist/discern.js, the `discern` bin) with code splitting, so each lazy import
 // becomes its own chunk — `--version` parses only the entry, the CLI path never loads the MCP SDK, and only
 // `discern mcp` does. npm install runs this through `prepare`.
-import { chmodSync, rmSync } from 'node:fs';
+//
+// Rollup does the chunking (docs/decisions/0016): a module already loaded by everything that imports a lazy
+// chunk stays where it is, so a CLI call reads four files instead of two dozen small ones. esbuild only strips
+// the types and minifies.
+import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import commonjsModule from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { transform } from 'esbuild';
+import { rollup, type Plugin, type RollupLog } from 'rollup';
 
+// The plugin's types are written for CommonJS callers: under NodeNext its default import types as the module.
+const commonjs = commonjsModule as unknown as (typeof commonjsModule)['default'];
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Sources import each other as `./x.js` (what tsc emits); the file on disk is `x.ts`, or a generated `x.js`. */
+const typescript: Plugin = {
+  name: 'discern-typescript',
+  resolveId(source, importer) {
+    if (importer === undefined || !source.startsWith('.') || !source.endsWith('.js')) return null;
+    const file = join(dirname(importer), source);
+    const ts = file.replace(/\.js$/, '.ts');
+    if (existsSync(ts)) return ts;
+    return existsSync(file) ? file : null;
+  },
+  async transform(code, id) {
+    if (!id.endsWith('.ts')) return null;
+    const result = await transform(code, { loader: 'ts', format: 'esm', target: 'node20', sourcefile: id });
+    return { code: result.code, map: null };
+  },
+  async renderChunk(code) {
+    const result = await transform(code, { minify: true, format: 'esm', target: 'node20', legalComments: 'eof' });
+    return { code: result.code, map: null };
+  },
+};
+
+/** Warnings that are about the dependencies' own source, not about how they are bundled here. */
+const EXPECTED_WARNINGS = new Set(['CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION', 'THIS_IS_UNDEFINED']);
 
 export async function buildDist(): Promise<void> {
   rmSync(`${root}dist`, { recursive: true, force: true });
-  await build({
-    absWorkingDir: root,
-    entryPoints: { discern: 'src/surfaces/cli/main.ts' },
-    outdir: 'dist',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunks/[name]-[hash]',
-    minify: true,
-    legalComments: 'linked',
-    sourcemap: false,
-    logLevel: 'warning',
-    // No bundled CommonJS dependency requires a Node built-in at run time, so chunks need no createRequire
-    // shim (it cost a fraction of a millisecond per chunk on every start); esbuild would otherwise leave a
-    // "Dynamic require" shim behind, which test/cli checks the bundle never contains.
-    banner: { js: '#!/usr/bin/env node' },
+  const problems: string[] = [];
+  const bundle = await rollup({
+    input: { discern: `${root}src/surfaces/cli/main.ts` },
+    plugins: [typescript, nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }), // A CommonJS module's default import is its module.exports, as under Node itself (the generated validators
+    // and sade rely on it).
+    commonjs({ defaultIsModuleExports: true })],
+    external: (id) => id.startsWith('node:'),
+    onwarn: (warning: RollupLog) => {
+      if (!EXPECTED_WARNINGS.has(warning.code ?? '')) problems.push(`${warning.code ?? 'WARNING'}: ${warning.message}`);
+    },
   });
+  await bundle.write({
+    dir: `${root}dist`,
+    format: 'es',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    banner: '#!/usr/bin/env node',
+  });
+  await bundle.close();
+  if (problems.length > 0) throw new Error(`the bundle has problems:\n${problems.join('\n')}`);
   chmodSync(`${root}dist/discern.js`, 0o755);
 }
 

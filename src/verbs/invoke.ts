@@ -29,6 +29,9 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
   const registration: VerbRegistration = VERBS[id];
   const subject = { verb: registration.verb, policy: registration.policy };
   let target = options.defaultTarget;
+  // The handler's module starts loading now, so its files are read while the input and project are checked.
+  const loading = HANDLERS[id]();
+  loading.catch(() => undefined); // a failure surfaces where the handler is awaited
   try {
     const validators = await INPUT_VALIDATORS[id]();
     const validateInput = options.surface === 'mcp' ? validators.mcp : validators.cli;
@@ -57,7 +60,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
         context = { ...base, resolution };
       }
     }
-    const handler = (await HANDLERS[id]()) as (input: unknown, ctx: object) => Promise<AnyOutcome>;
+    const handler = (await loading) as (input: unknown, ctx: object) => Promise<AnyOutcome>;
     const outcome = await handler(rawInput, context);
     return buildEnvelope(subject, outcome);
   } catch (error) {

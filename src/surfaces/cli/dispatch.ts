@@ -1,8 +1,7 @@
-// Dispatch through sade, built from the generated grammar. sade only ever sees argv that checkArgv accepted,
+// Dispatch through sade, built from the generated grammar's entry for the command. sade only ever sees argv that checkArgv accepted,
 // so its own error banners and exits are unreachable; its parser (mri) is told which flags are strings and
 // which are booleans, so values keep their types. The result is the verb to run and its input object.
 import sade from 'sade';
-import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import { VERB_IDS, type VerbId } from '../../../generated/registry.js';
 import type { DiscernHelpCliCommand } from '../../../generated/types.js';
 
@@ -10,19 +9,21 @@ export type Dispatch = { kind: 'verb'; verb: VerbId; input: Record<string, unkno
 
 type Action = (...args: unknown[]) => Dispatch;
 
-export function dispatch(argv: readonly string[], present: ReadonlySet<string>): Dispatch {
+/**
+ * checkArgv has already found the command in the generated grammar, so sade is given that command alone:
+ * registering all of them on every call cost about a millisecond of a start-up that is the whole of a cheap call.
+ */
+export function dispatch(argv: readonly string[], command: DiscernHelpCliCommand, present: ReadonlySet<string>): Dispatch {
   const prog = sade('discern');
   const strings = new Set<string>();
   const booleans = new Set<string>();
-  for (const command of CLI_GRAMMAR.commands) {
-    const usage = [command.path.join(' '), ...command.positionals.map((p) => (p.optional || p.variadic ? `[${p.name}]` : `<${p.name}>`))].join(' ');
-    prog.command(usage, command.description, command.aliases.length > 0 ? { alias: command.aliases } : {});
-    for (const flag of command.flags.filter((f) => !f.global)) {
-      const name = optionName(flag.spellings[0] ?? '');
-      (flag.arity === 0 ? booleans : strings).add(name);
-    }
-    prog.action(actionFor(command, present));
+  const usage = [command.path.join(' '), ...command.positionals.map((p) => (p.optional || p.variadic ? `[${p.name}]` : `<${p.name}>`))].join(' ');
+  prog.command(usage, command.description, command.aliases.length > 0 ? { alias: command.aliases } : {});
+  for (const flag of command.flags.filter((f) => !f.global)) {
+    const name = optionName(flag.spellings[0] ?? '');
+    (flag.arity === 0 ? booleans : strings).add(name);
   }
+  prog.action(actionFor(command, present));
   const parsed = prog.parse(['node', 'discern', ...argv], { lazy: true, string: [...strings], boolean: [...booleans] }) as unknown;
   if (!isLazyParse(parsed)) throw new Error('sade did not return a lazy dispatch; argv should have been checked first');
   return (parsed.handler as Action)(...parsed.args);

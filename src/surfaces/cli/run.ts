@@ -30,7 +30,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
     if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
-    const target = dispatch(check.tokens, check.present);
+    const target = dispatch(check.tokens, check.command, check.present);
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
     const live = liveView(check.format);
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
