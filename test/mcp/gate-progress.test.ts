@@ -118,8 +118,13 @@ describe('MCP cancellation', () => {
     const mcp = await connectStdio(r.root);
     const serverPid = mcp.transport.pid ?? 0;
     void mcp.client.callTool({ name: 'discern_test', arguments: {} }).catch(() => undefined);
-    const sleeper = await until('the job to start', () => (existsSync(join(r.root, 'sleeper.pid')) ? Number(readFileSync(join(r.root, 'sleeper.pid'), 'utf8')) : undefined));
-    await mcp.client.close();
+    let sleeper: number;
+    try {
+      sleeper = await until('the job to start', () => (existsSync(join(r.root, 'sleeper.pid')) ? Number(readFileSync(join(r.root, 'sleeper.pid'), 'utf8')) : undefined));
+    } finally {
+      // Closed on failure too: an open transport would keep this test file's process alive.
+      await mcp.client.close();
+    }
     await until('the job tree to die', () => (alive(sleeper) ? undefined : true));
     await until('the server to exit', () => (serverPid > 0 && alive(serverPid) ? undefined : true));
     const record = await until('the journal to record the cancellation', () => journalRecords(r.root).find((x) => x.verb === 'test' && x.outcome === 'cancelled'));
