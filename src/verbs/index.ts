@@ -22,6 +22,7 @@ export const HANDLERS: HandlerLoaders = {
   map: async () => (await import('./map.js')).map,
   prepare: async () => (await import('./prepare.js')).prepare,
   progress: async () => (await import('./progress.js')).progress,
+  start: async () => (await import('./start.js')).start,
   status: async () => (await import('./status.js')).status,
   test: async () => (await import('./test.js')).test,
 };

@@ -23,7 +23,7 @@ describe('parseConfig', () => {
   const cases: { name: string; text: string; error: string; path?: string; line?: number }[] = [
     { name: 'syntax error', text: 'a = \n', error: 'invalid_toml', line: 1 },
     { name: 'duplicate key', text: '[project]\nname = "a"\nname = "b"\n', error: 'invalid_toml', line: 3 },
-    { name: 'unknown section', text: '[worktree]\nroot = "x"\n', error: 'unknown_key', path: 'worktree', line: 1 },
+    { name: 'unknown section', text: '[desk]\nroot = "x"\n', error: 'unknown_key', path: 'desk', line: 1 },
     { name: 'unknown key in [gate]', text: '[gate]\nstream = true\n', error: 'unknown_key', path: 'gate.stream', line: 2 },
     { name: 'negative timeout', text: '[gate]\ntimeout = -1\n', error: 'invalid_config', path: 'gate.timeout', line: 2 },
     { name: 'standard without a limit', text: '[standards.cov]\ndirection = "up"\nrun = "x"\n', error: 'invalid_config', path: 'standards.cov', line: 1 },

@@ -20,6 +20,8 @@ process.once('exit', () => {
   for (const dir of created) {
     try {
       rmSync(dir, { recursive: true, force: true });
+      // Efforts' worktrees go to a sibling directory by default ([worktree] root).
+      rmSync(`${dir}.worktrees`, { recursive: true, force: true });
     } catch {
       // A directory a test made unwritable, or still in use: the OS temp dir is cleared eventually.
     }
@@ -58,7 +60,16 @@ export function scratchRepo(files: Record<string, string> = {}, options: { commi
   write('README.md', '# scratch\n');
   for (const [path, text] of Object.entries(files)) write(path, text);
   if (options.commit !== false) commit('initial');
-  return { root, git, write, commit, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    git,
+    write,
+    commit,
+    cleanup: () => {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(`${root}.worktrees`, { recursive: true, force: true });
+    },
+  };
 }
 
 export const MINIMAL_CONFIG = `[project]

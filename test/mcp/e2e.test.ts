@@ -152,8 +152,13 @@ describe('calling every tool', () => {
     assert.equal(proven.structuredContent?.['ok'], true, JSON.stringify(proven.structuredContent));
     assert.match(proven.content[0]?.text ?? '', /discern Proof: main @ /);
   });
+  it('discern_start previews an effort without moving the server (test/verbs/start.test.ts starts real ones)', async () => {
+    const preview = await callTool('discern_start', { name: 'e2e', dry_run: true });
+    assert.equal(preview.structuredContent?.['dry_run'], true, JSON.stringify(preview.structuredContent));
+    assert.equal((preview.structuredContent?.['data'] as { branch: string }).branch, 'agent/e2e');
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_status', 'discern_test']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test']);
   });
 });
 

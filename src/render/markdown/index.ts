@@ -9,6 +9,7 @@ import { renderImpact } from './impact.js';
 import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
 import { renderStages } from './stages.js';
+import { renderStart } from './start.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -30,6 +31,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStages(result);
     case 'progress':
       return renderProgress(result);
+    case 'start':
+      return renderStart(result);
     case 'status':
       return renderStatus(result);
     default:

@@ -9,6 +9,7 @@ import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
 import { RESOURCE_READERS, TEMPLATE_LISTS } from './resources.js';
 import { progressNotifier } from './progress.js';
+import { nextTarget } from './reaim.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -37,6 +38,7 @@ export function createServer(state: ServerState): McpServer {
         state.inflight?.add(running);
         try {
           const result = await running;
+          state.target = nextTarget(result, state.target);
           const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
           return toolResult(await checkedResult(tool.verb, delivered, state.target));
         } finally {

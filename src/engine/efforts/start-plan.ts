@@ -1,0 +1,122 @@
+// What `start` will do, decided from facts gathered beforehand: the effort's name (unique), branch and path,
+// the commit it starts from, the env files to copy, the ensure commands and the resources to create. Pure:
+// the dry run shows exactly this plan, and the executor (start-apply.ts) carries it out step by step.
+import { isAbsolute, join, relative } from 'node:path';
+import type { DiscernConfig, DiscernPlanStep } from '../../../generated/types.js';
+import { commandList } from '../config/commands.js';
+import { DEFAULT_GATE_TIMEOUT_S } from '../config/gate-settings.js';
+import { nameFromTitle, nameProblem, uniqueName } from './naming.js';
+
+export interface StartFacts {
+  config: DiscernConfig;
+  /** The main checkout's root (the first worktree git lists). */
+  mainRoot: string;
+  /** The start point as given (or the trunk's name) and the commit it resolved to. */
+  from: { ref: string; commit: string };
+  /** Local branch names that exist. */
+  branches: ReadonlySet<string>;
+  /** Paths git has registered as worktrees. */
+  worktreePaths: ReadonlySet<string>;
+  /** Whether something already exists at a path. */
+  exists: (path: string) => boolean;
+  /** Env files present in the main checkout and absent from the starting commit (project-relative). */
+  envFiles: readonly string[];
+}
+
+export interface StartInputs {
+  name?: string;
+  title?: string;
+  brief?: string;
+}
+
+export interface PlannedResource {
+  name: string;
+  create: string;
+  destroy?: string;
+  required: boolean;
+  retries: number;
+  timeoutS: number;
+}
+
+export interface StartPlan {
+  id: string;
+  branch: string;
+  path: string;
+  root: string;
+  from: { ref: string; commit: string };
+  nameNote?: string;
+  task: { title?: string; brief?: string };
+  envFiles: string[];
+  ensure: string[];
+  ensureTimeoutS: number;
+  resources: PlannedResource[];
+}
+
+export type StartPlanning = { ok: true; plan: StartPlan } | { ok: false; problem: 'name' | 'root'; message: string };
+
+export function worktreeRoot(config: DiscernConfig, mainRoot: string): { ok: true; root: string; inside: boolean } | { ok: false; message: string } {
+  const configured = config.worktree?.root ?? '';
+  if (configured === '') return { ok: true, root: `${mainRoot}.worktrees`, inside: false };
+  if (isAbsolute(configured)) return { ok: true, root: configured, inside: isInside(configured, mainRoot) };
+  const root = join(mainRoot, configured);
+  if (!isInside(root, mainRoot)) return { ok: false, message: `[worktree] root "${configured}" leaves the checkout: give an absolute path for a directory outside it.` };
+  if (relative(mainRoot, root) === '' || relative(mainRoot, root).split('/')[0] === '.git') return { ok: false, message: `[worktree] root "${configured}" must name a directory of its own, not the checkout or its .git.` };
+  return { ok: true, root, inside: true };
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export function planStart(input: StartInputs, facts: StartFacts, root: string): StartPlanning {
+  const prefix = facts.config.repository?.branch_prefix ?? 'agent/';
+  const wanted = input.name ?? (input.title !== undefined ? nameFromTitle(input.title) : undefined) ?? 'effort';
+  const problem = nameProblem(wanted, prefix);
+  if (problem !== undefined) return { ok: false, problem: 'name', message: `"${wanted}" cannot name an effort: ${problem}.` };
+  const taken = (name: string): string | undefined => {
+    const branch = `${prefix}${name}`;
+    if (facts.branches.has(branch)) return `the branch ${branch} exists`;
+    const path = join(root, name);
+    if (facts.worktreePaths.has(path)) return `a worktree is registered at ${path}`;
+    if (facts.exists(path)) return `${path} already exists`;
+    return undefined;
+  };
+  const unique = uniqueName(wanted, taken);
+  const gateTimeout = facts.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
+  const resources = Object.entries(facts.config.worktree?.resources ?? {}).flatMap(([name, r]) => (r === undefined ? [] : [{
+    name,
+    create: r.create,
+    ...(r.destroy !== undefined && commandList(r.destroy).length > 0 ? { destroy: r.destroy } : {}),
+    required: r.required ?? true,
+    retries: r.retries ?? 0,
+    timeoutS: r.timeout ?? gateTimeout,
+  }]));
+  return {
+    ok: true,
+    plan: {
+      id: unique.name,
+      branch: `${prefix}${unique.name}`,
+      path: join(root, unique.name),
+      root,
+      from: facts.from,
+      ...(unique.takenBy !== undefined ? { nameNote: `"${wanted}" was taken (${unique.takenBy}), so this effort is "${unique.name}".` } : {}),
+      task: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.brief !== undefined ? { brief: input.brief } : {}) },
+      envFiles: [...facts.envFiles],
+      ensure: commandList(facts.config.repository?.ensure),
+      ensureTimeoutS: gateTimeout,
+      resources: resources.filter((r) => commandList(r.create).length > 0),
+    },
+  };
+}
+
+/** The plan as steps, in the order the executor takes them. */
+export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
+  return [
+    { kind: 'git', label: `create branch ${plan.branch} and its worktree at ${plan.path}`, disposition: 'run', note: `from ${plan.from.ref} (${plan.from.commit.slice(0, 12)})` },
+    { kind: 'task-metadata', label: 'record the task in the worktree\'s git dir', disposition: 'run', ...(plan.task.title ? { note: plan.task.title } : {}) },
+    ...plan.envFiles.map((file): DiscernPlanStep => ({ kind: 'env', label: `copy ${file} from the main checkout`, disposition: 'run' })),
+    ...plan.ensure.map((command): DiscernPlanStep => ({ kind: 'repository-ensure', label: 'ensure', disposition: 'run', note: command })),
+    ...plan.resources.map((r): DiscernPlanStep => ({ kind: 'resource-create', label: `resource:${r.name}`, disposition: 'run', note: r.create, ...(r.required ? {} : { group: 'optional' }) })),
+  ];
+}

@@ -1,0 +1,180 @@
+// start: a new effort — its own branch and linked worktree, set up and ready. The facts (existing branches and
+// worktrees, the starting commit, env files) are read, a pure plan decides the name and every step, dry_run
+// returns that plan, and the executor carries it out. Planning and creating the worktree happen under the
+// repository's start lock, so two starts never claim the same name; the setup commands run outside it.
+import { existsSync, statSync } from 'node:fs';
+import { access, constants } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import type { StartOutcome } from '../../generated/handlers.js';
+import { VERBS } from '../../generated/registry.js';
+import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } from '../../generated/types.js';
+import { planStart, startPlanSteps, worktreeRoot, type StartPlan } from '../engine/efforts/start-plan.js';
+import { createWorktree, setUpWorktree, type StartRun } from '../engine/efforts/start-apply.js';
+import { taskRecordPath } from '../engine/efforts/task-record.js';
+import { withStartLock } from '../engine/efforts/start-lock.js';
+import { git, gitComplaint } from '../engine/git/git.js';
+import { listWorktrees } from '../engine/git/worktree-list.js';
+import type { ProjectVerbContext } from './context.js';
+
+const DEFAULT_ENV_FILES = ['.env', '.env.local'];
+
+export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): Promise<StartOutcome> {
+  const { project } = ctx;
+  const run = { cwd: project.root, env: ctx.env };
+  const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_start in tools/list' : '`discern help start`';
+  const retry = ctx.surface === 'mcp' ? 'call discern_start again' : 'run `discern start` again';
+
+  const worktrees = await listWorktrees(project.root, ctx.env, ctx.signal);
+  const mainRoot = worktrees[0]?.path ?? project.root;
+  const rooted = worktreeRoot(project.config, mainRoot);
+  if (!rooted.ok) return { refusal: { error: 'invalid_config', message: rooted.message, next: { file: 'discern.toml', where: 'key `worktree.root`' } } };
+  if (rooted.inside) {
+    const probe = join(relative(mainRoot, rooted.root), '.discern-probe');
+    const ignored = await git(['check-ignore', '-q', '--no-index', '--', probe], { cwd: mainRoot, env: ctx.env });
+    if (ignored.code !== 0) {
+      return { refusal: { error: 'precondition_failed', message: `[worktree] root ${rooted.root} is inside the checkout and git does not ignore it: every worktree's files would show as untracked. Add \`${relative(mainRoot, rooted.root)}/\` to .gitignore and commit it.`, next: { rerun: retry } } };
+    }
+  }
+
+  const fromRef = input.from ?? project.trunk.name;
+  const spec = input.from === undefined ? `refs/heads/${project.trunk.name}` : input.from;
+  const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
+  if (resolved.code !== 0) {
+    return { refusal: { error: 'invalid_value', message: `from "${fromRef}" names no commit here: give a branch, tag or commit id (\`git log --oneline\` lists commits).`, next: { help } } };
+  }
+  const from = { ref: fromRef, commit: resolved.stdout.trim() };
+
+  const denied = await unwritable(rooted.root);
+  if (denied !== undefined) return { refusal: { error: 'write_denied', message: `Efforts' worktrees go in ${rooted.root}, and ${denied} is not writable.`, next: { target: denied, access: 'writable' } } };
+
+  const envFiles = await presentEnvFiles(project.config.worktree?.env_files ?? DEFAULT_ENV_FILES, mainRoot, from.commit, ctx.env);
+  const outputDir = join(project.gitDir, 'discern', 'output');
+
+  const claimed = await withStartLock(project.commonDir, async () => {
+    const [branches, current] = await Promise.all([listBranches(project.root, ctx.env), listWorktrees(project.root, ctx.env)]);
+    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: new Set(current.map((w) => w.path)), exists: existsSync, envFiles }, rooted.root);
+    if (!planning.ok) return planning;
+    if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
+    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });
+    return { ok: true as const, plan: planning.plan, created };
+  });
+  if (claimed === 'busy') {
+    return { refusal: { error: 'precondition_failed', message: 'Another start has held the repository\'s start lock for over a minute; it may be stuck.', next: { rerun: retry } } };
+  }
+  if (!claimed.ok) return { refusal: { error: 'invalid_value', message: claimed.message, next: { help } } };
+  const { plan } = claimed;
+  const behind = await behindTrunk(from.commit, project.trunk.name, run);
+  const authority = prospectiveAuthority(project.config);
+
+  if (input.dry_run === true || claimed.created === undefined) {
+    return {
+      dry_run: true,
+      plan: { title: `start would create ${plan.branch} at ${plan.path}`, details: planDetails(plan), steps: startPlanSteps(plan) },
+      data: startData(plan, behind, authority, join(plan.path, '.git', 'discern', 'task-metadata.json'), []),
+    };
+  }
+  if (!claimed.created.ok) {
+    return {
+      steps: claimed.created.steps,
+      refusal: { error: 'checkout_failed', message: `${claimed.created.message}${claimed.created.undone ? ' Nothing was left behind.' : ` Some of it could not be removed: see the steps (${plan.path}, branch ${plan.branch}).`}`, next: {} },
+    };
+  }
+  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir };
+  const applied = await setUpWorktree(startRun, claimed.created.steps);
+  if (!applied.ok) {
+    const undone = applied.undone ? 'Everything it created was undone: the worktree and branch are gone.' : `Undoing was incomplete (see the steps): remove ${plan.path} and branch ${plan.branch} by hand (\`git worktree remove --force ${plan.path}\`, \`git branch -D ${plan.branch}\`).`;
+    return {
+      steps: applied.steps,
+      ...(applied.diagnostics.length > 0 ? { diagnostics: applied.diagnostics } : {}),
+      refusal: { error: 'apply_failed', message: `start stopped: ${applied.message}. ${undone}`, next: { recovery: `fix what the first diagnostic or failed step names, then ${retry}` } },
+    };
+  }
+  const hint = (ctx.surface === 'mcp' ? VERBS.start.hints.started_mcp : VERBS.start.hints.started).replace('{path}', plan.path);
+  return {
+    steps: applied.steps,
+    ...(applied.advisories.length > 0 ? { advisories: applied.advisories as NonNullable<StartOutcome['advisories']> } : {}),
+    data: startData(plan, behind, authority, taskRecordPath(applied.worktreeGitDir), applied.resources),
+    hints: [...(plan.nameNote ? [plan.nameNote] : []), hint],
+  };
+}
+
+function startData(plan: StartPlan, behind: number | undefined, authority: DiscernLandingAuthority, recordPath: string, resources: string[]): DiscernStartData {
+  return {
+    id: plan.id,
+    branch: plan.branch,
+    path: plan.path,
+    from: plan.from,
+    ...(behind !== undefined ? { behind_trunk: behind } : {}),
+    task: { ...plan.task, record_path: recordPath },
+    ...(plan.nameNote ? { name_note: plan.nameNote } : {}),
+    ...(resources.length > 0 ? { resources } : {}),
+    landing_authority: authority,
+  };
+}
+
+function planDetails(plan: StartPlan): string[] {
+  return [
+    `effort ${plan.id} on branch ${plan.branch}`,
+    `worktree ${plan.path}`,
+    `from ${plan.from.ref} (${plan.from.commit.slice(0, 12)})`,
+    ...(plan.nameNote ? [plan.nameNote] : []),
+  ];
+}
+
+/**
+ * Before any change is made nothing can be authorized; what the owner granted in advance is the boundary a
+ * change must stay inside to land without asking.
+ */
+function prospectiveAuthority(config: ProjectVerbContext['project']['config']): DiscernLandingAuthority {
+  const granted = config.acceptance?.pre_authorized ?? [];
+  const defined = new Set(Object.keys(config.scopes ?? {}));
+  const known = granted.filter((s) => defined.has(s));
+  const unknown = granted.filter((s) => !defined.has(s));
+  return {
+    kind: 'conversation-required',
+    ...(known.length > 0 ? { source: '[acceptance] pre_authorized', standing_scopes: known } : {}),
+    ...(unknown.length > 0 ? { warnings: unknown.map((s) => `[acceptance] pre_authorized names "${s}", which no [scopes.${s}] table defines: it grants nothing.`) } : {}),
+  };
+}
+
+async function behindTrunk(commit: string, trunk: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<number | undefined> {
+  const counted = await git(['rev-list', '--count', `${commit}..refs/heads/${trunk}`], run);
+  return counted.code === 0 ? Number(counted.stdout.trim()) : undefined;
+}
+
+async function listBranches(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<Set<string>> {
+  const listed = await git(['for-each-ref', '--format=%(refname)', 'refs/heads/'], { cwd, env });
+  if (listed.code !== 0) throw new Error(`git for-each-ref failed: ${gitComplaint(listed)}`);
+  return new Set(listed.stdout.split('\n').filter((l) => l.startsWith('refs/heads/')).map((l) => l.slice('refs/heads/'.length)));
+}
+
+/** Env files that exist in the main checkout as regular files and are not part of the starting commit. */
+async function presentEnvFiles(files: readonly string[], mainRoot: string, commit: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+  const present: string[] = [];
+  for (const file of files) {
+    let regular = false;
+    try {
+      regular = statSync(join(mainRoot, file)).isFile();
+    } catch {
+      regular = false;
+    }
+    if (!regular) continue;
+    const tracked = await git(['cat-file', '-e', `${commit}:${file}`], { cwd: mainRoot, env });
+    if (tracked.code !== 0) present.push(file);
+  }
+  return present;
+}
+
+/** The first path on the way to `dir` that exists and cannot be written, or undefined when it can be created. */
+async function unwritable(dir: string): Promise<string | undefined> {
+  let at = dir;
+  while (!existsSync(at)) {
+    const up = dirname(at);
+    if (up === at) return at;
+    at = up;
+  }
+  return access(at, constants.W_OK).then(
+    () => undefined,
+    () => at,
+  );
+}
