@@ -25,4 +25,5 @@ export const HANDLERS: HandlerLoaders = {
   start: async () => (await import('./start.js')).start,
   status: async () => (await import('./status.js')).status,
   test: async () => (await import('./test.js')).test,
+  update: async () => (await import('./update.js')).update,
 };

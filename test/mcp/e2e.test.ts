@@ -157,8 +157,13 @@ describe('calling every tool', () => {
     assert.equal(preview.structuredContent?.['dry_run'], true, JSON.stringify(preview.structuredContent));
     assert.equal((preview.structuredContent?.['data'] as { branch: string }).branch, 'agent/e2e');
   });
+  it('discern_update in the server\'s checkout: on the trunk itself there is nothing to merge', async () => {
+    const result = await callTool('discern_update', { dry_run: true });
+    assert.equal(result.structuredContent?.['ok'], true, JSON.stringify(result.structuredContent));
+    assert.equal((result.structuredContent?.['data'] as { behind: number }).behind, 0);
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
   });
 });
 

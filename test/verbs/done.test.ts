@@ -748,7 +748,8 @@ describe('preconditions', () => {
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'merge');
     assert.equal(dataOf(res).gate_ran, false);
-    assert.equal(res.diagnostics?.[0]?.reproduce_cmd, 'git merge main');
+    assert.equal(res.diagnostics?.[0]?.reproduce_cmd, 'git merge-base --is-ancestor refs/heads/main HEAD');
+    assert.match(res.message ?? '', /`discern update`/);
     assert.equal((res.steps ?? []).find((s) => s.kind === 'merge-check')?.outcome, 'failed');
     assert.equal(count(c), 0);
 

@@ -38,12 +38,14 @@ const MERGE: Check = {
   async run(ctx) {
     const result = await git(['merge-base', '--is-ancestor', ctx.baseRef, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
     if (result.code === 0) return undefined;
+    // update merges the trunk by default; a fetched policy base is named.
+    const update = ctx.baseRef === `refs/heads/${ctx.base}` ? 'discern update' : `discern update --from ${ctx.base}`;
     const why = result.code === 1 ? `this branch does not contain ${ctx.base}'s latest commits` : `git could not compare it with ${ctx.base}: ${gitComplaint(result)}`;
     return {
       failedStage: 'merge',
       error: 'gate_failed',
-      message: `The merge check failed: ${why}. Merge ${ctx.base} into this branch and commit, then run done again.`,
-      diagnostics: [{ tool: 'git', severity: 'error', message: `HEAD does not contain ${ctx.base}; Proof must cover the trunk it will land on.`, reproduce_cmd: `git merge ${ctx.base}` }],
+      message: `The merge check failed: ${why}. Bring it in with \`${update}\` (it stops cleanly on a conflict), then run done again.`,
+      diagnostics: [{ tool: 'git', severity: 'error', message: `HEAD does not contain ${ctx.base}; Proof must cover the trunk it will land on.`, reproduce_cmd: `git merge-base --is-ancestor ${ctx.baseRef} HEAD` }],
     };
   },
 };

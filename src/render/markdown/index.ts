@@ -10,6 +10,7 @@ import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
 import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
+import { renderUpdate } from './update.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -35,6 +36,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStart(result);
     case 'status':
       return renderStatus(result);
+    case 'update':
+      return renderUpdate(result);
     default:
       // Every verb has an authored presentation: a verb without one is a compile error here.
       return unrendered(result);
