@@ -14,6 +14,7 @@ export type VerbHandlers = Handlers<VerbContexts>;
 export type HandlerLoaders = { [K in keyof VerbHandlers]: () => Promise<VerbHandlers[K]> };
 
 export const HANDLERS: HandlerLoaders = {
+  accept: async () => (await import('./accept.js')).accept,
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
   done: async () => (await import('./done.js')).done,

@@ -11,7 +11,7 @@ import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } fro
 import { planStart, startPlanSteps, worktreeRoot, type StartPlan } from '../engine/efforts/start-plan.js';
 import { createWorktree, setUpWorktree, type StartRun } from '../engine/efforts/start-apply.js';
 import { taskRecordPath } from '../engine/efforts/task-record.js';
-import { withStartLock } from '../engine/efforts/start-lock.js';
+import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
@@ -50,7 +50,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const envFiles = await presentEnvFiles(project.config.worktree?.env_files ?? DEFAULT_ENV_FILES, mainRoot, from.commit, ctx.env);
   const outputDir = join(project.gitDir, 'discern', 'output');
 
-  const claimed = await withStartLock(project.commonDir, async () => {
+  const claimed = await withRepositoryLock(project.commonDir, 'start', 60_000, async () => {
     const [branches, current] = await Promise.all([listBranches(project.root, ctx.env), listWorktrees(project.root, ctx.env)]);
     const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: new Set(current.map((w) => w.path)), exists: existsSync, envFiles }, rooted.root);
     if (!planning.ok) return planning;

@@ -162,8 +162,12 @@ describe('calling every tool', () => {
     assert.equal(result.structuredContent?.['ok'], true, JSON.stringify(result.structuredContent));
     assert.equal((result.structuredContent?.['data'] as { behind: number }).behind, 0);
   });
+  it('discern_accept from the main checkout needs a target naming an effort', async () => {
+    const result = await callTool('discern_accept', { target: 'no-such-effort', dry_run: true });
+    assert.equal(result.structuredContent?.['error'], 'unknown_target', JSON.stringify(result.structuredContent));
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
   });
 });
 

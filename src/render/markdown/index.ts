@@ -1,6 +1,7 @@
 // The authored Markdown of any result: MCP content[0].text, `--markdown`, and (until the terminal renderer
 // lands) `--render` and the human view.
 import type { DiscernResult } from '../../../generated/types.js';
+import { renderAccept } from './accept.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
@@ -15,6 +16,8 @@ import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
+    case 'accept':
+      return renderAccept(result);
     case 'docs':
       return renderDocs(result);
     case 'done':

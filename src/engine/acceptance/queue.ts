@@ -1,0 +1,52 @@
+// The landing queue, a view derived from the submissions: pre-authorized rows first (in grant order), then rows
+// awaiting the owner in submission order; each row says whether it can land now. Pure: readiness and
+// authority facts are read by the caller.
+import type { Submission } from './records.js';
+
+export interface QueueFacts {
+  authority: 'pre-authorized' | 'awaiting-owner';
+  authoritySource?: string;
+  grantedAt?: string;
+  /** Undefined when ready; else why it waits. */
+  waiting?: string;
+}
+
+export interface QueueRow {
+  effort: string;
+  branch: string;
+  path: string;
+  head: string;
+  submitted_at: string;
+  authority: 'pre-authorized' | 'awaiting-owner';
+  authority_source?: string;
+  granted_at?: string;
+  position: number;
+  readiness: 'ready' | 'waiting';
+  reason?: string;
+}
+
+export function orderQueue(rows: readonly { submission: Submission; facts: QueueFacts }[]): QueueRow[] {
+  const key = (r: { submission: Submission; facts: QueueFacts }): [number, string, string] => [
+    r.facts.authority === 'pre-authorized' ? 0 : 1,
+    r.facts.authority === 'pre-authorized' ? (r.facts.grantedAt ?? r.submission.submitted_at) : r.submission.submitted_at,
+    r.submission.effort,
+  ];
+  return [...rows]
+    .sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      return ka[0] - kb[0] || ka[1].localeCompare(kb[1]) || ka[2].localeCompare(kb[2]);
+    })
+    .map((r, i) => ({
+      effort: r.submission.effort,
+      branch: r.submission.branch,
+      path: r.submission.path,
+      head: r.submission.head,
+      submitted_at: r.submission.submitted_at,
+      authority: r.facts.authority,
+      ...(r.facts.authoritySource ? { authority_source: r.facts.authoritySource } : {}),
+      ...(r.facts.grantedAt ? { granted_at: r.facts.grantedAt } : {}),
+      position: i + 1,
+      readiness: r.facts.waiting === undefined ? 'ready' : 'waiting',
+      ...(r.facts.waiting !== undefined ? { reason: r.facts.waiting } : {}),
+    }));
+}

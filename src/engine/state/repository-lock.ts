@@ -1,0 +1,29 @@
+// A named lock for the whole repository (<git-common-dir>/discern/locks/<name>.lock), held around work that two
+// discern processes must not interleave: start picking a name and creating its worktree, accept moving the
+// trunk and cleaning up. A holder that died is taken over (lease-lock.ts); a live one is waited for.
+import { join } from 'node:path';
+import { acquireLease, startRenewal } from './lease-lock.js';
+
+const LEASE_MS = 60_000;
+/** Renewed well inside the lease, so a long body (a gate run) never lets it lapse while its holder lives. */
+const RENEW_MS = 20_000;
+const POLL_MS = 50;
+
+export async function withRepositoryLock<T>(commonDir: string, name: 'start' | 'accept', waitMs: number, body: () => Promise<T>): Promise<T | 'busy'> {
+  const path = join(commonDir, 'discern', 'locks', `${name}.lock`);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const attempt = acquireLease(path, { leaseMs: LEASE_MS, holder: { verb: name } });
+    if ('acquired' in attempt) {
+      const stop = startRenewal(attempt.acquired, RENEW_MS);
+      try {
+        return await body();
+      } finally {
+        stop();
+        attempt.acquired.release();
+      }
+    }
+    if (Date.now() > deadline) return 'busy';
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

@@ -1,0 +1,478 @@
+// accept: land an effort's exact proven HEAD on the trunk under the owner's authority, or queue it. The effort
+// is selected (target, else this worktree); its tree must be clean and its Proof current (else the gate runs);
+// the submission is recorded; authority is decided (consent, grant, standing scopes). A landing is a recorded
+// transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
+// combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
+// transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AcceptOutcome } from '../../generated/handlers.js';
+import { VERBS } from '../../generated/registry.js';
+import { VERSION } from '../../generated/version.js';
+import type { DiscernAcceptData, DiscernAcceptInput, DiscernProofSummary, DiscernStep } from '../../generated/types.js';
+import { decideAuthority } from '../engine/acceptance/authority.js';
+import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
+import { INTEGRATION_PREFIX, listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
+import { orderQueue, type QueueFacts } from '../engine/acceptance/queue.js';
+import { acceptancePaths, grants, RECORD_FORMAT, submissions, transactions, type AcceptancePaths, type Submission, type Transaction, type TransactionStep } from '../engine/acceptance/records.js';
+import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
+import { mergeConflicts } from '../engine/efforts/incoming.js';
+import { configIdentity } from '../engine/gate/canonical-json.js';
+import { gateConfig } from '../engine/gate/gate-config.js';
+import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
+import { faultRequested } from '../engine/faults.js';
+import { git, gitComplaint } from '../engine/git/git.js';
+import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { proofNoteBody, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
+import { resolveProject } from '../engine/project/resolve.js';
+import { withRepositoryLock } from '../engine/state/repository-lock.js';
+import { commandList } from '../engine/config/commands.js';
+import { runJob } from '../engine/jobs/run-job.js';
+import { outputFileName } from '../engine/jobs/output-dir.js';
+import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
+import { classify, type CompiledScope } from '../engine/scopes/index.js';
+import type { ProjectVerbContext } from './context.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext): Promise<AcceptOutcome> {
+  const { project } = ctx;
+  const mcp = ctx.surface === 'mcp';
+  const help = mcp ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`';
+  const statusCall = mcp ? 'discern_status' : 'discern status';
+  const paths = acceptancePaths(project.commonDir);
+  const trunk = project.trunk.name;
+  const gate = gateConfig(project.config);
+  if (!gate.ok) {
+    const [first] = gate.issues;
+    return { data: { issues: gate.issues }, refusal: { error: 'invalid_config', message: `discern.toml: \`${first.path}\` ${first.message}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } } };
+  }
+  if (input.grant === true && ctx.surface !== 'cli') {
+    return { refusal: { error: 'invalid_value', message: 'grant is the owner\'s, given at the CLI (`discern accept <target> --grant`), never over MCP.', next: { help } } };
+  }
+  if (input.action === 'queue' && (input.confirmed === true || input.grant === true)) {
+    return { refusal: { error: 'invalid_value', message: 'action "queue" only records the submission: it takes no consent or grant. Use ordinary acceptance (no action) for those.', next: { help } } };
+  }
+
+  const { mainRoot, efforts, trunkCheckout } = await listEfforts(project.root, ctx.env);
+  let effort: Effort;
+  if (input.target !== undefined) {
+    const match = selectEffort(efforts, input.target);
+    if ('none' in match) {
+      // An interrupted landing that already removed the worktree is still this effort's to finish.
+      const interrupted = input.dry_run === true ? undefined : await transactions.read(paths, input.target);
+      if (interrupted !== undefined) {
+        const gone: Effort = { id: interrupted.effort, branch: interrupted.branch, path: interrupted.path, gitDir: '' };
+        const l: Landing = { ctx, paths, effort: gone, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`) };
+        const resumed = await withRepositoryLock(project.commonDir, 'accept', 30_000, () => recover(interrupted, l));
+        if (resumed === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { progress: statusCall } } };
+        if (resumed !== 'rolled_back') return resumed;
+        return { refusal: { error: 'apply_failed', message: `An interrupted acceptance of ${gone.branch} was rolled back (the trunk had not moved), but its worktree ${gone.path} is gone: nothing is left to land.`, next: { recovery: 'start the work again, or restore the branch\'s worktree' } } };
+      }
+      return { refusal: { error: 'unknown_target', message: `"${input.target}" names no effort here (an effort is a linked worktree on a branch: its id, branch, full ref or path).${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ' There are none.'}`, next: { list: statusCall } } };
+    }
+    if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${input.target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help } } };
+    effort = match.effort;
+  } else {
+    const here = efforts.find((e) => e.path === project.root);
+    if (here === undefined) return { refusal: { error: 'invalid_value', message: `This is ${project.location === 'main' ? 'the main checkout' : 'not an effort\'s worktree'}: name the effort to accept with target (its id, branch or path).`, next: { help } } };
+    effort = here;
+  }
+  const landing: Landing = { ctx, paths, effort, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`) };
+  if (input.dry_run === true) return acceptEffort(input, landing, efforts, gate.gate.scopes, []);
+  // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
+  const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
+    // An interrupted landing of this effort comes first: finished when the trunk holds its commit, else rolled
+    // back, and this call carries on as a fresh acceptance.
+    const pending = await transactions.read(paths, effort.id);
+    const earlier: DiscernStep[] = [];
+    if (pending !== undefined) {
+      const recovered = await recover(pending, landing);
+      if (recovered !== 'rolled_back') return recovered;
+      earlier.push({ kind: 'git', label: 'roll back an interrupted acceptance (the trunk had not moved)', disposition: 'run', outcome: 'ok', duration_s: 0 });
+    }
+    return acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
+  });
+  if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { progress: statusCall } } };
+  return serialised;
+}
+
+async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts: readonly Effort[], scopes: readonly CompiledScope[], earlier: DiscernStep[]): Promise<AcceptOutcome> {
+  const { ctx, paths, effort, mainRoot, trunk } = landing;
+  const { project } = ctx;
+  const mcp = ctx.surface === 'mcp';
+  const run = { cwd: mainRoot, env: ctx.env };
+
+  const state = await readWorkingState(effort.path, ctx.env, ctx.signal);
+  if (state.detached || state.head === null || state.branch !== effort.branch) {
+    return { refusal: { error: 'detached_head', message: `The effort's worktree (${effort.path}) is not on its branch ${effort.branch}.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+  }
+  if (state.changed > 0) {
+    return { refusal: { error: 'dirty_worktree', message: `The effort's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: acceptance takes an exact commit. Commit them, run done, then accept.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+  }
+  const head = state.head;
+
+  // The changed paths decide standing authority; the merge-base is with the trunk as it is now.
+  const changed = await changedPaths(run, trunk, head);
+  const grant = await grants.read(paths, effort.id);
+  const verdict = decideAuthority({ confirmed: input.confirmed === true, ...(grant ? { grant } : {}), preAuthorized: project.config.acceptance?.pre_authorized ?? [], scopes: scopes, changed });
+
+  // Proof for this exact HEAD: the marker when current, else the gate runs now (not for a dry run).
+  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
+  const identity = configIdentity(project.config, trunk);
+  const current = marker.state === 'present' && markerIsCurrent(marker.marker, head, identity, VERSION) ? marker.marker : undefined;
+  if (current?.mode === 'report') return { refusal: { error: 'report_only_proof', message: 'This commit\'s Proof was recorded in report mode (ci): it cannot authorize a landing. Run done without ci.', next: { rerun: mcp ? 'discern_done' : 'discern done' } } };
+
+  const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> => queueRows(paths, efforts, scopes, project, run, submission);
+
+  if (input.dry_run === true) {
+    const planned = await submissions.read(paths, effort.id);
+    const trunkTip = (await git(['rev-parse', `refs/heads/${trunk}`], run)).stdout.trim();
+    const ff = (await git(['merge-base', '--is-ancestor', trunkTip, head], run)).code === 0;
+    const queue = await queueNow();
+    const verdictLine = !current ? 'the gate would run first (no current Proof for HEAD)' : verdict.authorized ? `it would land by ${ff ? 'fast-forward' : 'composing it with the moved trunk'} (${verdict.consent?.source})` : 'it would wait for the owner\'s consent';
+    return {
+      dry_run: true,
+      plan: {
+        title: `accept ${effort.id} at ${head.slice(0, 12)}: ${verdictLine}`,
+        details: [`branch ${effort.branch}`, `worktree ${effort.path}`, `${changed.length} changed path${changed.length === 1 ? '' : 's'}`],
+        steps: VERBS.accept.execution.steps.map((s) => ({ kind: s.kind, label: s.label, disposition: 'run' as const })),
+      },
+      data: {
+        revision: { effort: effort.id, path: effort.path, branch: effort.branch, head, ...(current ? { proof: current.proof } : {}) },
+        submission: { state: 'planned', authority: verdict.queue, ...(planned?.head === head ? { submission_id: planned.submission_id, submitted_at: planned.submitted_at } : {}) },
+        ...(queue && queue.length > 0 ? { queue } : {}),
+        landing_authority: verdict.landing,
+      },
+    };
+  }
+
+  let proof: DiscernProofSummary;
+  let validation: NonNullable<DiscernAcceptData['gate_validation']>;
+  const steps: DiscernStep[] = [...earlier];
+  if (current) {
+    proof = current.proof;
+    validation = { mode: 'proof', commit: head };
+  } else {
+    const gated = await runGate(effort.path, ctx);
+    if ('refusal' in gated) return gated.refusal;
+    proof = gated.proof;
+    steps.push(...gated.steps);
+    validation = { mode: 'rerun', commit: head };
+  }
+
+  const scopesChanged = classify(changed.map((path) => ({ path })), scopes).scopes;
+
+  // Record (or keep) the submission: the same revision keeps its place in the queue.
+  const previous = await submissions.read(paths, effort.id);
+  const submission: Submission =
+    previous?.head === head
+      ? previous
+      : { format: RECORD_FORMAT, submission_id: `S-${randomBytes(6).toString('hex')}`, effort: effort.id, branch: effort.branch, path: effort.path, head, submitted_at: new Date().toISOString() };
+  if (submission !== previous) await submissions.write(paths, submission);
+  const revision = { effort: effort.id, path: effort.path, branch: effort.branch, head, proof };
+  const submissionData = { state: 'queued' as const, submission_id: submission.submission_id, submitted_at: submission.submitted_at, authority: verdict.queue, ...(previous && previous.head !== head ? { replaces: previous.head } : {}) };
+
+  if (input.action === 'queue') {
+    // Queueing is the acceptance this call asked for: its required outcome is the recorded submission.
+    return { ...(steps.length > 0 ? { steps } : {}), held: ['accept-landing'], data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing }, hints: [VERBS.accept.hints.queued.replace('{target}', effort.id)] };
+  }
+
+  if (input.grant === true) {
+    const granted = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, granted_at: new Date().toISOString() } as const;
+    await grants.write(paths, granted);
+    return land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged });
+  }
+  if (!verdict.authorized || verdict.consent === undefined) {
+    return {
+      ...(steps.length > 0 ? { steps } : {}),
+      data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing },
+      refusal: {
+        error: 'awaiting_consent',
+        message: `Landing ${effort.branch} at ${head.slice(0, 12)} needs the owner's consent: no grant covers it${verdict.landing.uncovered_total ? ` (${verdict.landing.uncovered_total} changed path${verdict.landing.uncovered_total === 1 ? ' is' : 's are'} outside every pre_authorized scope)` : ''}. It waits in the landing queue. Relay this Proof line to the owner and ask: ${proof.line}`,
+        next: {},
+      },
+    };
+  }
+  return land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged });
+}
+
+interface Landing {
+  ctx: ProjectVerbContext;
+  paths: AcceptancePaths;
+  effort: Effort;
+  mainRoot: string;
+  trunk: string;
+  trunkCheckout: string | undefined;
+  outputDir: string;
+}
+
+interface LandingFacts {
+  head: string;
+  proof: DiscernProofSummary;
+  validation: NonNullable<DiscernAcceptData['gate_validation']>;
+  steps: DiscernStep[];
+  consent: { source: string; scopes?: string[] };
+  revision: NonNullable<DiscernAcceptData['revision']>;
+  submissionData: NonNullable<DiscernAcceptData['submission']>;
+  changedScopes?: string[] | undefined;
+}
+
+/** A deterministic kill at a named landing step, for the crash tests (docs/decisions/0007). */
+function crashPoint(env: Env, step: string): void {
+  if (faultRequested(env, `accept:${step}`)) process.kill(process.pid, 'SIGKILL');
+}
+
+async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
+  const { ctx, paths, effort, mainRoot, trunk } = l;
+  const run = { cwd: mainRoot, env: ctx.env };
+  const mcp = ctx.surface === 'mcp';
+  const steps = f.steps;
+  const trunkBefore = (await git(['rev-parse', `refs/heads/${trunk}`], run)).stdout.trim();
+  const fastForward = (await git(['merge-base', '--is-ancestor', trunkBefore, f.head], run)).code === 0;
+
+  // A dirty checkout of the trunk refuses before anything moves.
+  const movable = await trunkMovable(run, trunk, trunkBefore, l.trunkCheckout);
+  if (!movable.ok) return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'dirty_worktree', message: `${movable.message}.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+
+  const tx: Transaction = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, path: effort.path, head: f.head, trunk, trunk_before: trunkBefore, ...(fastForward ? { landing: f.head, proof: f.proof } : {}), step: 'started', started_at: new Date().toISOString(), consent: f.consent };
+  await transactions.write(paths, tx);
+  crashPoint(ctx.env, 'started');
+
+  let landingCommit = f.head;
+  let proof = f.proof;
+  let validation = f.validation;
+  if (!fastForward) {
+    const composed = await compose(l, f, tx, trunkBefore);
+    if ('refusal' in composed) return composed.refusal;
+    landingCommit = composed.commit;
+    proof = composed.proof;
+    validation = { mode: 'rerun', composed: true, commit: composed.commit };
+    steps.push(...composed.steps);
+  }
+
+  const moved = await moveTrunk(run, trunk, trunkBefore, landingCommit, l.trunkCheckout);
+  steps.push({ kind: 'git', label: `${fastForward ? 'fast-forward' : 'move'} ${trunk} to ${landingCommit.slice(0, 12)}`, disposition: 'run', outcome: moved.ok ? 'ok' : 'failed', duration_s: 0 });
+  if (!moved.ok) {
+    await rollBack(l, tx);
+    await transactions.remove(paths, effort.id);
+    return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'apply_failed', message: `Nothing landed: ${moved.message}.`, next: { recovery: mcp ? 'call discern_accept again (it composes with the new trunk)' : 'run `discern accept` again (it composes with the new trunk)' } } };
+  }
+  await advance(paths, tx, 'trunk_landed', { landing: landingCommit, proof, proof_line: proof.line });
+  crashPoint(ctx.env, 'trunk_landed');
+  return finish(l, tx, { steps, proof, validation, submissionData: f.submissionData, revision: f.revision, recovered: false, fastForward, changedScopes: f.changedScopes });
+}
+
+async function advance(paths: AcceptancePaths, tx: Transaction, step: TransactionStep, extra: Partial<Transaction> = {}): Promise<void> {
+  Object.assign(tx, extra, { step });
+  await transactions.write(paths, tx);
+}
+
+interface Finishing {
+  steps: DiscernStep[];
+  proof: DiscernProofSummary | undefined;
+  validation?: NonNullable<DiscernAcceptData['gate_validation']>;
+  submissionData?: NonNullable<DiscernAcceptData['submission']>;
+  revision?: NonNullable<DiscernAcceptData['revision']>;
+  recovered: boolean;
+  fastForward?: boolean;
+  changedScopes?: string[] | undefined;
+}
+
+/** Everything after the trunk holds the commit: the note, resources, worktree, branch, records. */
+async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<AcceptOutcome> {
+  const { ctx, paths, effort, mainRoot, trunk } = l;
+  const env = ctx.env;
+  const landed = tx.landing ?? tx.head;
+  const steps = f.steps;
+  const proofLine = tx.proof_line ?? f.proof?.line ?? `discern Proof: ${trunk} @ ${landed.slice(0, 12)}`;
+
+  let note: NoteWrite | { status: 'missing_proof'; ref: string; commit: string };
+  if (f.proof !== undefined) {
+    const body = proofNoteBody({
+      subject: { commit: landed },
+      proof: { branch: effort.branch, trunk, head: landed, files_total: f.proof.files_total, insertions: f.proof.insertions, deletions: f.proof.deletions, mode: 'strict' },
+      presentation: { line: proofLine, markdown: `# discern Proof\n\n> ${proofLine}\n` },
+      acceptance: { consent: tx.consent },
+    });
+    note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body);
+  } else {
+    note = { status: 'missing_proof', ref: 'refs/notes/discern', commit: landed };
+  }
+  steps.push({ kind: 'git', label: 'write the Proof note', disposition: 'run', note: note.ref, outcome: note.status === 'record_failed' ? 'skipped' : 'ok', duration_s: 0 });
+  await advance(paths, tx, 'note_written');
+  crashPoint(env, 'note_written');
+
+  const advisories: NonNullable<AcceptOutcome['advisories']> = [];
+  if (note.status === 'record_failed' || note.status === 'missing_proof') {
+    advisories.push({ kind: 'proof-recording-unavailable', evidence: [`the Proof note on ${landed.slice(0, 12)} was not written: ${'reason' in note ? note.reason : 'no Proof was at hand'}`], next_action: 'The landing stands; the note is a record only. Check `git notes --ref=refs/notes/discern` when convenient.' });
+  }
+
+  let destroyed: string[] = [];
+  let removed = !existsSync(effort.path);
+  if (!removed) {
+    const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps);
+    destroyed = resources.destroyed;
+    await advance(paths, tx, 'resources_destroyed');
+    removed = await removeWorktree(mainRoot, effort.path, env, steps);
+    if (removed) await advance(paths, tx, 'worktree_removed');
+    crashPoint(env, 'worktree_removed');
+    if (resources.failed.length > 0) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]], next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.` });
+  }
+  const branch = await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps);
+  if (branch.deleted) await advance(paths, tx, 'branch_deleted');
+  if (!removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.` });
+  if (!branch.deleted) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${effort.branch}: it holds work the trunk does not.` });
+  if (tx.integration) await dropIntegration(mainRoot, tx.integration, env);
+
+  await submissions.remove(paths, effort.id);
+  await grants.remove(paths, effort.id);
+  await transactions.remove(paths, effort.id);
+
+  const hint = ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
+  return {
+    steps,
+    ...(advisories.length > 0 ? { advisories } : {}),
+    held: ['accept-landing'],
+    data: {
+      revision: f.revision ?? { effort: effort.id, path: effort.path, branch: effort.branch, head: tx.head },
+      ...(f.submissionData ? { submission: f.submissionData } : {}),
+      landings: [{ effort: effort.id, branch: effort.branch, head: tx.head, selected: true, status: 'landed', landed_commit: landed, proof_line: proofLine }],
+      consent: tx.consent,
+      ...(f.changedScopes ? { scopes_changed: f.changedScopes } : {}),
+      ...(f.validation ? { gate_validation: f.validation } : {}),
+      landing: { recovery_performed: f.recovered, trunk_landed: true, landed_commit: landed, ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}), worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}) },
+      root: mainRoot,
+      proof_line: proofLine,
+      ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
+      proof_note: { write: { status: note.status, ref: note.ref, commit: note.commit, ...('reason' in note ? { reason: note.reason } : {}) } },
+    },
+    hints: [hint],
+  };
+}
+
+/** Trunk + branch composed in an integration worktree under the git common dir, and the gate run there. */
+async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: string): Promise<{ commit: string; proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
+  const { ctx, paths, effort, mainRoot, trunk } = l;
+  const env = ctx.env;
+  const run = { cwd: mainRoot, env };
+  const mcp = ctx.surface === 'mcp';
+  const steps: DiscernStep[] = [];
+  const back = async (outcome: AcceptOutcome): Promise<{ refusal: AcceptOutcome }> => {
+    await rollBack(l, tx);
+    await transactions.remove(paths, effort.id);
+    return { refusal: outcome };
+  };
+  const conflicts = await mergeConflicts(run, trunkTip, f.head);
+  steps.push({ kind: 'merge-check', label: `${effort.branch} merges cleanly with ${trunk} (${trunkTip.slice(0, 12)})`, disposition: 'gate', outcome: conflicts.length === 0 ? 'ok' : 'failed', duration_s: 0 });
+  if (conflicts.length > 0) {
+    return back({
+      steps: [...f.steps, ...steps],
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: { error: 'conflict', message: `${trunk} moved since this Proof and the two conflict in ${conflicts.join(', ')}; the trunk is untouched. Run \`${mcp ? 'discern_update' : 'discern update'}\` in the effort's worktree (it shows the conflict), resolve, commit, run done, then accept again.`, next: {} },
+    });
+  }
+  const integration = { path: join(paths.integration, effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
+  await dropIntegration(mainRoot, integration, env);
+  const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
+  if (added.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The integration worktree could not be created: ${gitComplaint(added)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+  await advance(paths, tx, 'started', { integration });
+  const merged = await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${effort.branch} into ${trunk}`, f.head], { cwd: integration.path, env });
+  steps.push({ kind: 'git', label: `compose ${effort.branch} with ${trunk} in an integration worktree`, disposition: 'run', note: integration.path, outcome: merged.code === 0 ? 'ok' : 'failed', duration_s: 0 });
+  if (merged.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The composition could not be made: ${gitComplaint(merged)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+  const commit = (await git(['rev-parse', 'HEAD'], { cwd: integration.path, env })).stdout.trim();
+  await advance(paths, tx, 'composed', { landing: commit });
+  crashPoint(env, 'composed');
+  // The combined tree needs what the effort's own worktree had: the ensure commands.
+  for (const command of commandList(ctx.project.config.repository?.ensure)) {
+    const ensured = await runJob({ label: 'ensure', commands: [command], cwd: integration.path, env, timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: '[gate] timeout', outputPath: join(l.outputDir, outputFileName('integration-ensure')) });
+    steps.push({ kind: 'repository-ensure', label: 'ensure', disposition: 'run', note: command, outcome: ensured.outcome, duration_s: Math.round(ensured.durationMs / 1000), output_path: ensured.outputPath });
+    if (ensured.outcome !== 'ok') return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `ensure failed in the integration worktree ("${command}"). Nothing landed.`, next: { recovery: 'fix the ensure command, then accept again' } } });
+  }
+  const gated = await runGate(integration.path, ctx);
+  if ('refusal' in gated) {
+    const failed = gated.refusal;
+    return back({
+      ...failed,
+      steps: [...f.steps, ...steps, ...(failed.steps ?? [])],
+      data: { revision: f.revision, submission: f.submissionData, gate_validation: { mode: 'rerun', composed: true, commit } },
+      ...(failed.refusal
+        ? { refusal: failed.refusal.error === 'gate_failed' ? { ...failed.refusal, message: `The gate failed on ${effort.branch} composed with the moved ${trunk} (${commit.slice(0, 12)}); the trunk is untouched. ${failed.refusal.message}` } : failed.refusal }
+        : {}),
+    } as AcceptOutcome);
+  }
+  steps.push(...gated.steps);
+  // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
+  const line = gated.proof.line.replace(`${integration.branch} @`, `${effort.branch} + ${trunk} @`);
+  return { commit, proof: { ...gated.proof, branch: effort.branch, line }, steps };
+}
+
+/** Runs the gate (done) in a checkout and returns its Proof, or accept's refusal carrying done's facts. */
+async function runGate(path: string, ctx: ProjectVerbContext): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
+  const resolution = await resolveProject({ path, pathFrom: 'argument', requireTrunk: true, env: ctx.env, signal: ctx.signal });
+  if (!resolution.ok) return { refusal: { refusal: { error: 'apply_failed', message: `The checkout at ${path} cannot be gated: ${resolution.refusal.message}`, next: { recovery: 'fix what the message names, then accept again' } } } };
+  const { done } = await import('./done.js');
+  const outcome = await done({}, { ...ctx, target: path, project: resolution.project });
+  const steps = outcome.steps ?? [];
+  if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof) return { proof: outcome.data.proof, steps };
+  const r = outcome.refusal;
+  const mapped: AcceptOutcome =
+    r && (r.error === 'gate_failed' || r.error === 'incomplete' || r.error === 'dirty_worktree' || r.error === 'detached_head' || r.error === 'write_denied' || r.error === 'invalid_config' || r.error === 'apply_failed')
+      ? ({ steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: r } as AcceptOutcome)
+      : { steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: { error: 'apply_failed', message: `The gate did not produce Proof: ${r?.message ?? 'no Proof was recorded'}`, next: { recovery: 'run done in the effort\'s worktree, then accept again' } } };
+  return { refusal: mapped };
+}
+
+/** An interrupted landing: finished when the trunk already holds its commit, rolled back otherwise. */
+async function recover(tx: Transaction, l: Landing): Promise<AcceptOutcome | 'rolled_back'> {
+  const run = { cwd: l.mainRoot, env: l.ctx.env };
+  // The trunk is the truth: it holds the landing commit (the landing happened) or it does not (roll back).
+  if (tx.landing !== undefined && (await trunkContains(run, tx.trunk, tx.landing))) {
+    return finish(l, tx, { steps: [{ kind: 'git', label: 'resume an interrupted acceptance: the trunk already holds its commit', disposition: 'run', outcome: 'ok', duration_s: 0 }], proof: tx.proof, recovered: true });
+  }
+  await rollBack(l, tx);
+  await transactions.remove(l.paths, l.effort.id);
+  return 'rolled_back';
+}
+
+async function rollBack(l: Landing, tx: Transaction): Promise<void> {
+  if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env);
+}
+
+async function dropIntegration(mainRoot: string, integration: { path: string; branch: string }, env: Env): Promise<void> {
+  await git(['worktree', 'remove', '--force', '--force', integration.path], { cwd: mainRoot, env });
+  await git(['worktree', 'prune'], { cwd: mainRoot, env });
+  await git(['branch', '-D', integration.branch], { cwd: mainRoot, env });
+}
+
+/** Paths the effort changes since its merge-base with the trunk (renames count both sides). */
+async function changedPaths(run: { cwd: string; env: Env }, trunk: string, head: string): Promise<string[]> {
+  const base = await git(['merge-base', `refs/heads/${trunk}`, head], run);
+  if (base.code !== 0) return [];
+  const diff = await git(['diff', '--name-only', '-z', '--no-renames', base.stdout.trim(), head, '--'], run);
+  return diff.stdout.split('\0').filter((p) => p.length > 0);
+}
+
+async function queueRows(paths: AcceptancePaths, efforts: readonly Effort[], scopes: readonly CompiledScope[], project: ProjectVerbContext['project'], run: { cwd: string; env: Env }, extra?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> {
+  const all = await submissions.all(paths);
+  if (extra && !all.some((s) => s.effort === extra.effort)) all.push(extra);
+  const rows: { submission: Submission; facts: QueueFacts }[] = [];
+  for (const submission of all) {
+    const grant = await grants.read(paths, submission.effort);
+    const changed = await changedPaths(run, project.trunk.name, submission.head);
+    const verdict = decideAuthority({ confirmed: false, ...(grant ? { grant } : {}), preAuthorized: project.config.acceptance?.pre_authorized ?? [], scopes, changed });
+    const effort = efforts.find((e) => e.id === submission.effort);
+    let waiting: string | undefined;
+    if (effort === undefined) waiting = 'its worktree is gone';
+    else {
+      const state = await readWorkingState(effort.path, run.env).catch(() => undefined);
+      if (state === undefined) waiting = 'its worktree cannot be read';
+      else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
+      else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
+      else if (verdict.queue === 'awaiting-owner') waiting = 'the owner\'s consent';
+    }
+    rows.push({ submission, facts: { authority: verdict.queue, ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}), ...(grant ? { grantedAt: grant.granted_at } : {}), ...(waiting !== undefined ? { waiting } : {}) } });
+  }
+  return orderQueue(rows);
+}
