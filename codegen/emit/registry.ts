@@ -95,6 +95,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       tools,
       resources,
       resourceNames: resources.map((r) => r.name),
+      clientProfiles: model.mcp.client_profiles,
     })),
   );
   out.set('generated/cli-grammar.ts', withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })));

@@ -146,6 +146,14 @@ function checkVocabularies(v: VocabulariesSpec, problems: ProblemList): void {
 
 function checkMcp(mcp: McpSpec, verbs: VerbModel[], problems: ProblemList): void {
   const file = 'spec/mcp.yaml';
+  const profiles = mcp.client_profiles;
+  for (const [client, profile] of Object.entries(profiles.clients)) {
+    if (!(profile in profiles.profiles)) problems.add(file, `/client_profiles/clients/${client}`, `names profile "${profile}", which client_profiles.profiles does not define`);
+    if (client !== client.toLowerCase()) problems.add(file, `/client_profiles/clients/${client}`, 'client names are compared lower-cased: write them in lower case');
+  }
+  for (const key of ['cli', 'unknown'] as const) {
+    if (!(profiles[key] in profiles.profiles)) problems.add(file, `/client_profiles/${key}`, `names profile "${profiles[key]}", which client_profiles.profiles does not define`);
+  }
   const names = new Set<string>();
   for (const verb of verbs) {
     const tool = verb.spec.mcp;

@@ -111,6 +111,12 @@ export interface VerbModel {
 
 export interface McpSpec {
   server: { name: string; title: string };
+  client_profiles: {
+    profiles: Record<string, { call_budget_s: number; description: string }>;
+    clients: Record<string, string>;
+    cli: string;
+    unknown: string;
+  };
   tool_order: string[];
   work_loop: string[];
   instructions: {
