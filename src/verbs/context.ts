@@ -25,6 +25,8 @@ export interface VerbContext {
   /** The absolute path the call is aimed at: input.path, else the CLI's working directory or the server's target. */
   target: string;
   surface: Surface;
+  /** The MCP client's clientInfo.name, when the call came over MCP and the client named itself. */
+  client?: string;
 }
 
 export interface ProjectVerbContext extends VerbContext {

@@ -15,6 +15,7 @@ export type HandlerLoaders = { [K in keyof VerbHandlers]: () => Promise<VerbHand
 
 export const HANDLERS: HandlerLoaders = {
   accept: async () => (await import('./accept.js')).accept,
+  await: async () => (await import('./await.js')).awaitCondition,
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
   done: async () => (await import('./done.js')).done,

@@ -23,6 +23,8 @@ export interface InvokeOptions {
   signal: AbortSignal;
   /** Where live progress goes, when the caller can show it. */
   progress?: LiveProgress;
+  /** The MCP client's clientInfo.name. */
+  client?: string;
 }
 
 export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptions): Promise<DiscernResult> {
@@ -44,7 +46,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const input = rawInput as { path?: string };
     target = input.path ?? options.defaultTarget;
     if (faultRequested(options.env, `verb:${id}`)) throw new Error(`fault injected at verb:${id} (DISCERN_FAULT)`);
-    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface, ...(options.progress ? { progress: options.progress } : {}) };
+    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface, ...(options.progress ? { progress: options.progress } : {}), ...(options.client !== undefined ? { client: options.client } : {}) };
     let context: object = base;
     if (registration.project !== 'none') {
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';

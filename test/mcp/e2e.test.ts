@@ -166,8 +166,12 @@ describe('calling every tool', () => {
     const result = await callTool('discern_accept', { target: 'no-such-effort', dry_run: true });
     assert.equal(result.structuredContent?.['error'], 'unknown_target', JSON.stringify(result.structuredContent));
   });
+  it('discern_await refuses a call naming no condition', async () => {
+    const result = await callTool('discern_await', {});
+    assert.equal(result.structuredContent?.['error'], 'invalid_value', JSON.stringify(result.structuredContent));
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
   });
 });
 

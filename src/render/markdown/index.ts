@@ -2,6 +2,7 @@
 // lands) `--render` and the human view.
 import type { DiscernResult } from '../../../generated/types.js';
 import { renderAccept } from './accept.js';
+import { renderAwait } from './await.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
@@ -18,6 +19,8 @@ export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
     case 'accept':
       return renderAccept(result);
+    case 'await':
+      return renderAwait(result);
     case 'docs':
       return renderDocs(result);
     case 'done':

@@ -33,7 +33,8 @@ export function createServer(state: ServerState): McpServer {
       async (args, ctx) => {
         const signal = state.closing ? AbortSignal.any([ctx.mcpReq.signal, state.closing]) : ctx.mcpReq.signal;
         const notifier = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
-        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(notifier ? { progress: notifier.progress } : {}) };
+        const client = server.server.getClientVersion()?.name;
+        const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(notifier ? { progress: notifier.progress } : {}), ...(client !== undefined ? { client } : {}) };
         const running = invoke(tool.verb, args, options);
         state.inflight?.add(running);
         try {

@@ -1,0 +1,202 @@
+// await: block until one condition holds — a sibling is green, an effort has landed, the trunk moved — within
+// the call budget the client allows. Truth comes from git and the sibling's Proof; file-system events on the
+// refs and Proof files only wake the waiter (with a slow poll as fallback), so a long wait costs almost no
+// CPU. A budget that runs out is a normal result with a C1 continuation; a cancel ends it with no effect.
+import { join } from 'node:path';
+import type { AwaitOutcome } from '../../generated/handlers.js';
+import { CLIENT_PROFILES } from '../../generated/mcp-table.js';
+import { VERBS } from '../../generated/registry.js';
+import { VERSION } from '../../generated/version.js';
+import type { DiscernAwaitData, DiscernAwaitInput } from '../../generated/types.js';
+import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
+import { branchTip } from '../engine/await/branch-tip.js';
+import { readContinuation, saveContinuation, type Continuation } from '../engine/await/continuations.js';
+import { waitForChange } from '../engine/await/wake.js';
+import { configIdentity } from '../engine/gate/canonical-json.js';
+import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
+import { git } from '../engine/git/git.js';
+import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { parseHandle } from '../engine/state/handles.js';
+import type { ProjectVerbContext } from './context.js';
+
+/** Without change events (some network file systems) a wait still re-checks this often. */
+const POLL_MS = 2000;
+const HEARTBEAT_MS = 15_000;
+
+type Condition = DiscernAwaitData['condition'];
+
+interface Watch {
+  condition: Condition;
+  target?: string;
+  effort?: Effort;
+  branch?: string;
+  trunk: string;
+  trunkStart: string;
+  lastTip?: string;
+  handle?: string;
+}
+
+export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbContext): Promise<AwaitOutcome> {
+  const { project } = ctx;
+  const mcp = ctx.surface === 'mcp';
+  const help = mcp ? 'the inputSchema of discern_await in tools/list' : '`discern help await`';
+  const chosen = [input.green !== undefined, input.landed !== undefined, input.trunk_moved === true, input.resume !== undefined].filter(Boolean).length;
+  if (chosen !== 1) return { refusal: { error: 'invalid_value', message: `await watches exactly one condition: give one of green, landed, trunk_moved or resume (${chosen === 0 ? 'none was given' : `${chosen} were given`}).`, next: { help } } };
+
+  const budget = callBudget(ctx, input.timeout);
+  const run = { cwd: project.root, env: ctx.env };
+  const commonDir = project.commonDir;
+  const trunk = project.trunk.name;
+  const { efforts } = await listEfforts(project.root, ctx.env);
+
+  let watch: Watch;
+  if (input.resume !== undefined) {
+    const parsed = parseHandle(input.resume, 'C1');
+    if (!parsed.ok) return { refusal: { error: 'invalid_value', message: parsed.message, next: { help } } };
+    const saved = await readContinuation(commonDir, parsed.handle);
+    if (saved === undefined) return { refusal: { error: 'unknown_target', message: `${parsed.handle} is not a continuation here (they are kept 7 days, in the repository that issued them).`, next: { list: mcp ? 'discern_await with the condition itself' : 'discern await --help' } } };
+    watch = fromContinuation(saved, efforts);
+  } else if (input.trunk_moved === true) {
+    const start = await branchTip(commonDir, trunk, run);
+    if (start === undefined) return { refusal: { error: 'unknown_target', message: `The trunk ${trunk} has no commit to watch.`, next: { list: mcp ? 'discern_status' : 'discern status' } } };
+    watch = { condition: 'trunk-moved', trunk, trunkStart: start };
+  } else {
+    const target = (input.green ?? input.landed) as string;
+    const condition: Condition = input.green !== undefined ? 'green' : 'landed';
+    const match = selectEffort(efforts, target);
+    const effort = 'effort' in match ? match.effort : undefined;
+    if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help } } };
+    // A landed effort's worktree and branch may be gone already: a branch name still answers through its tip.
+    const branch = effort?.branch ?? target.replace(/^refs\/heads\//, '');
+    const tip = await branchTip(commonDir, branch, run);
+    if (effort === undefined && (condition === 'green' || tip === undefined)) {
+      return { refusal: { error: 'unknown_target', message: `"${target}" names no effort${condition === 'landed' ? ' or branch' : ' with a checkout'} here.${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ''}`, next: { list: mcp ? 'discern_status' : 'discern status' } } };
+    }
+    watch = { condition, target, ...(effort ? { effort } : {}), branch, trunk, trunkStart: (await branchTip(commonDir, trunk, run)) ?? '', ...(tip ? { lastTip: tip } : {}) };
+  }
+
+  const started = Date.now();
+  const deadline = started + budget.seconds * 1000;
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
+  let beats = 0;
+  const heartbeat = setInterval(() => ctx.progress?.({ message: `waiting for ${describe(watch)} (${Math.round((Date.now() - started) / 1000)} s)`, completed: ++beats }), HEARTBEAT_MS);
+  try {
+    for (;;) {
+      const observed = await check(watch, project, ctx);
+      if (observed.met) {
+        const commit = observed.commit;
+        const hint = commit ? (mcp ? VERBS.await.hints.met_commit_mcp : VERBS.await.hints.met_commit).replaceAll('{commit}', commit.slice(0, 12)) : undefined;
+        return { data: result(watch, true, started, budget, input.timeout, observed.facts), ...(hint ? { hints: [hint] } : {}) };
+      }
+      if (stop.signal.aborted) {
+        const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : []));
+        const cancelled = ctx.signal.aborted;
+        const data = { ...result(watch, false, started, budget, input.timeout, observed.facts), resume: saved.handle, ...(cancelled ? { cancelled: true } : {}) };
+        return { data, hints: [VERBS.await.hints.expired.replace('{seconds}', String(Math.round((Date.now() - started) / 1000))).replace('{handle}', saved.handle)] };
+      }
+      await waitForChange(wakeDirs(watch, commonDir), POLL_MS, stop.signal);
+    }
+  } finally {
+    clearTimeout(timer);
+    clearInterval(heartbeat);
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function describe(w: Watch): string {
+  if (w.condition === 'trunk-moved') return `${w.trunk} to move`;
+  return `${w.effort?.id ?? w.branch ?? w.target} to ${w.condition === 'green' ? 'be green' : 'land'}`;
+}
+
+function callBudget(ctx: ProjectVerbContext, requested: number | undefined): { seconds: number; basis: string } {
+  const client = ctx.surface === 'cli' ? undefined : (ctx.client ?? '').toLowerCase();
+  const profileName = client === undefined ? CLIENT_PROFILES.cli : (CLIENT_PROFILES.clients[client] ?? CLIENT_PROFILES.unknown);
+  const profile = CLIENT_PROFILES.profiles[profileName];
+  const allowed = profile?.call_budget_s ?? 45;
+  const who = client === undefined ? 'the CLI' : client === '' ? 'an unnamed client' : `client "${client}"`;
+  const basis = `${who}: ${profileName} profile (${allowed} s)`;
+  if (requested !== undefined && requested < allowed) return { seconds: requested, basis: `timeout ${requested} s (within ${basis})` };
+  return { seconds: allowed, basis };
+}
+
+interface Observed {
+  met: boolean;
+  commit?: string;
+  facts: DiscernAwaitData['observed'];
+}
+
+async function check(w: Watch, project: ProjectVerbContext['project'], ctx: ProjectVerbContext): Promise<Observed> {
+  const run = { cwd: project.root, env: ctx.env };
+  const trunkHead = (await branchTip(project.commonDir, w.trunk, run)) ?? '';
+  if (w.condition === 'trunk-moved') {
+    return { met: trunkHead !== '' && trunkHead !== w.trunkStart, commit: trunkHead, facts: { trunk_start: w.trunkStart, trunk_head: trunkHead } };
+  }
+  const tip = (w.branch ? await branchTip(project.commonDir, w.branch, run) : undefined) ?? w.lastTip;
+  if (tip !== undefined) w.lastTip = tip;
+  const landed = tip !== undefined && trunkHead !== '' && (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
+  const base = { ...(tip ? { tip } : {}), landed, trunk_start: w.trunkStart, trunk_head: trunkHead };
+  if (w.condition === 'landed' || landed) return { met: landed, ...(landed ? { commit: trunkHead } : {}), facts: base };
+  // green: the sibling's own checkout holds current Proof for a clean HEAD.
+  const effort = w.effort;
+  if (effort === undefined) return { met: false, facts: { ...base, proof_status: 'missing' } };
+  const state = await readWorkingState(effort.path, ctx.env).catch(() => undefined);
+  if (state === undefined || state.head === null) return { met: false, facts: { ...base, proof_status: 'unavailable' } };
+  if (state.changed > 0) return { met: false, facts: { ...base, proof_status: 'dirty' } };
+  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
+  if (marker.state !== 'present') return { met: false, facts: { ...base, proof_status: 'missing' } };
+  const honored = marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION);
+  return { met: honored, ...(honored ? { commit: state.head } : {}), facts: { ...base, tip: state.head, proof_status: honored ? 'honored' : 'stale' } };
+}
+
+/** Where a change that matters would show: the trunk's and branch's ref directories, packed-refs, the sibling's git dir and Proof. */
+function wakeDirs(w: Watch, commonDir: string): string[] {
+  const refDir = (branch: string): string => join(commonDir, 'refs', 'heads', ...branch.split('/').slice(0, -1));
+  const dirs = [commonDir, refDir(w.trunk)];
+  if (w.branch) dirs.push(refDir(w.branch));
+  if (w.effort) dirs.push(w.effort.gitDir, join(w.effort.gitDir, 'discern'));
+  return dirs;
+}
+
+function result(w: Watch, met: boolean, started: number, budget: { seconds: number; basis: string }, requested: number | undefined, observed: DiscernAwaitData['observed']): DiscernAwaitData {
+  return {
+    condition: w.condition,
+    ...(w.effort ? { effort: w.effort.id } : {}),
+    ...(w.branch ? { branch: w.branch } : {}),
+    trunk: w.trunk,
+    met,
+    elapsed_ms: Date.now() - started,
+    timeout_s: budget.seconds,
+    timeout_basis: budget.basis,
+    ...(requested !== undefined ? { requested_timeout_s: requested } : {}),
+    observed,
+  };
+}
+
+function continuationOf(w: Watch): Omit<Continuation, 'format' | 'handle' | 'created_at'> {
+  return {
+    condition: w.condition,
+    ...(w.target ? { target: w.target } : {}),
+    ...(w.effort ? { effort: w.effort.id } : {}),
+    ...(w.branch ? { branch: w.branch } : {}),
+    trunk: w.trunk,
+    trunk_start: w.trunkStart,
+    ...(w.lastTip ? { last_tip: w.lastTip } : {}),
+  };
+}
+
+function fromContinuation(c: Continuation, efforts: readonly Effort[]): Watch {
+  const effort = c.effort !== undefined ? efforts.find((e) => e.id === c.effort) : undefined;
+  return {
+    condition: c.condition,
+    ...(c.target ? { target: c.target } : {}),
+    ...(effort ? { effort } : {}),
+    ...(c.branch ? { branch: c.branch } : {}),
+    trunk: c.trunk,
+    trunkStart: c.trunk_start,
+    ...(c.last_tip ? { lastTip: c.last_tip } : {}),
+    handle: c.handle,
+  };
+}
