@@ -14,7 +14,7 @@ import type { DiscernAcceptData, DiscernAcceptInput, DiscernProofSummary, Discer
 import { decideAuthority } from '../engine/acceptance/authority.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
 import { INTEGRATION_PREFIX, listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
-import { orderQueue, type QueueFacts } from '../engine/acceptance/queue.js';
+import { changedPaths, queueRows } from '../engine/acceptance/queue-view.js';
 import { acceptancePaths, grants, RECORD_FORMAT, submissions, transactions, type AcceptancePaths, type Submission, type Transaction, type TransactionStep } from '../engine/acceptance/records.js';
 import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
 import { mergeConflicts } from '../engine/efforts/incoming.js';
@@ -124,7 +124,7 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   const current = marker.state === 'present' && markerIsCurrent(marker.marker, head, identity, VERSION) ? marker.marker : undefined;
   if (current?.mode === 'report') return { refusal: { error: 'report_only_proof', message: 'This commit\'s Proof was recorded in report mode (ci): it cannot authorize a landing. Run done without ci.', next: { rerun: mcp ? 'discern_done' : 'discern done' } } };
 
-  const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> => queueRows(paths, efforts, scopes, project, run, submission);
+  const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> => queueRows(paths, efforts, scopes, project.config, trunk, run, submission);
 
   if (input.dry_run === true) {
     const planned = await submissions.read(paths, effort.id);
@@ -444,35 +444,4 @@ async function dropIntegration(mainRoot: string, integration: { path: string; br
   await git(['worktree', 'remove', '--force', '--force', integration.path], { cwd: mainRoot, env });
   await git(['worktree', 'prune'], { cwd: mainRoot, env });
   await git(['branch', '-D', integration.branch], { cwd: mainRoot, env });
-}
-
-/** Paths the effort changes since its merge-base with the trunk (renames count both sides). */
-async function changedPaths(run: { cwd: string; env: Env }, trunk: string, head: string): Promise<string[]> {
-  const base = await git(['merge-base', `refs/heads/${trunk}`, head], run);
-  if (base.code !== 0) return [];
-  const diff = await git(['diff', '--name-only', '-z', '--no-renames', base.stdout.trim(), head, '--'], run);
-  return diff.stdout.split('\0').filter((p) => p.length > 0);
-}
-
-async function queueRows(paths: AcceptancePaths, efforts: readonly Effort[], scopes: readonly CompiledScope[], project: ProjectVerbContext['project'], run: { cwd: string; env: Env }, extra?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> {
-  const all = await submissions.all(paths);
-  if (extra && !all.some((s) => s.effort === extra.effort)) all.push(extra);
-  const rows: { submission: Submission; facts: QueueFacts }[] = [];
-  for (const submission of all) {
-    const grant = await grants.read(paths, submission.effort);
-    const changed = await changedPaths(run, project.trunk.name, submission.head);
-    const verdict = decideAuthority({ confirmed: false, ...(grant ? { grant } : {}), preAuthorized: project.config.acceptance?.pre_authorized ?? [], scopes, changed });
-    const effort = efforts.find((e) => e.id === submission.effort);
-    let waiting: string | undefined;
-    if (effort === undefined) waiting = 'its worktree is gone';
-    else {
-      const state = await readWorkingState(effort.path, run.env).catch(() => undefined);
-      if (state === undefined) waiting = 'its worktree cannot be read';
-      else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
-      else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
-      else if (verdict.queue === 'awaiting-owner') waiting = 'the owner\'s consent';
-    }
-    rows.push({ submission, facts: { authority: verdict.queue, ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}), ...(grant ? { grantedAt: grant.granted_at } : {}), ...(waiting !== undefined ? { waiting } : {}) } });
-  }
-  return orderQueue(rows);
 }

@@ -7,6 +7,9 @@ import type { DiscernStatusData, DiscernStatusInput } from '../../generated/type
 import { fullCollections, projectCollections } from '../core/projection.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
+import { effortsView } from '../engine/fleet/efforts-view.js';
+import { compileScopes } from '../engine/scopes/index.js';
+import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
@@ -50,7 +53,20 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       runningOperation(paths),
     ]),
   );
-  const [{ state, distance }, fleet, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
+  const [{ state, distance }, listed, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
+  // Efforts, the landing queue and their collisions: read only when the fleet was (not with local).
+  const efforts = listed === undefined ? undefined : await effortsView(listed, {
+    root: project.root,
+    commonDir: project.commonDir,
+    trunk: project.trunk.name,
+    branchPrefix: config.repository.branch_prefix,
+    config: project.config,
+    scopes: compiledScopes(project.config),
+    configCanonical: configIdentity(project.config, project.trunk.name),
+    version: VERSION,
+    env: ctx.env,
+  });
+  const fleet = efforts?.fleet;
 
   const data: Omit<DiscernStatusData, 'projection'> = {
     location: project.location,
@@ -80,8 +96,14 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     gate_proof: gateProof,
     ...(operation ? { operation: { ...operation, read_back: ctx.surface === 'mcp' ? `discern_progress with handle "${operation.handle}"` : `discern progress ${operation.handle}` } } : {}),
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
+    ...(efforts?.extra ?? {}),
   };
   const rules = VERBS.status.projection;
   if (input.verbose === true) return { data: fullCollections(data) };
   return { data: projectCollections(data, rules), hints: [VERBS.status.hints.verbose_route] };
+}
+
+/** The configured scopes, compiled; a pattern that does not compile only matches nothing here (impact reports it). */
+function compiledScopes(config: ProjectVerbContext['project']['config']): ReturnType<typeof compileScopes>['scopes'] {
+  return compileScopes(scopeDefinitions(config)).scopes;
 }

@@ -17,6 +17,8 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
   if (head === null || m.commit !== head) return { status: 'stale', ...base, reason: 'HEAD has moved since this Proof was recorded' };
   if (!markerIsCurrent(m, head, configCanonical, version)) return { status: 'stale', ...base, reason: 'discern.toml or the discern version changed since this Proof was recorded' };
   if (!clean) return { status: 'dirty', ...base, reason: 'the worktree has uncommitted changes' };
+  // Current, but recorded in report mode (done --ci): it cannot authorize a landing.
+  if (m.mode === 'report') return { status: 'report_only', ...base, reason: 'recorded in report mode (ci): it cannot authorize a landing' };
   return { status: 'honored', ...base, proof: m.proof };
 }
 

@@ -37,15 +37,26 @@ export function renderStatus(result: DiscernStatusResult): string {
   const gates = data.gate.scope_gates.length > 0 ? `## Scope gates\n\n${data.gate.scope_gates.map((s) => `- ${code(s.scope)}: ${s.commands.map(code).join('; ')}`).join('\n')}` : undefined;
   const fleet = data.fleet
     ? `## Fleet (${data.fleet_total ?? data.fleet.length})\n\n${table(
-        ['Worktree', 'Branch', 'State', 'Trunk'],
+        ['Worktree', 'Branch', 'State', 'Trunk', 'Proof'],
         data.fleet.map((r) => [
-          `${code(r.path)}${r.is_main ? ' (main)' : ''}${r.is_current ? ' (here)' : ''}`,
+          `${code(r.path)}${r.is_main ? ' (main)' : ''}${r.is_current ? ' (here)' : ''}${r.id ? ` effort ${code(r.id)}` : ''}`,
           r.branch === null ? 'detached' : code(r.branch),
           r.broken ? `broken: ${r.reason ?? ''}` : r.clean ? 'clean' : `${r.changed_files ?? 0} changed`,
           r.ahead === undefined || r.ahead === null ? '—' : `+${r.ahead} / -${r.behind ?? 0}`,
+          r.gate_proof?.status ?? '—',
         ]),
       )}`
     : undefined;
+  const collisions = data.fleet_collisions && data.fleet_collisions.length > 0
+    ? `## Efforts changing the same paths
+
+${data.fleet_collisions.map((c) => `- ${c.efforts.map(code).join(' and ')}: ${c.shared} shared (${(c.paths ?? []).map(code).join(', ')}${c.shared > (c.paths?.length ?? 0) ? ', …' : ''})`).join('\n')}`
+    : undefined;
+  const queue = data.queue && data.queue.length > 0
+    ? `## Landing queue (${data.queue.length})\n\n${table(['#', 'Effort', 'Head', 'Authority', 'Ready'], data.queue.map((q) => [String(q.position), code(q.effort), code(q.head.slice(0, 12)), q.authority, q.readiness === 'ready' ? 'ready' : `waiting: ${q.reason ?? ''}`]))}`
+    : undefined;
+  const landed = data.landed_proof ? `Last landing on the trunk (Proof note on ${code(data.landed_proof.commit.slice(0, 12))}):\n\n> ${data.landed_proof.line}` : undefined;
+  const unlanded = data.unlanded_branches && data.unlanded_branches.length > 0 ? `## Effort branches with no worktree, not on the trunk\n\n${data.unlanded_branches.map((b) => `- ${code(b)}`).join('\n')}` : undefined;
   const omitted = data.projection.omitted ? `Left out by the default projection: ${Object.entries(data.projection.omitted).map(([k, n]) => `${code(k)} ${n}`).join(', ')}.` : undefined;
-  return frame(result, { state, evidence: [jobs, gates, scopes, fleet, omitted].filter(Boolean).join('\n\n') });
+  return frame(result, { state, evidence: [jobs, gates, scopes, fleet, collisions, queue, landed, unlanded, omitted].filter(Boolean).join('\n\n') });
 }

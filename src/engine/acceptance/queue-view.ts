@@ -1,0 +1,43 @@
+// The landing queue as status, accept and a dry run show it: every recorded submission with its authority
+// (the owner's grant, standing scopes covering the change, or awaiting the owner) and whether it can land now.
+import type { DiscernConfig } from '../../../generated/types.js';
+import { git } from '../git/git.js';
+import { readWorkingState } from '../git/porcelain-status.js';
+import type { CompiledScope } from '../scopes/index.js';
+import { decideAuthority } from './authority.js';
+import type { Effort } from './efforts.js';
+import { orderQueue, type QueueFacts, type QueueRow } from './queue.js';
+import { grants, submissions, type AcceptancePaths, type Submission } from './records.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Paths the effort changes since its merge-base with the trunk (renames count both sides). */
+export async function changedPaths(run: { cwd: string; env: Env }, trunk: string, head: string): Promise<string[]> {
+  const base = await git(['merge-base', `refs/heads/${trunk}`, head], run);
+  if (base.code !== 0) return [];
+  const diff = await git(['diff', '--name-only', '-z', '--no-renames', base.stdout.trim(), head, '--'], run);
+  return diff.stdout.split('\0').filter((p) => p.length > 0);
+}
+
+export async function queueRows(paths: AcceptancePaths, efforts: readonly Effort[], scopes: readonly CompiledScope[], config: DiscernConfig, trunk: string, run: { cwd: string; env: Env }, extra?: Submission): Promise<QueueRow[]> {
+  const all = await submissions.all(paths);
+  if (extra && !all.some((s) => s.effort === extra.effort)) all.push(extra);
+  const rows: { submission: Submission; facts: QueueFacts }[] = [];
+  for (const submission of all) {
+    const grant = await grants.read(paths, submission.effort);
+    const changed = await changedPaths(run, trunk, submission.head);
+    const verdict = decideAuthority({ confirmed: false, ...(grant ? { grant } : {}), preAuthorized: config.acceptance?.pre_authorized ?? [], scopes, changed });
+    const effort = efforts.find((e) => e.id === submission.effort);
+    let waiting: string | undefined;
+    if (effort === undefined) waiting = 'its worktree is gone';
+    else {
+      const state = await readWorkingState(effort.path, run.env).catch(() => undefined);
+      if (state === undefined) waiting = 'its worktree cannot be read';
+      else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
+      else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
+      else if (verdict.queue === 'awaiting-owner') waiting = 'the owner\'s consent';
+    }
+    rows.push({ submission, facts: { authority: verdict.queue, ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}), ...(grant ? { grantedAt: grant.granted_at } : {}), ...(waiting !== undefined ? { waiting } : {}) } });
+  }
+  return orderQueue(rows);
+}
