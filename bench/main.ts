@@ -5,7 +5,9 @@
 //                a warm MCP server's discern_status round trip, p50/p95 over 200 calls (reported).
 //   gate:        four 1 s jobs at concurrency 4 ≤ 1.3× the longest job (lefthook's parallel mode beside it);
 //                Proof reuse ≤ 1.6× node -e 0; a job printing 200 MB keeps discern's peak RSS ≤ 150 MB.
-// Options: --rounds N (default 21), --suite startup|orientation|gate|all (default all), --strict (exit 1 over budget).
+//   efforts:     start on 20k files ≤ 1.2× `git -c checkout.workers=4 worktree add`; accept's fast-forward path
+//                (reported); await's reaction to a trunk move, p95 ≤ 1 s, and the CPU of a 30 s wait (reported).
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|all (default all), --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +16,7 @@ import { timeCommand, timeMcpToolsList } from './processes.js';
 import { benchRepository, shallowClone } from './fixtures.js';
 import { toolRoundTrips } from './mcp-round-trips.js';
 import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
+import { acceptBench, awaitBench, startBench } from './efforts.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -88,6 +91,11 @@ if (suite === 'orientation' || suite === 'all') {
 if (suite === 'gate' || suite === 'all') {
   const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds), cacheDir: join(tmpdir(), 'discern-bench-cache') };
   for (const run of [concurrencyBench, reuseBench, outputBench]) reportGate(await run(options), options.rounds);
+}
+
+if (suite === 'efforts' || suite === 'all') {
+  const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds) };
+  for (const run of [startBench, acceptBench, awaitBench]) reportGate(await run(options), options.rounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {

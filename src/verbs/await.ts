@@ -11,7 +11,7 @@ import type { DiscernAwaitData, DiscernAwaitInput } from '../../generated/types.
 import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
 import { branchTip } from '../engine/await/branch-tip.js';
 import { readContinuation, saveContinuation, type Continuation } from '../engine/await/continuations.js';
-import { waitForChange } from '../engine/await/wake.js';
+import { ChangeWaker } from '../engine/await/wake.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
 import { git } from '../engine/git/git.js';
@@ -83,8 +83,11 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
   const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
   let beats = 0;
   const heartbeat = setInterval(() => ctx.progress?.({ message: `waiting for ${describe(watch)} (${Math.round((Date.now() - started) / 1000)} s)`, completed: ++beats }), HEARTBEAT_MS);
+  // Watching starts before the first check, so a change during a check is not missed.
+  const waker = new ChangeWaker(wakeDirs(watch, commonDir));
   try {
     for (;;) {
+      waker.arm();
       const observed = await check(watch, project, ctx);
       if (observed.met) {
         const commit = observed.commit;
@@ -97,9 +100,10 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
         const data = { ...result(watch, false, started, budget, input.timeout, observed.facts), resume: saved.handle, ...(cancelled ? { cancelled: true } : {}) };
         return { data, hints: [VERBS.await.hints.expired.replace('{seconds}', String(Math.round((Date.now() - started) / 1000))).replace('{handle}', saved.handle)] };
       }
-      await waitForChange(wakeDirs(watch, commonDir), POLL_MS, stop.signal);
+      await waker.wait(POLL_MS, stop.signal);
     }
   } finally {
+    waker.close();
     clearTimeout(timer);
     clearInterval(heartbeat);
     ctx.signal.removeEventListener('abort', onAbort);

@@ -12,7 +12,9 @@ import { planStart, startPlanSteps, worktreeRoot, type StartPlan } from '../engi
 import { createWorktree, setUpWorktree, type StartRun } from '../engine/efforts/start-apply.js';
 import { taskRecordPath } from '../engine/efforts/task-record.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
-import { git, gitComplaint } from '../engine/git/git.js';
+import { branchTip } from '../engine/await/branch-tip.js';
+import { git } from '../engine/git/git.js';
+import { branchesUnder, registeredWorktreePaths } from '../engine/git/ref-store.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
 
@@ -24,8 +26,8 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_start in tools/list' : '`discern help start`';
   const retry = ctx.surface === 'mcp' ? 'call discern_start again' : 'run `discern start` again';
 
-  const worktrees = await listWorktrees(project.root, ctx.env, ctx.signal);
-  const mainRoot = worktrees[0]?.path ?? project.root;
+  // The main checkout: this one, or (from a linked worktree) the first one git lists.
+  const mainRoot = project.location === 'main' ? project.root : ((await listWorktrees(project.root, ctx.env, ctx.signal))[0]?.path ?? project.root);
   const rooted = worktreeRoot(project.config, mainRoot);
   if (!rooted.ok) return { refusal: { error: 'invalid_config', message: rooted.message, next: { file: 'discern.toml', where: 'key `worktree.root`' } } };
   if (rooted.inside) {
@@ -37,12 +39,11 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   }
 
   const fromRef = input.from ?? project.trunk.name;
-  const spec = input.from === undefined ? `refs/heads/${project.trunk.name}` : input.from;
-  const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
-  if (resolved.code !== 0) {
+  const commit = input.from === undefined ? await branchTip(project.commonDir, project.trunk.name, run) : await resolveCommit(input.from, run);
+  if (commit === undefined) {
     return { refusal: { error: 'invalid_value', message: `from "${fromRef}" names no commit here: give a branch, tag or commit id (\`git log --oneline\` lists commits).`, next: { help } } };
   }
-  const from = { ref: fromRef, commit: resolved.stdout.trim() };
+  const from = { ref: fromRef, commit };
 
   const denied = await unwritable(rooted.root);
   if (denied !== undefined) return { refusal: { error: 'write_denied', message: `Efforts' worktrees go in ${rooted.root}, and ${denied} is not writable.`, next: { target: denied, access: 'writable' } } };
@@ -51,8 +52,8 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const outputDir = join(project.gitDir, 'discern', 'output');
 
   const claimed = await withRepositoryLock(project.commonDir, 'start', 60_000, async () => {
-    const [branches, current] = await Promise.all([listBranches(project.root, ctx.env), listWorktrees(project.root, ctx.env)]);
-    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: new Set(current.map((w) => w.path)), exists: existsSync, envFiles }, rooted.root);
+    const branches = await branchesUnder(project.commonDir, project.config.repository?.branch_prefix ?? 'agent/', run);
+    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: existsSync, envFiles }, rooted.root);
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
     const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });
@@ -63,7 +64,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   }
   if (!claimed.ok) return { refusal: { error: 'invalid_value', message: claimed.message, next: { help } } };
   const { plan } = claimed;
-  const behind = await behindTrunk(from.commit, project.trunk.name, run);
+  const behind = input.from === undefined ? 0 : await behindTrunk(from.commit, project.trunk.name, run);
   const authority = prospectiveAuthority(project.config);
 
   if (input.dry_run === true || claimed.created === undefined) {
@@ -142,10 +143,9 @@ async function behindTrunk(commit: string, trunk: string, run: { cwd: string; en
   return counted.code === 0 ? Number(counted.stdout.trim()) : undefined;
 }
 
-async function listBranches(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<Set<string>> {
-  const listed = await git(['for-each-ref', '--format=%(refname)', 'refs/heads/'], { cwd, env });
-  if (listed.code !== 0) throw new Error(`git for-each-ref failed: ${gitComplaint(listed)}`);
-  return new Set(listed.stdout.split('\n').filter((l) => l.startsWith('refs/heads/')).map((l) => l.slice('refs/heads/'.length)));
+async function resolveCommit(spec: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<string | undefined> {
+  const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
+  return resolved.code === 0 ? resolved.stdout.trim() : undefined;
 }
 
 /** Env files that exist in the main checkout as regular files and are not part of the starting commit. */

@@ -10,6 +10,7 @@ import { commandList } from '../config/commands.js';
 import { diagnoseOutput } from '../diagnostics/index.js';
 import { faultRequested } from '../faults.js';
 import { git, gitComplaint } from '../git/git.js';
+import { linkedGitDir } from '../git/ref-store.js';
 import { outputFileName } from '../jobs/output-dir.js';
 import { runJob, type JobRunResult } from '../jobs/run-job.js';
 import type { PlannedResource, StartPlan } from './start-plan.js';
@@ -39,7 +40,7 @@ export async function createWorktree(run: StartRun): Promise<{ ok: true; steps: 
 
   await mkdir(plan.root, { recursive: true });
   // Parallel checkout: git's default checks files out one at a time, several times slower on a large tree.
-  const workers = Math.max(2, Math.min(availableParallelism(), 8));
+  const workers = Math.max(4, Math.min(availableParallelism() * 2, 16));
   const added = await git(['-c', `checkout.workers=${workers}`, 'worktree', 'add', '-b', plan.branch, plan.path, plan.from.commit], { cwd: run.mainRoot, env: run.env });
   steps.push({ kind: 'git', label: `create branch ${plan.branch} and its worktree`, disposition: 'run', note: plan.path, outcome: added.code === 0 ? 'ok' : 'failed', duration_s: seconds(began) });
   if (added.code !== 0) {
@@ -60,9 +61,9 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     return { ok: false, stage: 'setup', steps, diagnostics, message, undone };
   };
 
-  const gitDirRead = await git(['rev-parse', '--absolute-git-dir'], { cwd: plan.path, env: run.env });
-  const worktreeGitDir = gitDirRead.stdout.trim();
-  if (gitDirRead.code !== 0 || worktreeGitDir === '') return fail(`the new worktree's git dir could not be read: ${gitComplaint(gitDirRead)}.`, [], []);
+  // The new worktree's git dir, from its .git file (git may have suffixed the admin directory's name).
+  const worktreeGitDir = linkedGitDir(plan.path);
+  if (worktreeGitDir === undefined) return fail(`the new worktree's git dir could not be read from ${plan.path}/.git.`, [], []);
 
   const recordStart = performance.now();
   try {

@@ -3,9 +3,9 @@
 // and effort branches no worktree holds that the trunk does not contain. Each part costs git calls only when
 // there is something to read (linked worktrees, effort branches, a notes ref), so a plain checkout's status
 // stays as fast as before.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { DiscernConfig, DiscernStatusData, DiscernStatusFleetRow } from '../../../generated/types.js';
 import { decideAuthority } from '../acceptance/authority.js';
 import type { Effort } from '../acceptance/efforts.js';
@@ -15,6 +15,7 @@ import { readTaskRecord } from '../efforts/task-record.js';
 import { checkoutProof } from '../gate/checkout-state.js';
 import { gateStatePaths } from '../gate/state-paths.js';
 import { git } from '../git/git.js';
+import { linkedGitDir } from '../git/ref-store.js';
 import { parseProofNote, NOTES_REF } from '../notes/proof-note.js';
 import type { CompiledScope } from '../scopes/index.js';
 
@@ -71,19 +72,6 @@ export async function effortsView(fleet: DiscernStatusFleetRow[], options: Effor
       ...(unlanded.length > 0 ? { unlanded_branches: unlanded } : {}),
     },
   };
-}
-
-/** A linked worktree's git dir, from its `.git` file ("gitdir: <path>"). */
-function linkedGitDir(path: string): string | undefined {
-  try {
-    const text = readFileSync(join(path, '.git'), 'utf8');
-    const match = /^gitdir: (.+)$/m.exec(text);
-    if (!match?.[1]) return undefined;
-    const dir = match[1].trim();
-    return isAbsolute(dir) ? dir : resolve(path, dir);
-  } catch {
-    return undefined;
-  }
 }
 
 function collide(changedBy: Map<string, string[]>): NonNullable<DiscernStatusData['fleet_collisions']> {

@@ -1,0 +1,84 @@
+// Reads the ref store's files directly for the questions start asks on every call — which branches exist
+// under a prefix, which worktrees are registered — because a git process per question costs more than the
+// answer. Repositories using reftable fall back to git.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { git } from './git.js';
+
+type Run = { cwd: string; env: Readonly<Record<string, string | undefined>> };
+
+/** Local branch names starting with `prefix` (loose refs and packed-refs). */
+export async function branchesUnder(commonDir: string, prefix: string, run: Run): Promise<Set<string>> {
+  if (existsSync(join(commonDir, 'reftable'))) {
+    const listed = await git(['for-each-ref', '--format=%(refname)', `refs/heads/${prefix}`], run);
+    return new Set(listed.stdout.split('\n').filter((l) => l.startsWith('refs/heads/')).map((l) => l.slice('refs/heads/'.length)));
+  }
+  const names = new Set<string>();
+  const heads = join(commonDir, 'refs', 'heads');
+  const walk = (dir: string, rel: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry);
+      const name = rel === '' ? entry : `${rel}/${entry}`;
+      try {
+        if (statSync(path).isDirectory()) walk(path, name);
+        else if (!entry.endsWith('.lock') && name.startsWith(prefix)) names.add(name);
+      } catch {
+        // removed meanwhile
+      }
+    }
+  };
+  // Only the prefix's own directory can hold its branches.
+  const prefixDir = prefix.split('/').filter(Boolean);
+  walk(join(heads, ...prefixDir), prefixDir.join('/'));
+  const packed = (() => {
+    try {
+      return readFileSync(join(commonDir, 'packed-refs'), 'utf8');
+    } catch {
+      return '';
+    }
+  })();
+  for (const line of packed.split('\n')) {
+    const m = /^[0-9a-f]{40,64} refs\/heads\/(.+)$/.exec(line);
+    if (m?.[1]?.startsWith(prefix)) names.add(m[1]);
+  }
+  return names;
+}
+
+/** The working-tree paths of the repository's linked worktrees, from `<common-dir>/worktrees/*\/gitdir`. */
+export function registeredWorktreePaths(commonDir: string): Set<string> {
+  const paths = new Set<string>();
+  let entries: string[];
+  try {
+    entries = readdirSync(join(commonDir, 'worktrees'));
+  } catch {
+    return paths;
+  }
+  for (const entry of entries) {
+    try {
+      const gitFile = readFileSync(join(commonDir, 'worktrees', entry, 'gitdir'), 'utf8').trim();
+      paths.add(dirname(gitFile));
+    } catch {
+      // a half-created or damaged entry: git worktree prune's business
+    }
+  }
+  return paths;
+}
+
+/** A linked worktree's git dir, from the `gitdir:` line of its `.git` file. */
+export function linkedGitDir(worktree: string): string | undefined {
+  try {
+    const match = /^gitdir: (.+)$/m.exec(readFileSync(join(worktree, '.git'), 'utf8'));
+    const dir = match?.[1]?.trim();
+    if (!dir) return undefined;
+    // git writes it absolute, or relative to the worktree with worktree.useRelativePaths.
+    return isAbsolute(dir) ? dir : resolve(worktree, dir);
+  } catch {
+    return undefined;
+  }
+}
