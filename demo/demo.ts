@@ -20,9 +20,9 @@ function title(text: string): void {
   process.stdout.write(bold ? `\n\x1b[1m━━ ${text}\x1b[0m\n` : `\n━━ ${text}\n`);
 }
 
-function discern(args: string[], expect: number): string {
-  process.stdout.write(`$ discern ${args.join(' ')}\n`);
-  const run = spawnSync(process.execPath, [bin, ...args], { cwd: project, encoding: 'utf8' });
+function discern(args: string[], expect: number, cwd = project): string {
+  process.stdout.write(`${cwd === project ? '' : `(in ${cwd})\n`}$ discern ${args.join(' ')}\n`);
+  const run = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
   const out = `${run.stdout}${run.stderr}`;
   process.stdout.write(out === '' ? '(no output: the answer is the exit status)\n' : out.endsWith('\n') ? out : `${out}\n`);
   if (run.status !== expect) {
@@ -33,7 +33,11 @@ function discern(args: string[], expect: number): string {
 }
 
 function git(...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=discern demo', '-c', 'user.email=demo@discern.invalid', ...args], { cwd: project, stdio: 'ignore' });
+  gitIn(project, ...args);
+}
+
+function gitIn(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'user.name=discern demo', '-c', 'user.email=demo@discern.invalid', ...args], { cwd, stdio: 'ignore' });
 }
 
 try {
@@ -88,11 +92,37 @@ try {
   if (replayed.data.gate_ran !== false || replayed.data.replayed_from === undefined) failures++;
   discern(['progress'], 0);
 
-  title('6. The bundled manual: search, then read a page');
+  title('6. Two agents at once: each effort gets its own branch and worktree, is proven, and lands');
+  const docsEffort = JSON.parse(discern(['start', 'usage-docs', '--title', 'Document sum', '--json'], 0)) as { data: { path: string } };
+  const codeEffort = JSON.parse(discern(['start', 'sum-zero', '--title', 'Export zero', '--json'], 0)) as { data: { path: string } };
+  writeFileSync(join(docsEffort.data.path, 'docs', 'usage.md'), '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n');
+  gitIn(docsEffort.data.path, 'add', '-A');
+  gitIn(docsEffort.data.path, 'commit', '-q', '-m', 'docs: how to call sum');
+  writeFileSync(join(codeEffort.data.path, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n');
+  gitIn(codeEffort.data.path, 'add', '-A');
+  gitIn(codeEffort.data.path, 'commit', '-q', '-m', 'sum: export zero');
+  discern(['done'], 0, docsEffort.data.path);
+  discern(['done'], 0, codeEffort.data.path);
+  discern(['status'], 0);
+  // A sibling waits for sum-zero to land instead of polling: its budget runs out first (exit 124), with a handle.
+  const waited = JSON.parse(discern(['await', '--landed', 'sum-zero', '--timeout', '1', '--json'], 124)) as { data: { resume: string } };
+  // Without the owner's authority nothing lands: the submission waits, and the owner is asked.
+  discern(['accept', 'sum-zero', '--markdown'], 1);
+  // The owner consents for the docs effort in the conversation: the trunk fast-forwards to it.
+  const first = JSON.parse(discern(['accept', 'usage-docs', '--confirmed', '--json'], 0)) as { data: { landing: { fast_forward: boolean } } };
+  // The owner grants the other from the CLI: the trunk has moved, so it is composed, gated again, and landed.
+  const second = JSON.parse(discern(['accept', 'sum-zero', '--grant', '--json'], 0)) as { data: { landing: { fast_forward: boolean }; proof_line: string } };
+  process.stdout.write(`usage-docs landed by fast-forward: ${String(first.data.landing.fast_forward)}; sum-zero composed over the moved trunk: ${String(!second.data.landing.fast_forward)}.\n${second.data.proof_line}\n`);
+  if (!first.data.landing.fast_forward || second.data.landing.fast_forward) failures++;
+  // The waiting sibling resumes its watch: sum-zero's last seen commit is on the trunk now.
+  discern(['await', '--resume', waited.data.resume], 0);
+  discern(['status'], 0);
+
+  title('7. The bundled manual: search, then read a page');
   discern(['docs', '--search', 'connect an agent'], 0);
   discern(['docs', 'guides/connect-a-coding-agent', '--markdown'], 0);
 
-  title('7. The same verbs over MCP, from the same contract');
+  title('8. The same verbs over MCP, from the same contract');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
   const client = new Client({ name: 'discern-demo', version: '1.0.0' });
   await client.connect(transport);
@@ -110,6 +140,7 @@ try {
   if (!envelope.ok || badEnvelope.error !== 'invalid_arguments') failures++;
 } finally {
   rmSync(work, { recursive: true, force: true });
+  rmSync(`${project}.worktrees`, { recursive: true, force: true });
 }
 
 title(failures === 0 ? 'Demo finished: every step behaved as documented.' : `Demo finished with ${failures} unexpected result(s).`);
