@@ -85,7 +85,27 @@ describe('projectCollections on a maximal status', () => {
   });
   it('covers every array of the status data schema', () => {
     const paths = VERBS.status.projection.map((r) => r.path.join('.'));
-    assert.deepEqual(paths.sort(), ['fleet', 'gate.jobs', 'gate.jobs.*.commands', 'gate.scope_gates', 'gate.scope_gates.*.commands', 'gate_proof.proof.jobs', 'scopes', 'scopes.*.paths', 'standards']);
+    assert.deepEqual(paths.sort(), [
+      'fleet',
+      'fleet.*.gate_proof.proof.jobs',
+      'fleet.*.landing_authority.scopes',
+      'fleet.*.landing_authority.standing_scopes',
+      'fleet.*.landing_authority.uncovered',
+      'fleet.*.landing_authority.warnings',
+      'fleet_collisions',
+      'fleet_collisions.*.efforts',
+      'fleet_collisions.*.paths',
+      'gate.jobs',
+      'gate.jobs.*.commands',
+      'gate.scope_gates',
+      'gate.scope_gates.*.commands',
+      'gate_proof.proof.jobs',
+      'queue',
+      'scopes',
+      'scopes.*.paths',
+      'standards',
+      'unlanded_branches',
+    ]);
   });
 });
 
