@@ -21,7 +21,8 @@ export async function destroyResources(record: TaskRecord | undefined, path: str
       label: `resource:${resource.name}`,
       commands,
       cwd: path,
-      env: { ...env, DISCERN_EFFORT: record?.id ?? '', DISCERN_BRANCH: record?.branch ?? '', DISCERN_WORKTREE: path },
+      // The names it was created under, even if the effort was renamed since.
+      env: { ...env, DISCERN_EFFORT: record?.id ?? '', DISCERN_BRANCH: record?.branch ?? '', DISCERN_WORKTREE: path, ...(resource.env ?? {}) },
       timeoutS: DEFAULT_GATE_TIMEOUT_S,
       timeoutKey: '[gate] timeout',
       outputPath: join(outputDir, outputFileName(`destroy-${resource.name}`)),

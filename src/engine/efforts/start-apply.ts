@@ -3,18 +3,18 @@
 // what was created, in reverse: resources destroyed, then the worktree removed and the branch deleted (it
 // holds no commit of its own yet, so nothing is lost). Every step, undo steps included, is reported.
 import { availableParallelism } from 'node:os';
-import { copyFile, mkdir, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DiscernAdvisory, DiscernDiagnostic, DiscernStep } from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
-import { diagnoseOutput } from '../diagnostics/index.js';
 import { faultRequested } from '../faults.js';
 import { git, gitComplaint } from '../git/git.js';
 import { linkedGitDir } from '../git/ref-store.js';
 import { outputFileName } from '../jobs/output-dir.js';
-import { runJob, type JobRunResult } from '../jobs/run-job.js';
+import { runJob } from '../jobs/run-job.js';
 import type { PlannedResource, StartPlan } from './start-plan.js';
-import { taskRecordPath, writeTaskRecord, TASK_RECORD_FORMAT } from './task-record.js';
+import { jobStep, runSetupSteps } from './setup-steps.js';
+import { recordResources, taskRecordPath, writeTaskRecord, TASK_RECORD_FORMAT } from './task-record.js';
 
 export interface StartRun {
   plan: StartPlan;
@@ -84,57 +84,10 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     return fail(`the task record could not be written: ${(error as Error).message}.`, [], []);
   }
 
-  for (const file of plan.envFiles) {
-    const at = performance.now();
-    try {
-      const target = join(plan.path, file);
-      await mkdir(dirname(target), { recursive: true });
-      await copyFile(join(run.mainRoot, file), target);
-      steps.push({ kind: 'env', label: `copy ${file}`, disposition: 'run', outcome: 'ok', duration_s: seconds(at) });
-    } catch (error) {
-      steps.push({ kind: 'env', label: `copy ${file}`, disposition: 'run', outcome: 'failed', duration_s: seconds(at) });
-      return fail(`${file} could not be copied from the main checkout: ${(error as Error).message}.`, [], []);
-    }
-  }
-
-  // Outputs go to the calling checkout's git dir: they must outlive a worktree that is undone.
-  const outputDir = run.outputDir;
-  const commandEnv = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
-  for (const [i, command] of plan.ensure.entries()) {
-    const result = await runJob({ label: 'ensure', commands: [command], cwd: plan.path, env: commandEnv, timeoutS: plan.ensureTimeoutS, timeoutKey: '[gate] timeout', outputPath: join(outputDir, outputFileName(`ensure-${i + 1}`)), signal: run.signal });
-    steps.push(jobStep('repository-ensure', 'ensure', command, result));
-    if (result.outcome !== 'ok') return fail(failureMessage(`[repository] ensure command "${command}"`, result), await diagnose(result, 'ensure', command, plan.path), []);
-  }
-
-  const made: PlannedResource[] = [];
-  const advisories: DiscernAdvisory[] = [];
-  for (const resource of plan.resources) {
-    let result: JobRunResult | undefined;
-    for (let attempt = 0; attempt <= resource.retries; attempt++) {
-      result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.create), cwd: plan.path, env: commandEnv, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(outputDir, outputFileName(`resource-${resource.name}-${attempt + 1}`)), signal: run.signal });
-      if (result.outcome !== 'failed') break;
-    }
-    if (result === undefined) continue;
-    const step = jobStep('resource-create', `resource:${resource.name}`, resource.create, result);
-    if (result.outcome === 'ok') {
-      made.push(resource);
-      steps.push(step);
-      continue;
-    }
-    if (!resource.required && result.outcome === 'failed') {
-      const advisory: DiscernAdvisory = {
-        kind: 'optional-resource-unavailable',
-        evidence: [`resource:${resource.name} failed: ${failureMessage('its create command', result)}`, `output: ${result.outputPath}`],
-        next_action: `Create it by hand in ${plan.path} (\`${resource.create}\`) if the task needs it; it is optional ([worktree.resources.${resource.name}] required = false).`,
-      };
-      // Its create failed and start carried on without it: skipped, with the advisory saying why.
-      steps.push({ ...step, outcome: 'skipped', advisory });
-      advisories.push(advisory);
-      continue;
-    }
-    steps.push(step);
-    return fail(failureMessage(`[worktree.resources.${resource.name}] create`, result), await diagnose(result, `resource:${resource.name}`, resource.create, plan.path), made);
-  }
+  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources });
+  steps.push(...setup.steps);
+  if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
+  const { made, advisories } = setup;
 
   if (made.length > 0) {
     await writeTaskRecord(worktreeGitDir, {
@@ -145,45 +98,10 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
       from: plan.from,
       ...plan.task,
       created_at: new Date().toISOString(),
-      resources: made.map((r) => ({ name: r.name, ...(r.destroy !== undefined ? { destroy: r.destroy } : {}) })),
+      resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }),
     });
   }
   return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
-}
-
-function jobStep(kind: 'repository-ensure' | 'resource-create' | 'resource-destroy', label: string, command: string, result: JobRunResult): DiscernStep {
-  return {
-    kind,
-    label,
-    disposition: 'run',
-    note: command,
-    outcome: result.outcome,
-    duration_s: Math.round(result.durationMs / 1000),
-    output_path: result.outputPath,
-    output_lines: result.outputLines,
-    error_like_lines: result.errorLikeLines,
-  };
-}
-
-function failureMessage(what: string, result: JobRunResult): string {
-  const f = result.failure;
-  if (result.outcome === 'cancelled') return `${what} was cancelled`;
-  if (f === undefined) return `${what} failed`;
-  switch (f.kind) {
-    case 'exit':
-      return `${what} exited with status ${f.code}`;
-    case 'signal':
-      return `${what} was killed by ${f.signal}`;
-    case 'timeout':
-      return `${what} ran past ${f.seconds} s (${f.key})`;
-    case 'spawn':
-      return `${what} could not start: ${f.message}`;
-  }
-}
-
-async function diagnose(result: JobRunResult, tool: string, command: string, cwd: string): Promise<DiscernDiagnostic[]> {
-  if (result.outcome === 'cancelled') return [];
-  return (await diagnoseOutput({ tool, reproduce_cmd: command, output_path: result.outputPath, cwd })).diagnostics;
 }
 
 async function destroyResources(run: StartRun, created: readonly PlannedResource[], steps: DiscernStep[]): Promise<void> {

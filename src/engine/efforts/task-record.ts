@@ -15,7 +15,22 @@ export interface TaskRecord {
   brief?: string;
   created_at: string;
   /** Resources created for this worktree, in creation order, with the command that destroys each. */
-  resources: { name: string; destroy?: string }[];
+  resources: RecordedResource[];
+}
+
+/**
+ * A resource as created: its destroy command and the DISCERN_* values it was created under, so it is destroyed
+ * under the same names even after the effort was renamed or moved.
+ */
+export interface RecordedResource {
+  name: string;
+  destroy?: string;
+  env?: Record<string, string>;
+}
+
+/** The record of resources just made for an effort. */
+export function recordResources(made: readonly { name: string; destroy?: string }[], effort: { id: string; branch: string; path: string }): RecordedResource[] {
+  return made.map((r) => ({ name: r.name, ...(r.destroy !== undefined ? { destroy: r.destroy } : {}), env: { DISCERN_EFFORT: effort.id, DISCERN_BRANCH: effort.branch, DISCERN_WORKTREE: effort.path } }));
 }
 
 export function taskRecordPath(worktreeGitDir: string): string {

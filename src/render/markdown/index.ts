@@ -13,6 +13,7 @@ import { renderProgress } from './progress.js';
 import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
+import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -44,6 +45,15 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStatus(result);
     case 'update':
       return renderUpdate(result);
+    case 'enter':
+    case 'worktree teardown':
+    case 'worktree drop':
+    case 'worktree park':
+    case 'worktree setup':
+    case 'worktree ensure':
+    case 'worktree rename':
+    case 'worktree prune':
+      return renderWorktree(result);
     default:
       // Every verb has an authored presentation: a verb without one is a compile error here.
       return unrendered(result);
