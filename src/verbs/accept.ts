@@ -92,7 +92,30 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
       if (recovered !== 'rolled_back') return recovered;
       earlier.push({ kind: 'git', label: 'roll back an interrupted acceptance (the trunk had not moved)', disposition: 'run', outcome: 'ok', duration_s: 0 });
     }
-    return acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
+    // The walk: submissions ahead of this one in the queue that are ready and pre-authorized land first, in
+    // queue order; the first that fails stops the walk.
+    const landed: NonNullable<DiscernAcceptData['landings']> = [];
+    if (input.action !== 'queue') {
+      const queue = await queueRows(paths, efforts, gate.gate.scopes, project.config, trunk, { cwd: mainRoot, env: ctx.env });
+      const mine = queue.findIndex((q) => q.effort === effort.id);
+      // An effort not queued yet joins at the back: everything queued is ahead of it.
+      for (const row of queue.slice(0, mine === -1 ? queue.length : mine)) {
+        if (row.authority !== 'pre-authorized' || row.readiness !== 'ready') continue;
+        const ahead = efforts.find((e) => e.id === row.effort);
+        if (ahead === undefined) continue;
+        const aheadLanding: Landing = { ...landing, effort: ahead, outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`) };
+        const result = await acceptEffort({}, aheadLanding, efforts, gate.gate.scopes, []);
+        const entry = result.data && 'landings' in result.data ? result.data.landings?.[0] : undefined;
+        if (result.refusal === undefined && entry !== undefined) {
+          landed.push({ ...entry, selected: false });
+          continue;
+        }
+        const failed = { effort: ahead.id, branch: ahead.branch, head: row.head, selected: false, status: 'failed' as const, reason: result.refusal?.message ?? 'it did not land' };
+        return walkStopped(landed, failed, result, mcp);
+      }
+    }
+    const own = await acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
+    return landed.length === 0 ? own : withEarlierLandings(landed, own, effort, mcp);
   });
   if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { progress: statusCall } } };
   return serialised;
@@ -198,6 +221,28 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   return land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged });
 }
 
+/** A walk that landed some submissions and then stopped: partial_acceptance, with what landed. */
+function walkStopped(landed: NonNullable<DiscernAcceptData['landings']>, failed: NonNullable<DiscernAcceptData['landings']>[number], result: AcceptOutcome, mcp: boolean): AcceptOutcome {
+  const landings = [...landed, failed];
+  const data = { landings };
+  if (landed.length === 0) return { ...result, data: { ...(result.data && !('issues' in result.data) ? result.data : {}), landings } } as AcceptOutcome;
+  return {
+    ...(result.steps ? { steps: result.steps } : {}),
+    ...(result.diagnostics ? { diagnostics: result.diagnostics } : {}),
+    data,
+    refusal: { error: 'partial_acceptance', message: `Landed ${landed.map((l) => l.effort).join(', ')}, then ${failed.effort} did not land: ${failed.reason ?? ''}`, next: { recovery: mcp ? 'read data.landings, fix what stopped the walk, then call discern_accept again' : 'read data.landings, fix what stopped the walk, then run `discern accept` again' } },
+  };
+}
+
+/** The selected effort's own outcome, with the submissions landed ahead of it in this call. */
+function withEarlierLandings(landed: NonNullable<DiscernAcceptData['landings']>, own: AcceptOutcome, effort: Effort, mcp: boolean): AcceptOutcome {
+  const ownData = own.data && !('issues' in own.data) ? own.data : {};
+  const mine = ownData.landings?.[0] ?? { effort: effort.id, branch: effort.branch, head: ownData.revision?.head ?? '', selected: true, status: 'refused' as const, ...(own.refusal ? { reason: own.refusal.message } : {}) };
+  const data = { ...ownData, landings: [...landed, mine] };
+  if (own.refusal === undefined || own.refusal.error === 'awaiting_consent') return { ...own, data } as AcceptOutcome;
+  return { ...own, data, refusal: { error: 'partial_acceptance', message: `Landed ${landed.map((l) => l.effort).join(', ')} ahead of it, then ${effort.id} did not land: ${own.refusal.message}`, next: { recovery: mcp ? 'read data.landings, fix what stopped it, then call discern_accept again' : 'read data.landings, fix what stopped it, then run `discern accept` again' } } } as AcceptOutcome;
+}
+
 interface Landing {
   ctx: ProjectVerbContext;
   paths: AcceptancePaths;
@@ -276,6 +321,7 @@ interface Finishing {
   submissionData?: NonNullable<DiscernAcceptData['submission']>;
   revision?: NonNullable<DiscernAcceptData['revision']>;
   recovered: boolean;
+  recoveredFrom?: TransactionStep;
   fastForward?: boolean;
   changedScopes?: string[] | undefined;
 }
@@ -315,6 +361,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps);
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
+    crashPoint(env, 'resources_destroyed');
     removed = await removeWorktree(mainRoot, effort.path, env, steps);
     if (removed) await advance(paths, tx, 'worktree_removed');
     crashPoint(env, 'worktree_removed');
@@ -322,6 +369,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   }
   const branch = await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps);
   if (branch.deleted) await advance(paths, tx, 'branch_deleted');
+  crashPoint(env, 'branch_deleted');
   if (!removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.` });
   if (!branch.deleted) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${effort.branch}: it holds work the trunk does not.` });
   if (tx.integration) await dropIntegration(mainRoot, tx.integration, env);
@@ -342,7 +390,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       consent: tx.consent,
       ...(f.changedScopes ? { scopes_changed: f.changedScopes } : {}),
       ...(f.validation ? { gate_validation: f.validation } : {}),
-      landing: { recovery_performed: f.recovered, trunk_landed: true, landed_commit: landed, ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}), worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}) },
+      landing: { recovery_performed: f.recovered, ...(f.recoveredFrom ? { recovered_from: f.recoveredFrom } : {}), trunk_landed: true, landed_commit: landed, ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}), worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}) },
       root: mainRoot,
       proof_line: proofLine,
       ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
@@ -429,7 +477,7 @@ async function recover(tx: Transaction, l: Landing): Promise<AcceptOutcome | 'ro
   const run = { cwd: l.mainRoot, env: l.ctx.env };
   // The trunk is the truth: it holds the landing commit (the landing happened) or it does not (roll back).
   if (tx.landing !== undefined && (await trunkContains(run, tx.trunk, tx.landing))) {
-    return finish(l, tx, { steps: [{ kind: 'git', label: 'resume an interrupted acceptance: the trunk already holds its commit', disposition: 'run', outcome: 'ok', duration_s: 0 }], proof: tx.proof, recovered: true });
+    return finish(l, tx, { steps: [{ kind: 'git', label: `resume an interrupted acceptance (it had reached ${tx.step}): the trunk already holds its commit`, disposition: 'run', outcome: 'ok', duration_s: 0 }], proof: tx.proof, recovered: true, recoveredFrom: tx.step });
   }
   await rollBack(l, tx);
   await transactions.remove(l.paths, l.effort.id);

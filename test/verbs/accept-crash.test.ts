@@ -19,7 +19,7 @@ function worktreeCount(r: ScratchRepo): number {
 interface Landed {
   ok: boolean;
   error?: string;
-  data?: { landing?: { recovery_performed: boolean; landed_commit?: string; worktree_removed: boolean; branch_deleted: boolean }; proof_note?: { write: { status: string } } };
+  data?: { landing?: { recovery_performed: boolean; recovered_from?: string; landed_commit?: string; worktree_removed: boolean; branch_deleted: boolean }; proof_note?: { write: { status: string } } };
 }
 
 async function acceptCli(r: ScratchRepo, target: string, fault?: string): Promise<{ killed: boolean; result?: Landed }> {
@@ -29,7 +29,7 @@ async function acceptCli(r: ScratchRepo, target: string, fault?: string): Promis
 }
 
 describe('accept killed at each landing step', () => {
-  for (const step of ['started', 'trunk_landed', 'note_written', 'worktree_removed']) {
+  for (const step of ['started', 'trunk_landed', 'note_written', 'resources_destroyed', 'worktree_removed', 'branch_deleted']) {
     it(`a kill at ${step}, then accept again: landed exactly once, cleaned up, nothing lost`, async () => {
       const r = trackedRepo(repos);
       const w = await effort(r, 'crash', 'crash.txt', 'c\n');
@@ -45,6 +45,7 @@ describe('accept killed at each landing step', () => {
       assert.equal(again.killed, false);
       assert.ok(again.result?.ok, JSON.stringify(again.result, null, 2));
       assert.equal(again.result.data?.landing?.recovery_performed, step !== 'started');
+      if (step !== 'started') assert.equal(again.result.data?.landing?.recovered_from, step);
       assert.equal(r.git('rev-parse', 'main').trim(), head);
       assert.equal(r.git('rev-list', '--count', `${before}..main`).trim(), '1', 'landed once');
       assert.ok(!existsSync(w.path), 'no orphaned worktree');

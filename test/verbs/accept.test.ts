@@ -210,6 +210,29 @@ describe('accept', () => {
     assert.ok(byBranch.ok, JSON.stringify(byBranch, null, 2));
   });
 
+  it('a walk lands the ready pre-authorized submissions ahead of the selected one, in queue order', async () => {
+    const r = repo('\n[acceptance]\npre_authorized = ["docs"]\n');
+    const first = await effort(r, 'docs-a', 'docs/a.md', '# a\n');
+    const second = await effort(r, 'docs-b', 'docs/b.md', '# b\n');
+    const mine = await effort(r, 'code', 'code.txt', 'c\n');
+    for (const w of [first, second, mine]) assert.equal((await call('accept', { action: 'queue' }, w.path)).ok, true);
+    const result = await call('accept', { confirmed: true }, mine.path);
+    assert.ok(result.ok, JSON.stringify(result, null, 2));
+    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.selected, l.status]), [['docs-a', false, 'landed'], ['docs-b', false, 'landed'], ['code', true, 'landed']]);
+    assert.equal(r.git('rev-list', '--count', 'main').trim(), '6', 'initial, three efforts, two compositions');
+  });
+
+  it('a walk that lands some and then stops is partial_acceptance, reporting what landed', async () => {
+    const r = repo('\n[acceptance]\npre_authorized = ["docs"]\n');
+    const ahead = await effort(r, 'docs-c', 'docs/c.md', '# c\n');
+    const conflicting = await effort(r, 'clash', 'docs/c.md', '# mine\n');
+    assert.equal((await call('accept', { action: 'queue' }, ahead.path)).ok, true);
+    const result = await call('accept', { confirmed: true }, conflicting.path);
+    assert.equal(result.error, 'partial_acceptance');
+    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.status]), [['docs-c', 'landed'], ['clash', 'refused']]);
+    assert.ok(existsSync(conflicting.path));
+  });
+
   it('drove accept through success and failure', () => assertDriven(['accept']));
 });
 

@@ -3,7 +3,7 @@
 // or rolled back by the next call). One JSON file per effort in each directory, written atomically.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernProofSummary } from '../../../generated/types.js';
+import type { DiscernAcceptanceStep, DiscernProofSummary } from '../../../generated/types.js';
 import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
 
 export const RECORD_FORMAT = 1;
@@ -25,8 +25,8 @@ export interface Grant {
   granted_at: string;
 }
 
-/** The named steps of a landing, in order; the file says how far it got. */
-export type TransactionStep = 'started' | 'composed' | 'trunk_landed' | 'note_written' | 'resources_destroyed' | 'worktree_removed' | 'branch_deleted';
+/** The named steps of a landing, in order (spec/vocabularies.yaml acceptance_step); the file says how far it got. */
+export type TransactionStep = DiscernAcceptanceStep;
 
 export interface Transaction {
   format: typeof RECORD_FORMAT;
