@@ -94,7 +94,7 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
         const hint = commit ? (mcp ? VERBS.await.hints.met_commit_mcp : VERBS.await.hints.met_commit).replaceAll('{commit}', commit.slice(0, 12)) : undefined;
         return { data: result(watch, true, started, budget, input.timeout, observed.facts), ...(hint ? { hints: [hint] } : {}) };
       }
-      if (stop.signal.aborted) {
+      if (stop.signal.aborted || budget.seconds === 0) {
         const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : []));
         const cancelled = ctx.signal.aborted;
         const data = { ...result(watch, false, started, budget, input.timeout, observed.facts), resume: saved.handle, ...(cancelled ? { cancelled: true } : {}) };

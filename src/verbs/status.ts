@@ -1,13 +1,15 @@
 // status: where the caller is and what state it is in. Reads git (branch, HEAD, changes, distance from the
 // trunk, worktrees) and the configuration; changes nothing. The default result is the spec-driven projection
 // (collections capped); verbose returns them in full.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { VERBS } from '../../generated/registry.js';
 import type { StatusOutcome } from '../../generated/handlers.js';
 import type { DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
 import { fullCollections, projectCollections } from '../core/projection.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
-import { effortsView } from '../engine/fleet/efforts-view.js';
 import { compileScopes } from '../engine/scopes/index.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
@@ -54,8 +56,10 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     ]),
   );
   const [{ state, distance }, listed, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
-  // Efforts, the landing queue and their collisions: read only when the fleet was (not with local).
-  const efforts = listed === undefined ? undefined : await effortsView(listed, {
+  // Efforts, the landing queue and their collisions: read only when the fleet was (not with local) and there is
+  // something to read — linked worktrees, acceptance records, Proof notes or effort branches. A lone checkout
+  // (the common case, and the one every call pays for) loads none of it.
+  const efforts = listed === undefined || !(await hasEffortState(listed, project.commonDir, config.repository.branch_prefix)) ? undefined : await (await import('../engine/fleet/efforts-view.js')).effortsView(listed, {
     root: project.root,
     commonDir: project.commonDir,
     trunk: project.trunk.name,
@@ -66,7 +70,8 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     version: VERSION,
     env: ctx.env,
   });
-  const fleet = efforts?.fleet;
+  // The caller's own row carries the Proof state read for the top level, when the efforts view did not run.
+  const fleet = efforts?.fleet ?? listed?.map((row) => (row.is_current && !row.broken ? { ...row, gate_proof: gateProof } : row));
 
   const data: Omit<DiscernStatusData, 'projection'> = {
     location: project.location,
@@ -106,4 +111,14 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
 /** The configured scopes, compiled; a pattern that does not compile only matches nothing here (impact reports it). */
 function compiledScopes(config: ProjectVerbContext['project']['config']): ReturnType<typeof compileScopes>['scopes'] {
   return compileScopes(scopeDefinitions(config)).scopes;
+}
+
+/** Whether the efforts view has anything to show: cheap file checks, no git and no module loads. */
+async function hasEffortState(fleet: readonly { is_main: boolean }[], commonDir: string, branchPrefix: string): Promise<boolean> {
+  if (fleet.some((row) => !row.is_main)) return true;
+  const discern = join(commonDir, 'discern');
+  if (['submissions', 'grants', 'parked'].some((dir) => existsSync(join(discern, dir)))) return true;
+  if (existsSync(join(commonDir, 'refs', 'notes', 'discern')) || existsSync(join(commonDir, 'refs', 'heads', ...branchPrefix.split('/').filter(Boolean)))) return true;
+  const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  return packed.includes(' refs/notes/discern') || packed.includes(` refs/heads/${branchPrefix}`) || existsSync(join(commonDir, 'reftable'));
 }

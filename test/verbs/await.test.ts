@@ -68,6 +68,15 @@ describe('await', () => {
     assert.equal(d.observed.proof_status, 'honored');
   });
 
+  it('timeout 0 checks once and returns', async () => {
+    const r = trackedRepo(repos);
+    const d = awaited(await call('await', { trunk_moved: true, timeout: 0 }, r.root));
+    assert.equal(d.met, false);
+    assert.equal(d.timeout_s, 0);
+    assert.ok(d.elapsed_ms < 2000);
+    assert.match(d.resume ?? '', /^C1-/);
+  });
+
   it('a cancelled wait is a success with no effect', async () => {
     const r = trackedRepo(repos);
     const controller = new AbortController();
