@@ -31,6 +31,7 @@ import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/eff
 import { acceptancePaths, grants, submissions } from '../engine/acceptance/records.js';
 import { commandList } from '../engine/config/commands.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
+import { COMMIT_LOG_FORMAT, parseCommitLog } from '../engine/efforts/incoming.js';
 import { nameProblem } from '../engine/efforts/naming.js';
 import { parkedRecords } from '../engine/efforts/parked.js';
 import { runSetupSteps } from '../engine/efforts/setup-steps.js';
@@ -55,14 +56,8 @@ async function locate(ctx: ProjectVerbContext, target: string, command: string):
 
 async function unlanded(run: { cwd: string; env: Env }, trunk: string, branch: string): Promise<{ commits: { sha: string; subject: string }[]; total: number }> {
   const range = `refs/heads/${trunk}..refs/heads/${branch}`;
-  const [log, count] = await Promise.all([git(['log', '-z', `--max-count=${UNLANDED_SHOWN}`, '--format=%H%x1f%s', range], run), git(['rev-list', '--count', range], run)]);
-  const commits = log.stdout
-    .split('\0')
-    .filter((e) => e.length > 0)
-    .map((e) => {
-      const [sha = '', subject = ''] = e.replace(/^\n/, '').split('\x1f');
-      return { sha, subject };
-    });
+  const [log, count] = await Promise.all([git(['log', '-z', `--max-count=${UNLANDED_SHOWN}`, COMMIT_LOG_FORMAT, range], run), git(['rev-list', '--count', range], run)]);
+  const commits = parseCommitLog(log.stdout);
   return { commits, total: count.code === 0 ? Number(count.stdout.trim()) : commits.length };
 }
 

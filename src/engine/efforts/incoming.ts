@@ -39,16 +39,10 @@ export async function readIncoming(run: Run, head: string, main: string): Promis
   const [behind, ahead, log] = await Promise.all([
     count(run, `${head}..${main}`),
     count(run, `${main}..${head}`),
-    git(['log', '-z', `--max-count=${COMMITS_SHOWN}`, '--format=%H%x1f%s', `${head}..${main}`], run),
+    git(['log', '-z', `--max-count=${COMMITS_SHOWN}`, COMMIT_LOG_FORMAT, `${head}..${main}`], run),
   ]);
   if (log.code !== 0) throw new Error(`git log failed: ${gitComplaint(log)}`);
-  const commits = log.stdout
-    .split('\0')
-    .filter((entry) => entry.length > 0)
-    .map((entry) => {
-      const [sha = '', subject = ''] = entry.replace(/^\n/, '').split('\x1f');
-      return { sha, subject };
-    });
+  const commits = parseCommitLog(log.stdout);
   if (base === null) return { base, behind, ahead, commits, files: [], changes: [], overlap: [], conflicts: [] };
 
   const [incomingStatus, incomingCounts, ownStatus] = await Promise.all([
@@ -63,6 +57,19 @@ export async function readIncoming(run: Run, head: string, main: string): Promis
   const overlap = [...new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])))].filter((p) => own.has(p)).sort();
   const conflicts = ahead > 0 && behind > 0 ? await mergeConflicts(run, head, main) : [];
   return { base, behind, ahead, commits, files, changes, overlap, conflicts };
+}
+
+/** The log format both efforts and worktree commands read: `git log -z --format=%H%x1f%s`. */
+export const COMMIT_LOG_FORMAT = '--format=%H%x1f%s';
+
+export function parseCommitLog(output: string): { sha: string; subject: string }[] {
+  return output
+    .split('\0')
+    .filter((entry) => entry.length > 0)
+    .map((entry) => {
+      const [sha = '', subject = ''] = entry.replace(/^\n/, '').split('\x1f');
+      return { sha, subject };
+    });
 }
 
 async function count(run: Run, range: string): Promise<number> {

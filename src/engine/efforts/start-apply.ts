@@ -14,7 +14,7 @@ import { outputFileName } from '../jobs/output-dir.js';
 import { runJob } from '../jobs/run-job.js';
 import type { PlannedResource, StartPlan } from './start-plan.js';
 import { jobStep, runSetupSteps } from './setup-steps.js';
-import { recordResources, taskRecordPath, writeTaskRecord, TASK_RECORD_FORMAT } from './task-record.js';
+import { recordResources, taskRecordPath, writeTaskRecord, TASK_RECORD_FORMAT, type TaskRecord } from './task-record.js';
 
 export interface StartRun {
   plan: StartPlan;
@@ -66,18 +66,10 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
   if (worktreeGitDir === undefined) return fail(`the new worktree's git dir could not be read from ${plan.path}/.git.`, [], []);
 
   const recordStart = performance.now();
+  const record: TaskRecord = { format: TASK_RECORD_FORMAT, id: plan.id, branch: plan.branch, path: plan.path, from: plan.from, ...plan.task, created_at: new Date().toISOString(), resources: [] };
   try {
     if (faultRequested(run.env, 'start:task-metadata')) throw new Error('fault injected at start:task-metadata (DISCERN_FAULT)');
-    await writeTaskRecord(worktreeGitDir, {
-      format: TASK_RECORD_FORMAT,
-      id: plan.id,
-      branch: plan.branch,
-      path: plan.path,
-      from: plan.from,
-      ...plan.task,
-      created_at: new Date().toISOString(),
-      resources: [],
-    });
+    await writeTaskRecord(worktreeGitDir, record);
     steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', note: taskRecordPath(worktreeGitDir), outcome: 'ok', duration_s: seconds(recordStart) });
   } catch (error) {
     steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', outcome: 'failed', duration_s: seconds(recordStart) });
@@ -90,16 +82,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
   const { made, advisories } = setup;
 
   if (made.length > 0) {
-    await writeTaskRecord(worktreeGitDir, {
-      format: TASK_RECORD_FORMAT,
-      id: plan.id,
-      branch: plan.branch,
-      path: plan.path,
-      from: plan.from,
-      ...plan.task,
-      created_at: new Date().toISOString(),
-      resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }),
-    });
+    await writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
   }
   return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
 }
