@@ -61,7 +61,8 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     const match = selectEffort(efforts, input.target);
     if ('none' in match) {
       // An interrupted landing that already removed the worktree is still this effort's to finish.
-      const interrupted = input.dry_run === true ? undefined : await transactions.read(paths, input.target);
+      const byTarget = (t: Transaction): boolean => t.effort === input.target || t.branch === input.target || `refs/heads/${t.branch}` === input.target || t.path === input.target;
+      const interrupted = input.dry_run === true ? undefined : (await transactions.all(paths)).find(byTarget);
       if (interrupted !== undefined) {
         const gone: Effort = { id: interrupted.effort, branch: interrupted.branch, path: interrupted.path, gitDir: '' };
         const l: Landing = { ctx, paths, effort: gone, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`) };
@@ -85,7 +86,12 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
     // An interrupted landing of this effort comes first: finished when the trunk holds its commit, else rolled
     // back, and this call carries on as a fresh acceptance.
-    const pending = await transactions.read(paths, effort.id);
+    const found = await transactions.read(paths, effort.id);
+    // A transaction older than this effort (its task was recorded after the landing began) is another effort's
+    // that had the same name: it must not act on this one.
+    const stale = found !== undefined && (found.branch !== effort.branch || found.path !== effort.path || (effort.record !== undefined && effort.record.created_at > found.started_at));
+    if (stale) await transactions.remove(paths, effort.id);
+    const pending = stale ? undefined : found;
     const earlier: DiscernStep[] = [];
     if (pending !== undefined) {
       const recovered = await recover(pending, landing);
@@ -110,8 +116,12 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
           landed.push({ ...entry, selected: false });
           continue;
         }
-        const failed = { effort: ahead.id, branch: ahead.branch, head: row.head, selected: false, status: 'failed' as const, reason: result.refusal?.message ?? 'it did not land' };
-        return walkStopped(landed, failed, result, mcp);
+        // One submission that cannot land must not block the others: it is marked, skipped until its head
+        // changes, and reported.
+        const reason = result.refusal?.message ?? 'it did not land';
+        const submission = await submissions.read(paths, ahead.id);
+        if (submission) await submissions.write(paths, { ...submission, last_failure: { head: row.head, reason, at: new Date().toISOString() } });
+        landed.push({ effort: ahead.id, branch: ahead.branch, head: row.head, selected: false, status: 'failed', reason });
       }
     }
     const own = await acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
@@ -135,6 +145,10 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
     return { refusal: { error: 'dirty_worktree', message: `The effort's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: acceptance takes an exact commit. Commit them, run done, then accept.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
   }
   const head = state.head;
+  // Nothing of this effort is off the trunk: there is nothing to land (and no note to write over another's).
+  if (await trunkContains(run, trunk, head)) {
+    return { refusal: { error: 'precondition_failed', message: `${effort.branch} at ${head.slice(0, 12)} is already on ${trunk}: there is nothing to land. Commit the work first, or remove the effort with \`discern worktree teardown ${effort.id}\`.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+  }
 
   // The changed paths decide standing authority; the merge-base is with the trunk as it is now.
   const changed = await changedPaths(run, trunk, head);
@@ -221,26 +235,14 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   return land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged });
 }
 
-/** A walk that landed some submissions and then stopped: partial_acceptance, with what landed. */
-function walkStopped(landed: NonNullable<DiscernAcceptData['landings']>, failed: NonNullable<DiscernAcceptData['landings']>[number], result: AcceptOutcome, mcp: boolean): AcceptOutcome {
-  const landings = [...landed, failed];
-  const data = { landings };
-  if (landed.length === 0) return { ...result, data: { ...(result.data && !('issues' in result.data) ? result.data : {}), landings } } as AcceptOutcome;
-  return {
-    ...(result.steps ? { steps: result.steps } : {}),
-    ...(result.diagnostics ? { diagnostics: result.diagnostics } : {}),
-    data,
-    refusal: { error: 'partial_acceptance', message: `Landed ${landed.map((l) => l.effort).join(', ')}, then ${failed.effort} did not land: ${failed.reason ?? ''}`, next: { recovery: mcp ? 'read data.landings, fix what stopped the walk, then call discern_accept again' : 'read data.landings, fix what stopped the walk, then run `discern accept` again' } },
-  };
-}
-
 /** The selected effort's own outcome, with the submissions landed ahead of it in this call. */
 function withEarlierLandings(landed: NonNullable<DiscernAcceptData['landings']>, own: AcceptOutcome, effort: Effort, mcp: boolean): AcceptOutcome {
   const ownData = own.data && !('issues' in own.data) ? own.data : {};
   const mine = ownData.landings?.[0] ?? { effort: effort.id, branch: effort.branch, head: ownData.revision?.head ?? '', selected: true, status: 'refused' as const, ...(own.refusal ? { reason: own.refusal.message } : {}) };
   const data = { ...ownData, landings: [...landed, mine] };
-  if (own.refusal === undefined || own.refusal.error === 'awaiting_consent') return { ...own, data } as AcceptOutcome;
-  return { ...own, data, refusal: { error: 'partial_acceptance', message: `Landed ${landed.map((l) => l.effort).join(', ')} ahead of it, then ${effort.id} did not land: ${own.refusal.message}`, next: { recovery: mcp ? 'read data.landings, fix what stopped it, then call discern_accept again' : 'read data.landings, fix what stopped it, then run `discern accept` again' } } } as AcceptOutcome;
+  const ahead = landed.filter((l) => l.status === 'landed');
+  if (own.refusal === undefined || own.refusal.error === 'awaiting_consent' || ahead.length === 0) return { ...own, data } as AcceptOutcome;
+  return { ...own, data, refusal: { error: 'partial_acceptance', message: `Landed ${ahead.map((l) => l.effort).join(', ')} ahead of it, then ${effort.id} did not land: ${own.refusal.message}`, next: { recovery: mcp ? 'read data.landings, fix what stopped it, then call discern_accept again' : 'read data.landings, fix what stopped it, then run `discern accept` again' } } } as AcceptOutcome;
 }
 
 interface Landing {
@@ -293,6 +295,8 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
     if ('refusal' in composed) return composed.refusal;
     landingCommit = composed.commit;
     proof = composed.proof;
+    // Kept before the trunk moves, so a landing resumed after a kill still writes the composed Proof's note.
+    await advance(paths, tx, 'composed', { landing: landingCommit, proof, proof_line: proof.line });
     validation = { mode: 'rerun', composed: true, commit: composed.commit };
     steps.push(...composed.steps);
   }
@@ -357,7 +361,14 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
 
   let destroyed: string[] = [];
   let removed = !existsSync(effort.path);
-  if (!removed) {
+  // The worktree is checked again now: after a recovery, or while earlier landings ran, its agent may have kept
+  // working in it. Work there is never removed; the landing stands and the worktree stays.
+  const now = removed ? undefined : await readWorkingState(effort.path, env).catch(() => undefined);
+  const busy = now !== undefined && (now.changed > 0 || now.head !== tx.head);
+  if (busy) {
+    advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`], next_action: `Look at ${effort.path}; remove it with \`discern worktree teardown ${effort.id}\` when its work is done.` });
+  }
+  if (!removed && !busy) {
     const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps);
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
@@ -367,11 +378,12 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     crashPoint(env, 'worktree_removed');
     if (resources.failed.length > 0) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]], next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.` });
   }
-  const branch = await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps);
+  // A branch still checked out in a kept worktree stays with it.
+  const branch = removed ? await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps) : { deleted: false, reason: 'its worktree was kept' };
   if (branch.deleted) await advance(paths, tx, 'branch_deleted');
   crashPoint(env, 'branch_deleted');
-  if (!removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.` });
-  if (!branch.deleted) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${effort.branch}: it holds work the trunk does not.` });
+  if (!removed && !busy) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.` });
+  if (!branch.deleted && removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${effort.branch}: it holds work the trunk does not.` });
   if (tx.integration) await dropIntegration(mainRoot, tx.integration, env);
 
   await submissions.remove(paths, effort.id);

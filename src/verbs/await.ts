@@ -138,9 +138,14 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
   if (w.condition === 'trunk-moved') {
     return { met: trunkHead !== '' && trunkHead !== w.trunkStart, commit: trunkHead, facts: { trunk_start: w.trunkStart, trunk_head: trunkHead } };
   }
-  const tip = (w.branch ? await branchTip(project.commonDir, w.branch, run) : undefined) ?? w.lastTip;
+  const current = w.branch ? await branchTip(project.commonDir, w.branch, run) : undefined;
+  const tip = current ?? w.lastTip;
   if (tip !== undefined) w.lastTip = tip;
-  const landed = tip !== undefined && trunkHead !== '' && (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
+  // On the trunk now — and either the branch is gone (landings delete it) or its tip got there during the wait.
+  // A branch with no commits of its own sits on the trunk from the start: that is not a landing.
+  const onTrunk = tip !== undefined && trunkHead !== '' && (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
+  const wasOnTrunk = onTrunk && current !== undefined && w.trunkStart !== '' && (await git(['merge-base', '--is-ancestor', tip, w.trunkStart], run)).code === 0;
+  const landed = onTrunk && !wasOnTrunk;
   const base = { ...(tip ? { tip } : {}), landed, trunk_start: w.trunkStart, trunk_head: trunkHead };
   if (w.condition === 'landed' || landed) return { met: landed, ...(landed ? { commit: trunkHead } : {}), facts: base };
   // green: the sibling's own checkout holds current Proof for a clean HEAD.

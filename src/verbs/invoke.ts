@@ -13,7 +13,7 @@ import { HANDLERS } from './index.js';
 import { faultRequested } from '../engine/faults.js';
 // Loaded with the CLI itself: most calls are project verbs, and one module graph loads faster than two.
 import { resolveProject } from '../engine/project/resolve.js';
-import { GitUnavailable } from '../engine/git/git.js';
+import { GitTooOld, GitUnavailable } from '../engine/git/git.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -69,6 +69,9 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     // git went missing after the checkout was found (it was found without git): a precondition, not a crash.
     if (error instanceof GitUnavailable && registration.project !== 'none') {
       return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
+    }
+    if (error instanceof GitTooOld && (registration.errors as readonly string[]).includes('precondition_failed')) {
+      return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}. Install git 2.38 or newer.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
     }
     const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });

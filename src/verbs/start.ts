@@ -4,7 +4,7 @@
 // repository's start lock, so two starts never claim the same name; the setup commands run outside it.
 import { existsSync, statSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { StartOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } from '../../generated/types.js';
@@ -53,7 +53,10 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
 
   const claimed = await withRepositoryLock(project.commonDir, 'start', 60_000, async () => {
     const branches = await branchesUnder(project.commonDir, project.config.repository?.branch_prefix ?? 'agent/', run);
-    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: existsSync, envFiles }, rooted.root);
+    // A name discern still keeps records for (a queued submission, a grant, an unfinished landing, a parked
+    // task) is taken too: a new effort must never inherit another's authority or transaction.
+    const recorded = (path: string): boolean => existsSync(path) || ['submissions', 'grants', 'acceptance', 'parked'].some((dir) => existsSync(join(project.commonDir, 'discern', dir, `${basename(path)}.json`)));
+    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: recorded, envFiles }, rooted.root);
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
     const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });

@@ -93,7 +93,7 @@ export async function worktreeTeardown(input: DiscernWorktreeTeardownInput, ctx:
   if (guarded.refusal) return { data: { effort: effort.id, branch: effort.branch, path: effort.path, unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total }, refusal: guarded.refusal };
   const steps: DiscernStep[] = [];
   const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'teardown', effort.id), steps);
-  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps);
+  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   const branch = removed ? await deleteBranchIfLanded(mainRoot, effort.branch, ctx.project.trunk.name, ctx.env, steps) : { deleted: false, reason: 'the worktree could not be removed' };
   if (branch.deleted) await forgetRecords(ctx, effort.id);
   const data = {
@@ -121,7 +121,7 @@ export async function worktreeDrop(input: DiscernWorktreeDropInput, ctx: Project
   const tip = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${effort.branch}`], run)).stdout.trim();
   const steps: DiscernStep[] = [];
   const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'drop', effort.id), steps);
-  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps);
+  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   // Compare-and-swap on the tip reported: a commit added meanwhile keeps the branch.
   const deleted = removed && tip !== '' ? (await git(['update-ref', '-d', `refs/heads/${effort.branch}`, tip], run)).code === 0 : false;
   steps.push({ kind: 'git', label: `delete branch ${effort.branch}`, disposition: 'run', note: tip.slice(0, 12), outcome: deleted ? 'ok' : 'failed', duration_s: 0 });
@@ -152,7 +152,7 @@ export async function worktreePark(input: DiscernWorktreeParkInput, ctx: Project
   await parkedRecords(ctx.project.commonDir).write({ ...record, resources: [] });
   const steps: DiscernStep[] = [];
   const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'park', effort.id), steps);
-  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps);
+  const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   const data = { effort: effort.id, branch: effort.branch, path: effort.path, worktree_removed: removed, ...(resources.destroyed.length > 0 ? { resources_destroyed: resources.destroyed } : {}) };
   if (!removed) return { steps, data, refusal: { error: 'apply_failed', message: `The worktree ${effort.path} could not be removed; see the steps.`, next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` } } };
   if (resources.failed.length > 0) return { steps, data, refusal: resourcesLeft(effort, resources.failed) };

@@ -3,7 +3,7 @@
 // holds it) or rolls it back and lands afresh — no commit lost, no worktree orphaned, no lock left held.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
@@ -56,6 +56,27 @@ describe('accept killed at each landing step', () => {
       assert.ok(!existsSync(join(r.root, '.git', 'discern', 'locks', 'accept.lock')), 'no lock left held');
     });
   }
+
+  it('work done in the worktree after an interrupted landing is never removed by the recovery', async () => {
+    const r = trackedRepo(repos);
+    const w = await effort(r, 'kept', 'kept.txt', 'k\n');
+    assert.equal((await acceptCli(r, 'kept', 'note_written')).killed, true);
+    writeFileSync(join(w.path, 'precious.txt'), 'do not lose me\n');
+    const again = await acceptCli(r, 'kept');
+    assert.ok(again.result?.ok, JSON.stringify(again.result, null, 2));
+    assert.equal(again.result.data?.landing?.worktree_removed, false);
+    assert.equal(readFileSync(join(w.path, 'precious.txt'), 'utf8'), 'do not lose me\n');
+    assert.ok(r.git('branch', '--list', 'agent/kept').trim(), 'the branch stays with its worktree');
+  });
+
+  it('a new effort never inherits a dead landing of the same name', async () => {
+    const r = trackedRepo(repos);
+    await effort(r, 'same', 's.txt', 's\n');
+    assert.equal((await acceptCli(r, 'same', 'branch_deleted')).killed, true);
+    const started = await runCli(['start', 'same', '--json'], { cwd: r.root, env: cleanEnv() });
+    const id = (onlyJson(started) as { data: { id: string } }).data.id;
+    assert.equal(id, 'same-2', 'the name with records is taken');
+  });
 
   it('a kill after composing (trunk moved) rolls back the integration worktree, and the next accept lands', async () => {
     const r = trackedRepo(repos);

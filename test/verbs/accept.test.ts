@@ -233,6 +233,35 @@ describe('accept', () => {
     assert.ok(existsSync(conflicting.path));
   });
 
+  it('an effort with nothing off the trunk is refused, and no note is written over the trunk tip\'s', async () => {
+    const r = repo();
+    const landedFirst = await effort(r, 'first', 'f.txt', 'f\n');
+    assert.equal((await call('accept', { confirmed: true }, landedFirst.path)).ok, true);
+    const tip = trunk(r);
+    const noteBefore = r.git('notes', '--ref=refs/notes/discern', 'show', tip);
+    const started = await call('start', { name: 'empty' }, r.root);
+    assert.ok(started.ok && started.verb === 'start' && started.data && 'path' in started.data);
+    const refused = await call('accept', { confirmed: true }, started.data.path);
+    assert.equal(refused.error, 'precondition_failed');
+    assert.match(refused.message ?? '', /already on main/);
+    assert.equal(r.git('notes', '--ref=refs/notes/discern', 'show', tip), noteBefore);
+  });
+
+  it('a pre-authorized submission ahead that cannot land is skipped and marked; the selected effort still lands', async () => {
+    const r = repo('\n[acceptance]\npre_authorized = ["docs"]\n');
+    const stuck = await effort(r, 'docs-stuck', 'docs/index.md', '# stuck\n');
+    assert.equal((await call('accept', { action: 'queue' }, stuck.path)).ok, true);
+    // The trunk moves under it in the same file: its composition conflicts.
+    r.write('docs/index.md', '# moved\n');
+    r.commit('move docs on the trunk');
+    const mine = await effort(r, 'code-ok', 'ok.txt', 'ok\n');
+    const result = await call('accept', { confirmed: true }, mine.path);
+    assert.ok(result.ok, JSON.stringify(result, null, 2));
+    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.status]), [['docs-stuck', 'failed'], ['code-ok', 'landed']]);
+    const queue = accepted(await call('accept', { dry_run: true }, stuck.path)).queue ?? [];
+    assert.match(queue.find((q) => q.effort === 'docs-stuck')?.reason ?? '', /last landing attempt failed/);
+  });
+
   it('drove accept through success and failure', () => assertDriven(['accept']));
 });
 

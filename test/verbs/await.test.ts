@@ -77,6 +77,13 @@ describe('await', () => {
     assert.match(d.resume ?? '', /^C1-/);
   });
 
+  it('a sibling with no commits of its own has not landed', async () => {
+    const r = trackedRepo(repos);
+    assert.equal((await call('start', { name: 'fresh' }, r.root)).ok, true);
+    const d = awaited(await call('await', { landed: 'fresh', timeout: 0 }, r.root));
+    assert.equal(d.met, false);
+  });
+
   it('a cancelled wait is a success with no effect', async () => {
     const r = trackedRepo(repos);
     const controller = new AbortController();

@@ -33,9 +33,12 @@ export async function destroyResources(record: TaskRecord | undefined, path: str
   return { destroyed, failed };
 }
 
-export async function removeWorktree(mainRoot: string, path: string, env: Env, steps: DiscernStep[]): Promise<boolean> {
-  // The worktree was verified clean before landing; what remains is ignored output (node_modules, builds).
-  const removed = await git(['worktree', 'remove', '--force', path], { cwd: mainRoot, env });
+/**
+ * Removes a worktree. Without `force` git refuses one with uncommitted or untracked changes (ignored output such
+ * as node_modules goes with it); `force` is only for a person who asked to lose those changes.
+ */
+export async function removeWorktree(mainRoot: string, path: string, env: Env, steps: DiscernStep[], force = false): Promise<boolean> {
+  const removed = await git(['worktree', 'remove', ...(force ? ['--force'] : []), path], { cwd: mainRoot, env });
   steps.push({ kind: 'git', label: 'remove the worktree', disposition: 'run', note: path, outcome: removed.code === 0 ? 'ok' : 'failed', duration_s: 0 });
   return removed.code === 0;
 }

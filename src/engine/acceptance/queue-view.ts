@@ -35,6 +35,7 @@ export async function queueRows(paths: AcceptancePaths, efforts: readonly Effort
       if (state === undefined) waiting = 'its worktree cannot be read';
       else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
       else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
+      else if (submission.last_failure?.head === submission.head) waiting = `its last landing attempt failed: ${submission.last_failure.reason}`;
       else if (verdict.queue === 'awaiting-owner') waiting = 'the owner\'s consent';
     }
     rows.push({ submission, facts: { authority: verdict.queue, ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}), ...(grant ? { grantedAt: grant.granted_at } : {}), ...(waiting !== undefined ? { waiting } : {}) } });

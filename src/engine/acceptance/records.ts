@@ -16,6 +16,8 @@ export interface Submission {
   path: string;
   head: string;
   submitted_at: string;
+  /** A walk tried to land this exact head and could not: the walk skips it until the head changes. */
+  last_failure?: { head: string; reason: string; at: string };
 }
 
 export interface Grant {
@@ -103,6 +105,7 @@ export const grants = {
 
 export const transactions = {
   read: (paths: AcceptancePaths, effort: string) => readOne<Transaction>(paths.transactions, effort),
+  all: (paths: AcceptancePaths) => readAll<Transaction>(paths.transactions),
   write: (paths: AcceptancePaths, t: Transaction) => write(paths.transactions, t.effort, t),
   remove: (paths: AcceptancePaths, effort: string) => remove(paths.transactions, effort),
 };

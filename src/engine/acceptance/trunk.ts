@@ -23,9 +23,11 @@ export async function trunkMovable(run: { cwd: string; env: Env }, trunk: string
 }
 
 export async function moveTrunk(run: { cwd: string; env: Env }, trunk: string, from: string, to: string, checkout: string | undefined): Promise<TrunkMove> {
-  const ready = await trunkMovable(run, trunk, from, checkout);
+  // The checkout may have switched branches since it was listed: it follows the trunk only while it is on it.
+  const follows = checkout !== undefined && (await git(['symbolic-ref', '-q', 'HEAD'], { cwd: checkout, env: run.env })).stdout.trim() === `refs/heads/${trunk}`;
+  const ready = await trunkMovable(run, trunk, from, follows ? checkout : undefined);
   if (!ready.ok) return ready;
-  if (checkout !== undefined) {
+  if (follows && checkout !== undefined) {
     // The checkout of the trunk moves with its ref; --ff-only refuses anything but a fast-forward.
     const merged = await git(['merge', '--ff-only', '--no-edit', '-q', to], { cwd: checkout, env: run.env });
     if (merged.code !== 0) return { ok: false, reason: 'failed', message: `the checkout of ${trunk} at ${checkout} could not fast-forward: ${gitComplaint(merged)}` };

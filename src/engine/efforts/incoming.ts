@@ -1,7 +1,7 @@
 // What merging `main` into a branch would bring: the incoming commits and files since the merge-base, the
 // paths both sides changed, and whether the merge conflicts — all read without touching the worktree
 // (`git merge-tree --write-tree` computes the merge in the object store).
-import { git, gitComplaint } from '../git/git.js';
+import { git, gitComplaint, GitTooOld } from '../git/git.js';
 import { parseNameStatus } from '../git/change-set.js';
 import type { ChangedPath } from '../scopes/index.js';
 
@@ -82,6 +82,8 @@ async function count(run: Run, range: string): Promise<number> {
 export async function mergeConflicts(run: Run, head: string, main: string): Promise<string[]> {
   const result = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', head, main], run);
   if (result.code === 0) return [];
+  // git before 2.38 has no --write-tree: it answers with its usage (status 129).
+  if (result.code === 129) throw new GitTooOld('checking a merge for conflicts without touching the tree (git merge-tree --write-tree) needs git 2.38 or newer');
   if (result.code !== 1) throw new Error(`git merge-tree failed: ${gitComplaint(result)}`);
   // -z output: the tree id, then each conflicted path, NUL-terminated; --no-messages drops the rest.
   const [, ...paths] = result.stdout.split('\0');

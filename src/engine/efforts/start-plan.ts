@@ -17,7 +17,7 @@ export interface StartFacts {
   branches: ReadonlySet<string>;
   /** Paths git has registered as worktrees. */
   worktreePaths: ReadonlySet<string>;
-  /** Whether something already exists at a path. */
+  /** Whether something exists at a worktree path, or discern keeps records for an effort of that name. */
   exists: (path: string) => boolean;
   /** Env files present in the main checkout and absent from the starting commit (project-relative). */
   envFiles: readonly string[];
@@ -79,7 +79,7 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
     if (facts.branches.has(branch)) return `the branch ${branch} exists`;
     const path = join(root, name);
     if (facts.worktreePaths.has(path)) return `a worktree is registered at ${path}`;
-    if (facts.exists(path)) return `${path} already exists`;
+    if (facts.exists(path)) return `${path} exists, or discern keeps records of an effort of that name`;
     return undefined;
   };
   const unique = uniqueName(wanted, taken);

@@ -25,6 +25,14 @@ export class GitUnavailable extends Error {
   }
 }
 
+/** A git older than an operation needs: a precondition the user can fix, not a crash. */
+export class GitTooOld extends Error {
+  constructor(what: string) {
+    super(what);
+    this.name = 'GitTooOld';
+  }
+}
+
 const LOCATION_VARIABLES = [
   'GIT_DIR',
   'GIT_WORK_TREE',

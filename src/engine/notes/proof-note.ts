@@ -85,9 +85,11 @@ export async function writeProofNote(commonDir: string, run: Run, commit: string
   try {
     const existing = await git(['notes', `--ref=${NOTES_REF}`, 'show', commit], run);
     if (existing.code === 0 && existing.stdout === body) return { status: 'already_present', ref: NOTES_REF, commit };
+    // A commit's note records the landing that put it on the trunk: another one is never written over it.
+    if (existing.code === 0) return { status: 'record_failed', ref: NOTES_REF, commit, reason: `${commit.slice(0, 12)} already carries a different Proof note` };
     const file = join(dir, 'note.json');
     await writeFile(file, body);
-    const added = await git(['notes', `--ref=${NOTES_REF}`, 'add', '-f', '-F', file, commit], run);
+    const added = await git(['notes', `--ref=${NOTES_REF}`, 'add', '-F', file, commit], run);
     if (added.code !== 0) return { status: 'record_failed', ref: NOTES_REF, commit, reason: gitComplaint(added) };
     return { status: 'recorded', ref: NOTES_REF, commit };
   } catch (error) {
