@@ -1,4 +1,4 @@
-// Interleaved rounds: each round runs every case once, in order, so machine noise (another process, CPU
+// Interleaved rounds: each round runs every case once, alternating the order, so machine noise (another process, CPU
 // frequency) lands on all cases alike; medians of many rounds then compare cases within one run.
 export interface Case {
   name: string;
@@ -16,7 +16,9 @@ export interface Measured {
 export async function measure(cases: readonly Case[], rounds: number, warmup: number): Promise<Measured[]> {
   const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const c of cases) {
+    // Every other round runs the cases in reverse, so no case always follows the same neighbour (a large
+    // checkout's removal, say, still being written back while the next case runs).
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
       const ms = await c.run();
       if (round >= warmup) samples.get(c.name)?.push(ms);
     }

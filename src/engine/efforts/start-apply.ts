@@ -39,8 +39,9 @@ export async function createWorktree(run: StartRun): Promise<{ ok: true; steps: 
   const began = performance.now();
 
   await mkdir(plan.root, { recursive: true });
-  // Parallel checkout: git's default checks files out one at a time, several times slower on a large tree.
-  const workers = Math.max(4, Math.min(availableParallelism() * 2, 16));
+  // Parallel checkout: git's default checks files out one at a time, several times slower on a large tree. The
+  // workers mostly wait on the disk, so there are more of them than cores.
+  const workers = Math.min(16, Math.max(8, availableParallelism() * 4));
   const added = await git(['-c', `checkout.workers=${workers}`, 'worktree', 'add', '-b', plan.branch, plan.path, plan.from.commit], { cwd: run.mainRoot, env: run.env });
   steps.push({ kind: 'git', label: `create branch ${plan.branch} and its worktree`, disposition: 'run', note: plan.path, outcome: added.code === 0 ? 'ok' : 'failed', duration_s: seconds(began) });
   if (added.code !== 0) {
