@@ -16,12 +16,12 @@ after(cleanupGate);
 
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
-function records(root: string): { verb: string; outcome?: string; finished_at?: string }[] {
+function records(root: string): { verb: string; outcome?: string; finished_at?: string; pgids: number[] }[] {
   const dir = join(root, '.git', 'discern', 'operations');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.startsWith('R1-') && n.endsWith('.json') && !n.endsWith('.result.json'))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { verb: string; outcome?: string; finished_at?: string });
+    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { verb: string; outcome?: string; finished_at?: string; pgids: number[] });
 }
 
 describe('discern queue', () => {
@@ -89,6 +89,9 @@ describe('interruption', () => {
     const r = gateRepo(`[jobs]\ntest = "if [ -f ${join(dir, 'once')} ]; then exit 0; fi; touch ${join(dir, 'once')}; sleep 30 & echo $! > ${join(dir, 'pid')}; wait"\n`);
     const run = startCli(['test', '--json'], r.root);
     const sleeper = await pidFrom(join(dir, 'pid'));
+    // The job's process group reaches the journal just after the job starts; the kill comes once it is there
+    // (a kill inside that window leaves nothing to reap by: the limit the done page documents).
+    await waitFor('the job\'s process group in the journal', () => records(r.root).some((x) => x.verb === 'test' && x.pgids.length > 0));
     run.child.kill('SIGKILL');
     await run.result;
     assert.ok(processAlive(sleeper), 'SIGKILL gives discern no chance to stop its jobs');

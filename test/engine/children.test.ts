@@ -2,23 +2,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { stopChildren, trackChild } from '../../src/engine/process/children.js';
+import { processAlive as alive } from '../helpers/processes.js';
 
-/** Running, not merely a zombie waiting for a reaper (a container's init may never reap it). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 describe('stopChildren', () => {
   it('stops a tracked child and the grandchild in its process group', async () => {

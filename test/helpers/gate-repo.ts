@@ -182,21 +182,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Whether a process still exists and is not a zombie (a killed orphan may wait for a reaper that never comes). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return true;
-  }
-}
 
 /** The pid a job wrote to a file, once it is there. */
 export async function pidFrom(path: string): Promise<number> {
@@ -245,3 +230,5 @@ export function release(path: string): void {
 export function killJob(pid: number): void {
   killQuietly(pid);
 }
+
+export { processAlive } from './processes.js';

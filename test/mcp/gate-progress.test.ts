@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectStdio } from '../helpers/mcp-client.js';
+import { processAlive as alive } from '../helpers/processes.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -20,16 +21,6 @@ function gateRepo(jobs: string): ScratchRepo {
   return r;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A zombie still answers signal 0; it has exited all the same.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z /.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 15000): Promise<T> {
   const end = Date.now() + ms;

@@ -3,21 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Running, not merely a zombie waiting for a reaper (here PID 1 is not an init that reaps orphans). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
 export function scratch(prefix: string): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), `discern-${prefix}-`));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -42,3 +27,5 @@ export async function readPid(path: string, ms = 5000): Promise<number> {
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return { PATH: process.env['PATH'], HOME: process.env['HOME'], ...extra };
 }
+
+export { processAlive as alive } from '../../helpers/processes.js';

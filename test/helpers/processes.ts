@@ -1,0 +1,21 @@
+// Whether a process is really running, for tests that watch process trees die.
+import { readFileSync } from 'node:fs';
+
+/**
+ * The process exists and is not a zombie or dead: a killed orphan can wait as a zombie for a reaper that never
+ * comes (a container's PID 1 may not reap), yet it still answers signal 0.
+ */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true;
+  }
+}
