@@ -42,6 +42,8 @@ export interface GrammarCommand {
   flags: GrammarFlag[];
   examples: string[];
   stability?: 'stable' | 'evolving';
+  /** How a call with no result format answers (verb.yaml cli.bare). */
+  bare?: { print?: string; predicate?: string };
 }
 
 export interface Grammar {
@@ -158,6 +160,7 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
     flags: [...flags, ...globalFlags],
     examples: cli.examples ?? [],
     ...(verb.spec.stability === 'evolving' ? { stability: 'evolving' as const } : {}),
+    ...(cli.bare ? { bare: cli.bare } : {}),
   };
 }
 

@@ -64,6 +64,7 @@ export interface VerbCliSpec {
   positionals?: { name: string; input: string; variadic?: boolean }[];
   flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; predicate?: string }[];
   examples?: string[];
+  bare?: { print?: string; predicate?: string };
 }
 
 export interface ExecutionStepSpec {

@@ -38,6 +38,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const result = await running.finally(() => live?.clear());
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
+    if (check.format === 'human' && check.command.bare?.print !== undefined) return await printBare(result, check.command.bare.print);
     return await emit(result, check.format);
   } catch (error) {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
@@ -90,7 +91,7 @@ function installLastResorts(): void {
 /** The predicate flag of a bare call (no result format), e.g. `impact --has docs`: its JSON pointer into data. */
 function quietPredicate(command: DiscernHelpCliCommand, present: ReadonlySet<string>, format: Format): string | undefined {
   if (format !== 'human') return undefined;
-  return command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate;
+  return command.bare?.predicate ?? command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate;
 }
 
 /** A bare predicate prints nothing: exit 0 when true, 1 when false; a failed call says why on stderr. */
@@ -99,9 +100,29 @@ async function answerQuietly(result: DiscernResult, pointer: string): Promise<nu
     await write(process.stderr, `discern: ${result.message}\n`);
     return exitCodeFor(result);
   }
-  let value: unknown = result.data;
+  return at(result.data, pointer) === true ? EXIT.ok : EXIT.failure;
+}
+
+/**
+ * A bare read (`discern identity`, `discern config get`): only the value, for scripts — a string as is, an array
+ * of strings one per line, anything else as JSON. A failed call says why on stderr.
+ */
+async function printBare(result: DiscernResult, pointer: string): Promise<number> {
+  if (!result.ok) {
+    await write(process.stderr, `discern: ${result.message}\n`);
+    return exitCodeFor(result);
+  }
+  const value = at(result.data, pointer);
+  const text =
+    typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join('\n') : JSON.stringify(value);
+  const failed = await write(process.stdout, text === undefined || text === '' ? '' : `${text}\n`);
+  return failed && failed.code !== 'EPIPE' ? EXIT.failure : EXIT.ok;
+}
+
+function at(data: unknown, pointer: string): unknown {
+  let value: unknown = data;
   for (const key of pointer.split('/').slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-  return value === true ? EXIT.ok : EXIT.failure;
+  return value;
 }
 
 /** Resolves once `text` is handed to the OS (or the write failed), so exiting afterwards loses nothing. */
