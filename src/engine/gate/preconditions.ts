@@ -10,6 +10,7 @@ import type { StandardDefinition } from '../config/standards.js';
 import { loosenedStandards, readTrunkStandards } from './standards-limits.js';
 import { brokenMapLinks } from './map-integrity.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
+import { shellQuote } from '../process/shell-quote.js';
 
 export interface PreconditionContext {
   root: string;
@@ -181,8 +182,4 @@ export async function runPreconditions(checks: readonly Check[], ctx: Preconditi
 
 export function preconditionPlanSteps(checks: readonly Check[], base: string): DiscernPlanStep[] {
   return checks.map((c) => ({ kind: c.kind, label: c.label, disposition: 'gate', ...(c === MERGE || c === STANDARDS ? { note: `against ${base}` } : {}) }));
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
