@@ -5,11 +5,10 @@ import { basename, dirname } from 'node:path';
 import type { IdentityOutcome } from '../../generated/handlers.js';
 import type { DiscernConfig, DiscernIdentityData } from '../../generated/types.js';
 import type { Checkout } from '../engine/project/resolve.js';
+import { slugify } from '../engine/project/slug.js';
 import type { InspectVerbContext } from './context.js';
 
 /** The config schema's `[project] slug` pattern. */
-const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const SLUG_MAX = 63;
 
 export async function identity(_input: unknown, ctx: InspectVerbContext): Promise<IdentityOutcome> {
   const { resolution } = ctx;
@@ -54,22 +53,6 @@ function fromText(text: string | undefined, source: 'config_name' | 'directory')
   if (text === undefined) return undefined;
   const identity = slugify(text);
   return identity === undefined ? undefined : { identity, source };
-}
-
-/**
- * A slug from any text: accents dropped, lower case, every run of other characters one `-`, no `-` at either end,
- * at most 63 characters. Undefined when nothing is left.
- */
-export function slugify(text: string): string | undefined {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/, '');
-  return SLUG.test(slug) ? slug : undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Writes the discern.toml setup proposes, with a comment above each choice saying which fact it came from, so
 // the owner can confirm or change it line by line. Pure.
+import { slugify } from '../project/slug.js';
 import type { RepositoryFacts } from './facts.js';
 
 export const SCHEMA_LINE = '#:schema https://discern.sh/schema/v1/discern-config.schema.json';
@@ -30,16 +31,9 @@ export function draftConfig(facts: RepositoryFacts): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A project slug from a name: lowercase letters, digits and dashes, at most 63, as [project] slug requires. */
+/** A project slug from a package or folder name: an npm scope is not part of it. */
 export function slugFrom(name: string): string | undefined {
-  const slug = name
-    .toLowerCase()
-    .replace(/^@[^/]+\//, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 63)
-    .replace(/-+$/, '');
-  return slug === '' ? undefined : slug;
+  return slugify(name.replace(/^@[^/]+\//, ''));
 }
 
 function str(value: string): string {
