@@ -52,6 +52,12 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
     'generated/config-schema-digest.ts',
     withCodeHeader(['spec/config.schema.json'], `/** sha256 of the published discern.toml schema; it changes whenever the validator would. */\nexport const CONFIG_SCHEMA_DIGEST = ${JSON.stringify(configDigest)};\n`),
   );
+  // The schema itself, for `discern config explain` (descriptions, types, defaults, enums of every key).
+  const configSchema = JSON.stringify(JSON.stringify(publishSchema(model.config, 'discern-config.schema.json', contracts)));
+  out.set(
+    'generated/config-schema.ts',
+    withCodeHeader(['spec/config.schema.json'], `/** The published discern.toml schema (schema/discern-config.schema.json) as data. */\nexport const CONFIG_SCHEMA: Readonly<Record<string, unknown>> = JSON.parse(${configSchema}) as Readonly<Record<string, unknown>>;\n`),
+  );
   out.set('generated/validators/config.js', withCodeHeader(['spec/config.schema.json'], esmHelpers(configCode)));
   out.set('generated/validators/config.d.ts', withCodeHeader(['spec/config.schema.json'], dts(['validateConfig: StandaloneValidator<DiscernConfig>'], ['DiscernConfig'])));
   const progressCode = standalone(ajv, { validateProgressLine: progressLineId });

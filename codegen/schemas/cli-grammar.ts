@@ -144,9 +144,10 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
       const name = p.variadic ? `${p.name}...` : p.name;
       return p.optional ? `[${name}]` : `<${name}>`;
     }),
+    // A required flag stands bare, an optional one in brackets; a repeatable one ends in `...`.
     ...flags.map((f) => {
-      const spelled = f.arity === 0 ? f.spellings[0] : `${f.spellings[0]} ${f.type_definition.replace(/:[a-z]+>$/, '>')}`;
-      return `[${spelled ?? ''}]`;
+      const spelled = `${f.arity === 0 ? f.spellings[0] : `${f.spellings[0]} ${f.type_definition.replace(/:[a-z]+>$/, '>')}`}${f.repeatable ? '...' : ''}`;
+      return f.input !== undefined && required.includes(f.input) ? spelled : `[${spelled}]`;
     }),
   ].join(' ');
   return {

@@ -83,11 +83,13 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     if (problems.items.length > 0) continue;
     const words = spec.verb.split(' ');
     if (words.join('-') !== folder) problems.add(`${dir}/verb.yaml`, '/verb', `verb "${spec.verb}" must live in spec/verbs/${words.join('-')}/`);
+    // A command word may itself hold a hyphen (`config set-job`): the names split on both.
+    const parts = spec.verb.split(/[ -]/);
     verbs.push({
       spec,
       dir,
-      id: words.map((w, i) => (i === 0 ? w : capitalise(w))).join(''),
-      pascal: words.map(capitalise).join(''),
+      id: parts.map((w, i) => (i === 0 ? w : capitalise(w))).join(''),
+      pascal: parts.map(capitalise).join(''),
       input: readJson(`${dir}/input.schema.json`),
       data: readJson(`${dir}/data.schema.json`),
       policy: resolvePolicy(spec.policy),

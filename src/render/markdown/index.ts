@@ -3,6 +3,7 @@
 import type { DiscernResult } from '../../../generated/types.js';
 import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
+import { renderConfig } from './config.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
@@ -23,6 +24,18 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderAccept(result);
     case 'await':
       return renderAwait(result);
+    case 'config get':
+    case 'config has':
+    case 'config keys':
+    case 'config subsections':
+    case 'config array':
+    case 'config explain':
+    case 'config set':
+    case 'config set-job':
+    case 'config set-scope':
+    case 'config set-standard':
+    case 'tidy':
+      return renderConfig(result);
     case 'docs':
       return renderDocs(result);
     case 'done':

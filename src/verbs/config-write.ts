@@ -1,0 +1,159 @@
+// The config commands that write: set, set-job, set-scope and set-standard. Each is one edit of discern.toml's
+// text through the comment-preserving editor, validated against the configuration schema before anything is
+// written, then written atomically with the file's mode kept. A refusal leaves the file byte-identical; a
+// missing discern.toml is created (after checking it can be).
+import type { ConfigSetJobOutcome, ConfigSetOutcome, ConfigSetScopeOutcome, ConfigSetStandardOutcome } from '../../generated/handlers.js';
+import type { DiscernConfigSetInput, DiscernConfigSetJobInput, DiscernConfigSetScopeInput, DiscernConfigSetStandardInput, DiscernStep } from '../../generated/types.js';
+import { VERBS } from '../../generated/registry.js';
+import { parseCliValue } from '../engine/config-file/cli-value.js';
+import { writeConfigText, writeProblem } from '../engine/config-file/file.js';
+import { schemaAt } from '../engine/config-file/schema.js';
+import { KNOWN_JOB_STAGES } from '../engine/config/jobs.js';
+import { parseConfig } from '../engine/config/validate.js';
+import { compilePattern } from '../engine/scopes/index.js';
+import { errorCode } from '../engine/state/atomic-write.js';
+import { TomlEditError } from '../engine/toml-edit/errors.js';
+import { formatValue, isTable, type TomlValue } from '../engine/toml-edit/format.js';
+import { setTable } from '../engine/toml-edit/table.js';
+import { setValue } from '../engine/toml-edit/set.js';
+import { dotted, lookup, parseTree } from '../engine/toml-edit/values.js';
+import { CONFIG_FILE } from '../engine/project/resolve.js';
+import { openConfig, readKey, suggestionsFor, valueAt, type ConfigRefusal, type OpenedConfig } from './config-common.js';
+import type { InspectVerbContext } from './context.js';
+
+type WriteOutcome = ConfigSetOutcome | ConfigSetJobOutcome | ConfigSetScopeOutcome | ConfigSetStandardOutcome;
+
+export async function configSet(input: DiscernConfigSetInput, ctx: InspectVerbContext): Promise<ConfigSetOutcome> {
+  const key = readKey(input.key, 'config set');
+  if (!key.ok) return { refusal: key.refusal } as ConfigSetOutcome;
+  return (await writeKey(ctx, 'config set', key.path, (config) => {
+    const unknown = unknownKey(key.path, config);
+    if (unknown) return { refusal: unknown };
+    const value = parseCliValue(input.value, key.path);
+    return { edit: (text) => setValue(text, key.path, value) };
+  })) as ConfigSetOutcome;
+}
+
+export async function configSetJob(input: DiscernConfigSetJobInput, ctx: InspectVerbContext): Promise<ConfigSetJobOutcome> {
+  const path = ['jobs', input.name];
+  return (await writeKey(ctx, 'config set-job', path, (config) => {
+    const existing = current(config, path);
+    const known = KNOWN_JOB_STAGES[input.name];
+    const timeout = input.timeout ?? (typeof existing['timeout'] === 'number' ? existing['timeout'] : undefined);
+    if (known !== undefined) {
+      if (input.stage !== undefined && input.stage !== known) return { refusal: invalid(`\`${input.name}\` is a known job name, and its stage is always ${known}; pick another name for a ${input.stage} job.`, 'config set-job') };
+      if (timeout === undefined) return { edit: (text) => setValue(text, path, input.command) };
+      return { edit: (text) => setTable(text, path, { run: input.command, timeout }) };
+    }
+    const stage = input.stage ?? (typeof existing['stage'] === 'string' ? existing['stage'] : undefined);
+    if (stage === undefined) return { refusal: invalid(`A job named \`${input.name}\` needs --stage (fix, build, check or test); only format, build, lint, typecheck, test and smoke carry their stage.`, 'config set-job') };
+    return { edit: (text) => setTable(text, path, { stage, run: input.command, ...(timeout !== undefined ? { timeout } : {}) }) };
+  })) as ConfigSetJobOutcome;
+}
+
+export async function configSetScope(input: DiscernConfigSetScopeInput, ctx: InspectVerbContext): Promise<ConfigSetScopeOutcome> {
+  const path = ['scopes', input.name];
+  return (await writeKey(ctx, 'config set-scope', path, (config) => {
+    for (const pattern of input.paths) {
+      const compiled = compilePattern(pattern);
+      if (!compiled.ok) return { refusal: invalid(`The path pattern "${pattern}" cannot be used: ${compiled.reason}.`, 'config set-scope') };
+    }
+    const entries: Record<string, TomlValue> = { ...current(config, path), paths: input.paths, ...(input.neutral === true ? { neutral: true } : {}) };
+    return { edit: (text) => setTable(text, path, entries) };
+  })) as ConfigSetScopeOutcome;
+}
+
+export async function configSetStandard(input: DiscernConfigSetStandardInput, ctx: InspectVerbContext): Promise<ConfigSetStandardOutcome> {
+  const path = ['standards', input.name];
+  return (await writeKey(ctx, 'config set-standard', path, (config) => {
+    const entries: Record<string, TomlValue> = { ...current(config, path), direction: input.direction, limit: input.limit, run: input.run, ...(input.margin !== undefined ? { margin: input.margin } : {}) };
+    return { edit: (text) => setTable(text, path, entries) };
+  })) as ConfigSetStandardOutcome;
+}
+
+type Plan = { edit: (text: string) => string } | { refusal: ConfigRefusal };
+
+/** The edit's whole life: read, plan, edit the text, validate, write (or refuse with the file untouched). */
+async function writeKey(ctx: InspectVerbContext, command: string, path: string[], plan: (config: OpenedConfig) => Plan): Promise<WriteOutcome> {
+  const key = dotted(path);
+  const help = `\`discern help ${command}\``;
+  const opened = await openConfig(ctx, 'empty');
+  if (!opened.ok) return { refusal: opened.refusal } as WriteOutcome;
+  const config = opened.config;
+  const file = config.location.path;
+  const before = valueAt(config.tree, path, command);
+  if (!before.ok) return { refusal: before.refusal } as WriteOutcome;
+  if (!config.exists) {
+    const denied = await writeProblem(file, false);
+    if (denied) return { refusal: writeDenied(denied) } as WriteOutcome;
+  }
+  const planned = plan(config);
+  if ('refusal' in planned) return { refusal: planned.refusal } as WriteOutcome;
+  let text: string;
+  try {
+    text = planned.edit(config.text);
+  } catch (error) {
+    if (!(error instanceof TomlEditError)) throw error;
+    return { refusal: { error: 'edit_failed', message: `${CONFIG_FILE} cannot take \`${key}\`: ${error.reason}. Nothing was written.`, next: { recovery: `edit ${file} by hand, then run \`discern doctor\`` } } } as WriteOutcome;
+  }
+  const value = lookup(parseTree(text), path);
+  const previous = before.value !== undefined ? { previous: before.value } : {};
+  const data = { key, value, ...previous, changed: text !== config.text, ...(config.exists ? {} : { created: true }), file };
+  const checked = parseConfig(new TextEncoder().encode(text), CONFIG_FILE);
+  if (!checked.ok) return { data: { ...data, changed: false, ...(config.exists ? {} : { created: false }) }, refusal: invalidResult(checked, key, value, help) } as WriteOutcome;
+  if (!data.changed && config.exists) return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] } as WriteOutcome;
+  if (config.exists) {
+    const denied = await writeProblem(file, true);
+    if (denied) return { data: { ...data, changed: false }, refusal: writeDenied(denied) } as WriteOutcome;
+  }
+  const started = Date.now();
+  try {
+    await writeConfigText(file, text, config, ctx.env);
+  } catch (error) {
+    const code = errorCode(error) ?? 'error';
+    return { data: { ...data, changed: false }, refusal: { error: 'write_denied', message: `${file} could not be written (${code}); it is as it was.`, next: { target: file, access: 'writable' } } } as WriteOutcome;
+  }
+  const step: DiscernStep = { kind: 'env', label: `write \`${key}\` to ${CONFIG_FILE}`, disposition: 'run', note: file, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) };
+  return { data, steps: [step], hints: [config.exists ? `${CONFIG_FILE} now sets \`${key}\`; \`discern doctor\` checks the whole configuration.` : `Created ${file}; \`discern doctor\` checks it.`] } as WriteOutcome;
+}
+
+/** The schema's complaint about the edited text: about the key itself → invalid_value; elsewhere → as the loader names it. */
+function invalidResult(checked: Extract<ReturnType<typeof parseConfig>, { ok: false }>, key: string, value: unknown, help: string): ConfigRefusal {
+  const issue = checked.issues[0];
+  const about = issue?.path ?? key;
+  const ownKey = about === key || about.startsWith(`${key}.`) || key.startsWith(`${about}.`);
+  const detail = checked.error === 'invalid_config' && issue ? `\`${issue.path}\` ${issue.message}${issue.line !== undefined && !ownKey ? ` (line ${issue.line})` : ''}` : checked.message.replace(/\.$/, '');
+  const message = `\`${key}\` cannot be set to ${literal(value)}: ${detail}. Nothing was written.`;
+  if (checked.error === 'invalid_config' && ownKey) return { error: 'invalid_value', message, next: { help } };
+  if (checked.error === 'unknown_key' || checked.error === 'invalid_config') return { error: checked.error, message, next: { file: CONFIG_FILE, where: checked.where } };
+  return { error: 'edit_failed', message, next: { recovery: 'report this as a discern bug, with the key and value' } };
+}
+
+function literal(value: unknown): string {
+  try {
+    return formatValue(value as TomlValue);
+  } catch {
+    return JSON.stringify(value);
+  }
+}
+
+function unknownKey(path: readonly string[], config: OpenedConfig): ConfigRefusal | undefined {
+  if (schemaAt(path) !== undefined) return undefined;
+  const key = dotted(path);
+  const suggestions = suggestionsFor(key, config.tree);
+  const close = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?` : '';
+  return { error: 'unknown_key', message: `\`${key}\` is not a key discern.toml accepts, so nothing was written.${close} \`discern docs configuration\` lists every key.`, next: { file: CONFIG_FILE, where: `key \`${key}\`` } };
+}
+
+function current(config: OpenedConfig, path: readonly string[]): Record<string, TomlValue> {
+  const value = lookup(config.tree, path);
+  return isTable(value) ? (value as Record<string, TomlValue>) : {};
+}
+
+function invalid(message: string, command: string): ConfigRefusal {
+  return { error: 'invalid_value', message, next: { help: `\`discern help ${command}\`` } };
+}
+
+function writeDenied(denied: { target: string; code: string }): ConfigRefusal {
+  return { error: 'write_denied', message: `${denied.target} is not writable (${denied.code}), so discern.toml cannot be written; nothing was changed.`, next: { target: denied.target, access: 'writable' } };
+}
