@@ -44,6 +44,7 @@ export const HANDLERS: HandlerLoaders = {
   test: async () => (await import('./test.js')).test,
   tidy: async () => (await import('./tidy.js')).tidy,
   update: async () => (await import('./update.js')).update,
+  upgrade: async () => (await import('./upgrade.js')).upgrade,
   worktreeDrop: async () => (await import('./worktree.js')).worktreeDrop,
   worktreeEnsure: async () => (await import('./worktree.js')).worktreeEnsure,
   worktreePark: async () => (await import('./worktree.js')).worktreePark,

@@ -15,6 +15,7 @@ import { renderProgress } from './progress.js';
 import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
+import { renderUpgrade } from './upgrade.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 
@@ -67,6 +68,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStatus(result);
     case 'update':
       return renderUpdate(result);
+    case 'upgrade':
+      return renderUpgrade(result);
     case 'enter':
     case 'worktree teardown':
     case 'worktree drop':
