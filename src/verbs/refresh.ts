@@ -98,7 +98,7 @@ function refusalFor(problem: RefreshProblem, count: number): RefreshRefusal {
     case 'invalid_settings_file':
       return { error: 'invalid_settings_file', message, next: { file: problem.path, where: problem.where } };
     case 'write_denied':
-      return { error: 'write_denied', message, next: { target: problem.path, access: 'a file inside the project (not a link leading out of it)' } };
+      return { error: 'write_denied', message, next: { target: problem.path, access: 'writable without leaving the project (a link on its way leads outside)' } };
     case 'read_failed':
       return { error: 'read_failed', message, next: { target: problem.path, access: 'readable' } };
   }

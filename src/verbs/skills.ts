@@ -47,7 +47,7 @@ export async function skillsEject(input: DiscernSkillsEjectInput, ctx: ProjectVe
     refusal: { error: 'skills_eject_failed', message: why, next: { recovery: `edit ${rel}, which is the project's copy already, or remove it and run \`discern skills eject ${input.name}\` again` } },
   });
   const read = await readProjectFile(project.root, rel);
-  if (!read.ok) return { data: { name: input.name, path: rel }, refusal: { error: 'write_denied', message: `${rel} ${read.reason}; nothing was written.`, next: { target: rel, access: 'a new file inside the project' } } };
+  if (!read.ok) return { data: { name: input.name, path: rel }, refusal: { error: 'write_denied', message: `${rel} ${read.reason}; nothing was written.`, next: { target: rel, access: 'writable without leaving the project (a link on its way leads outside)' } } };
   if (read.file.text !== null) return recovery(`${rel} already exists; skills eject never overwrites a file.`);
   const denied = await writeDenied(project.root, read.file.real);
   if (denied !== undefined) return { data: { name: input.name, path: rel }, refusal: { error: 'write_denied', message: `${denied}; nothing was written.`, next: { target: rel, access: 'writable' } } };

@@ -14,6 +14,7 @@ import { planRefresh } from '../../src/engine/refresh/index.js';
 import { resolveProject } from '../../src/engine/project/resolve.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
+import { treeSnapshot } from '../helpers/tree.js';
 import { cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { isRoot } from '../helpers/gate-repo.js';
 
@@ -54,19 +55,8 @@ async function refreshed(r: ScratchRepo, input: Record<string, unknown> = {}): P
   return data;
 }
 
-/** Every file under the checkout but .git, with its bytes. */
 function snapshot(r: ScratchRepo): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (dir: string, prefix: string): void => {
-    for (const name of readdirSync(dir, { withFileTypes: true })) {
-      if (name.name === '.git') continue;
-      const rel = prefix ? `${prefix}/${name.name}` : name.name;
-      if (name.isDirectory()) walk(join(dir, name.name), rel);
-      else out.set(rel, readFileSync(join(dir, name.name), 'utf8'));
-    }
-  };
-  walk(r.root, '');
-  return out;
+  return treeSnapshot(r.root);
 }
 
 describe('refresh', () => {
@@ -201,7 +191,7 @@ describe('refresh', () => {
     const { result, data } = await refresh(r);
     assert.equal(result.error, 'invalid_settings_file');
     assert.match(result.message ?? '', /^\.mcp\.json: not valid JSON at line 1, column \d+/);
-    assert.match((result.hints ?? []).at(-1) ?? '', /^Fix \.mcp\.json at the file/);
+    assert.match((result.hints ?? []).at(-1) ?? '', /^Fix \.mcp\.json at line 1, column \d+ as the message says/);
     assert.deepEqual(data?.errors.map((e) => [e.path, e.error]), [['.mcp.json', 'invalid_settings_file']]);
     assert.deepEqual(snapshot(r), before);
     // A dry run reports the same, with the plan of what it could not finish.

@@ -3,12 +3,13 @@
 // discern created; --dry-run changes nothing; a part it cannot strip is reported and the rest still goes.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernUninstallData } from '../../generated/types.js';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { runCli } from '../helpers/cli.js';
+import { treeSnapshot } from '../helpers/tree.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -34,17 +35,7 @@ function repo(files: Record<string, string> = USER_FILES, config = ALL): Scratch
 }
 
 function snapshot(r: ScratchRepo): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (dir: string, prefix: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(join(dir, entry.name), rel);
-      else out.set(rel, readFileSync(join(dir, entry.name), 'utf8'));
-    }
-  };
-  walk(r.root, '');
-  return out;
+  return treeSnapshot(r.root);
 }
 
 describe('uninstall', () => {

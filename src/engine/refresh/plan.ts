@@ -6,8 +6,7 @@
 // is current) with each one's complete new text, and writes nothing. applyRefresh (apply.ts) writes them.
 //
 // Uninstall plans with the same machinery, wanting every part absent.
-import { realpath } from 'node:fs/promises';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { Project } from '../project/resolve.js';
@@ -217,7 +216,7 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
       edit: (text) => {
         if (text === null) return { ok: true, text };
         const removed = removeMember(text, path, options);
-        if (!removed.ok) return { ok: false, where: 'the file', reason: removed.reason };
+        if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
         return { ok: true, text: removed.empty ? null : removed.text };
       },
     };
@@ -228,7 +227,7 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
     edit: (text) => {
       if (text === null || text.trim() === '') return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
       const set = setMember(text, path, wiring.entry, options);
-      return set.ok ? { ok: true, text: set.text } : { ok: false, where: 'the file', reason: set.reason };
+      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
   };
 }
@@ -246,7 +245,7 @@ function hookIntent(id: AgentId, present: boolean): Intent | undefined {
       edit: (text) => {
         if (text === null) return { ok: true, text };
         const removed = removeElements(text, hooks.listPath, isDiscernHookGroup, options);
-        if (!removed.ok) return { ok: false, where: 'the file', reason: removed.reason };
+        if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
         return { ok: true, text: removed.empty ? null : removed.text };
       },
     };
@@ -257,7 +256,7 @@ function hookIntent(id: AgentId, present: boolean): Intent | undefined {
     edit: (text) => {
       if (text === null || text.trim() === '') return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])) };
       const set = setElement(text, hooks.listPath, isDiscernHookGroup, hooks.element, options);
-      return set.ok ? { ok: true, text: set.text } : { ok: false, where: 'the file', reason: set.reason };
+      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
   };
 }
@@ -282,6 +281,14 @@ function skillIntent(path: string, agents: AgentId[], content: string): Intent {
 
 function skillPrune(path: string): Intent {
   return { path, kind: 'skill', agents: [], present: false, label: `prune skill ${path}`, edit: (text) => ({ ok: true, text: text !== null && isMaterialised(text) ? null : text }) };
+}
+
+/** Where in a settings file an edit failed, for the next action: the line and column, else the key. */
+function whereIn(reason: string): string {
+  const at = /at line (\d+), column (\d+)/.exec(reason);
+  if (at) return `line ${at[1] ?? ''}, column ${at[2] ?? ''}`;
+  const key = /^(`[^`]+`|the top level)/.exec(reason);
+  return key?.[1] ?? 'the top level';
 }
 
 function nestValue(path: readonly string[], value: JsonValue): JsonValue {
@@ -311,7 +318,10 @@ function codexConfig(text: string | null, body: string): Edit {
     try {
       parsed = parseToml(outside.text) as Record<string, unknown>;
     } catch (error) {
-      return { ok: false, where: 'the file', reason: `not valid TOML: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}` };
+      const message = error instanceof Error ? error.message : String(error);
+      const { line, column } = error as { line?: unknown; column?: unknown };
+      const where = typeof line === 'number' ? `line ${line}${typeof column === 'number' ? `, column ${column}` : ''}` : 'the top level';
+      return { ok: false, where, reason: `not valid TOML at ${where}: ${(message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')}` };
     }
     const servers = parsed['mcp_servers'];
     if (typeof servers === 'object' && servers !== null && 'discern' in servers) {
@@ -323,7 +333,7 @@ function codexConfig(text: string | null, body: string): Edit {
   try {
     parseToml(edit.text);
   } catch (error) {
-    return { ok: false, where: 'the file', reason: `would not be valid TOML with discern's table added: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}` };
+    return { ok: false, where: 'the top level', reason: `would not be valid TOML with discern's table added: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}` };
   }
   return edit;
 }

@@ -12,10 +12,10 @@ export function renderRefresh(result: DiscernRefreshResult): string {
   const data = result.data && 'changes' in result.data ? result.data : undefined;
   const evidence: (string | undefined)[] = [];
   if (data) {
-    if (data.errors.length > 0) evidence.push(`## Cannot refresh (${data.errors.length})\n\n${data.errors.map((e) => `- ${code(e.path)} (\`${e.error}\`): ${e.message}`).join('\n')}`);
+    if (data.errors.length > 1) evidence.push(`## Cannot refresh (${data.errors.length})\n\n${data.errors.map((e) => `- ${code(e.path)} (\`${e.error}\`): ${e.message}`).join('\n')}`);
     if (data.changes.length > 0) {
       const written = new Set(result.dry_run ? data.changes.map((c) => c.path) : [...data.agents_written, ...data.mcp_wired, ...data.hooks_wired, ...data.adr_index_written, ...data.skills.copied, ...data.skills.pruned, ...data.removed]);
-      const rows = data.changes.map((c) => [code(c.path) + (c.also ? ` (also ${c.also.map(code).join(', ')})` : ''), c.kind, result.dry_run ? `would ${WOULD[c.action as keyof typeof WOULD] ?? c.action}` : written.has(c.path) ? ACTION[c.action as keyof typeof ACTION] ?? c.action : 'not written', c.agents.join(', ')]);
+      const rows = data.changes.map((c) => [code(c.path) + (c.also ? ` (also ${c.also.map(code).join(', ')})` : ''), c.kind, result.dry_run ? `would ${WOULD[c.action as keyof typeof WOULD] ?? c.action}` : written.has(c.path) ? (ACTION[c.action as keyof typeof ACTION] ?? c.action) : `${WOULD[c.action as keyof typeof WOULD] ?? c.action} (not written)`, c.agents.join(', ')]);
       evidence.push(`## Files (${data.changes.length})\n\n${table(['File', 'Part', 'Change', 'Agents'], rows)}`);
     }
     if (data.current.length > 0) evidence.push(`## Already current (${data.current.length})\n\n${data.current.map((p) => `- ${code(p)}`).join('\n')}`);
