@@ -322,7 +322,7 @@ function nest(path: readonly string[], from: number, value: JsonValue): JsonValu
  * Sets the member at `path` (the last step is the key) to `value`, creating the objects on the way. Only its
  * value's bytes change when it exists; it is appended after the last member when it does not.
  */
-export function setMember(text: string, path: readonly string[], value: JsonValue, options: { comments: boolean }): JsonEdit {
+function setMemberLf(text: string, path: readonly string[], value: JsonValue, options: { comments: boolean }): JsonEdit {
   const parsed = parseJsonText(text, options);
   if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
   const parents = path.slice(0, -1);
@@ -347,7 +347,7 @@ export function setMember(text: string, path: readonly string[], value: JsonValu
  * Removes the member at `path`, then every object on the way that the removal left empty: what setMember
  * created goes with it. `empty` is true when the whole document is left as an empty object.
  */
-export function removeMember(text: string, path: readonly string[], options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+function removeMemberLf(text: string, path: readonly string[], options: { comments: boolean }): JsonEdit & { empty?: boolean } {
   let current = text;
   let changed = false;
   for (let depth = path.length; depth >= 1; depth--) {
@@ -375,7 +375,7 @@ export function removeMember(text: string, path: readonly string[], options: { c
  * Makes the array at `path` hold `value` in place of the element `owns` recognises (appending it when there
  * is none), creating the array and the objects on the way.
  */
-export function setElement(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, value: JsonValue, options: { comments: boolean }): JsonEdit {
+function setElementLf(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, value: JsonValue, options: { comments: boolean }): JsonEdit {
   const parsed = parseJsonText(text, options);
   if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
   const parents = path.slice(0, -1);
@@ -400,7 +400,7 @@ export function setElement(text: string, path: readonly string[], owns: (value: 
 }
 
 /** Removes every element `owns` recognises from the array at `path`, then the containers that left empty. */
-export function removeElements(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+function removeElementsLf(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, options: { comments: boolean }): JsonEdit & { empty?: boolean } {
   let current = text;
   let changed = false;
   for (;;) {
@@ -448,6 +448,33 @@ function removeEmptied(text: string, path: readonly string[], options: { comment
     if (removed.kept) break;
   }
   return { ok: true, changed: true, text: current };
+}
+
+/**
+ * A file whose every line ends in CRLF is edited as LF and given its CRLF back, so the lines discern adds end
+ * like the file's own. A file that mixes the two is edited as it is.
+ */
+function keepingCrlf<R extends { ok: boolean; text?: string }>(text: string, edit: (lf: string) => R): R {
+  const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+  if (!crlf) return edit(text);
+  const result = edit(text.replace(/\r\n/g, '\n'));
+  return result.ok && typeof result.text === 'string' ? { ...result, text: result.text.replace(/\n/g, '\r\n') } : result;
+}
+
+export function setMember(text: string, path: readonly string[], value: JsonValue, options: { comments: boolean }): JsonEdit {
+  return keepingCrlf(text, (lf) => setMemberLf(lf, path, value, options));
+}
+
+export function removeMember(text: string, path: readonly string[], options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+  return keepingCrlf(text, (lf) => removeMemberLf(lf, path, options));
+}
+
+export function setElement(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, value: JsonValue, options: { comments: boolean }): JsonEdit {
+  return keepingCrlf(text, (lf) => setElementLf(lf, path, owns, value, options));
+}
+
+export function removeElements(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+  return keepingCrlf(text, (lf) => removeElementsLf(lf, path, owns, options));
 }
 
 /** A new settings file holding only `value`, in the layout agents' own tools write. */

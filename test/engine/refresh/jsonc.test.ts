@@ -80,6 +80,13 @@ describe('setMember and removeMember', () => {
       assert.equal(removed.empty, false);
     });
   }
+  it('a CRLF file gets CRLF lines, and gives back its bytes', () => {
+    const before = '{\r\n  "mcpServers": {\r\n    "a": {}\r\n  }\r\n}\r\n';
+    const wired = set(before);
+    assert.ok(!/[^\r]\n/.test(wired), JSON.stringify(wired));
+    const removed = removeMember(wired, PATH, STRICT);
+    assert.ok(removed.ok && removed.text === before);
+  });
   it('an empty document gets the entry spread over lines; removing it leaves an empty document', () => {
     const wired = set('{}\n');
     assert.equal(wired, newJsonFile({ mcpServers: { discern: ENTRY } }));
