@@ -1,6 +1,7 @@
 // Builds dist/: one ESM entry (dist/discern.js, the `discern` bin) with code splitting, so each lazy import
 // becomes its own chunk — `--version` parses only the entry, the CLI path never loads the MCP SDK, and only
-// `discern mcp` does. npm install runs this through `prepare`.
+// `discern mcp` does. npm install runs this through `prepare`. The licenses of the bundled packages are written
+// beside it (build/licenses.ts).
 //
 // Rollup does the chunking (docs/decisions/0016): a module already loaded by everything that imports a lazy
 // chunk stays where it is, so a CLI call reads four files instead of two dozen small ones. esbuild only strips
@@ -12,6 +13,7 @@ import commonjsModule from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { transform } from 'esbuild';
 import { rollup, type Plugin, type RollupLog } from 'rollup';
+import { bundledPackages, writeLicenses } from './licenses.js';
 
 // The plugin's types are written for CommonJS callers: under NodeNext its default import types as the module.
 const commonjs = commonjsModule as unknown as (typeof commonjsModule)['default'];
@@ -54,7 +56,7 @@ export async function buildDist(): Promise<void> {
       if (!EXPECTED_WARNINGS.has(warning.code ?? '')) problems.push(`${warning.code ?? 'WARNING'}: ${warning.message}`);
     },
   });
-  await bundle.write({
+  const { output } = await bundle.write({
     dir: `${root}dist`,
     format: 'es',
     entryFileNames: '[name].js',
@@ -64,6 +66,8 @@ export async function buildDist(): Promise<void> {
   await bundle.close();
   if (problems.length > 0) throw new Error(`the bundle has problems:\n${problems.join('\n')}`);
   chmodSync(`${root}dist/discern.js`, 0o755);
+  // Only what the bundle holds: dist/licenses.json for `discern licenses`, dist/THIRD-PARTY-LICENSES for people.
+  writeLicenses(`${root}dist`, bundledPackages(output));
 }
 
 await buildDist();

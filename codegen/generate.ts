@@ -12,6 +12,7 @@ import { withCodeHeader } from './emit/provenance.js';
 import { checkGrammar } from './emit/grammar-check.js';
 import { emitManual } from './emit/manual.js';
 import { emitAgentAssets } from './emit/agent-assets.js';
+import { emitConfigMigrations } from './emit/config-migrations.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
 export const OWNED_DIRS = ['generated', 'schema', 'types'] as const;
@@ -30,6 +31,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitRegistry(model, contracts, grammar));
   add(emitManual(root, model, contracts, grammar));
   add(emitAgentAssets(root));
+  add(emitConfigMigrations(root));
   const typeSources = ['spec/envelope.schema.json', 'spec/vocabularies.yaml', 'spec/verbs/*'];
   files.set('generated/types.ts', withCodeHeader(typeSources, await emitTypes(model, contracts, 'internal')));
   files.set('types/discern-json.d.ts', withCodeHeader(typeSources, await emitTypes(model, contracts, 'published')));

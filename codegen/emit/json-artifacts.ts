@@ -1,5 +1,5 @@
-// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, Proof note and
-// conventions. Each has a stable $id under https://discern.sh/schema/v1/.
+// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, Proof note,
+// release history and conventions. Each has a stable $id under https://discern.sh/schema/v1/.
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { expandVocabularies } from '../schemas/vocabulary.js';
 import type { Contracts } from '../schemas/contracts.js';
@@ -49,6 +49,7 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
     'schema/discern-progress-line.schema.json',
     jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),
   );
+  out.set('schema/discern-releases.schema.json', jsonWithComment(['spec/releases.schema.json'], publishSchema(model.releasesSchema, 'discern-releases.schema.json', contracts)));
   out.set(
     'schema/discern-conventions.json',
     jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),

@@ -73,6 +73,14 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       `export const VERSION = ${JSON.stringify(model.version)};\n\n/** The flags that print the version when given alone. */\nexport const VERSION_FLAGS: readonly string[] = ${JSON.stringify(model.cli.implicit_flags.root)};\n`,
     ),
   );
+  // The release history `discern releases` returns, checked against spec/releases.schema.json when loaded.
+  out.set(
+    'generated/releases.ts',
+    withCodeHeader(
+      ['spec/releases.yaml'],
+      `import type { DiscernReleasesRelease } from './types.js';\n\nexport const RELEASES: readonly DiscernReleasesRelease[] = ${JSON.stringify(model.releases.releases, null, 2)} as DiscernReleasesRelease[];\n`,
+    ),
+  );
   out.set('generated/handlers.ts', withCodeHeader(verbSources, render('handlers.ts.hbs', { verbs })));
   out.set('generated/outcome.ts', withCodeHeader(['codegen/templates/outcome.ts.hbs'], render('outcome.ts.hbs', {})));
   out.set('generated/validator-loaders.ts', withCodeHeader(verbSources, render('validator-loaders.ts.hbs', { verbs })));

@@ -43,7 +43,7 @@ export interface GrammarCommand {
   examples: string[];
   stability?: 'stable' | 'evolving';
   /** How a call with no result format answers (verb.yaml cli.bare). */
-  bare?: { print?: string; predicate?: string };
+  bare?: { print?: string; predicate?: string; run?: string };
 }
 
 export interface Grammar {
@@ -137,7 +137,7 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
     if (typeof dflt === 'string' || typeof dflt === 'number' || typeof dflt === 'boolean') flag.default = dflt;
     return flag;
   });
-  const usage = [
+  const usage = cli.usage ?? [
     model.cli.program,
     ...cli.path,
     ...positionals.map((p) => {

@@ -10,7 +10,8 @@ import { ProblemList } from './errors.js';
 import { resolvePolicy } from './policy.js';
 import { checkSchemaTree } from './schema-checks.js';
 import { checkVerb } from './verb-checks.js';
-import type { CliSpec, JsonSchema, McpSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
+import { checkReleases } from './release-checks.js';
+import type { CliSpec, JsonSchema, McpSpec, ReleasesSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
 
 export interface LoadOptions {
   /** Repository root; spec/ and package.json are read from here. */
@@ -65,6 +66,8 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const config = readJson('spec/config.schema.json');
   const proofNote = readJson('spec/proof-note.schema.json');
   const progressLine = readJson('spec/progress-line.schema.json');
+  const releasesSchema = readJson('spec/releases.schema.json');
+  const releases = readYaml('spec/releases.yaml') as ReleasesSpec;
 
   const verbs: VerbModel[] = [];
   const verbsDir = join(root, 'spec/verbs');
@@ -98,6 +101,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     ['spec/config.schema.json', config],
     ['spec/proof-note.schema.json', proofNote],
     ['spec/progress-line.schema.json', progressLine],
+    ['spec/releases.schema.json', releasesSchema],
     ...verbs.flatMap((v): [string, JsonSchema][] => [
       [`${v.dir}/input.schema.json`, v.input],
       [`${v.dir}/data.schema.json`, v.data],
@@ -112,7 +116,9 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   problems.throwIfAny();
 
   const pkg = JSON.parse(read('package.json')) as { version: string };
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, conventions, mcp, cli, verbs, sources };
+  checkReleases({ schema: releasesSchema, releases, vocabularies, version: pkg.version, verbs }, problems);
+  problems.throwIfAny();
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, conventions, mcp, cli, verbs, sources };
 }
 
 function compileAll(files: [string, JsonSchema][], problems: ProblemList): void {

@@ -61,10 +61,11 @@ export interface VerbCliSpec {
   aliases?: string[];
   description: string;
   hidden?: boolean;
+  usage?: string;
   positionals?: { name: string; input: string; variadic?: boolean }[];
   flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; predicate?: string }[];
   examples?: string[];
-  bare?: { print?: string; predicate?: string };
+  bare?: { print?: string; predicate?: string; run?: string };
 }
 
 export interface ExecutionStepSpec {
@@ -138,6 +139,19 @@ export interface CliSpec {
   commands: { path: string[]; description: string; examples: string[]; usage?: string; positionals?: { name: string; description: string; variadic?: boolean; optional?: boolean }[] }[];
 }
 
+export interface ReleaseSpec {
+  version: string;
+  date: string;
+  channel: string;
+  summary: string;
+  changes: { kind: string; text: string }[];
+}
+
+export interface ReleasesSpec {
+  format: 1;
+  releases: ReleaseSpec[];
+}
+
 export interface SpecModel {
   version: string;
   vocabularies: VocabulariesSpec;
@@ -147,6 +161,10 @@ export interface SpecModel {
   proofNote: JsonSchema;
   /** The DISCERN_PROGRESS line a project's job prints. */
   progressLine: JsonSchema;
+  /** The schema of spec/releases.yaml, published as schema/discern-releases.schema.json. */
+  releasesSchema: JsonSchema;
+  /** discern's release history (spec/releases.yaml), checked against releasesSchema. */
+  releases: ReleasesSpec;
   conventions: Record<string, unknown>;
   mcp: McpSpec;
   cli: CliSpec;

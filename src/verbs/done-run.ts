@@ -54,7 +54,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     };
   }
   const gate = configured.gate;
-  const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true });
+  const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true, currency: true });
   const strict = run.mode === 'strict' && !run.standalone;
   // Independent reads run together: the change's scopes and the standards that can be replayed.
   // rerun measures everything again: nothing is replayed.
@@ -107,7 +107,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir };
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}) };
   const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
   if ('denied' in lock) {

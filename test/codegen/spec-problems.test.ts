@@ -93,6 +93,30 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     edit: (t) => t.replace('ambiguous: {family: arguments,', 'ambiguous: {family: confusion,'),
     expect: /^spec\/vocabularies\.yaml#\/error_slugs\/ambiguous\/family: unknown family "confusion"/,
   },
+  {
+    name: "package.json's version without a release entry",
+    file: 'spec/releases.yaml',
+    edit: (t) => t.replace('  - version: 0.1.0\n', '  - version: 0.0.9\n'),
+    expect: /^spec\/releases\.yaml#\/releases: package\.json's version \d+\.\d+\.\d+\S* has no entry/,
+  },
+  {
+    name: 'a release channel that is not one',
+    file: 'spec/releases.yaml',
+    edit: (t) => t.replace('    channel: prerelease\n', '    channel: beta\n'),
+    expect: /^spec\/releases\.yaml#\/releases\/0\/channel: must be equal to one of the allowed values/,
+  },
+  {
+    name: 'a release list out of order',
+    file: 'spec/releases.yaml',
+    edit: (t) => `${t}  - version: 9.0.0\n    date: "2026-01-01"\n    channel: stable\n    summary: A version from the future.\n    changes:\n      - {kind: added, text: Everything.}\n`,
+    expect: /^spec\/releases\.yaml#\/releases\/\d+: releases run newest first: .* is listed before 9\.0\.0/,
+  },
+  {
+    name: 'the release shape discern releases returns drifting from the published one',
+    file: 'spec/verbs/releases/data.schema.json',
+    edit: (t) => t.replace('"maxLength": 600', '"maxLength": 700'),
+    expect: /^spec\/verbs\/releases\/data\.schema\.json#\/\$defs\/Release: must equal spec\/releases\.schema\.json#\/\$defs\/Release/,
+  },
 ];
 
 describe('spec problems name the file and JSON pointer', () => {

@@ -1,3 +1,4 @@
 // Defaults of discern.toml keys that code applies (they are also stated as `default` in spec/config.schema.json).
 export const DEFAULT_BRANCH_PREFIX = 'agent/';
 export const DEFAULT_MAP_DIR = 'discern/map/';
+export const DEFAULT_SCRIPTS_DIR = 'discern/scripts';

@@ -10,7 +10,7 @@ import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types
 import { decodeToml } from './toml.js';
 import type { KnownValid } from './known-valid.js';
 
-export type ConfigProblemSlug = 'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed';
+export type ConfigProblemSlug = 'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed' | 'renamed_config_key' | 'schema_version_too_new';
 
 export type ConfigLoad =
   | { ok: true; config: DiscernConfig; text: string }
@@ -28,6 +28,9 @@ export async function loadConfig(path: string, displayName = 'discern.toml', opt
   if (!decoded.ok) return decoded.problem;
   if (options.knownValid && (await options.knownValid.has(decoded.text))) return { ok: true, config: decoded.value as DiscernConfig, text: decoded.text };
   const { validateDecoded } = await import('./validate.js');
+  const { schemaVersionProblem } = await import('./schema-version.js');
+  const versioned = schemaVersionProblem(decoded.value, decoded.text, displayName);
+  if (versioned) return versioned;
   const loaded = validateDecoded(decoded.value, decoded.text, displayName);
   if (loaded.ok) await options.knownValid?.add(decoded.text);
   return loaded;

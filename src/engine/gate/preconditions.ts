@@ -8,6 +8,9 @@ import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage,
 import { git, gitComplaint } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
 import { loosenedStandards, readTrunkStandards } from './standards-limits.js';
+import { brokenMapLinks } from './map-integrity.js';
+import { DEFAULT_MAP_DIR } from '../config/defaults.js';
+import { shellQuote } from '../process/shell-quote.js';
 
 export interface PreconditionContext {
   root: string;
@@ -22,6 +25,8 @@ export interface PreconditionContext {
   standards: readonly StandardDefinition[];
   /** discern's per-checkout state directory, probed for writing. */
   stateDir: string;
+  /** `[map] dir`, for the map-integrity check. */
+  mapDir?: string;
 }
 
 export interface PreconditionOutcome {
@@ -128,8 +133,30 @@ const WRITE_PROBE: Check = {
   },
 };
 
-export function preconditionChecks(options: { mergeCheck: boolean; standards: boolean; trackedArtifacts: boolean }): Check[] {
-  return [...(options.mergeCheck ? [MERGE] : []), ...(options.standards ? [STANDARDS] : []), ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []), WRITE_PROBE];
+const MAP_INTEGRITY: Check = {
+  kind: 'map-integrity-check',
+  label: "the map's links resolve",
+  async run(ctx) {
+    const broken = await brokenMapLinks(ctx, ctx.mapDir ?? DEFAULT_MAP_DIR);
+    if (broken.length === 0) return undefined;
+    const shown = broken.slice(0, 20);
+    return {
+      failedStage: 'map_integrity',
+      error: 'gate_failed',
+      message: `${broken.length} link${broken.length === 1 ? '' : 's'} in the map point${broken.length === 1 ? 's' : ''} at nothing this commit tracks (${shown.slice(0, 3).map((b) => `${b.page}:${b.line} → ${b.target}`).join(', ')}${broken.length > 3 ? ', …' : ''}). Fix or remove ${broken.length === 1 ? 'it' : 'them'}, commit, and run done again.`,
+      diagnostics: shown.map((b) => ({ tool: 'discern', severity: 'error' as const, message: `link to ${b.target} resolves to nothing tracked`, file: b.page, line: b.line, reproduce_cmd: 'git ls-files' })),
+    };
+  },
+};
+
+export function preconditionChecks(options: { mergeCheck: boolean; standards: boolean; trackedArtifacts: boolean; currency?: boolean }): Check[] {
+  return [
+    ...(options.mergeCheck ? [MERGE] : []),
+    ...(options.standards ? [STANDARDS] : []),
+    ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []),
+    ...(options.currency ? [MAP_INTEGRITY] : []),
+    WRITE_PROBE,
+  ];
 }
 
 export async function runPreconditions(checks: readonly Check[], ctx: PreconditionContext): Promise<PreconditionOutcome> {
@@ -155,8 +182,4 @@ export async function runPreconditions(checks: readonly Check[], ctx: Preconditi
 
 export function preconditionPlanSteps(checks: readonly Check[], base: string): DiscernPlanStep[] {
   return checks.map((c) => ({ kind: c.kind, label: c.label, disposition: 'gate', ...(c === MERGE || c === STANDARDS ? { note: `against ${base}` } : {}) }));
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -10,6 +10,7 @@ import type { GateRun, ProducerRun } from './execute.js';
 import { noteOf, type GatePlan } from './plan.js';
 import type { Measurement } from './standard-measurements.js';
 import { verdictOf } from './standard-verdict.js';
+import { shellQuote } from '../process/shell-quote.js';
 
 const DRIFT_PATHS_SHOWN = 20;
 
@@ -146,8 +147,4 @@ function commandsRun(commands: readonly string[], result: JobRunResult): number 
   if (result.outcome === 'ok') return commands.length;
   const at = result.failure ? commands.indexOf(result.failure.command) : -1;
   return at >= 0 ? at + 1 : 1;
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

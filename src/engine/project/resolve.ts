@@ -47,6 +47,8 @@ export type ResolutionSlug =
   | 'invalid_config'
   | 'unknown_key'
   | 'read_failed'
+  | 'renamed_config_key'
+  | 'schema_version_too_new'
   | 'precondition_failed';
 
 /** What was established before resolution stopped, for verbs that report on it (doctor). */
@@ -105,6 +107,8 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     if (loaded.error === 'read_failed') {
       return refuse({ error: 'read_failed', message: loaded.message, next: { target: configPath, access: 'readable' } } as Refusal<ResolutionSlug>, partial);
     }
+    if (loaded.error === 'renamed_config_key') return refuse({ error: 'renamed_config_key', message: loaded.message, next: { where: loaded.where } }, partial);
+    if (loaded.error === 'schema_version_too_new') return refuse({ error: 'schema_version_too_new', message: loaded.message, next: { file: CONFIG_FILE } }, partial);
     return refuse({ error: loaded.error, message: loaded.message, next: { file: CONFIG_FILE, where: loaded.where } }, partial);
   }
   const trunk = chooseTrunk(loaded.config, env);

@@ -8,6 +8,7 @@ import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
 import { renderImpact } from './impact.js';
+import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
@@ -31,8 +32,12 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderDoctor(result);
     case 'help':
       return renderHelp(result);
+    case 'identity':
+      return renderIdentity(result);
     case 'impact':
       return renderImpact(result);
+    case 'licenses':
+      return renderLicenses(result);
     case 'map':
       return renderMap(result);
     case 'prepare':
@@ -47,6 +52,10 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderSkills(result);
     case 'uninstall':
       return renderUninstall(result);
+    case 'releases':
+      return renderReleases(result);
+    case 'scripts':
+      return renderScripts(result);
     case 'start':
       return renderStart(result);
     case 'status':

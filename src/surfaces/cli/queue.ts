@@ -2,7 +2,6 @@
 // runs in several worktrees respect [gate] concurrent_test_runs like discern's own. The command runs directly
 // (no shell) with this terminal's stdio; discern adds nothing but a wait notice on stderr, and exits with the
 // command's own status (128 + n when a signal ended it). With no cap configured it just runs the command.
-import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { gateSettings } from '../../engine/config/gate-settings.js';
 import { gateStatePaths } from '../../engine/gate/state-paths.js';
@@ -10,13 +9,12 @@ import { resolveProject } from '../../engine/project/resolve.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { startRenewal } from '../../engine/state/lease-lock.js';
 import { acquireSlot, type Slot } from '../../engine/state/slots.js';
+import { FORWARDED, runInherited } from './child.js';
 import { EXIT } from './exit-codes.js';
 import { releaseSignals } from './signals.js';
 
 const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
-
-const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
 
 export async function queue(command: string[]): Promise<number> {
   // queue's signals belong to its command: discern's own wind-down would exit before the command does.
@@ -55,32 +53,11 @@ export async function queue(command: string[]): Promise<number> {
   }
   for (const signal of FORWARDED) process.removeListener(signal, stopWaiting);
   try {
-    return await runInherited(program, args, cwd);
+    return await runInherited(program, args, cwd, 'discern queue');
   } finally {
     stopRenewal?.();
     slot?.release();
   }
-}
-
-function runInherited(program: string, args: string[], cwd: string): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(program, args, { cwd, stdio: 'inherit', env: process.env });
-    // The command gets every signal discern gets, as it is, and decides for itself what to do; discern waits
-    // for it and exits with its status, however long it takes.
-    const forward = (signal: NodeJS.Signals): void => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    };
-    const handlers = FORWARDED.map((signal) => [signal, () => forward(signal)] as const);
-    for (const [signal, handler] of handlers) process.on(signal, handler);
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      process.stderr.write(`discern queue: ${program}: ${error.code === 'ENOENT' ? 'command not found' : error.message}\n`);
-      resolve(error.code === 'ENOENT' ? 127 : 126);
-    });
-    child.once('exit', (code, signal) => {
-      for (const [s, handler] of handlers) process.removeListener(s, handler);
-      resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
-    });
-  });
 }
 
 function fail(message: string, code: number): number {

@@ -9,7 +9,7 @@ import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
-import { installSignalHandlers, onInterrupt } from './signals.js';
+import { installSignalHandlers, onInterrupt, releaseSignals } from './signals.js';
 import { liveView } from './live.js';
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -39,6 +39,11 @@ export async function run(argv: readonly string[]): Promise<number> {
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
     if (check.format === 'human' && check.command.bare?.print !== undefined) return await printBare(result, check.command.bare.print);
+    if (check.format === 'human' && check.command.bare?.run !== undefined) {
+      if (!result.ok) return await answerOnStderr(result);
+      const command = commandAt(result, check.command.bare.run);
+      if (command !== undefined) return await handOver(command, check.command.path);
+    }
     return await emit(result, check.format);
   } catch (error) {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
@@ -117,6 +122,39 @@ async function printBare(result: DiscernResult, pointer: string): Promise<number
     typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join('\n') : JSON.stringify(value);
   const failed = await write(process.stdout, text === undefined || text === '' ? '' : `${text}\n`);
   return failed && failed.code !== 'EPIPE' ? EXIT.failure : EXIT.ok;
+}
+
+/** A refusal of a bare `run` call: its message and next action on stderr, nothing on stdout. */
+async function answerOnStderr(result: DiscernResult): Promise<number> {
+  const next = result.hints?.[result.hints.length - 1];
+  await write(process.stderr, `discern: ${result.message}\n${next !== undefined ? `discern: ${next}\n` : ''}`);
+  return exitCodeFor(result);
+}
+
+interface ChildCommand {
+  program: string;
+  args: string[];
+  cwd: string;
+}
+
+/** The command ({program, args, cwd}) a bare `run` call hands over to, when the result's data holds one. */
+function commandAt(result: DiscernResult, pointer: string): ChildCommand | undefined {
+  const value = at(result.data, pointer);
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { program, args, cwd } = value as Record<string, unknown>;
+  if (typeof program !== 'string' || typeof cwd !== 'string' || !Array.isArray(args) || !args.every((a) => typeof a === 'string')) return undefined;
+  return { program, args: args as string[], cwd };
+}
+
+/**
+ * A bare `discern scripts <name>`: the checked command runs as a protocol, like `discern queue` — directly, with
+ * this terminal's stdio and every signal forwarded — and its exit status is discern's.
+ */
+async function handOver(command: ChildCommand, path: readonly string[]): Promise<number> {
+  const { runInherited } = await import('./child.js');
+  // From here the script's signals are its own: runInherited forwards them as soon as it has spawned it.
+  releaseSignals();
+  return runInherited(command.program, command.args, command.cwd, `discern ${path.join(' ')}`);
 }
 
 function at(data: unknown, pointer: string): unknown {

@@ -1,0 +1,53 @@
+// Reads a repository's own facts for setup and the draft_config prompt: ecosystems, scripts and targets, CI
+// steps, documentation folders, the current branch, and the jobs and ensure commands those facts suggest.
+import { basename } from 'node:path';
+import { git } from '../git/git.js';
+import { ciSteps } from './ci-steps.js';
+import { docsDirs, goFacts, makeTargets, nodeFacts, pythonFacts, rustFacts } from './ecosystems.js';
+import type { Ecosystem, RepositoryFacts } from './facts.js';
+import { propose, type InspectedFacts } from './propose.js';
+import { listNames } from './read-files.js';
+
+export interface InspectOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}
+
+export async function inspectRepository(root: string, options: InspectOptions): Promise<RepositoryFacts> {
+  const names = await listNames(root, '.');
+  const [node, python, rust, go, make, ci, docs, branch] = await Promise.all([
+    nodeFacts(root, names),
+    pythonFacts(root, names),
+    rustFacts(root, names),
+    goFacts(root, names),
+    makeTargets(root, names),
+    ciSteps(root),
+    docsDirs(root, names),
+    currentBranch(root, options),
+  ]);
+  const ecosystems: Ecosystem[] = [];
+  if (node) ecosystems.push('node');
+  if (python) ecosystems.push('python');
+  if (rust) ecosystems.push('rust');
+  if (go) ecosystems.push('go');
+  const inspected: InspectedFacts = {
+    root,
+    name: node?.name ?? rust?.package ?? python?.name ?? basename(root),
+    ecosystems,
+    ...(node ? { node: node.facts } : {}),
+    ...(python ? { python: python.facts } : {}),
+    ...(rust ? { rust } : {}),
+    ...(go ? { go } : {}),
+    make_targets: make,
+    ci_steps: ci,
+    docs_dirs: docs,
+    ...(branch ? { branch } : {}),
+  };
+  return { ...inspected, ...propose(inspected) };
+}
+
+async function currentBranch(root: string, options: InspectOptions): Promise<string | undefined> {
+  const result = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: root, env: options.env, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+  const name = result?.code === 0 ? result.stdout.trim() : '';
+  return name === '' ? undefined : name;
+}

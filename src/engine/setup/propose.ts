@@ -1,0 +1,133 @@
+// From facts to proposals: which command each known job should run, and what makes a fresh worktree usable.
+// Evidence ranks: the project's own package scripts, then its Makefile targets, then the conventional command of
+// a tool it configures. Pure: no I/O.
+import type { EnsureProposal, JobName, JobProposal, NodeFacts, PythonFacts, RepositoryFacts } from './facts.js';
+
+export type InspectedFacts = Omit<RepositoryFacts, 'jobs' | 'ensure'>;
+
+const JOB_ORDER: readonly JobName[] = ['format', 'build', 'lint', 'typecheck', 'test'];
+const SCRIPT_NAMES: Record<JobName, readonly string[]> = {
+  format: ['format', 'fmt', 'prettier'],
+  build: ['build'],
+  lint: ['lint', 'eslint'],
+  typecheck: ['typecheck', 'type-check', 'check-types', 'types', 'tsc'],
+  test: ['test'],
+};
+const MAKE_NAMES: Record<JobName, readonly string[]> = {
+  format: ['format', 'fmt'],
+  build: ['build'],
+  lint: ['lint'],
+  typecheck: ['typecheck'],
+  test: ['test', 'check'],
+};
+/** npm's placeholder `test` script fails on purpose: it is not a test suite. */
+const NPM_PLACEHOLDER_TEST = /no test specified/;
+
+interface Candidate {
+  run: string;
+  why: string;
+}
+
+export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: EnsureProposal[] } {
+  const byJob = new Map<JobName, Candidate[]>();
+  const add = (job: JobName, candidate: Candidate | undefined): void => {
+    if (candidate) byJob.set(job, [...(byJob.get(job) ?? []), candidate]);
+  };
+  for (const job of JOB_ORDER) {
+    const make = makeCandidate(job, facts.make_targets);
+    if (facts.node) add(job, nodeScript(job, facts.node) ?? make ?? nodeTool(job, facts.node));
+    else if (make) add(job, make);
+    if (facts.python) add(job, pythonTool(job, facts.python));
+    if (facts.rust) add(job, RUST[job]);
+    if (facts.go) add(job, GO[job]);
+  }
+  const jobs: JobProposal[] = [];
+  for (const job of JOB_ORDER) {
+    const candidates = dedupe(byJob.get(job) ?? []);
+    if (candidates.length === 0) continue;
+    const ci = candidates.filter((c) => facts.ci_steps.some((s) => s.run.includes(c.run))).map((c) => c.run);
+    const why = candidates.map((c) => c.why).join('; ') + (ci.length > 0 ? `; CI runs ${ci.map((r) => `\`${r}\``).join(', ')} too` : '');
+    jobs.push({ name: job, run: candidates.map((c) => c.run), why });
+  }
+  return { jobs, ensure: ensureCommands(facts) };
+}
+
+function dedupe(candidates: Candidate[]): Candidate[] {
+  return candidates.filter((c, i) => candidates.findIndex((o) => o.run === c.run) === i);
+}
+
+function makeCandidate(job: JobName, targets: readonly string[]): Candidate | undefined {
+  const target = MAKE_NAMES[job].find((t) => targets.includes(t));
+  return target ? { run: `make ${target}`, why: `the Makefile has a \`${target}\` target` } : undefined;
+}
+
+function runScript(manager: NodeFacts['package_manager'], script: string): string {
+  if (manager === 'npm') return script === 'test' ? 'npm test' : `npm run ${script}`;
+  if (manager === 'yarn') return `yarn ${script}`;
+  return `${manager} run ${script}`;
+}
+
+function exec(manager: NodeFacts['package_manager']): string {
+  return { npm: 'npx', pnpm: 'pnpm exec', yarn: 'yarn', bun: 'bunx' }[manager];
+}
+
+function nodeScript(job: JobName, node: NodeFacts): Candidate | undefined {
+  const script = SCRIPT_NAMES[job].find((name) => node.scripts[name] !== undefined && !(name === 'test' && NPM_PLACEHOLDER_TEST.test(node.scripts[name] ?? '')));
+  return script ? { run: runScript(node.package_manager, script), why: `package.json has a \`${script}\` script (\`${node.scripts[script]}\`)` } : undefined;
+}
+
+function nodeTool(job: JobName, node: NodeFacts): Candidate | undefined {
+  const x = exec(node.package_manager);
+  const has = (tool: string): boolean => node.tools.includes(tool);
+  if (job === 'format' && has('prettier')) return { run: `${x} prettier --write .`, why: 'the project uses Prettier' };
+  if (job === 'format' && has('biome')) return { run: `${x} biome format --write .`, why: 'the project uses Biome' };
+  if (job === 'lint' && has('eslint')) return { run: `${x} eslint .`, why: 'the project uses ESLint' };
+  if (job === 'lint' && has('biome')) return { run: `${x} biome lint .`, why: 'the project uses Biome' };
+  if (job === 'typecheck' && has('typescript')) return { run: `${x} tsc --noEmit`, why: 'the project has a tsconfig.json or depends on TypeScript' };
+  if (job === 'test' && has('vitest')) return { run: `${x} vitest run`, why: 'the project depends on Vitest' };
+  if (job === 'test' && has('jest')) return { run: `${x} jest`, why: 'the project depends on Jest' };
+  if (job === 'test' && has('mocha')) return { run: `${x} mocha`, why: 'the project depends on Mocha' };
+  return undefined;
+}
+
+function pythonTool(job: JobName, python: PythonFacts): Candidate | undefined {
+  const prefix = python.installer === 'uv' ? 'uv run ' : python.installer === 'poetry' ? 'poetry run ' : '';
+  const has = (tool: string): boolean => python.tools.includes(tool);
+  if (job === 'format' && has('ruff')) return { run: `${prefix}ruff format .`, why: 'the project configures Ruff' };
+  if (job === 'format' && has('black')) return { run: `${prefix}black .`, why: 'the project uses Black' };
+  if (job === 'lint' && has('ruff')) return { run: `${prefix}ruff check .`, why: 'the project configures Ruff' };
+  if (job === 'typecheck' && has('mypy')) return { run: `${prefix}mypy .`, why: 'the project configures mypy' };
+  if (job === 'test' && has('pytest')) return { run: `${prefix}python -m pytest`, why: 'the project uses pytest' };
+  if (job === 'test' && has('tox')) return { run: 'tox', why: `tox.ini defines ${python.tox_envs.length > 0 ? python.tox_envs.join(', ') : 'its environments'}` };
+  return undefined;
+}
+
+const RUST: Partial<Record<JobName, Candidate>> = {
+  format: { run: 'cargo fmt --all', why: 'Cargo.toml: rustfmt is the Rust formatter' },
+  lint: { run: 'cargo clippy --all-targets -- -D warnings', why: 'Cargo.toml: Clippy is the Rust linter' },
+  test: { run: 'cargo test', why: 'Cargo.toml: cargo test builds and runs the tests' },
+};
+
+const GO: Partial<Record<JobName, Candidate>> = {
+  format: { run: 'gofmt -w .', why: 'go.mod: gofmt is the Go formatter' },
+  lint: { run: 'go vet ./...', why: 'go.mod: go vet reports suspicious constructs' },
+  build: { run: 'go build ./...', why: 'go.mod: go build compiles every package' },
+  test: { run: 'go test ./...', why: 'go.mod: go test runs every package’s tests' },
+};
+
+function ensureCommands(facts: InspectedFacts): EnsureProposal[] {
+  const ensure: EnsureProposal[] = [];
+  const node = facts.node;
+  if (node) {
+    const lock = node.lockfile ? ` (${node.lockfile})` : '';
+    const run = { npm: node.lockfile ? 'npm ci' : 'npm install', pnpm: 'pnpm install --frozen-lockfile', yarn: 'yarn install --immutable', bun: 'bun install --frozen-lockfile' }[node.package_manager];
+    ensure.push({ run, why: `installs the locked Node dependencies with ${node.package_manager}${lock}` });
+  }
+  const python = facts.python;
+  if (python?.installer === 'uv') ensure.push({ run: 'uv sync', why: 'installs the locked Python environment (uv.lock)' });
+  if (python?.installer === 'poetry') ensure.push({ run: 'poetry install', why: 'installs the locked Python environment (poetry.lock)' });
+  if (python?.installer === 'pip' && python.markers.includes('requirements.txt')) ensure.push({ run: 'python -m pip install -r requirements.txt', why: 'installs requirements.txt' });
+  if (facts.rust) ensure.push({ run: 'cargo fetch', why: 'downloads the crates Cargo.lock names' });
+  if (facts.go) ensure.push({ run: 'go mod download', why: 'downloads the modules go.sum names' });
+  return ensure;
+}

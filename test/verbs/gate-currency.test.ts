@@ -1,0 +1,39 @@
+// The gate's currency preconditions: the map's links must resolve to files the proven commit tracks.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DiscernDoneData } from '../../generated/types.js';
+import { pageBrokenLinks } from '../../src/engine/gate/map-integrity.js';
+import { call } from '../helpers/drive.js';
+import { cleanupGate, gateRepo } from '../helpers/gate-repo.js';
+
+after(cleanupGate);
+
+describe('map integrity', () => {
+  it('a map link to a file the commit does not track fails the gate before any job runs; fixing it proves', async () => {
+    const r = gateRepo('[jobs]\ntest = "true"\n', {
+      'discern/map/index.md': '# Map\n\nSee [the API](api.md), [code](../../src/a.js#L3), [site](https://example.com) and [top](#map).\n\n```md\n[in a fence](nowhere.md)\n```\n`[in code](nowhere.md)`\n',
+      'discern/map/api.md': '# API\n\n[gone](old/removed.md) and [a folder](../../src)\n',
+      'src/a.js': 'a\n',
+    });
+    const red = await call('done', {}, r.root);
+    assert.equal(red.error, 'gate_failed', JSON.stringify(red));
+    const data = red.data as DiscernDoneData;
+    assert.equal(data.failed_stage, 'map_integrity');
+    assert.equal(data.gate_ran, false, 'a failed precondition stops the gate before its jobs');
+    assert.deepEqual(red.diagnostics?.map((d) => [d.file, d.line, d.message]), [['discern/map/api.md', 3, 'link to old/removed.md resolves to nothing tracked']]);
+    assert.ok(!red.steps?.some((s) => s.kind === 'job' && s.label !== "discern's state directory is writable"), 'no project job ran');
+    r.write('discern/map/api.md', '# API\n\n[a folder](../../src)\n');
+    r.commit('fix the map link');
+    const green = await call('done', {}, r.root);
+    assert.equal(green.ok, true, JSON.stringify(green));
+    assert.ok(green.steps?.some((s) => s.kind === 'map-integrity-check' && s.outcome === 'ok'));
+  });
+
+  it('links that leave the repository, or resolve to nothing, are broken; anchors, schemes and fences are not links to check', () => {
+    const exists = (p: string): boolean => p === 'docs/a.md' || p === 'docs';
+    assert.deepEqual(
+      pageBrokenLinks('docs/map/x.md', '[a](../a.md) [b](../../../out.md) [c](mailto:x@y) [d](#top) [e](<../a%20b.md>) [f](../)', exists).map((b) => b.target),
+      ['../../../out.md', '../a%20b.md'],
+    );
+  });
+});
