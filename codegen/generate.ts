@@ -1,5 +1,5 @@
-// Produces every generated file in memory from spec/ (and docs/ for the manual bundle). Pure apart from
-// reading the inputs: the same inputs give byte-identical output.
+// Produces every generated file in memory from spec/ (docs/ for the manual bundle; spec/agents/ for the built-in
+// agent instructions and skills). Pure apart from reading the inputs: the same inputs give byte-identical output.
 import type { SpecModel } from './spec/types.js';
 import { loadSpec } from './spec/load.js';
 import { buildContracts } from './schemas/contracts.js';
@@ -11,6 +11,7 @@ import { emitRegistry } from './emit/registry.js';
 import { withCodeHeader } from './emit/provenance.js';
 import { checkGrammar } from './emit/grammar-check.js';
 import { emitManual } from './emit/manual.js';
+import { emitAgentAssets } from './emit/agent-assets.js';
 import { emitConfigMigrations } from './emit/config-migrations.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
@@ -29,6 +30,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitValidators(model, contracts));
   add(emitRegistry(model, contracts, grammar));
   add(emitManual(root, model, contracts, grammar));
+  add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
   const typeSources = ['spec/envelope.schema.json', 'spec/vocabularies.yaml', 'spec/verbs/*'];
   files.set('generated/types.ts', withCodeHeader(typeSources, await emitTypes(model, contracts, 'internal')));

@@ -170,8 +170,23 @@ describe('calling every tool', () => {
     const result = await callTool('discern_await', {});
     assert.equal(result.structuredContent?.['error'], 'invalid_value', JSON.stringify(result.structuredContent));
   });
+  it('discern_refresh previews in the server\'s checkout and writes in another by path', async () => {
+    const preview = await callTool('discern_refresh', { dry_run: true });
+    assert.equal(preview.structuredContent?.['dry_run'], true, JSON.stringify(preview.structuredContent));
+    assert.ok(((preview.structuredContent?.['data'] as { changes: unknown[] }).changes.length) > 0);
+    const other = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
+    try {
+      const written = await callTool('discern_refresh', { path: other.root });
+      assert.equal(written.structuredContent?.['ok'], true, JSON.stringify(written.structuredContent));
+      assert.deepEqual((written.structuredContent?.['data'] as { mcp_wired: string[] }).mcp_wired, ['.mcp.json', '.codex/config.toml']);
+      const again = await callTool('discern_refresh', { path: other.root });
+      assert.deepEqual(again.structuredContent?.['steps'], [], 'a second refresh writes nothing');
+    } finally {
+      other.cleanup();
+    }
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
   });
 });
 

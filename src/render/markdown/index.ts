@@ -12,6 +12,7 @@ import { renderImpact } from './impact.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
+import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
@@ -58,6 +59,13 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStages(result);
     case 'progress':
       return renderProgress(result);
+    case 'refresh':
+      return renderRefresh(result);
+    case 'skills list':
+    case 'skills eject':
+      return renderSkills(result);
+    case 'uninstall':
+      return renderUninstall(result);
     case 'releases':
       return renderReleases(result);
     case 'scripts':

@@ -1,0 +1,50 @@
+// The thin executor of a refresh (or uninstall) plan. It first probes every target: if any cannot be written
+// it refuses, naming the exact path, before anything is written. Then it writes the targets in plan order, each
+// by temp file and rename, after checking the file still holds what the plan read (a file changed since is not
+// overwritten). A failure part-way stops there and says what completed; everything written is correct on its
+// own, so running refresh again finishes the rest.
+import { faultRequested } from '../faults.js';
+import { currentText, digestOf, removeProjectFile, writeDenied, writeProjectFile } from './files.js';
+import type { RefreshPlan, RefreshTarget } from './plan.js';
+
+export interface ApplyOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export type ProbeResult = { ok: true } | { ok: false; path: string; reason: string };
+
+export type RefreshApplied =
+  | { ok: true; written: RefreshTarget[] }
+  | { ok: false; reason: 'write_denied'; path: string; message: string }
+  | { ok: false; reason: 'partial'; written: RefreshTarget[]; failed: RefreshTarget; message: string; remaining: RefreshTarget[] };
+
+/** Whether every target can be written; the first that cannot, with why. */
+export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>): Promise<ProbeResult> {
+  for (const target of plan.targets) {
+    const denied = await writeDenied(plan.root, target.path);
+    if (denied !== undefined) return { ok: false, path: target.path, reason: denied };
+  }
+  return { ok: true };
+}
+
+/** Writes the plan's targets; refuses before any write when one of them cannot be written. */
+export async function applyRefresh(plan: Pick<RefreshPlan, 'root' | 'targets'>, options: ApplyOptions = {}): Promise<RefreshApplied> {
+  const env = options.env ?? process.env;
+  const probe = await probeTargets(plan);
+  if (!probe.ok) return { ok: false, reason: 'write_denied', path: probe.path, message: `${probe.reason}; nothing was written.` };
+  const written: RefreshTarget[] = [];
+  for (const [index, target] of plan.targets.entries()) {
+    try {
+      if (faultRequested(env, `refresh:write:${target.path}`)) throw new Error(`fault injected at refresh:write:${target.path} (DISCERN_FAULT)`);
+      const now = await currentText(plan.root, target.path);
+      if (digestOf(now) !== target.before) throw new Error(`${target.path} changed after the plan was made, so it was not overwritten`);
+      if (target.content === undefined) await removeProjectFile(plan.root, target.path);
+      else await writeProjectFile(plan.root, target.path, target.content, target.mode);
+      written.push(target);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: 'partial', written, failed: target, message, remaining: plan.targets.slice(index + 1) };
+    }
+  }
+  return { ok: true, written };
+}

@@ -1,0 +1,437 @@
+// The refresh planner: from the repository as it is, every file discern owns a part of, and what that part
+// should be — the instruction region in CLAUDE.md, AGENTS.md and GEMINI.md, the `discern` entry of each agent's
+// MCP server map, the Claude Code hook, the ADR index region and the materialised skills. For agents not
+// configured (and skills no longer wanted) the part should be absent, so what refresh wrote earlier goes.
+// Pure apart from reading: it returns the targets whose content would change (an empty list means everything
+// is current) with each one's complete new text, and writes nothing. applyRefresh (apply.ts) writes them.
+//
+// Uninstall plans with the same machinery, wanting every part absent.
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { Project } from '../project/resolve.js';
+import { MARKDOWN_REGION, TOML_REGION, lineBreakOf, regionText, stripRegion, upsertRegion } from '../wiring/regions.js';
+import { newJsonFile, removeElements, removeMember, setElement, setMember, type JsonValue } from '../wiring/jsonc.js';
+import { AGENTS, ALL_SKILL_FOLDERS, AGENT_IDS, CODEX_ADD_COMMAND, INSTRUCTION_FILES, configuredAgents, isDiscernHookGroup, skillFolders, type AgentId, type SkillFolderChoice } from './agents.js';
+import { compileInstructions } from './instructions.js';
+import { decisionRecords, decisionsDir, indexBody } from './adr-index.js';
+import { SKILL_FILE, isMaterialised, materialisedText, skillCatalogue, type Skill } from './skills.js';
+import { digestOf, readProjectFile } from './files.js';
+
+export type RefreshKind = 'instructions' | 'mcp' | 'hooks' | 'adr-index' | 'skill';
+export type RefreshAction = 'create' | 'update' | 'delete';
+
+/** One file whose content would change, with everything needed to write it. */
+export interface RefreshTarget {
+  /** Where the file really is, project-relative. */
+  path: string;
+  /** Other names it is reached by (a link such as CLAUDE.md → AGENTS.md). */
+  also?: string[];
+  kind: RefreshKind;
+  action: RefreshAction;
+  /** The agents it serves (empty for the ADR index and for removals). */
+  agents: AgentId[];
+  /** discern's part is being taken out (its agent is no longer configured, the skill is gone, uninstall). */
+  removes: boolean;
+  /** The file's complete new text; absent when it is deleted. */
+  content?: string;
+  /** sha256 of the text the plan read (null: no file): apply refuses to write over a file changed since. */
+  before: string | null;
+  mode?: number;
+  label: string;
+}
+
+export type ProblemSlug = 'invalid_settings_file' | 'invalid_config' | 'read_failed' | 'write_denied';
+
+/** Why a part cannot be planned: refresh refuses with the first; uninstall reports each as an advisory. */
+export interface RefreshProblem {
+  path: string;
+  slug: ProblemSlug;
+  /** Where in the file, for the next action (a line, a key). */
+  where: string;
+  message: string;
+}
+
+export interface PlannedSkill extends Skill {
+  /** Where refresh materialises it, and whether that copy is current. */
+  copies: { path: string; agents: AgentId[]; state: 'current' | 'stale' | 'missing' | 'blocked' }[];
+}
+
+export interface RefreshPlan {
+  /** The project root with links resolved; target paths are relative to it. */
+  root: string;
+  agents: AgentId[];
+  targets: RefreshTarget[];
+  /** Parts that are already as they should be. */
+  current: { path: string; kind: RefreshKind }[];
+  errors: RefreshProblem[];
+  /** Files left alone, and why (a skill someone else wrote where refresh would put one). */
+  skipped: { path: string; reason: string }[];
+  hints: string[];
+  skillFolders: SkillFolderChoice[];
+  skills: PlannedSkill[];
+  skillsDir: string;
+  /** Authored skills that cannot be read (also in errors). */
+  skillProblems: { path: string; message: string }[];
+  /** Folders under [skills] dir without a SKILL.md. */
+  ignoredSkillFolders: string[];
+  /** The instruction sources compiled, in order. */
+  sources: string[];
+}
+
+export interface PlanOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+type Edit = { ok: true; text: string | null; skipped?: string } | { ok: false; where: string; reason: string };
+
+interface Intent {
+  path: string;
+  kind: RefreshKind;
+  agents: AgentId[];
+  present: boolean;
+  label: string;
+  edit: (text: string | null) => Edit;
+}
+
+const INSTRUCTIONS_NOTE = 'instructions: written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
+const ADR_NOTE = 'adr-index: written by discern refresh from the decision records in this folder';
+const CODEX_NOTE = 'mcp: written by discern refresh; edits inside this region are replaced';
+
+/** What refresh would change, computed from the repository; writes nothing. */
+export async function planRefresh(project: Project, options: PlanOptions = {}): Promise<RefreshPlan> {
+  const root = await realpath(project.root);
+  const env = options.env ?? process.env;
+  const agents = configuredAgents(project.config.project?.agents);
+  const errors: RefreshProblem[] = [];
+  const hints: string[] = [];
+  const intents: Intent[] = [];
+
+  const instructions = await compileInstructions(root, project.config.instructions?.sources, env);
+  errors.push(...instructions.problems);
+  for (const file of INSTRUCTION_FILES) {
+    const serving = agents.filter((id) => AGENTS[id].instructions === file);
+    intents.push(instructionIntent(file, serving, instructions.body));
+  }
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id)));
+  for (const id of AGENT_IDS) {
+    const hook = hookIntent(id, agents.includes(id));
+    if (hook) intents.push(hook);
+  }
+  if (agents.includes('codex')) hints.push(`Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${CODEX_ADD_COMMAND}\`.`);
+
+  const decisions = decisionsDir(project.config.map?.dir);
+  const records = await decisionRecords(root, decisions);
+  if (records) intents.push(adrIntent(`${decisions}/README.md`, indexBody(records)));
+
+  const catalogue = await skillCatalogue(root, project.config.skills);
+  for (const p of catalogue.problems) errors.push({ path: p.path, slug: 'invalid_settings_file', where: p.where, message: p.message });
+  const folders = skillFolders(agents);
+  const wanted = catalogue.skills.filter((s) => !s.excluded);
+  const desired = new Set<string>();
+  for (const choice of folders) {
+    for (const skill of wanted) {
+      const path = `${choice.folder}/${skill.name}/${SKILL_FILE}`;
+      desired.add(path);
+      intents.push(skillIntent(path, choice.agents, materialisedText(skill)));
+    }
+  }
+  for (const path of await materialisedSkills(root)) if (!desired.has(path)) intents.push(skillPrune(path));
+
+  const plan = await resolveIntents(root, intents, false);
+  const states = new Map<string, PlannedSkill['copies'][number]['state']>();
+  for (const path of plan.currentPaths) states.set(path, 'current');
+  for (const t of plan.targets) if (t.kind === 'skill') states.set(t.path, t.action === 'create' ? 'missing' : 'stale');
+  for (const s of plan.skipped) states.set(s.path, 'blocked');
+  const skills: PlannedSkill[] = catalogue.skills.map((skill) => ({
+    ...skill,
+    copies: skill.excluded ? [] : folders.map((f) => {
+      const path = `${f.folder}/${skill.name}/${SKILL_FILE}`;
+      return { path, agents: f.agents, state: states.get(path) ?? 'missing' };
+    }),
+  }));
+  return {
+    root,
+    agents,
+    targets: plan.targets,
+    current: plan.current,
+    errors: [...errors, ...plan.errors],
+    skipped: plan.skipped,
+    hints,
+    skillFolders: folders,
+    skills,
+    skillsDir: catalogue.dir,
+    skillProblems: catalogue.problems.map((p) => ({ path: p.path, message: p.message })),
+    ignoredSkillFolders: catalogue.ignored,
+    sources: instructions.sources,
+  };
+}
+
+/** What uninstall would change: every part discern owns, wanted absent, whatever the configuration says now. */
+export async function planUninstall(project: Project): Promise<RefreshPlan> {
+  const root = await realpath(project.root);
+  const intents: Intent[] = [];
+  for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], ''));
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false));
+  for (const id of AGENT_IDS) {
+    const hook = hookIntent(id, false);
+    if (hook) intents.push(hook);
+  }
+  const decisions = decisionsDir(project.config.map?.dir);
+  intents.push({ ...adrIntent(`${decisions}/README.md`, ''), present: false, label: `remove discern's decision index from ${decisions}/README.md`, edit: (text) => stripped(text, MARKDOWN_REGION) });
+  for (const path of await materialisedSkills(root)) intents.push(skillPrune(path));
+  const plan = await resolveIntents(root, intents, true);
+  return { root, agents: [], targets: plan.targets, current: [], errors: plan.errors, skipped: plan.skipped, hints: [], skillFolders: [], skills: [], skillsDir: '', skillProblems: [], ignoredSkillFolders: [], sources: [] };
+}
+
+// ---- intents --------------------------------------------------------------------------------------------
+
+function instructionIntent(file: string, serving: AgentId[], body: string): Intent {
+  const names = serving.map((id) => AGENTS[id].name).join(', ');
+  if (serving.length === 0) return { path: file, kind: 'instructions', agents: [], present: false, label: `remove discern's instructions from ${file}`, edit: (text) => stripped(text, MARKDOWN_REGION) };
+  return {
+    path: file,
+    kind: 'instructions',
+    agents: serving,
+    present: true,
+    label: `instructions in ${file} (${names})`,
+    edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, INSTRUCTIONS_NOTE, body, lineBreakOf(text))),
+  };
+}
+
+function mcpIntent(id: AgentId, present: boolean): Intent {
+  const agent = AGENTS[id];
+  const wiring = agent.mcp;
+  const base = { path: wiring.path, kind: 'mcp' as const, agents: present ? [id] : [], present };
+  if (wiring.format === 'toml-region') {
+    if (!present) return { ...base, label: `remove discern's MCP server from ${wiring.path}`, edit: (text) => stripped(text, TOML_REGION) };
+    return { ...base, label: `MCP server in ${wiring.path} (${agent.name})`, edit: (text) => codexConfig(text, wiring.body) };
+  }
+  const path = [wiring.serversKey, 'discern'];
+  const options = { comments: wiring.comments };
+  if (!present) {
+    return {
+      ...base,
+      label: `remove discern's MCP server from ${wiring.path}`,
+      edit: (text) => {
+        if (text === null) return { ok: true, text };
+        const removed = removeMember(text, path, options);
+        if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
+        return { ok: true, text: removed.empty ? null : removed.text };
+      },
+    };
+  }
+  return {
+    ...base,
+    label: `MCP server in ${wiring.path} (${agent.name})`,
+    edit: (text) => {
+      if (text === null || text.trim() === '') return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
+      const set = setMember(text, path, wiring.entry, options);
+      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
+    },
+  };
+}
+
+function hookIntent(id: AgentId, present: boolean): Intent | undefined {
+  const agent = AGENTS[id];
+  const hooks = agent.hooks;
+  if (!hooks) return undefined;
+  const options = { comments: hooks.comments };
+  const base = { path: hooks.path, kind: 'hooks' as const, agents: present ? [id] : [], present };
+  if (!present) {
+    return {
+      ...base,
+      label: `remove discern's hook from ${hooks.path}`,
+      edit: (text) => {
+        if (text === null) return { ok: true, text };
+        const removed = removeElements(text, hooks.listPath, isDiscernHookGroup, options);
+        if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
+        return { ok: true, text: removed.empty ? null : removed.text };
+      },
+    };
+  }
+  return {
+    ...base,
+    label: `${hooks.listPath[hooks.listPath.length - 1] ?? ''} hook in ${hooks.path} (${agent.name})`,
+    edit: (text) => {
+      if (text === null || text.trim() === '') return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])) };
+      const set = setElement(text, hooks.listPath, isDiscernHookGroup, hooks.element, options);
+      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
+    },
+  };
+}
+
+function adrIntent(path: string, body: string): Intent {
+  return { path, kind: 'adr-index', agents: [], present: true, label: `decision index in ${path}`, edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, ADR_NOTE, body, lineBreakOf(text))) };
+}
+
+function skillIntent(path: string, agents: AgentId[], content: string): Intent {
+  return {
+    path,
+    kind: 'skill',
+    agents,
+    present: true,
+    label: `skill ${path}`,
+    edit: (text) => {
+      if (text !== null && !isMaterialised(text)) return { ok: true, text, skipped: `${path} exists and discern did not write it; it is left alone (rename the skill, or move that file)` };
+      return { ok: true, text: text !== null && lineBreakOf(text) === '\r\n' ? content.replace(/\r?\n/g, '\r\n') : content };
+    },
+  };
+}
+
+function skillPrune(path: string): Intent {
+  return { path, kind: 'skill', agents: [], present: false, label: `prune skill ${path}`, edit: (text) => ({ ok: true, text: text !== null && isMaterialised(text) ? null : text }) };
+}
+
+/** Where in a settings file an edit failed, for the next action: the line and column, else the key. */
+function whereIn(reason: string): string {
+  const at = /at line (\d+), column (\d+)/.exec(reason);
+  if (at) return `line ${at[1] ?? ''}, column ${at[2] ?? ''}`;
+  const key = /^(`[^`]+`|the top level)/.exec(reason);
+  return key?.[1] ?? 'the top level';
+}
+
+function nestValue(path: readonly string[], value: JsonValue): JsonValue {
+  let out = value;
+  for (let k = path.length - 1; k >= 0; k--) out = { [path[k] ?? '']: out };
+  return out;
+}
+
+function region(text: string | null, syntax: typeof MARKDOWN_REGION, full: string): Edit {
+  const edit = upsertRegion(text, full, syntax);
+  return edit.ok ? { ok: true, text: edit.text } : { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
+}
+
+function stripped(text: string | null, syntax: typeof MARKDOWN_REGION): Edit {
+  if (text === null) return { ok: true, text };
+  const edit = stripRegion(text, syntax);
+  if (!edit.ok) return { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
+  return { ok: true, text: edit.text === '' ? null : edit.text };
+}
+
+/** Codex's config.toml: discern's region holds its server table, unless the file already declares one itself. */
+function codexConfig(text: string | null, body: string): Edit {
+  if (text !== null) {
+    const outside = stripRegion(text, TOML_REGION);
+    if (!outside.ok) return { ok: false, where: `line ${outside.line}`, reason: `${outside.reason} (line ${outside.line})` };
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = parseToml(outside.text) as Record<string, unknown>;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const { line, column } = error as { line?: unknown; column?: unknown };
+      const where = typeof line === 'number' ? `line ${line}${typeof column === 'number' ? `, column ${column}` : ''}` : 'the top level';
+      return { ok: false, where, reason: `not valid TOML at ${where}: ${(message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')}` };
+    }
+    const servers = parsed['mcp_servers'];
+    if (typeof servers === 'object' && servers !== null && 'discern' in servers) {
+      return { ok: true, text, skipped: '.codex/config.toml declares [mcp_servers.discern] itself; it is left as written' };
+    }
+  }
+  const edit = region(text, TOML_REGION, regionText(TOML_REGION, CODEX_NOTE, body, lineBreakOf(text)));
+  if (!edit.ok || edit.text === null) return edit;
+  try {
+    parseToml(edit.text);
+  } catch (error) {
+    return { ok: false, where: 'the top level', reason: `would not be valid TOML with discern's table added: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}` };
+  }
+  return edit;
+}
+
+/** Every SKILL.md that refresh wrote (it carries the marker), in any folder an agent reads skills from. */
+async function materialisedSkills(root: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of ALL_SKILL_FOLDERS) {
+    const names = await readdir(join(root, folder)).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      const path = `${folder}/${name}/${SKILL_FILE}`;
+      const info = await lstat(join(root, path)).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      const read = await readProjectFile(root, path);
+      if (read.ok && read.file.text !== null && isMaterialised(read.file.text)) found.push(path);
+    }
+  }
+  return found;
+}
+
+// ---- resolution -----------------------------------------------------------------------------------------
+
+interface Resolved {
+  targets: RefreshTarget[];
+  current: { path: string; kind: RefreshKind }[];
+  currentPaths: string[];
+  errors: RefreshProblem[];
+  skipped: { path: string; reason: string }[];
+}
+
+/**
+ * Reads each intent's file, merges names of one file, and computes each new text. A part that should be absent
+ * but cannot be read or edited is a problem only when `everyAbsent` (uninstall); refresh leaves it, saying so.
+ */
+async function resolveIntents(root: string, intents: readonly Intent[], everyAbsent: boolean): Promise<Resolved> {
+  const out: Resolved = { targets: [], current: [], currentPaths: [], errors: [], skipped: [] };
+  const problem = (intent: Intent, p: RefreshProblem): void => {
+    if (intent.present || everyAbsent) out.errors.push(p);
+    else out.skipped.push({ path: p.path, reason: `${p.message} discern's part of it, if any, was not removed` });
+  };
+  const byReal = new Map<string, { intent: Intent; names: string[]; text: string | null; mode: number | undefined }>();
+  const order: string[] = [];
+  for (const intent of intents) {
+    const read = await readProjectFile(root, intent.path);
+    if (!read.ok) {
+      problem(intent, { path: intent.path, slug: /outside the project/.test(read.reason) ? 'write_denied' : 'read_failed', where: intent.path, message: `${intent.path} ${read.reason}.` });
+      continue;
+    }
+    const { real, text, mode } = read.file;
+    const seen = byReal.get(real);
+    if (!seen) {
+      byReal.set(real, { intent, names: [intent.path], text, mode });
+      order.push(real);
+      continue;
+    }
+    if (seen.intent.kind !== 'instructions' || intent.kind !== 'instructions') {
+      problem(intent, { path: intent.path, slug: 'read_failed', where: intent.path, message: `${intent.path} and ${seen.names[0] ?? ''} are the same file; discern writes them separately.` });
+      continue;
+    }
+    // Two instruction files that are one (CLAUDE.md a link to AGENTS.md): the region is the same text, wanted
+    // when either is wanted.
+    seen.names.push(intent.path);
+    const merged = seen.intent.present ? seen.intent : intent;
+    seen.intent = { ...merged, agents: [...new Set([...seen.intent.agents, ...intent.agents])], label: `${merged.label}, also reached as ${seen.names.filter((n) => n !== real).join(', ')}` };
+  }
+  for (const real of order) {
+    const entry = byReal.get(real);
+    if (!entry) continue;
+    const { intent, names, text, mode } = entry;
+    const edit = intent.edit(text);
+    if (!edit.ok) {
+      problem(intent, { path: real, slug: 'invalid_settings_file', where: edit.where, message: `${real}: ${edit.reason}.` });
+      continue;
+    }
+    if (edit.skipped) {
+      out.skipped.push({ path: real, reason: edit.skipped });
+      continue;
+    }
+    if (edit.text === text) {
+      if (intent.present && text !== null) {
+        out.current.push({ path: real, kind: intent.kind });
+        out.currentPaths.push(real);
+      }
+      continue;
+    }
+    const also = names.filter((n) => n !== real);
+    out.targets.push({
+      path: real,
+      ...(also.length > 0 ? { also } : {}),
+      kind: intent.kind,
+      action: edit.text === null ? 'delete' : text === null ? 'create' : 'update',
+      agents: intent.agents,
+      removes: !intent.present,
+      ...(edit.text === null ? {} : { content: edit.text }),
+      before: digestOf(text),
+      ...(mode === undefined ? {} : { mode }),
+      label: intent.label,
+    });
+  }
+  return out;
+}

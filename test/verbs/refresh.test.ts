@@ -1,0 +1,388 @@
+// refresh on real scratch repositories: each agent's files in its documented format, a second run writing
+// nothing, every byte outside discern's part kept, dry_run planning without writing, write_denied before any
+// write, invalid settings files refused, instruction sources (globs, a missing named file), skills (built-in,
+// authored, excluded, pruned, someone else's left alone), the ADR index, agents removed from the configuration,
+// links, and a failure part-way reported as partial_refresh and finished by running it again.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import type { DiscernRefreshData } from '../../generated/types.js';
+import { BUILTIN_SKILLS } from '../../generated/agent-assets.js';
+import { planRefresh } from '../../src/engine/refresh/index.js';
+import { resolveProject } from '../../src/engine/project/resolve.js';
+import { assertDriven, call } from '../helpers/drive.js';
+import { onlyJson, runCli } from '../helpers/cli.js';
+import { treeSnapshot } from '../helpers/tree.js';
+import { cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { isRoot } from '../helpers/gate-repo.js';
+
+const repos: ScratchRepo[] = [];
+after(() => repos.forEach((r) => r.cleanup()));
+
+const ALL = '[project]\nname = "wired"\nagents = ["claude_code", "codex", "gemini", "cursor", "copilot"]\n';
+
+function repo(files: Record<string, string> = {}, config = '[project]\nname = "wired"\n'): ScratchRepo {
+  const r = scratchRepo({ 'discern.toml': config, ...files });
+  repos.push(r);
+  return r;
+}
+
+function read(r: ScratchRepo, path: string): string {
+  return readFileSync(join(r.root, path), 'utf8');
+}
+
+/** smol-toml's tables have no prototype: compared as plain objects. */
+function toml(text: string): unknown {
+  return JSON.parse(JSON.stringify(parseToml(text))) as unknown;
+}
+
+function json(r: ScratchRepo, path: string): Record<string, unknown> {
+  return JSON.parse(read(r, path)) as Record<string, unknown>;
+}
+
+async function refresh(r: ScratchRepo, input: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  const result = await call('refresh', input, r.root, env);
+  const data = result.data && 'changes' in result.data ? (result.data as DiscernRefreshData) : undefined;
+  return { result, data };
+}
+
+async function refreshed(r: ScratchRepo, input: Record<string, unknown> = {}): Promise<DiscernRefreshData> {
+  const { result, data } = await refresh(r, input);
+  assert.ok(result.ok, JSON.stringify(result, null, 2));
+  assert.ok(data);
+  return data;
+}
+
+function snapshot(r: ScratchRepo): Map<string, string> {
+  return treeSnapshot(r.root);
+}
+
+describe('refresh', () => {
+  it('writes each agent\'s files in its documented format, and a second run writes nothing', async () => {
+    const r = repo({}, ALL);
+    const data = await refreshed(r);
+    assert.deepEqual(data.agents, ['claude_code', 'codex', 'gemini', 'cursor', 'copilot']);
+    assert.deepEqual(data.agents_written, ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']);
+    assert.deepEqual(data.mcp_wired, ['.mcp.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/mcp.json', '.vscode/mcp.json']);
+    assert.deepEqual(data.hooks_wired, ['.claude/settings.json']);
+    for (const file of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']) {
+      const text = read(r, file);
+      assert.match(text, /^<!-- discern:begin instructions[^\n]*-->\n## Working in this repository with discern\n/);
+      assert.match(text, /discern_status[\s\S]*discern_start[\s\S]*discern_done[\s\S]*discern_accept/);
+      assert.ok(text.endsWith('<!-- discern:end -->\n'));
+    }
+    const server = { command: 'discern', args: ['mcp'] };
+    assert.deepEqual(json(r, '.mcp.json'), { mcpServers: { discern: { type: 'stdio', ...server } } });
+    assert.deepEqual(json(r, '.cursor/mcp.json'), { mcpServers: { discern: server } });
+    assert.deepEqual(json(r, '.gemini/settings.json'), { mcpServers: { discern: server } });
+    assert.deepEqual(json(r, '.vscode/mcp.json'), { servers: { discern: { type: 'stdio', ...server } } });
+    assert.deepEqual(toml(read(r, '.codex/config.toml')), { mcp_servers: { discern: server } });
+    assert.match(read(r, '.codex/config.toml'), /^# discern:begin mcp[^\n]*\n\[mcp_servers\.discern\]\n[\s\S]*\n# discern:end\n$/);
+    assert.deepEqual(json(r, '.claude/settings.json'), {
+      hooks: { SessionStart: [{ matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern status --markdown' }] }] },
+    });
+    // Five agents, two skill folders: Claude Code and Codex read only their own; the others read one of those.
+    const names = BUILTIN_SKILLS.map((s) => s.name).sort();
+    for (const folder of ['.claude/skills', '.agents/skills']) assert.deepEqual(readdirSync(join(r.root, folder)).sort(), names);
+    assert.ok(!existsSync(join(r.root, '.cursor/skills')) && !existsSync(join(r.root, '.github/skills')) && !existsSync(join(r.root, '.gemini/skills')));
+    assert.deepEqual(data.skills.linked.sort(), ['copilot: .agents/skills', 'copilot: .claude/skills', 'cursor: .agents/skills', 'cursor: .claude/skills', 'gemini: .agents/skills']);
+    const skill = read(r, '.claude/skills/discern-land-change/SKILL.md');
+    assert.match(skill, /^---\nname: discern-land-change\ndescription: [^\n]+\n---\n<!-- discern:materialised from discern's built-in skill discern-land-change/);
+
+    const before = snapshot(r);
+    const again = await call('refresh', {}, r.root);
+    assert.ok(again.ok);
+    assert.deepEqual(again.steps, []);
+    assert.deepEqual((again.data as DiscernRefreshData).changes, []);
+    assert.equal((again.data as DiscernRefreshData).current.length, before.size - 2, 'every file but README.md and discern.toml is current');
+    assert.deepEqual(snapshot(r), before);
+    assert.match((again.hints ?? []).at(-1) ?? '', /current: nothing was written/);
+  });
+
+  it('keeps every byte of the user\'s CLAUDE.md and .mcp.json outside discern\'s part, and refreshes that part in place', async () => {
+    const claude = '# Our rules\r\n\r\nUse tabs.\r\n';
+    const mcp = '{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]}\n    },\n    "unknownKey": [1, 2, 3]\n}';
+    const r = repo({ 'CLAUDE.md': claude, '.mcp.json': mcp, 'discern/instructions.md': 'Run `make check` before committing.\n' });
+    await refreshed(r);
+    const text = read(r, 'CLAUDE.md');
+    assert.ok(text.startsWith(`${claude}\r\n<!-- discern:begin`), JSON.stringify(text));
+    assert.ok(!text.replace(/\r\n/g, '').includes('\n'), 'the region takes the file\'s CRLF line breaks');
+    assert.match(text, /<!-- from discern\/instructions\.md -->\r\n\r\nRun `make check` before committing\.\r\n<!-- discern:end -->\r\n$/);
+    const wired = read(r, '.mcp.json');
+    assert.ok(wired.startsWith('{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]},\n        "discern": {\n            "type": "stdio",'), wired);
+    assert.ok(wired.endsWith('\n        }\n    },\n    "unknownKey": [1, 2, 3]\n}'), wired);
+
+    // The user edits around the region, and the project's instructions change: only the region moves.
+    writeFileSync(join(r.root, 'CLAUDE.md'), `Preface.\n\n${read(r, 'CLAUDE.md')}After.\n`);
+    r.write('discern/instructions.md', 'Run `make lint` too.\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.changes.map((c) => [c.path, c.action]), [['CLAUDE.md', 'update'], ['AGENTS.md', 'update']]);
+    const after = read(r, 'CLAUDE.md');
+    assert.ok(after.startsWith(`Preface.\n\n${claude}\r\n<!-- discern:begin`));
+    assert.ok(after.endsWith('Run `make lint` too.\r\n<!-- discern:end -->\r\nAfter.\n'), after);
+    assert.equal(read(r, '.mcp.json'), wired);
+  });
+
+  it('dry_run returns the complete plan and writes nothing', async () => {
+    const r = repo({}, ALL);
+    const before = snapshot(r);
+    const { result, data } = await refresh(r, { dry_run: true });
+    assert.ok(result.ok && result.dry_run === true && result.steps === undefined, JSON.stringify(result));
+    assert.ok(data && result.plan);
+    assert.equal(result.plan.steps.length, data.changes.length);
+    assert.equal(data.changes.length, 3 + 5 + 1 + 2 * BUILTIN_SKILLS.length);
+    assert.ok(data.changes.every((c) => c.action === 'create'));
+    assert.deepEqual(data.agents_written, ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']);
+    assert.deepEqual(snapshot(r), before);
+    // The plan is what refresh then writes.
+    const written = await refreshed(r);
+    assert.deepEqual(written.changes, data.changes);
+    const preview = await refreshed(r, { dry_run: true });
+    assert.deepEqual(preview.changes, []);
+  });
+
+  it('planRefresh is the function others call: an empty list of targets once current', async () => {
+    const r = repo();
+    const resolution = await resolveProject({ path: r.root, pathFrom: 'argument', env: cleanEnv() });
+    assert.ok(resolution.ok);
+    const plan = await planRefresh(resolution.project, { env: cleanEnv() });
+    assert.ok(plan.targets.length > 0 && plan.targets.every((t) => t.content !== undefined && t.before === null));
+    await refreshed(r);
+    assert.deepEqual((await planRefresh(resolution.project, { env: cleanEnv() })).targets, []);
+  });
+
+  it('refuses write_denied naming the path before writing anything: a folder in the way (even as root)', async () => {
+    const r = repo({ '.claude': 'a file where the folder should be\n' });
+    const before = snapshot(r);
+    const { result } = await refresh(r);
+    assert.equal(result.error, 'write_denied', JSON.stringify(result));
+    assert.match(result.message ?? '', /\.claude is a file, so \.claude\/settings\.json cannot be created; nothing was written/);
+    assert.deepEqual(snapshot(r), before);
+  });
+
+  it('refuses write_denied for an unwritable file, nothing written', { skip: isRoot() ? 'root writes whatever the mode says' : false }, async () => {
+    const r = repo({ 'AGENTS.md': '# Agents\n' });
+    chmodSync(join(r.root, 'AGENTS.md'), 0o444);
+    const before = snapshot(r);
+    const { result } = await refresh(r);
+    assert.equal(result.error, 'write_denied');
+    assert.match(result.message ?? '', /^AGENTS\.md is not writable; nothing was written\.$/);
+    assert.match((result.hints ?? []).at(-1) ?? '', /Make AGENTS\.md writable/);
+    assert.deepEqual(snapshot(r), before);
+    chmodSync(join(r.root, 'AGENTS.md'), 0o644);
+  });
+
+  it('refuses write_denied for an unwritable folder, nothing written', { skip: isRoot() ? 'root writes whatever the mode says' : false }, async () => {
+    const r = repo();
+    mkdirSync(join(r.root, '.codex'));
+    chmodSync(join(r.root, '.codex'), 0o555);
+    const { result } = await refresh(r);
+    assert.equal(result.error, 'write_denied');
+    assert.match(result.message ?? '', /\.codex is not writable, so \.codex\/config\.toml cannot be created/);
+    assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
+    chmodSync(join(r.root, '.codex'), 0o755);
+  });
+
+  it('refuses a settings file that is not valid JSON, naming it, and writes nothing', async () => {
+    const r = repo({ '.mcp.json': '{ "mcpServers": { "a": 1, } }\n' });
+    const before = snapshot(r);
+    const { result, data } = await refresh(r);
+    assert.equal(result.error, 'invalid_settings_file');
+    assert.match(result.message ?? '', /^\.mcp\.json: not valid JSON at line 1, column \d+/);
+    assert.match((result.hints ?? []).at(-1) ?? '', /^Fix \.mcp\.json at line 1, column \d+ as the message says/);
+    assert.deepEqual(data?.errors.map((e) => [e.path, e.error]), [['.mcp.json', 'invalid_settings_file']]);
+    assert.deepEqual(snapshot(r), before);
+    // A dry run reports the same, with the plan of what it could not finish.
+    const preview = await refresh(r, { dry_run: true });
+    assert.equal(preview.result.error, 'invalid_settings_file');
+    assert.equal(preview.result.dry_run, true);
+  });
+
+  it('reads JSON with comments where the agent does (VS Code, Gemini), keeping the comments', async () => {
+    const vscode = '{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" }, // local\n  },\n  "inputs": [],\n}\n';
+    const r = repo({ '.vscode/mcp.json': vscode }, '[project]\nagents = ["copilot"]\n');
+    await refreshed(r);
+    const text = read(r, '.vscode/mcp.json');
+    assert.ok(text.startsWith('{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" },\n    "discern": {'), text);
+    assert.ok(text.endsWith('}, // local\n  },\n  "inputs": [],\n}\n'), text);
+    const undone = await call('uninstall', {}, r.root, {}, 'cli');
+    assert.ok(undone.ok, JSON.stringify(undone));
+    assert.equal(read(r, '.vscode/mcp.json'), vscode);
+  });
+
+  it('owns only the discern entry: a changed entry is put back, other servers and hooks stay', async () => {
+    const settings = '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hello"}]}\n    ]\n  },\n  "model": "x"\n}\n';
+    const r = repo({ '.claude/settings.json': settings, '.mcp.json': '{"mcpServers": {"discern": {"command": "old"}, "b": {"command": "b"}}}\n' }, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    assert.equal(read(r, '.mcp.json'), '{"mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }, "b": {"command": "b"}}}\n');
+    const hooks = json(r, '.claude/settings.json') as { hooks: { SessionStart: unknown[] }; model: string };
+    assert.equal(hooks.hooks.SessionStart.length, 2);
+    assert.deepEqual(hooks.hooks.SessionStart[0], { hooks: [{ type: 'command', command: 'echo hello' }] });
+    assert.equal(hooks.model, 'x');
+  });
+
+  it('compiles [instructions] sources in order, globs sorted; a missing default is skipped, a missing named file refused', async () => {
+    const r = repo({ 'docs/agents/b.md': 'B rules.\n', 'docs/agents/a.md': 'A rules.\n', 'TEAM.md': 'Team rules.\n' }, '[project]\nagents = ["claude_code"]\n\n[instructions]\nsources = ["TEAM.md", "docs/agents/*.md"]\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.sources, ['TEAM.md', 'docs/agents/a.md', 'docs/agents/b.md']);
+    const text = read(r, 'CLAUDE.md');
+    assert.ok(text.indexOf('Team rules.') < text.indexOf('A rules.') && text.indexOf('A rules.') < text.indexOf('B rules.'));
+    assert.ok(text.indexOf('## Working in this repository with discern') < text.indexOf('Team rules.'), 'the built-ins come first');
+
+    const missing = repo({}, '[instructions]\nsources = ["discern/instructions.md"]\n');
+    const { result } = await refresh(missing);
+    assert.equal(result.error, 'invalid_config');
+    assert.match(result.message ?? '', /\[instructions\] sources names discern\/instructions\.md, which does not exist/);
+    assert.match((result.hints ?? []).at(-1) ?? '', /^Fix discern\.toml at \[instructions\] sources/);
+    assert.ok(!existsSync(join(missing.root, 'CLAUDE.md')));
+
+    const fresh = repo();
+    assert.deepEqual((await refreshed(fresh)).sources, [], 'the default source is skipped when it does not exist');
+  });
+
+  it('indexes the map\'s decision records in a region of decisions/README.md', async () => {
+    const r = repo({
+      'discern/map/decisions/README.md': '# Decisions\n\nWhy we chose what we chose.\n',
+      'discern/map/decisions/0002-second.md': '---\ntitle: Queue landings\n---\n\nText.\n',
+      'discern/map/decisions/0001-first.md': '# 0001 — Spec first\n\nText.\n',
+      'discern/map/decisions/0010-tenth.md': 'No heading.\n',
+      'discern/map/decisions/notes.md': 'Not a record.\n',
+    });
+    const data = await refreshed(r);
+    assert.deepEqual(data.adr_index_written, ['discern/map/decisions/README.md']);
+    assert.equal(
+      read(r, 'discern/map/decisions/README.md'),
+      '# Decisions\n\nWhy we chose what we chose.\n\n<!-- discern:begin adr-index: written by discern refresh from the decision records in this folder -->\n- 0001 — [Spec first](0001-first.md)\n- 0002 — [Queue landings](0002-second.md)\n- 0010 — [Tenth](0010-tenth.md)\n<!-- discern:end -->\n',
+    );
+    r.write('discern/map/decisions/0003-third.md', '# Third\n');
+    await refreshed(r);
+    assert.match(read(r, 'discern/map/decisions/README.md'), /\(0002-second\.md\)\n- 0003 — \[Third\]\(0003-third\.md\)\n- 0010/);
+    // No decisions folder, no index.
+    assert.deepEqual((await refreshed(repo())).adr_index_written, []);
+  });
+
+  it('materialises authored skills, replaces an ejected built-in, excludes and prunes; never touches a skill it did not write', async () => {
+    const r = repo(
+      {
+        'discern/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release of this project.\n---\n\n# Release\n\nSteps.\n',
+        'discern/skills/discern-land-change/SKILL.md': '---\nname: discern-land-change\ndescription: Our own way to land.\n---\n\nOurs.\n',
+        'discern/skills/notes/README.md': 'not a skill\n',
+        '.claude/skills/mine/SKILL.md': '---\nname: mine\ndescription: Someone\'s own.\n---\n',
+      },
+      '[project]\nagents = ["claude_code"]\n\n[skills]\nexclude = ["discern-diagnose-failure"]\n',
+    );
+    const data = await refreshed(r);
+    assert.deepEqual(data.skills.copied, ['.claude/skills/discern-land-change/SKILL.md', '.claude/skills/release/SKILL.md']);
+    assert.match(read(r, '.claude/skills/release/SKILL.md'), /^---\nname: release\ndescription: Cut a release of this project\.\n---\n<!-- discern:materialised from discern\/skills\/release\/SKILL\.md; [^\n]*-->\n\n# Release\n/);
+    assert.match(read(r, '.claude/skills/discern-land-change/SKILL.md'), /Ours\.\n$/);
+    assert.ok(!existsSync(join(r.root, '.claude/skills/discern-diagnose-failure')));
+    assert.equal(read(r, '.claude/skills/mine/SKILL.md'), '---\nname: mine\ndescription: Someone\'s own.\n---\n');
+
+    // The authored skill goes: its copy is pruned, folder and all; someone's own skill stays.
+    r.write('discern.toml', '[project]\nagents = ["claude_code"]\n');
+    const { rmSync } = await import('node:fs');
+    rmSync(join(r.root, 'discern/skills/release'), { recursive: true });
+    const next = await refreshed(r);
+    assert.deepEqual(next.skills.pruned, ['.claude/skills/release/SKILL.md']);
+    assert.deepEqual(next.skills.copied, ['.claude/skills/discern-diagnose-failure/SKILL.md']);
+    assert.ok(!existsSync(join(r.root, '.claude/skills/release')));
+    assert.ok(existsSync(join(r.root, '.claude/skills/mine/SKILL.md')));
+
+    // A skill someone wrote where refresh would put one is left alone, and said so.
+    r.write('.claude/skills/discern-diagnose-failure/SKILL.md', '---\nname: discern-diagnose-failure\ndescription: hand-made\n---\n');
+    const blocked = await refreshed(r);
+    assert.deepEqual(blocked.skipped.map((s) => s.path), ['.claude/skills/discern-diagnose-failure/SKILL.md']);
+    assert.match(read(r, '.claude/skills/discern-diagnose-failure/SKILL.md'), /hand-made/);
+  });
+
+  it('refuses an authored skill whose front matter is wrong, naming the file', async () => {
+    const r = repo({ 'discern/skills/oops/SKILL.md': '---\nname: other\ndescription: x\n---\n' });
+    const { result } = await refresh(r);
+    assert.equal(result.error, 'invalid_settings_file');
+    assert.match(result.message ?? '', /discern\/skills\/oops\/SKILL\.md: its name "other" differs from its folder "oops"/);
+    assert.match((result.hints ?? []).at(-1) ?? '', /^Fix discern\/skills\/oops\/SKILL\.md at the front matter/);
+  });
+
+  it('takes out what it wrote for an agent no longer configured, leaving the user\'s text', async () => {
+    const r = repo({ 'GEMINI.md': '# Gemini notes\n', '.gemini/settings.json': '{\n  "theme": "dark"\n}\n' }, ALL);
+    await refreshed(r);
+    r.write('discern.toml', '[project]\nagents = ["claude_code"]\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.removed.sort(), ['.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json', '.vscode/mcp.json', 'AGENTS.md', 'GEMINI.md']);
+    assert.deepEqual(data.skills.pruned.sort(), BUILTIN_SKILLS.map((s) => `.agents/skills/${s.name}/SKILL.md`).sort());
+    assert.equal(read(r, 'GEMINI.md'), '# Gemini notes\n');
+    assert.equal(read(r, '.gemini/settings.json'), '{\n  "theme": "dark"\n}\n');
+    for (const gone of ['AGENTS.md', '.codex', '.cursor', '.vscode', '.agents']) assert.ok(!existsSync(join(r.root, gone)), gone);
+  });
+
+  it('writes through a link inside the project once (CLAUDE.md → AGENTS.md), and refuses one that leads out', async () => {
+    const r = repo({ 'AGENTS.md': '# Shared\n' });
+    symlinkSync('AGENTS.md', join(r.root, 'CLAUDE.md'));
+    const data = await refreshed(r);
+    assert.deepEqual(data.changes.filter((c) => c.kind === 'instructions'), [{ path: 'AGENTS.md', also: ['CLAUDE.md'], kind: 'instructions', action: 'update', agents: ['claude_code', 'codex'] }]);
+    assert.equal(read(r, 'AGENTS.md').match(/discern:begin/g)?.length, 1);
+
+    const outside = tempDir('discern-outside-');
+    const s = repo();
+    symlinkSync(outside, join(s.root, '.cursor'));
+    s.write('discern.toml', '[project]\nagents = ["cursor"]\n');
+    const { result } = await refresh(s);
+    assert.equal(result.error, 'write_denied');
+    assert.match(result.message ?? '', /^\.cursor\/mcp\.json would be created outside the project/);
+    assert.deepEqual(readdirSync(outside), []);
+  });
+
+  it('leaves a Codex server table written by hand, and refuses a config.toml that is not TOML', async () => {
+    const own = '[mcp_servers.discern]\ncommand = "node"\nargs = ["/opt/discern/dist/discern.js", "mcp"]\n';
+    const r = repo({ '.codex/config.toml': own }, '[project]\nagents = ["codex"]\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.skipped.map((s) => s.path), ['.codex/config.toml']);
+    assert.equal(read(r, '.codex/config.toml'), own);
+
+    const bad = repo({ '.codex/config.toml': 'model = \n' }, '[project]\nagents = ["codex"]\n');
+    const { result } = await refresh(bad);
+    assert.equal(result.error, 'invalid_settings_file');
+    assert.match(result.message ?? '', /^\.codex\/config\.toml: not valid TOML/);
+
+    const other = '[profile.fast]\nmodel = "o4"\n';
+    const c = repo({ '.codex/config.toml': other }, '[project]\nagents = ["codex"]\n');
+    await refreshed(c);
+    assert.deepEqual(toml(read(c, '.codex/config.toml')), { profile: { fast: { model: 'o4' } }, mcp_servers: { discern: { command: 'discern', args: ['mcp'] } } });
+    assert.ok(read(c, '.codex/config.toml').startsWith(`${other}\n# discern:begin`));
+  });
+
+  it('a failure part-way is partial_refresh with what completed and a safe retry that finishes the rest', async () => {
+    const r = repo();
+    const { result, data } = await refresh(r, {}, { DISCERN_FAULT: 'refresh:write:.mcp.json' });
+    assert.equal(result.error, 'partial_refresh', JSON.stringify(result));
+    assert.deepEqual(data?.completed, ['CLAUDE.md', 'AGENTS.md']);
+    assert.deepEqual(data?.recovery, { command: 'discern refresh', safe_to_retry: true });
+    assert.deepEqual(result.steps?.map((s) => s.outcome).slice(0, 4), ['ok', 'ok', 'failed', 'skipped']);
+    assert.match((result.hints ?? []).at(-1) ?? '', /run `discern refresh` again: it is safe to retry/);
+    assert.ok(!existsSync(join(r.root, '.mcp.json')));
+    const finished = await refreshed(r);
+    assert.deepEqual(finished.current, ['CLAUDE.md', 'AGENTS.md']);
+    assert.ok(finished.mcp_wired.includes('.mcp.json'));
+  });
+
+  it('the CLI: `discern refresh --dry-run` plans, `discern refresh` writes, exit 0; a refusal exits non-zero', async () => {
+    const r = repo();
+    const planned = await runCli(['refresh', '--dry-run', '--json'], { cwd: r.root });
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.equal(onlyJson(planned)['dry_run'], true);
+    assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
+    const written = await runCli(['refresh'], { cwd: r.root });
+    assert.equal(written.code, 0, written.stderr);
+    assert.match(written.stdout, /\*\*Refreshed\*\*: \d+ files written/);
+    writeFileSync(join(r.root, '.mcp.json'), 'not json');
+    const refused = await runCli(['refresh', '--json'], { cwd: r.root });
+    assert.notEqual(refused.code, 0);
+    assert.equal(onlyJson(refused)['error'], 'invalid_settings_file');
+  });
+
+  it('was driven through success and failure', () => {
+    assertDriven(['refresh']);
+  });
+});
