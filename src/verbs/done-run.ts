@@ -107,7 +107,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}) };
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}), project: ctx.project };
   const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
   if ('denied' in lock) {

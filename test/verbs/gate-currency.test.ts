@@ -37,3 +37,32 @@ describe('map integrity', () => {
     );
   });
 });
+
+describe('refresh currency', () => {
+  it('once refresh owns parts of files, a commit whose instructions lag the config fails as instructions; refreshed, it proves', async () => {
+    const r = gateRepo('[jobs]\ntest = "true"\n\n[instructions]\nsources = ["notes.md"]\n', { 'notes.md': '# House rules\n\nUse tabs.\n' });
+    const never = await call('done', {}, r.root);
+    assert.equal(never.ok, true, `a project that never ran refresh is not failed for it: ${JSON.stringify(never)}`);
+    const refreshed = await call('refresh', {}, r.root);
+    assert.equal(refreshed.ok, true, JSON.stringify(refreshed));
+    r.commit('wire the agents');
+    const green = await call('done', {}, r.root);
+    assert.equal(green.ok, true, JSON.stringify(green));
+    assert.ok(green.steps?.some((s) => s.kind === 'tracked-refresh-check' && s.outcome === 'ok'));
+
+    r.write('notes.md', '# House rules\n\nUse spaces.\n');
+    r.commit('change the rules, forget refresh');
+    const red = await call('done', {}, r.root);
+    assert.equal(red.error, 'gate_failed', JSON.stringify(red));
+    assert.equal((red.data as DiscernDoneData).failed_stage, 'instructions');
+    assert.deepEqual(red.diagnostics?.map((d) => [d.file, d.message, d.reproduce_cmd]), [
+      ['CLAUDE.md', 'instructions out of date', 'discern refresh --dry-run'],
+      ['AGENTS.md', 'instructions out of date', 'discern refresh --dry-run'],
+    ]);
+
+    assert.equal((await call('refresh', {}, r.root)).ok, true);
+    r.commit('refresh');
+    const again = await call('done', {}, r.root);
+    assert.equal(again.ok, true, JSON.stringify(again));
+  });
+});

@@ -9,6 +9,8 @@ import { git, gitComplaint } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
 import { loosenedStandards, readTrunkStandards } from './standards-limits.js';
 import { brokenMapLinks } from './map-integrity.js';
+import { refreshDrift } from './refresh-currency.js';
+import type { Project } from '../project/resolve.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
 import { shellQuote } from '../process/shell-quote.js';
 
@@ -27,6 +29,8 @@ export interface PreconditionContext {
   stateDir: string;
   /** `[map] dir`, for the map-integrity check. */
   mapDir?: string;
+  /** The project, for the refresh-currency check. */
+  project?: Project;
 }
 
 export interface PreconditionOutcome {
@@ -149,12 +153,22 @@ const MAP_INTEGRITY: Check = {
   },
 };
 
+const REFRESH_CURRENCY: Check = {
+  kind: 'tracked-refresh-check',
+  label: "discern's agent files are current (instructions, skills, ADR index, wiring)",
+  async run(ctx) {
+    if (!ctx.project) return undefined;
+    const drift = await refreshDrift(ctx.project, ctx.env);
+    return drift ? { ...drift, error: 'gate_failed' } : undefined;
+  },
+};
+
 export function preconditionChecks(options: { mergeCheck: boolean; standards: boolean; trackedArtifacts: boolean; currency?: boolean }): Check[] {
   return [
     ...(options.mergeCheck ? [MERGE] : []),
     ...(options.standards ? [STANDARDS] : []),
     ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []),
-    ...(options.currency ? [MAP_INTEGRITY] : []),
+    ...(options.currency ? [MAP_INTEGRITY, REFRESH_CURRENCY] : []),
     WRITE_PROBE,
   ];
 }
