@@ -29,6 +29,7 @@ export const HANDLERS: HandlerLoaders = {
   status: async () => (await import('./status.js')).status,
   test: async () => (await import('./test.js')).test,
   update: async () => (await import('./update.js')).update,
+  validateConfig: async () => (await import('./validate-config.js')).validateConfig,
   worktreeDrop: async () => (await import('./worktree.js')).worktreeDrop,
   worktreeEnsure: async () => (await import('./worktree.js')).worktreeEnsure,
   worktreePark: async () => (await import('./worktree.js')).worktreePark,

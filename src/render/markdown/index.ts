@@ -13,6 +13,7 @@ import { renderProgress } from './progress.js';
 import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
+import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 
@@ -45,6 +46,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStatus(result);
     case 'update':
       return renderUpdate(result);
+    case 'validate config':
+      return renderValidateConfig(result);
     case 'enter':
     case 'worktree teardown':
     case 'worktree drop':
