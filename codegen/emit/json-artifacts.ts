@@ -1,38 +1,21 @@
-// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, Proof note,
-// release history and conventions. Each has a stable $id under https://discern.sh/schema/v1/.
+// The published JSON artifacts in schema/: results, CLI grammar, config, Proof note, progress line, release
+// history and conventions, then the MCP manifest (tools, resources, prompts), which lists the others as schema
+// resources and so is written last. Each has a stable $id under https://discern.sh/schema/v1/.
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { expandVocabularies } from '../schemas/vocabulary.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import { SCHEMA_BASE } from '../schemas/names.js';
 import { jsonWithComment } from './provenance.js';
-import { orderedTools, mcpResources, resourceEntry } from './mcp-model.js';
+import { orderedTools, mcpResources, promptEntries, resourceEntry, type McpSchemaEntry } from './mcp-model.js';
+
+export const MCP_MANIFEST = 'schema/discern-mcp-tools.json';
 
 export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
   const out = new Map<string, string>();
   const verbSources = ['spec/envelope.schema.json', 'spec/vocabularies.yaml', 'spec/verbs/*'];
 
   out.set('schema/discern-results.schema.json', jsonWithComment(verbSources, contracts.resultsSchema));
-
-  out.set(
-    'schema/discern-mcp-tools.json',
-    jsonWithComment(['spec/mcp.yaml', 'spec/verbs/*'], {
-      $id: `${SCHEMA_BASE}discern-mcp-tools.json`,
-      format: 1,
-      'x-discern-compatibility-policy': 'mcp-tools-append-only',
-      server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
-      tools: orderedTools(model, contracts).map((t) => ({
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        inputSchema: t.inputSchema,
-        annotations: t.annotations,
-        resultSchema: `discern-results.schema.json#/$defs/${t.resultName}`,
-        ...(t.stability === 'evolving' ? { stability: 'evolving' } : {}),
-      })),
-      resources: mcpResources(model).map(resourceEntry),
-    }),
-  );
 
   out.set(
     'schema/discern-cli.json',
@@ -55,6 +38,41 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
     jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),
   );
   return out;
+}
+
+/** The MCP manifest: every tool, resource (the schema template with the names it serves) and prompt. */
+export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[]): Map<string, string> {
+  const template = model.mcp.schemas;
+  return new Map([
+    [
+      MCP_MANIFEST,
+      jsonWithComment(['spec/mcp.yaml', 'spec/verbs/*', 'spec/prompts/*'], {
+        $id: `${SCHEMA_BASE}discern-mcp-tools.json`,
+        format: 1,
+        'x-discern-compatibility-policy': 'mcp-tools-append-only',
+        server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
+        tools: orderedTools(model, contracts).map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          annotations: t.annotations,
+          resultSchema: `discern-results.schema.json#/$defs/${t.resultName}`,
+          ...(t.stability === 'evolving' ? { stability: 'evolving' } : {}),
+        })),
+        resources: [
+          ...mcpResources(model).map(resourceEntry),
+          { name: template.name, kind: 'template', uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json', names: schemas.map((s) => s.name) },
+        ],
+        prompts: promptEntries(model).map((p) => ({
+          name: p.name,
+          title: p.title,
+          description: p.description,
+          arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
+        })),
+      }),
+    ],
+  ]);
 }
 
 export function publishSchema(schema: JsonSchema, file: string, contracts: Contracts): JsonSchema {

@@ -13,13 +13,14 @@ import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import { referencePages } from './reference-pages.js';
+import type { McpSchemaEntry } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 
 const SECTION_DIR = /^\d\d-[a-z][a-z-]*$/;
 const PAGE_FILE = /^[a-z0-9][a-z0-9-]*\.md$/;
 export const REFERENCE_SECTION = 'reference';
 
-export function emitManual(root: string, model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
+export function emitManual(root: string, model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): Map<string, string> {
   const problems = new ProblemList();
   const validateFrontMatter = createAjv().compile(JSON.parse(readFileSync(join(root, 'spec/meta/manual-page.schema.json'), 'utf8')) as object);
   const docsDir = join(root, 'docs');
@@ -50,7 +51,7 @@ export function emitManual(root: string, model: SpecModel, contracts: Contracts,
     reference = { name: REFERENCE_SECTION, dir: `90-${REFERENCE_SECTION}`, title: 'Reference', description: '', page_count: 0 };
     corpus.regions.push(reference);
   }
-  for (const generated of referencePages(model, contracts, grammar)) {
+  for (const generated of referencePages(model, contracts, grammar, schemas)) {
     if (corpus.pages.some((p) => p.target === `${REFERENCE_SECTION}/${generated.slug}`)) {
       problems.add(`docs/${reference.dir}/${generated.slug}.md`, '', 'this page is generated from spec/; remove the hand-written file');
       continue;

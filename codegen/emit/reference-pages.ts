@@ -4,7 +4,7 @@ import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { isObject } from '../spec/walk.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar, GrammarFlag } from '../schemas/cli-grammar.js';
-import { mcpResources, orderedTools } from './mcp-model.js';
+import { mcpResources, orderedTools, promptEntries, promptSignature, type McpSchemaEntry } from './mcp-model.js';
 
 export interface GeneratedPage {
   slug: string;
@@ -16,11 +16,11 @@ export interface GeneratedPage {
   content: string;
 }
 
-export function referencePages(model: SpecModel, contracts: Contracts, grammar: Grammar): GeneratedPage[] {
-  return [toolsPage(model, contracts), commandsPage(grammar), errorsPage(model)];
+export function referencePages(model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): GeneratedPage[] {
+  return [toolsPage(model, contracts, schemas), commandsPage(grammar), errorsPage(model)];
 }
 
-function toolsPage(model: SpecModel, contracts: Contracts): GeneratedPage {
+function toolsPage(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[]): GeneratedPage {
   const tools = orderedTools(model, contracts);
   const lines: string[] = ['# MCP tools and resources', '', 'Every tool of `discern mcp`, in `tools/list` order, with its exact inputs and safety annotations. Inputs are strict: an undeclared key, a wrong type or a relative `path` returns an `invalid_arguments` result.', ''];
   for (const tool of tools) {
@@ -31,13 +31,27 @@ function toolsPage(model: SpecModel, contracts: Contracts): GeneratedPage {
   }
   lines.push('## Resources', '', 'Each resource is computed when read; the named tool returns the same data for clients that do not attach resources.', '', '| URI | Kind | Payload | Same data as |', '| --- | --- | --- | --- |');
   for (const r of mcpResources(model)) lines.push(`| \`${r.uri}\` | ${r.kind} | ${r.description} (${r.mimeType}) | ${r.reads} |`);
+  const template = model.mcp.schemas;
+  lines.push('', '### Published schemas', '', `\`${template.uri}\` (template, application/json): ${template.description.trim()} Each is the file in the package's \`schema/\` directory, byte for byte.`, '', '| URI | File | Title |', '| --- | --- | --- |');
+  for (const s of schemas) lines.push(`| \`${s.uri}\` | \`schema/${s.file}\` | ${s.title} |`);
+  const prompts = promptEntries(model);
+  lines.push('', '## Prompts', '', 'Each prompt is filled from the repository\'s live state when it is requested (`prompts/get`). Arguments are strings; a missing required argument, an undeclared one or a relative `path` is refused with an invalid-params error naming it.', '');
+  for (const p of prompts) {
+    lines.push(`### ${p.name}`, '', `**${p.title}.** ${p.description}`, '', `Arguments: \`${promptSignature(p)}\`.`, '');
+    if (p.arguments.length > 0) {
+      lines.push('| Argument | Required | Meaning |', '| --- | --- | --- |');
+      for (const a of p.arguments) lines.push(`| \`${a.name}\` | ${a.required ? 'yes' : 'no'} | ${a.description} |`);
+      lines.push('');
+    }
+    lines.push(`It asks: ${p.ask}`, '');
+  }
   return {
     slug: 'tools',
     id: 'tools',
     title: 'MCP tools',
-    description: 'Every MCP tool with its inputs and annotations, and every resource, generated from the contract.',
+    description: 'Every MCP tool with its inputs and annotations, every resource and every prompt, generated from the contract.',
     order: 900,
-    aliases: ['tool list', 'mcp inputs', 'annotations', 'resources', ...tools.map((t) => t.name)],
+    aliases: ['tool list', 'mcp inputs', 'annotations', 'resources', 'prompts', ...tools.map((t) => t.name), ...prompts.map((p) => p.name)],
     content: `${lines.join('\n')}\n`,
   };
 }

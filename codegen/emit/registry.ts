@@ -5,7 +5,7 @@ import Handlebars from 'handlebars';
 import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
-import { orderedTools, mcpResources, resourceEntry, serverInstructions } from './mcp-model.js';
+import { orderedTools, mcpResources, promptEntries, resourceEntry, serverInstructions, type McpSchemaEntry } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 import { collectionRules } from '../schemas/projection-rules.js';
 
@@ -24,7 +24,7 @@ function render(template: string, context: object): string {
 /** Always-permitted slugs a handler may refuse with, beyond those its verb.yaml lists. */
 const UNIVERSAL_ERRORS = ['invalid_arguments'];
 
-export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
+export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): Map<string, string> {
   const out = new Map<string, string>();
   const v = model.vocabularies;
 
@@ -95,19 +95,45 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
     outputSchema: t.outputSchema,
   }));
   const resources = mcpResources(model).map((r) => ({ verb: r.verbId, ...resourceEntry(r) }));
+  const prompts = promptEntries(model).map((p) => ({ ...p, argsSchema: promptArgsSchema(model, p.arguments) }));
+  const template = model.mcp.schemas;
   out.set(
     'generated/mcp-table.ts',
-    withCodeHeader(['spec/mcp.yaml', 'spec/verbs/*'], render('mcp-table.ts.hbs', {
+    withCodeHeader(['spec/mcp.yaml', 'spec/verbs/*', 'spec/prompts/*', 'schema/*'], render('mcp-table.ts.hbs', {
       server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
-      instructions: serverInstructions(model, contracts),
+      instructions: serverInstructions(model, contracts, schemas),
       tools,
       resources,
       resourceNames: resources.map((r) => r.name),
+      schemaTemplate: { name: template.name, uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json' },
+      schemas: schemas.map((s) => ({ name: s.name, file: s.file, uri: s.uri, title: s.title, description: s.description })),
+      prompts,
+      builders: [...new Set(prompts.map((p) => p.builder))],
       clientProfiles: model.mcp.client_profiles,
     })),
   );
   out.set('generated/cli-grammar.ts', withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })));
   return out;
+}
+
+/**
+ * A prompt's arguments as a JSON Schema: every argument is a string on the wire, and its form narrows which
+ * strings, as the tools' inputs do (an absolute-path is the tools' ProjectPath).
+ */
+function promptArgsSchema(model: SpecModel, args: readonly { name: string; description: string; required: boolean; form: string }[]): Record<string, unknown> {
+  const defs = (model.common['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
+  const { description: _d, ...projectPath } = defs['ProjectPath'] ?? {};
+  const forms: Record<string, Record<string, unknown>> = {
+    text: { type: 'string', maxLength: 262144 },
+    'absolute-path': projectPath,
+    handle: { type: 'string', pattern: '^R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}$' },
+  };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(args.map((a) => [a.name, { ...forms[a.form], description: a.description }])),
+    ...(args.some((a) => a.required) ? { required: args.filter((a) => a.required).map((a) => a.name) } : {}),
+  };
 }
 
 function placeholders(template: string): string[] {

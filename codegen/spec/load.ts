@@ -11,7 +11,8 @@ import { resolvePolicy } from './policy.js';
 import { checkSchemaTree } from './schema-checks.js';
 import { checkVerb } from './verb-checks.js';
 import { checkReleases } from './release-checks.js';
-import type { CliSpec, JsonSchema, McpSpec, ReleasesSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { CliSpec, JsonSchema, McpSpec, PromptModel, PromptSpec, ReleasesSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
 
 export interface LoadOptions {
   /** Repository root; spec/ and package.json are read from here. */
@@ -117,10 +118,65 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   checkMcp(mcp, verbs, problems);
   problems.throwIfAny();
 
+  const prompts = loadPrompts(root, mcp, config, { read, readYaml, checkAgainst }, problems);
+  problems.throwIfAny();
+
   const pkg = JSON.parse(read('package.json')) as { version: string };
   checkReleases({ schema: releasesSchema, releases, vocabularies, version: pkg.version, verbs }, problems);
   problems.throwIfAny();
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, conventions, mcp, cli, verbs, sources };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, conventions, mcp, cli, verbs, prompts, sources };
+}
+
+interface Readers {
+  read: (rel: string) => string;
+  readYaml: (rel: string) => unknown;
+  checkAgainst: (metaRel: string, rel: string, value: unknown) => void;
+}
+
+/**
+ * spec/prompts/<name>.yaml, each checked against its meta-schema, in prompt_order. A prompt's worked example
+ * (spec/prompts/<example>.toml) must be a discern.toml the config schema accepts: the example a model copies
+ * can never drift from what discern honours.
+ */
+function loadPrompts(root: string, mcp: McpSpec, config: JsonSchema, readers: Readers, problems: ProblemList): PromptModel[] {
+  const dir = join(root, 'spec/prompts');
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
+  const found = new Map<string, PromptModel>();
+  const validateConfig = createAjv().compile(withoutDollarSchema({ ...config, $id: specId('spec/config.schema.json') }));
+  for (const name of files) {
+    const rel = `spec/prompts/${name}`;
+    const spec = readers.readYaml(rel) as PromptSpec;
+    const before = problems.items.length;
+    readers.checkAgainst('spec/meta/prompt.schema.json', rel, spec);
+    if (problems.items.length > before) continue;
+    if (`${spec.name}.yaml` !== name) problems.add(rel, '/name', `prompt "${spec.name}" must live in spec/prompts/${spec.name}.yaml`);
+    const argNames = spec.arguments.map((a) => a.name);
+    argNames.forEach((a, i) => {
+      if (argNames.indexOf(a) !== i) problems.add(rel, `/arguments/${i}/name`, `argument "${a}" is declared twice`);
+    });
+    const model: PromptModel = { spec, file: rel };
+    if (spec.example !== undefined) {
+      const exampleRel = `spec/prompts/${spec.example}`;
+      if (!existsSync(join(root, exampleRel))) problems.add(rel, '/example', `${exampleRel} does not exist`);
+      else {
+        const text = readers.read(exampleRel);
+        model.example = text;
+        try {
+          const value = JSON.parse(JSON.stringify(parseToml(text))) as unknown;
+          if (!validateConfig(value)) for (const e of validateConfig.errors ?? []) problems.add(exampleRel, e.instancePath, `the worked example is not a valid discern.toml: ${describe(e)}`);
+        } catch (error) {
+          if (!(error instanceof TomlError)) throw error;
+          problems.add(exampleRel, '', `the worked example is not valid TOML: ${error.message.split('\n')[0] ?? ''}`);
+        }
+      }
+    }
+    found.set(spec.name, model);
+  }
+  for (const name of found.keys()) if (!mcp.prompt_order.includes(name)) problems.add('spec/mcp.yaml', '/prompt_order', `prompt "${name}" (spec/prompts/${name}.yaml) is not in prompt_order`);
+  mcp.prompt_order.forEach((name, i) => {
+    if (!found.has(name)) problems.add('spec/mcp.yaml', `/prompt_order/${i}`, `prompt_order names "${name}", but spec/prompts/${name}.yaml does not exist`);
+  });
+  return mcp.prompt_order.flatMap((name) => found.get(name) ?? []);
 }
 
 function compileAll(files: [string, JsonSchema][], problems: ProblemList): void {

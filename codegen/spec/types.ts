@@ -113,6 +113,9 @@ export interface VerbModel {
 
 export interface McpSpec {
   server: { name: string; title: string };
+  prompt_order: string[];
+  /** The resource template serving every published schema. */
+  schemas: { name: string; uri: string; title: string; description: string; untitled?: Record<string, string> };
   client_profiles: {
     profiles: Record<string, { call_budget_s: number; description: string }>;
     clients: Record<string, string>;
@@ -127,9 +130,33 @@ export interface McpSpec {
     loop_present: string;
     loop_absent: string;
     resources: string;
+    schemas: string;
+    prompts: string;
     path: string;
     cli: string;
   };
+}
+
+export type PromptArgumentForm = 'text' | 'absolute-path' | 'handle';
+
+export interface PromptSpec {
+  name: string;
+  title: string;
+  description: string;
+  arguments: { name: string; description: string; required: boolean; form: PromptArgumentForm }[];
+  builder: string;
+  attach?: string[];
+  example?: string;
+  ask: string;
+  empty?: string;
+}
+
+export interface PromptModel {
+  spec: PromptSpec;
+  /** spec/prompts/<name>.yaml */
+  file: string;
+  /** The worked example's text, when the prompt names one. */
+  example?: string;
 }
 
 export interface CliSpec {
@@ -169,6 +196,8 @@ export interface SpecModel {
   mcp: McpSpec;
   cli: CliSpec;
   verbs: VerbModel[];
+  /** MCP prompts in prompt_order. */
+  prompts: PromptModel[];
   /** Every spec file read, with its bytes, for provenance hashes. */
   sources: Map<string, string>;
 }

@@ -38,6 +38,6 @@ export interface InspectVerbContext extends VerbContext {
 }
 
 /** Where a caller learns what a verb accepts: its CLI help, or over MCP its tool's input schema. */
-export function argumentsHelp(ctx: Pick<VerbContext, 'surface'>, verb: string): string {
-  return ctx.surface === 'mcp' ? `the inputSchema of discern_${verb} in tools/list` : `\`discern help ${verb}\``;
+export function argumentsHelp(ctx: Pick<VerbContext, 'surface'>, verb: string, tool = `discern_${verb.replace(/[ -]/g, '_')}`): string {
+  return ctx.surface === 'mcp' ? `the inputSchema of ${tool} in tools/list` : `\`discern help ${verb}\``;
 }

@@ -49,6 +49,7 @@ export const HANDLERS: HandlerLoaders = {
   uninstall: async () => (await import('./uninstall.js')).uninstall,
   update: async () => (await import('./update.js')).update,
   upgrade: async () => (await import('./upgrade.js')).upgrade,
+  validateConfig: async () => (await import('./validate-config.js')).validateConfig,
   worktreeDrop: async () => (await import('./worktree.js')).worktreeDrop,
   worktreeEnsure: async () => (await import('./worktree.js')).worktreeEnsure,
   worktreePark: async () => (await import('./worktree.js')).worktreePark,

@@ -38,7 +38,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const validators = await INPUT_VALIDATORS[id]();
     const validateInput = options.surface === 'mcp' ? validators.mcp : validators.cli;
     if (!validateInput(rawInput)) {
-      const help = argumentsHelp({ surface: options.surface }, registration.cliPath.join(' '));
+      const help = argumentsHelp({ surface: options.surface }, registration.cliPath.join(' '), registration.mcpTool ?? undefined);
       return buildEnvelope(subject, {
         refusal: { error: 'invalid_arguments', message: describeInputErrors(validateInput.errors ?? []), next: { help } },
       });

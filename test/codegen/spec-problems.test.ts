@@ -84,8 +84,26 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'an MCP tool missing from tool_order',
     file: 'spec/mcp.yaml',
-    edit: (t) => t.replace(', doctor, docs]', ', doctor]'),
+    edit: (t) => t.replace(', validate config, docs]', ', validate config]'),
     expect: /^spec\/mcp\.yaml#\/tool_order: verb "docs" has an MCP tool but is not in tool_order/,
+  },
+  {
+    name: 'a prompt missing from prompt_order',
+    file: 'spec/mcp.yaml',
+    edit: (t) => t.replace(', land_change, diagnose_failure]', ', land_change]'),
+    expect: /^spec\/mcp\.yaml#\/prompt_order: prompt "diagnose_failure" \(spec\/prompts\/diagnose_failure\.yaml\) is not in prompt_order/,
+  },
+  {
+    name: 'a prompt argument without its form',
+    file: 'spec/prompts/refine_config.yaml',
+    edit: (t) => t.replace('    form: text\n', ''),
+    expect: /^spec\/prompts\/refine_config\.yaml#\/arguments\/0: must have required property 'form'/,
+  },
+  {
+    name: 'a worked example the config schema refuses',
+    file: 'spec/prompts/draft_config.example.toml',
+    edit: (t) => t.replace('timeout = 600 ', 'timeout = "600"'),
+    expect: /^spec\/prompts\/draft_config\.example\.toml#\/gate\/timeout: the worked example is not a valid discern\.toml: must be integer/,
   },
   {
     name: 'a family-less error slug',

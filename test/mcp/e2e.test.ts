@@ -4,10 +4,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { MCP_TOOLS } from '../../generated/mcp-table.js';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MCP_SCHEMAS, MCP_TOOLS } from '../../generated/mcp-table.js';
 import { VERSION } from '../../generated/version.js';
-import { DISCERN_BIN } from '../helpers/cli.js';
+import { DISCERN_BIN, REPO_ROOT } from '../helpers/cli.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
 import { resultValidator } from '../helpers/published-schema.js';
 import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
@@ -59,6 +60,13 @@ describe('handshake', () => {
     assert.match(text, /Every resource has a tool that returns the same data/);
     assert.match(text, /an absolute path/);
     assert.match(text, /Relative paths are refused/);
+    assert.ok(text.includes(`discern://schema/{name} serves each published JSON Schema exactly as the package ships it in schema/ (${MCP_SCHEMAS.map((s) => s.name).join(', ')})`), text);
+    assert.match(text, /Prompts the user can invoke, filled from this repository's live state: draft_config \(path\?\); refine_config \(draft, path\?\); land_change \(path\?\); diagnose_failure \(path\?, handle\?\)\./);
+  });
+  it('advertises tools, resources and prompts', () => {
+    const capabilities = mcp.client.getServerCapabilities() ?? {};
+    assert.ok(capabilities.tools && capabilities.resources);
+    assert.deepEqual(capabilities.prompts, { listChanged: false });
   });
 });
 
@@ -100,6 +108,16 @@ describe('calling every tool', () => {
     const outside = tempDir('discern-mcp-outside-');
     const result = await callTool('discern_doctor', { path: outside, verbose: true });
     assert.equal(result.structuredContent?.['error'], 'no_repository');
+  });
+  it('discern_validate_config checks the project\'s own file, and a text', async () => {
+    const file = await callTool('discern_validate_config', { file: 'discern.toml' });
+    assert.equal(file.structuredContent?.['ok'], true, JSON.stringify(file.structuredContent));
+    assert.deepEqual((file.structuredContent?.['data'] as { source: { kind: string; path: string } }).source.path, `${repo.root}/discern.toml`);
+    const text = await callTool('discern_validate_config', { toml: '[jobs]\ntest = 5\n' });
+    assert.equal(text.structuredContent?.['error'], 'invalid_config');
+    assert.match(text.content[0]?.text ?? '', /\| 2 \| 1 \| `jobs\.test` \| error \| must be a string, an array or a table \|/);
+    const both = await callTool('discern_validate_config', { toml: '', file: 'discern.toml' });
+    assert.equal(both.structuredContent?.['error'], 'invalid_value');
   });
   it('discern_docs index, page and search', async () => {
     assert.equal((await callTool('discern_docs', {})).structuredContent?.['ok'], true);
@@ -186,7 +204,7 @@ describe('calling every tool', () => {
     }
   });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 
@@ -218,8 +236,34 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://docs' && r.mimeType === 'application/json'));
     assert.ok(resources.some((r) => r.uri === 'discern://docs/guides/connect-a-coding-agent'));
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['discern://docs/{+target}', 'discern://map/{+target}']);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['discern://docs/{+target}', 'discern://map/{+target}', 'discern://schema/{name}']);
   });
+  it('discern://schema/{name} serves every published schema byte for byte, and lists them', async () => {
+    const published = readdirSync(join(REPO_ROOT, 'schema')).sort();
+    assert.deepEqual(MCP_SCHEMAS.map((s) => s.file).sort(), published, 'every file in schema/ is a resource');
+    const { resources } = await mcp.client.listResources();
+    for (const schema of MCP_SCHEMAS) {
+      assert.ok(resources.some((r) => r.uri === schema.uri && r.mimeType === 'application/json'), schema.uri);
+      const read = await mcp.client.readResource({ uri: schema.uri });
+      const content = read.contents[0] as { text: string; mimeType: string };
+      assert.equal(content.mimeType, 'application/json');
+      assert.equal(content.text, readFileSync(join(REPO_ROOT, 'schema', schema.file), 'utf8'), schema.uri);
+    }
+    for (const name of ['config', 'results', 'proof-note', 'progress-line', 'mcp-tools', 'cli', 'conventions']) assert.ok(MCP_SCHEMAS.some((s) => s.name === name), name);
+  });
+  const schemaEscapes: [string, RegExp][] = [
+    ['discern://schema/nope', /there is no published schema "nope"; the schemas are .*config/],
+    ['discern://schema/..%2Fconfig', /a schema name is one word, without \/ or \.\./],
+    ['discern://schema/config%2F..%2F..%2Fpackage.json', /a schema name is one word/],
+    ['discern://schema/%E0%A4%A', /not valid percent-encoding/],
+    ['discern://schema/discern-config.schema.json', /there is no published schema/],
+    ['discern://schema/%2E%2E', /not found/i],
+  ];
+  for (const [uri, message] of schemaEscapes) {
+    it(`refuses ${uri}`, async () => {
+      await assert.rejects(mcp.client.readResource({ uri }), (error: Error) => message.test(error.message));
+    });
+  }
   it('discern://status is the same bounded data as discern_status with no arguments', async () => {
     const read = await mcp.client.readResource({ uri: 'discern://status' });
     const tool = await callTool('discern_status', {});

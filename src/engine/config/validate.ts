@@ -1,5 +1,7 @@
-// Validates a decoded discern.toml against the generated schema validator and turns Ajv's errors into one
-// classified problem with its dotted key and line. Loaded only when the text is not already known valid.
+// Validates a decoded discern.toml against the generated schema validator. Loading a configuration turns Ajv's
+// errors into one classified problem (every unknown key, else the most specific error) with its dotted key and
+// line; validate-config asks for every problem at once (schemaIssues). Loaded only when the text is not already
+// known valid.
 import type { ErrorObject } from 'ajv';
 import { validateConfig } from '../../../generated/validators/config.js';
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
@@ -51,6 +53,84 @@ function schemaProblem(file: string, text: string, errors: readonly ErrorObject[
   };
 }
 
+/** A schema problem with the keys it names, so a caller can locate or prune it. */
+export interface LocatedIssue extends DiscernConfigIssue {
+  kind: 'unknown_key' | 'invalid_config';
+  keys: string[];
+}
+
+/**
+ * Every schema problem of a decoded text, in file order: each key nothing honours, and each value of the wrong
+ * type or shape. Ajv reports every branch of an anyOf; a branch's complaint is dropped where a deeper problem
+ * or another branch explains the value better, and the type complaints of one value are merged
+ * ("must be a string, an array or a table").
+ */
+export function schemaIssues(value: unknown, text: string, file: string): LocatedIssue[] {
+  if (validateConfig(value)) return [];
+  const errors = [...(validateConfig.errors ?? [])];
+  const found: { keys: string[]; kind: LocatedIssue['kind']; error: ErrorObject }[] = [];
+  for (const e of errors) {
+    if (COMBINATORS.has(e.keyword)) continue;
+    if (e.keyword === 'additionalProperties') {
+      found.push({ keys: [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)], kind: 'unknown_key', error: e });
+    } else {
+      found.push({ keys: pointerKeys(e.instancePath), kind: 'invalid_config', error: e });
+    }
+  }
+  // Ajv reports a failed anyOf at the value it was applied to; every complaint at or below that value came from
+  // one of its branches (a schemaPath cannot tell: below a $ref it starts again at the referenced definition).
+  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => pointerKeys(e.instancePath));
+  const inBranchAt = (keys: string[]): boolean => alternatives.some((a) => a.length <= keys.length && a.every((k, i) => keys[i] === k));
+  const under = (keys: string[], prefix: string[]): boolean => keys.length > prefix.length && prefix.every((k, i) => keys[i] === k);
+  const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((k, i) => b[i] === k);
+  const kept = found.filter((f) => {
+    if (f.kind === 'unknown_key' || !inBranchAt(f.keys)) return true;
+    // A branch that rejected the value outright, where a deeper problem shows which branch the value meant.
+    if (found.some((o) => o !== f && under(o.keys, f.keys))) return false;
+    // A type complaint from one branch, where another branch took the type and found something else wrong.
+    if (f.error.keyword === 'type' && found.some((o) => o !== f && same(o.keys, f.keys) && o.kind === 'invalid_config' && o.error.keyword !== 'type')) return false;
+    return true;
+  });
+  const issues: LocatedIssue[] = [];
+  const seen = new Set<string>();
+  for (const f of kept) {
+    const id = JSON.stringify(f.keys);
+    if (f.error.keyword === 'type' && f.kind === 'invalid_config') {
+      if (seen.has(`type:${id}`)) continue;
+      seen.add(`type:${id}`);
+      const types = kept.filter((o) => o.error.keyword === 'type' && o.kind === 'invalid_config' && same(o.keys, f.keys)).flatMap((o) => String((o.error.params as { type: string }).type).split(','));
+      issues.push(located('invalid_config', file, text, f.keys, `must be ${typeList([...new Set(types)])}`));
+      continue;
+    }
+    const message = f.kind === 'unknown_key' ? 'is not a key discern honours' : explainFully(f.error);
+    if (seen.has(`${id}:${message}`)) continue;
+    seen.add(`${id}:${message}`);
+    issues.push(located(f.kind, file, text, f.keys, message));
+  }
+  return issues.sort(inFileOrder);
+}
+
+const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', 'discriminator']);
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  array: 'an array',
+  object: 'a table',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'empty',
+};
+
+function typeList(types: readonly string[]): string {
+  const words = types.map((t) => TYPE_WORDS[t] ?? t);
+  return words.length <= 1 ? (words[0] ?? 'another type') : `${words.slice(0, -1).join(', ')} or ${words.at(-1) ?? ''}`;
+}
+
+function located(kind: LocatedIssue['kind'], file: string, text: string, keys: string[], message: string): LocatedIssue {
+  return { ...issue(kind, file, text, keys, message), kind, keys };
+}
+
 function issue(kind: 'unknown_key' | 'invalid_config', file: string, text: string, path: string[], message: string): DiscernConfigIssue {
   const at = locateKey(text, path);
   return { kind, path: path.length > 0 ? dotted(path) : file, message, ...(at ? { line: at.line, column: at.column } : {}) };
@@ -65,6 +145,34 @@ function inFileOrder(a: DiscernConfigIssue, b: DiscernConfigIssue): number {
 
 function describeWhere(issue: DiscernConfigIssue): string {
   return issue.line !== undefined ? `key \`${issue.path}\` (line ${issue.line})` : `key \`${issue.path}\``;
+}
+
+/** explain, in words for the limits too (what validate-config reports; loading keeps explain's wording). */
+function explainFully(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'minItems':
+      return `needs at least ${String(params['limit'])} ${params['limit'] === 1 ? 'entry' : 'entries'}`;
+    case 'maxItems':
+      return `has more than ${String(params['limit'])} entries`;
+    case 'minLength':
+      return params['limit'] === 1 ? 'must not be empty' : `must be at least ${String(params['limit'])} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(params['limit'])} characters long`;
+    case 'minimum':
+      return `must be at least ${String(params['limit'])}`;
+    case 'maximum':
+      return `must be at most ${String(params['limit'])}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(params['limit'])}`;
+    case 'uniqueItems':
+      return 'lists the same entry twice';
+    case 'minProperties':
+    case 'maxProperties':
+      return params['limit'] === 1 && error.keyword === 'maxProperties' ? 'must have exactly one key' : error.message ?? 'has the wrong number of keys';
+    default:
+      return explain(error);
+  }
 }
 
 function explain(error: ErrorObject): string {

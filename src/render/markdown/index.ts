@@ -17,6 +17,7 @@ import { renderStages } from './stages.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderUpgrade } from './upgrade.js';
+import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 
@@ -78,6 +79,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderUpdate(result);
     case 'upgrade':
       return renderUpgrade(result);
+    case 'validate config':
+      return renderValidateConfig(result);
     case 'enter':
     case 'worktree teardown':
     case 'worktree drop':

@@ -1,8 +1,9 @@
 // Resource readers. A resource returns the same data as its tool, computed fresh on every read and without an
-// envelope: the index resources are their verb's data (JSON); the page templates are one page's Markdown.
+// envelope: the index resources are their verb's data (JSON); the page templates are one page's Markdown. The
+// published schemas are served as generated, byte for byte.
 import { ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { MANUAL } from '../../engine/manual/bundle.js';
-import type { McpResourceName } from '../../../generated/mcp-table.js';
+import { MCP_SCHEMAS, type McpResourceName } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
 import { renderMarkdown } from '../../render/markdown/index.js';
@@ -87,4 +88,38 @@ export const TEMPLATE_LISTS: Readonly<Partial<Record<McpResourceName, (options: 
 
 function listed(scheme: 'docs' | 'map', page: { target: string; title: string; description: string }): ListedResource {
   return { uri: `discern://${scheme}/${page.target}`, name: `${scheme}:${page.target}`, title: page.title, description: page.description, mimeType: 'text/markdown' };
+}
+
+/**
+ * A published schema, byte for byte as schema/ holds it. `{name}` is percent-decoded once, then must be one of
+ * the names generation found in schema/: no `/`, no `..`, nothing else resolves. The texts load on first read.
+ */
+export async function readSchema(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
+  const raw = variables['name'];
+  const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');
+  let name: string;
+  try {
+    name = decodeURIComponent(encoded);
+  } catch {
+    throw new ResourceNotFoundError(uri.href, 'the schema name is not valid percent-encoding');
+  }
+  const names = MCP_SCHEMAS.map((s) => s.name);
+  if (!names.includes(name)) {
+    const why = /[/\\]|\.\./.test(name) ? 'a schema name is one word, without / or ..' : `there is no published schema "${name}"`;
+    throw new ResourceNotFoundError(uri.href, `${why}; the schemas are ${names.join(', ')}`);
+  }
+  const text = await schemaText(name);
+  if (text === undefined) throw new ResourceNotFoundError(uri.href, `there is no published schema "${name}"`);
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+}
+
+/** A published schema's exact text by name, from the module holding them all (loaded on first use). */
+export async function schemaText(name: string): Promise<string | undefined> {
+  const { PUBLISHED_SCHEMAS } = await import('../../../generated/published-schemas.js');
+  return Object.hasOwn(PUBLISHED_SCHEMAS, name) ? PUBLISHED_SCHEMAS[name]?.text : undefined;
+}
+
+/** Every published schema, for resources/list. */
+export function schemaList(): ListedResource[] {
+  return MCP_SCHEMAS.map((s) => ({ uri: s.uri, name: `schema:${s.name}`, title: s.title, description: `${s.description} (schema/${s.file})`, mimeType: 'application/json' }));
 }

@@ -1,13 +1,15 @@
 // The MCP server, built entirely from the generated table: every tool with its title, strict 2020-12
-// inputSchema, outputSchema covering ok and failure envelopes, and all four annotations; every resource; the
-// generated instructions. Calls run through the same invoke() as the CLI.
+// inputSchema, outputSchema covering ok and failure envelopes, and all four annotations; every resource and the
+// published schemas; every prompt with its arguments; the generated instructions. Calls run through the same
+// invoke() as the CLI.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import { MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
+import { MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SCHEMA_TEMPLATE, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import { faultRequested } from '../../engine/faults.js';
 import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
-import { RESOURCE_READERS, TEMPLATE_LISTS } from './resources.js';
+import { readSchema, RESOURCE_READERS, schemaList, schemaText, TEMPLATE_LISTS } from './resources.js';
+import { registerPrompts } from './prompts/index.js';
 import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
 
@@ -24,7 +26,8 @@ export interface ServerState {
 export function createServer(state: ServerState): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER.name, title: MCP_SERVER.title, version: MCP_SERVER.version },
-    { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    // The prompt list never changes while the server runs.
+    { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: { listChanged: false } } },
   );
   for (const tool of MCP_TOOLS) {
     server.registerTool(
@@ -61,5 +64,18 @@ export function createServer(state: ServerState): McpServer {
       server.registerResource(resource.name, template, metadata, (uri, variables, ctx) => read(uri, variables, options(ctx.mcpReq.signal)));
     }
   }
+  const schemas = MCP_SCHEMA_TEMPLATE;
+  server.registerResource(
+    schemas.name,
+    new ResourceTemplate(schemas.uri, { list: async () => ({ resources: schemaList() }) }),
+    { title: schemas.title, description: schemas.description, mimeType: schemas.mimeType },
+    (uri, variables) => readSchema(uri, variables),
+  );
+  registerPrompts(server, {
+    target: () => state.target,
+    env: state.env,
+    options: (signal) => ({ surface: 'mcp', defaultTarget: state.target, env: state.env, signal: state.closing ? AbortSignal.any([signal, state.closing]) : signal }),
+    schemaText,
+  });
   return server;
 }
