@@ -1,5 +1,5 @@
-// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, Proof note and
-// conventions. Each has a stable $id under https://discern.sh/schema/v1/.
+// The published JSON artifacts in schema/: results, MCP tools manifest, CLI grammar, config, setup recipe,
+// Proof note and conventions. Each has a stable $id under https://discern.sh/schema/v1/.
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { expandVocabularies } from '../schemas/vocabulary.js';
 import type { Contracts } from '../schemas/contracts.js';
@@ -7,6 +7,7 @@ import type { Grammar } from '../schemas/cli-grammar.js';
 import { SCHEMA_BASE } from '../schemas/names.js';
 import { jsonWithComment } from './provenance.js';
 import { orderedTools, mcpResources, resourceEntry } from './mcp-model.js';
+import { standaloneSetupConfig } from '../schemas/setup-config.js';
 
 export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, grammar: Grammar): Map<string, string> {
   const out = new Map<string, string>();
@@ -48,6 +49,10 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
   out.set(
     'schema/discern-progress-line.schema.json',
     jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),
+  );
+  out.set(
+    'schema/discern-setup-config.schema.json',
+    jsonWithComment(['spec/setup-config.schema.json', 'spec/config.schema.json'], publishSchema(standaloneSetupConfig(model.setupConfig, model.config), 'discern-setup-config.schema.json', contracts)),
   );
   out.set(
     'schema/discern-conventions.json',

@@ -10,6 +10,7 @@ import { ProblemList } from './errors.js';
 import { resolvePolicy } from './policy.js';
 import { checkSchemaTree } from './schema-checks.js';
 import { checkVerb } from './verb-checks.js';
+import { CONFIG_DEF_REF } from '../schemas/setup-config.js';
 import type { CliSpec, JsonSchema, McpSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
 
 export interface LoadOptions {
@@ -64,6 +65,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const common = readJson('spec/common.schema.json');
   const config = readJson('spec/config.schema.json');
   const proofNote = readJson('spec/proof-note.schema.json');
+  const setupConfig = readJson('spec/setup-config.schema.json');
   const progressLine = readJson('spec/progress-line.schema.json');
 
   const verbs: VerbModel[] = [];
@@ -98,13 +100,15 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     ['spec/config.schema.json', config],
     ['spec/proof-note.schema.json', proofNote],
     ['spec/progress-line.schema.json', progressLine],
+    ['spec/setup-config.schema.json', setupConfig],
     ...verbs.flatMap((v): [string, JsonSchema][] => [
       [`${v.dir}/input.schema.json`, v.input],
       [`${v.dir}/data.schema.json`, v.data],
     ]),
   ];
   const vocabularyNames = new Set(['error', ...Object.keys(vocabularies.open), ...Object.keys(vocabularies.closed)]);
-  for (const [file, schema] of schemaFiles) checkSchemaTree(file, schema, vocabularyNames, problems);
+  // The setup recipe borrows discern.toml's sections (codegen/schemas/setup-config.ts); no other file may.
+  for (const [file, schema] of schemaFiles) checkSchemaTree(file, schema, vocabularyNames, problems, file === 'spec/setup-config.schema.json' ? CONFIG_DEF_REF : undefined);
   problems.throwIfAny();
   compileAll(schemaFiles, problems);
   for (const verb of verbs) checkVerb(verb, vocabularies, problems);
@@ -112,7 +116,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   problems.throwIfAny();
 
   const pkg = JSON.parse(read('package.json')) as { version: string };
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, conventions, mcp, cli, verbs, sources };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, setupConfig, conventions, mcp, cli, verbs, sources };
 }
 
 function compileAll(files: [string, JsonSchema][], problems: ProblemList): void {

@@ -81,6 +81,7 @@ export interface VerbSpec {
   stability: 'stable' | 'evolving';
   project: ProjectMode;
   trunk?: 'required' | 'optional';
+  setup_gate?: boolean;
   policy: Partial<CompletionPolicy> & { base: PolicyBase };
   errors: string[];
   projection?: boolean;
@@ -145,6 +146,8 @@ export interface SpecModel {
   common: JsonSchema;
   config: JsonSchema;
   proofNote: JsonSchema;
+  /** The setup recipe `setup begin --config` reads; it borrows sections of config.schema.json. */
+  setupConfig: JsonSchema;
   /** The DISCERN_PROGRESS line a project's job prints. */
   progressLine: JsonSchema;
   conventions: Record<string, unknown>;

@@ -15,6 +15,7 @@ import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
+import { renderSetup } from './setup.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
@@ -39,6 +40,12 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderStages(result);
     case 'progress':
       return renderProgress(result);
+    case 'setup begin':
+    case 'setup step':
+    case 'setup verify':
+    case 'setup done':
+    case 'setup accept':
+      return renderSetup(result);
     case 'start':
       return renderStart(result);
     case 'status':
