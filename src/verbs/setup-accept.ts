@@ -27,7 +27,7 @@ import { readSetupState, setupBranchTip, setupStatePath, writeSetupState, type S
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { probeWrites } from '../engine/state/write-probe.js';
 import type { InspectVerbContext } from './context.js';
-import { setupPlace, uncommitted, type SetupPlace } from './setup-context.js';
+import { notMainCheckout, setupPlace, uncommitted, type SetupPlace } from './setup-context.js';
 
 const RERUN = 'discern setup accept';
 const HINTS = VERBS.setupAccept.hints;
@@ -36,10 +36,8 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
   const place = setupPlace(ctx);
   if ('refusal' in place) return place;
   const { checkout, run } = place;
-  if (checkout.location !== 'main') {
-    const [main] = await listWorktrees(checkout.root, ctx.env, ctx.signal);
-    return { refusal: { error: 'not_main_checkout', message: `${checkout.root} is a linked worktree: the setup lands from the main checkout, which it leaves on the trunk.`, next: { rerun: RERUN, root: main?.path ?? 'the main checkout' } } };
-  }
+  const linked = await notMainCheckout(place, RERUN, 'the setup lands from the main checkout, which it leaves on the trunk');
+  if (linked) return { refusal: linked };
   const read = await readSetupState(checkout.commonDir);
   if ('unreadable' in read) return { refusal: { error: 'precondition_failed', message: `The setup state cannot be read: ${read.unreadable}.`, next: { rerun: 'discern setup begin' } } };
   if ('missing' in read) return { refusal: { error: 'precondition_failed', message: 'No setup has been begun in this repository: there is nothing to land. `discern setup begin` starts one.', next: { rerun: 'discern setup begin' } } };

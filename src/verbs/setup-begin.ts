@@ -10,7 +10,6 @@ import { VERBS } from '../../generated/registry.js';
 import type { DiscernPlanStep, DiscernSetupBeginData, DiscernSetupBeginInput, DiscernStep } from '../../generated/types.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
-import { listWorktrees } from '../engine/git/worktree-list.js';
 import { branchNameProblem } from '../engine/git/ref-name.js';
 import { parseConfig } from '../engine/config/validate.js';
 import { renderDraft } from '../engine/setup/draft-toml.js';
@@ -23,7 +22,7 @@ import { nextSetupCommand, readSetupState, SETUP_BRANCH, setupBranchTip, setupSt
 import { writeFileAtomic } from '../engine/state/atomic-write.js';
 import { probeWrites } from '../engine/state/write-probe.js';
 import type { InspectVerbContext } from './context.js';
-import { configPath, setupPlace, uncommitted, type SetupPlace } from './setup-context.js';
+import { configPath, notMainCheckout, setupPlace, uncommitted, type SetupPlace } from './setup-context.js';
 
 const HINTS = VERBS.setupBegin.hints;
 
@@ -32,10 +31,8 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
   if ('refusal' in place) return place;
   const { checkout, run } = place;
   const rerun = `discern setup begin${input.config !== undefined ? ` --config ${input.config}` : ''}`;
-  if (checkout.location !== 'main') {
-    const [main] = await listWorktrees(checkout.root, ctx.env, ctx.signal);
-    return { refusal: { error: 'not_main_checkout', message: `${checkout.root} is a linked worktree: setup drafts discern.toml on a branch of the main checkout.`, next: { rerun, root: main?.path ?? 'the main checkout' } } };
-  }
+  const linked = await notMainCheckout(place, rerun, 'setup drafts discern.toml on a branch of the main checkout');
+  if (linked) return { refusal: linked };
   const state = await readWorkingState(checkout.root, ctx.env, ctx.signal);
   if (state.unborn || state.head === null) {
     return { refusal: { error: 'precondition_failed', message: 'This repository has no commit yet: setup branches from one. Commit what is there (even a README), then begin.', next: { rerun } } };

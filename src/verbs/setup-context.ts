@@ -7,6 +7,7 @@ import type { Refusal } from '../core/outcome.js';
 import { chooseTrunk, CONFIG_FILE, type Checkout } from '../engine/project/resolve.js';
 import { readBranch } from '../engine/git/head.js';
 import type { WorkingState } from '../engine/git/porcelain-status.js';
+import { listWorktrees } from '../engine/git/worktree-list.js';
 import { setupBook, type SetupBook } from '../engine/setup/pages.js';
 import { proposalFromConfig, type SetupProposal } from '../engine/setup/proposal.js';
 import { readSetupState, setupStatePath, unfinished, type SetupState } from '../engine/setup/state.js';
@@ -27,6 +28,13 @@ export function setupPlace(ctx: InspectVerbContext): SetupPlace | { refusal: Ref
     return { refusal: { error: 'no_repository', message: refusal?.message ?? `${ctx.target} is not inside a git checkout.`, next: {} } };
   }
   return { checkout, run: { cwd: checkout.root, env: ctx.env } };
+}
+
+/** Setup works in the main checkout: from a linked worktree, a refusal naming the main checkout. */
+export async function notMainCheckout(place: SetupPlace, rerun: string, why: string): Promise<Refusal<'not_main_checkout'> | undefined> {
+  if (place.checkout.location === 'main') return undefined;
+  const [main] = await listWorktrees(place.checkout.root, place.run.env);
+  return { error: 'not_main_checkout', message: `${place.checkout.root} is a linked worktree: ${why}.`, next: { rerun, root: main?.path ?? 'the main checkout' } };
 }
 
 /** The setup in progress (begun or done); a refusal naming `setup begin` when there is none. */

@@ -44,6 +44,10 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   const project = resolution.project;
   const trunk = project.trunk.name;
   const base = { phase: state.phase, branch: state.branch, trunk } as const;
+  // What setup done writes itself, probed before anything runs (the gate probes its own state directory).
+  const statePath = setupStatePath(place.checkout.commonDir);
+  const probed = await probeWrites([statePath]);
+  if (!probed.ok) return { refusal: { error: 'write_denied', message: `Setup done records its phase in ${statePath}, and ${probed.path} cannot be written (${probed.reason}). Nothing ran.`, next: { target: probed.path, access: 'writable' } } };
 
   // doctor's checks, as doctor reports them: a failed check stops here with its fix.
   const { doctor } = await import('./doctor.js');
@@ -80,9 +84,8 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
 
   const proof = gateData.proof;
   const proven: SetupState = { ...state, phase: 'done', proven: { commit: proof.commit, ...(proof.proof_id ? { proof_id: proof.proof_id } : {}), at: new Date().toISOString() } };
-  const probed = await probeWrites([setupStatePath(place.checkout.commonDir)]);
-  const recorded = probed.ok && (await writeSetupState(place.checkout.commonDir, proven).then(() => true, () => false));
-  steps.push({ kind: 'setup-step', label: 'record the setup as done', disposition: 'run', note: setupStatePath(place.checkout.commonDir), outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
+  const recorded = await writeSetupState(place.checkout.commonDir, proven).then(() => true, () => false);
+  steps.push({ kind: 'setup-step', label: 'record the setup as done', disposition: 'run', note: statePath, outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
   const data: DiscernSetupDoneData = {
     ...base,
     phase: recorded ? 'done' : state.phase,
@@ -93,8 +96,7 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     inventory: inventory(project.config, { root: place.checkout.root, trunk, ecosystems: state.facts.ecosystems }),
   };
   if (!recorded) {
-    const path = probed.ok ? setupStatePath(place.checkout.commonDir) : probed.path;
-    return { ...evidence, steps, data, refusal: { error: 'write_denied', message: `The gate passed, but the setup's phase could not be recorded in ${path}${probed.ok ? '' : ` (${probed.reason})`}.`, next: { target: path, access: 'writable' } } };
+    return { ...evidence, steps, data, refusal: { error: 'write_denied', message: `The gate passed and its Proof is recorded, but the setup's phase could not be written to ${statePath}.`, next: { target: statePath, access: 'writable' } } };
   }
   return { ...evidence, steps, data, held: ['setup-completion'], hints: [VERBS.setupDone.hints.accept] };
 }
