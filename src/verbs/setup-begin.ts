@@ -79,8 +79,8 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
   const checked = parseConfig(new TextEncoder().encode(draft));
   const trunkProblem = branchNameProblem(proposal.trunk.name);
   if (!checked.ok || trunkProblem !== undefined) {
-    const why = !checked.ok ? checked.message : `the trunk "${proposal.trunk.name}" is not a branch name: ${trunkProblem ?? ''}`;
-    return { refusal: { error: 'setup_plan_failed', message: `The proposed discern.toml would not be valid: ${why}${recipe ? ` Correct the recipe ${recipe.path}.` : ''}` , next: {} } };
+    const why = !checked.ok ? checked.message : `the trunk "${proposal.trunk.name}" is not a branch name: ${trunkProblem ?? ''}.`;
+    return { refusal: { error: 'setup_plan_failed', message: `The proposed discern.toml would not be valid: ${why}${recipe ? ` Correct the recipe ${recipe.path}.` : ''}`, next: { rerun } } };
   }
 
   if (proposal.trunk.name !== state.branch && (await hasConfig(run, `refs/heads/${proposal.trunk.name}`))) return alreadySetUp(proposal.trunk.name);

@@ -8,9 +8,8 @@ import type {
   DiscernSetupPage,
   DiscernSetupStepResult,
   DiscernSetupVerifyResult,
-  DiscernConfigIssue,
 } from '../../../generated/types.js';
-import { code, table } from './blocks.js';
+import { code, configIssueList, table } from './blocks.js';
 import { failureState, frame } from './frame.js';
 import { diagnosticsSection, planSection, stepsSection } from './gate.js';
 
@@ -50,14 +49,14 @@ function renderBegin(result: DiscernSetupBeginResult): string {
 function renderStep(result: DiscernSetupStepResult): string {
   const data = result.data && 'page' in result.data ? result.data : undefined;
   if (!result.ok || !data) return frame(result, { state: failureState(result, 'discern setup step') });
-  const issues = data.config_issues ? `## discern.toml does not load\n\n${issueList(data.config_issues)}` : undefined;
+  const issues = data.config_issues ? `## discern.toml does not load\n\n${configIssueList(data.config_issues)}` : undefined;
   return frame(result, { state: `# Setup on ${code(data.branch)} (${data.phase})`, evidence: [issues, pageSection(data.page, data.pages_total)].filter(Boolean).join('\n\n'), ownerAttention: attention(data.page, data.spine.owner_moments) });
 }
 
 function renderVerify(result: DiscernSetupVerifyResult): string {
   const data = result.data && 'valid' in result.data ? result.data : undefined;
-  const issues = data && data.issues.length > 0 ? `## Problems\n\n${issueList(data.issues)}` : undefined;
-  const warnings = data?.warnings && data.warnings.length > 0 ? `## Not checked\n\n${issueList(data.warnings)}` : undefined;
+  const issues = data && data.issues.length > 0 ? `## Problems\n\n${configIssueList(data.issues)}` : undefined;
+  const warnings = data?.warnings && data.warnings.length > 0 ? `## Not checked\n\n${configIssueList(data.warnings)}` : undefined;
   const jobs = data?.jobs && data.jobs.length > 0 ? `## Jobs the gate would run\n\n${table(['Job', 'Stage', 'Commands'], data.jobs.map((j) => [j.name, j.stage, j.commands.map(code).join('; ') || '—']))}` : undefined;
   const evidence = [issues, warnings, jobs].filter(Boolean).join('\n\n') || undefined;
   if (!result.ok) return frame(result, { state: failureState(result, 'discern setup verify'), evidence });
@@ -106,10 +105,6 @@ function attention(page: DiscernSetupPage, moments: readonly DiscernOwnerMoment[
   return mine
     .map((m) => `- **${m.kind === 'confirm' ? 'Confirm' : 'Choose'}** (${code(m.id)}): ${m.purpose} Recommended: ${m.recommendation} Options: ${m.options.map(code).join(', ')}. Waits ${m.wait_boundary}${m.relay_protected ? '; the owner answers this, not the agent' : ''}.`)
     .join('\n');
-}
-
-function issueList(issues: readonly DiscernConfigIssue[]): string {
-  return issues.map((i) => `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''})` : ''}: ${i.message}`).join('\n');
 }
 
 function fence(text: string, lang: string): string {
