@@ -3,7 +3,7 @@
 // a dry run — create the setup branch from HEAD, commit the draft there and record the setup as begun. Every path
 // it writes is probed first; a denied one refuses with nothing changed. The result is the operating contract,
 // the facts, the draft, the first page and the owner moments (docs/decisions/0022).
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { SetupBeginOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
@@ -124,28 +124,21 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
     return { refusal: { error: 'write_denied', message: `Setup must write ${probed.path}, and it cannot (${probed.reason}). Nothing was changed.`, next: { target: probed.path, access: 'writable' } } };
   }
 
-  const applied = await apply(place, { trunk, draft, target });
+  // The setup is recorded first, so the work loop is gated from the moment the branch exists; a begin that fails
+  // part way undoes its branch and file and puts the previous record back.
+  const statePath = setupStatePath(checkout.commonDir);
+  const previousRecord = await readFile(statePath, 'utf8').catch(() => undefined);
+  const record: SetupState = { format: 1, phase: 'begun', branch: SETUP_BRANCH, trunk, base: head, draft_commit: head, began_at: new Date().toISOString(), proposal, facts, ...(recipe ? { recipe: recipe.path } : {}) };
+  const recorded = await writeSetupState(checkout.commonDir, record).then(() => true, () => false);
+  const steps: DiscernStep[] = [{ kind: 'setup-step', label: 'record the setup as begun', disposition: 'run', note: statePath, outcome: recorded ? 'ok' : 'failed', duration_s: 0 }];
+  if (!recorded) return { steps, refusal: { error: 'apply_failed', message: `The setup could not be recorded in ${statePath}; nothing else was changed.`, next: { recovery: 'make that file writable, then run `discern setup begin` again' } } };
+  const applied = await apply(place, { trunk, draft, target }, steps);
   if (!applied.ok) {
-    return { steps: applied.steps, refusal: { error: 'apply_failed', message: `Setup could not commit the draft: ${applied.message}. It was undone: ${trunk} is checked out again and ${SETUP_BRANCH} removed.`, next: { recovery: 'fix what git names, then run `discern setup begin` again' } } };
+    await (previousRecord === undefined ? rm(statePath, { force: true }) : writeFileAtomic(statePath, previousRecord)).catch(() => undefined);
+    return { steps, refusal: { error: 'apply_failed', message: `Setup could not commit the draft: ${applied.message}. It was undone: ${trunk} is checked out again and ${SETUP_BRANCH} removed.`, next: { recovery: 'fix what git names, then run `discern setup begin` again' } } };
   }
-  const record: SetupState = {
-    format: 1,
-    phase: 'begun',
-    branch: SETUP_BRANCH,
-    trunk,
-    base: head,
-    draft_commit: applied.commit,
-    began_at: new Date().toISOString(),
-    proposal,
-    facts,
-    ...(recipe ? { recipe: recipe.path } : {}),
-  };
-  const steps = applied.steps;
-  const recorded = await writeSetupState(checkout.commonDir, record).then(
-    () => true,
-    () => false,
-  );
-  steps.push({ kind: 'setup-step', label: 'record the setup as begun', disposition: 'run', note: setupStatePath(checkout.commonDir), outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
+  const named = await writeSetupState(checkout.commonDir, { ...record, draft_commit: applied.commit }).then(() => true, () => false);
+  steps.push({ kind: 'setup-step', label: 'name the draft’s commit in the setup record', disposition: 'run', note: statePath, outcome: named ? 'ok' : 'failed', duration_s: 0 });
   const hint = book.pages.length > 1 ? HINTS.next_page : HINTS.last_page;
   return { steps, data: { ...data, commit: applied.commit }, hints: [hint] };
 }
@@ -161,30 +154,29 @@ async function hasConfig(run: SetupPlace['run'], ref: string): Promise<boolean> 
 function planSteps(target: string, trunk: string, commonDir: string): DiscernPlanStep[] {
   return [
     { kind: 'setup-step', label: 'probe every path setup writes', disposition: 'gate' },
+    { kind: 'setup-step', label: 'record the setup as begun', disposition: 'run', note: setupStatePath(commonDir) },
     { kind: 'git', label: `create ${SETUP_BRANCH} from HEAD and check it out`, disposition: 'run', note: `${trunk} does not move` },
     { kind: 'setup-step', label: 'write discern.toml', disposition: 'run', note: target },
     { kind: 'git', label: `commit discern.toml on ${SETUP_BRANCH}`, disposition: 'run', note: 'hooks off; discern’s identity only where git has none' },
-    { kind: 'setup-step', label: 'record the setup as begun', disposition: 'run', note: setupStatePath(commonDir) },
   ];
 }
 
-type Applied = { ok: true; commit: string; steps: DiscernStep[] } | { ok: false; message: string; steps: DiscernStep[] };
+type Applied = { ok: true; commit: string } | { ok: false; message: string };
 
-/** Branch, file, commit; undone on a failure, so a failed begin leaves the checkout as it found it. */
-async function apply(place: SetupPlace, plan: { trunk: string; draft: string; target: string }): Promise<Applied> {
+/** Branch, file, commit, each reported in `steps`; undone on a failure, so a failed begin leaves the checkout as it found it. */
+async function apply(place: SetupPlace, plan: { trunk: string; draft: string; target: string }, steps: DiscernStep[]): Promise<Applied> {
   const { run } = place;
-  const steps: DiscernStep[] = [];
   const step = (kind: DiscernStep['kind'], label: string, ok: boolean, note?: string): void => {
     steps.push({ kind, label, disposition: 'run', outcome: ok ? 'ok' : 'failed', duration_s: 0, ...(note ? { note } : {}) });
   };
   const branched = await gitWithoutHooks(['switch', '-q', '-c', SETUP_BRANCH], run);
   step('git', `create ${SETUP_BRANCH} from HEAD and check it out`, branched.code === 0);
-  if (branched.code !== 0) return { ok: false, message: gitComplaint(branched), steps };
+  if (branched.code !== 0) return { ok: false, message: gitComplaint(branched) };
   const undo = async (message: string): Promise<Applied> => {
     await rm(plan.target, { force: true }).catch(() => undefined);
     await gitWithoutHooks(['checkout', '-q', '-f', plan.trunk], run);
     await git(['branch', '-D', SETUP_BRANCH], run);
-    return { ok: false, message, steps };
+    return { ok: false, message };
   };
   try {
     await writeFileAtomic(plan.target, plan.draft);
@@ -199,5 +191,5 @@ async function apply(place: SetupPlace, plan: { trunk: string; draft: string; ta
   step('git', `commit discern.toml on ${SETUP_BRANCH}`, committed.code === 0, identity.length > 0 ? 'as discern: git has no identity here' : undefined);
   if (committed.code !== 0) return undo(gitComplaint(committed));
   const commit = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
-  return { ok: true, commit, steps };
+  return { ok: true, commit };
 }

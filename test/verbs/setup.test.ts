@@ -431,6 +431,24 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     assert.equal(git(r, 'log', '-1', '--format=%an <%ae>', 'discern/setup'), 'discern <discern@discern.invalid>');
   });
 
+  it('a commit git refuses (signing that fails) is apply_failed, and begin undoes branch, file and record', async () => {
+    const r = fixture('go');
+    git(r, 'config', 'commit.gpgsign', 'true');
+    git(r, 'config', 'gpg.program', 'false');
+    const { result } = await discern(r.root, ['setup', 'begin']);
+    assert.equal(result.error, 'apply_failed', show(result));
+    assert.deepEqual(result.steps?.map((s) => [s.label, s.outcome]), [
+      ['record the setup as begun', 'ok'],
+      ['create discern/setup from HEAD and check it out', 'ok'],
+      ['write discern.toml', 'ok'],
+      ['commit discern.toml on discern/setup', 'failed'],
+    ]);
+    assert.equal(git(r, 'symbolic-ref', '--short', 'HEAD'), 'main');
+    assert.equal(git(r, 'branch', '--list'), '* main');
+    assert.equal(git(r, 'status', '--porcelain'), '');
+    assert.equal(existsSync(join(r.root, '.git', 'discern', 'setup.json')), false);
+  });
+
   it('setup begin from a linked worktree is not_main_checkout, naming the main checkout', async () => {
     const r = fixture('go');
     const linked = join(tempDir('discern-linked-'), 'wt');
