@@ -1,6 +1,6 @@
-// The published JSON artifacts in schema/: results, CLI grammar, config, Proof note, progress line, release
-// history and conventions, then the MCP manifest (tools, resources, prompts), which lists the others as schema
-// resources and so is written last. Each has a stable $id under https://discern.sh/schema/v1/.
+// The published JSON artifacts in schema/: results, CLI grammar, config, setup recipe, Proof note, progress
+// line, release history and conventions, then the MCP manifest (tools, resources, prompts), which lists the others
+// as schema resources and so is written last. Each has a stable $id under https://discern.sh/schema/v1/.
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { expandVocabularies } from '../schemas/vocabulary.js';
 import type { Contracts } from '../schemas/contracts.js';
@@ -8,6 +8,7 @@ import type { Grammar } from '../schemas/cli-grammar.js';
 import { SCHEMA_BASE } from '../schemas/names.js';
 import { jsonWithComment } from './provenance.js';
 import { orderedTools, mcpResources, promptEntries, resourceEntry, type McpSchemaEntry } from './mcp-model.js';
+import { standaloneSetupConfig } from '../schemas/setup-config.js';
 
 export const MCP_MANIFEST = 'schema/discern-mcp-tools.json';
 
@@ -33,6 +34,10 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
     jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),
   );
   out.set('schema/discern-releases.schema.json', jsonWithComment(['spec/releases.schema.json'], publishSchema(model.releasesSchema, 'discern-releases.schema.json', contracts)));
+  out.set(
+    'schema/discern-setup-config.schema.json',
+    jsonWithComment(['spec/setup-config.schema.json', 'spec/config.schema.json'], publishSchema(standaloneSetupConfig(model.setupConfig, model.config), 'discern-setup-config.schema.json', contracts)),
+  );
   out.set(
     'schema/discern-conventions.json',
     jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),

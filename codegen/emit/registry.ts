@@ -23,6 +23,8 @@ function render(template: string, context: object): string {
 
 /** Always-permitted slugs a handler may refuse with, beyond those its verb.yaml lists. */
 const UNIVERSAL_ERRORS = ['invalid_arguments'];
+/** A setup-gated verb may be refused with this before its handler runs (src/verbs/invoke.ts). */
+const SETUP_GATE_ERRORS = ['setup_unfinished'];
 
 export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -49,7 +51,8 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       project: spec.project,
       trunk: spec.trunk ?? 'required',
       policy: c.verb.policy,
-      errors: [...new Set([...spec.errors, ...UNIVERSAL_ERRORS])].sort(),
+      errors: [...new Set([...spec.errors, ...UNIVERSAL_ERRORS, ...(spec.setup_gate ? SETUP_GATE_ERRORS : [])])].sort(),
+      setupGate: spec.setup_gate === true,
       advisories: c.verb.policy.optional_advisories,
       postconditions: c.verb.policy.required_postconditions,
       hints: spec.hints ?? {},

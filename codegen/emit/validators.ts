@@ -1,6 +1,6 @@
 // Ajv standalone validators: per verb, its input (the exact schema MCP advertises) and its result (the
-// published definition), plus the discern.toml and DISCERN_PROGRESS line validators. Generated once here so nothing compiles a schema at
-// run time. Ajv's "ESM" standalone output still calls require() for its runtime helpers; those calls are
+// published definition), plus the discern.toml, setup recipe and DISCERN_PROGRESS line validators. Generated
+// once here so nothing compiles a schema at run time. Ajv's "ESM" standalone output still calls require() for its runtime helpers; those calls are
 // rewritten into imports so the modules load under plain Node ESM and bundle cleanly.
 import { createHash } from 'node:crypto';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -11,6 +11,7 @@ import { RESULTS_ID } from '../schemas/contracts.js';
 import { vocabularyKey } from '../schemas/names.js';
 import { SCHEMA_BASE } from '../schemas/names.js';
 import { publishSchema } from './json-artifacts.js';
+import { standaloneSetupConfig } from '../schemas/setup-config.js';
 import { withCodeHeader } from './provenance.js';
 
 const standalone = standaloneCode as unknown as (ajv: unknown, refs: Record<string, string>) => string;
@@ -23,6 +24,8 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
   ajv.addSchema(publishSchema(model.config, 'discern-config.schema.json', contracts), configId);
   const progressLineId = `${SCHEMA_BASE}discern-progress-line.schema.json`;
   ajv.addSchema(publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts), progressLineId);
+  const setupConfigId = `${SCHEMA_BASE}discern-setup-config.schema.json`;
+  ajv.addSchema(publishSchema(standaloneSetupConfig(model.setupConfig, model.config), 'discern-setup-config.schema.json', contracts), setupConfigId);
 
   for (const c of contracts.verbs) {
     const inputId = `${SCHEMA_BASE}inputs/${c.verb.id}.json`;
@@ -66,6 +69,10 @@ export function emitValidators(model: SpecModel, contracts: Contracts): Map<stri
     'generated/validators/progress-line.d.ts',
     withCodeHeader(['spec/progress-line.schema.json'], dts(['validateProgressLine: StandaloneValidator<DiscernProgressLine>'], ['DiscernProgressLine'])),
   );
+  // The setup recipe's validator loads only with `setup begin --config`.
+  const setupSources = ['spec/setup-config.schema.json', 'spec/config.schema.json'];
+  out.set('generated/validators/setup-config.js', withCodeHeader(setupSources, esmHelpers(standalone(ajv, { validateSetupConfig: setupConfigId }))));
+  out.set('generated/validators/setup-config.d.ts', withCodeHeader(setupSources, dts(['validateSetupConfig: StandaloneValidator<DiscernSetupConfig>'], ['DiscernSetupConfig'])));
   return out;
 }
 

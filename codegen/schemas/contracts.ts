@@ -7,6 +7,7 @@ import type { CompletionPolicy, JsonSchema, SpecModel, VerbModel } from '../spec
 import { envelopeDefs, envelopeProperties, hoistVerbSchema, reachableDefs } from './refs.js';
 import { expandVocabularies, listVocabularies, type Vocabulary, type VocabularyMode } from './vocabulary.js';
 import { SCHEMA_BASE, mcpResultDefName, resultDefName, vocabularyKey } from './names.js';
+import { setupConfigForTypes } from './setup-config.js';
 
 export const RESULTS_ID = `${SCHEMA_BASE}discern-results.schema.json`;
 
@@ -58,6 +59,8 @@ export function buildContracts(model: SpecModel): Contracts {
   for (const [name, def] of Object.entries({ DiscernConfig: config.root, ...config.defs })) tsInputs[name] = def;
   // The DISCERN_PROGRESS line protocol is a published contract too: producers may validate against it.
   tsInputs['DiscernProgressLine'] = model.progressLine;
+  // The setup recipe, its borrowed sections typed by the config's own types.
+  tsInputs['DiscernSetupConfig'] = setupConfigForTypes(model.setupConfig);
 
   // A common fragment only data schemas share is published only if some result reaches it.
   const commonNames = Object.keys(envelopeDefs(model.common));

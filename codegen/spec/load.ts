@@ -12,6 +12,7 @@ import { checkSchemaTree } from './schema-checks.js';
 import { checkVerb } from './verb-checks.js';
 import { checkReleases } from './release-checks.js';
 import { parse as parseToml, TomlError } from 'smol-toml';
+import { CONFIG_DEF_REF } from '../schemas/setup-config.js';
 import type { CliSpec, JsonSchema, McpSpec, PromptModel, PromptSpec, ReleasesSpec, SpecModel, VerbModel, VerbSpec, VocabulariesSpec } from './types.js';
 
 export interface LoadOptions {
@@ -66,6 +67,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const common = readJson('spec/common.schema.json');
   const config = readJson('spec/config.schema.json');
   const proofNote = readJson('spec/proof-note.schema.json');
+  const setupConfig = readJson('spec/setup-config.schema.json');
   const progressLine = readJson('spec/progress-line.schema.json');
   const releasesSchema = readJson('spec/releases.schema.json');
   const releases = readYaml('spec/releases.yaml') as ReleasesSpec;
@@ -105,13 +107,15 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     ['spec/proof-note.schema.json', proofNote],
     ['spec/progress-line.schema.json', progressLine],
     ['spec/releases.schema.json', releasesSchema],
+    ['spec/setup-config.schema.json', setupConfig],
     ...verbs.flatMap((v): [string, JsonSchema][] => [
       [`${v.dir}/input.schema.json`, v.input],
       [`${v.dir}/data.schema.json`, v.data],
     ]),
   ];
   const vocabularyNames = new Set(['error', ...Object.keys(vocabularies.open), ...Object.keys(vocabularies.closed)]);
-  for (const [file, schema] of schemaFiles) checkSchemaTree(file, schema, vocabularyNames, problems);
+  // The setup recipe borrows discern.toml's sections (codegen/schemas/setup-config.ts); no other file may.
+  for (const [file, schema] of schemaFiles) checkSchemaTree(file, schema, vocabularyNames, problems, file === 'spec/setup-config.schema.json' ? CONFIG_DEF_REF : undefined);
   problems.throwIfAny();
   compileAll(schemaFiles, problems);
   for (const verb of verbs) checkVerb(verb, vocabularies, problems);
@@ -124,7 +128,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const pkg = JSON.parse(read('package.json')) as { version: string };
   checkReleases({ schema: releasesSchema, releases, vocabularies, version: pkg.version, verbs }, problems);
   problems.throwIfAny();
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, conventions, mcp, cli, verbs, prompts, sources };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, setupConfig, conventions, mcp, cli, verbs, prompts, sources };
 }
 
 interface Readers {

@@ -8,7 +8,8 @@ import { walkSchema } from './walk.js';
 const ALLOWED_EXTERNAL_REFS = /^(\.\.\/\.\.\/common\.schema\.json|\.\.\/\.\.\/envelope\.schema\.json)#\/\$defs\/[A-Za-z]+$/;
 const AVOIDED_KEYWORDS = ['prefixItems', 'unevaluatedProperties', 'unevaluatedItems', 'dependentSchemas', 'definitions'];
 
-export function checkSchemaTree(file: string, schema: JsonSchema, vocabularies: Set<string>, problems: ProblemList): void {
+/** `borrowedRefs`: refs into another spec file this one may also use (the setup recipe's into config.schema.json). */
+export function checkSchemaTree(file: string, schema: JsonSchema, vocabularies: Set<string>, problems: ProblemList, borrowedRefs?: RegExp): void {
   walkSchema(schema, (node, pointer) => {
     const mark = node['x-discern-vocabulary'];
     if (mark !== undefined) {
@@ -24,7 +25,7 @@ export function checkSchemaTree(file: string, schema: JsonSchema, vocabularies: 
       for (const name of required) if (!(String(name) in properties)) problems.add(file, `${pointer}/required`, `required "${String(name)}" is not among the properties`);
     }
     const ref = node['$ref'];
-    if (typeof ref === 'string' && !ref.startsWith('#/$defs/') && !ALLOWED_EXTERNAL_REFS.test(ref)) {
+    if (typeof ref === 'string' && !ref.startsWith('#/$defs/') && !ALLOWED_EXTERNAL_REFS.test(ref) && !borrowedRefs?.test(ref)) {
       problems.add(file, pointer, `$ref "${ref}" must point into this file's $defs or into common/envelope $defs`);
     }
     for (const keyword of AVOIDED_KEYWORDS) {

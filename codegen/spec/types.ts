@@ -82,6 +82,7 @@ export interface VerbSpec {
   stability: 'stable' | 'evolving';
   project: ProjectMode;
   trunk?: 'required' | 'optional';
+  setup_gate?: boolean;
   policy: Partial<CompletionPolicy> & { base: PolicyBase };
   errors: string[];
   projection?: boolean;
@@ -186,6 +187,8 @@ export interface SpecModel {
   common: JsonSchema;
   config: JsonSchema;
   proofNote: JsonSchema;
+  /** The setup recipe `setup begin --config` reads; it borrows sections of config.schema.json. */
+  setupConfig: JsonSchema;
   /** The DISCERN_PROGRESS line a project's job prints. */
   progressLine: JsonSchema;
   /** The schema of spec/releases.yaml, published as schema/discern-releases.schema.json. */

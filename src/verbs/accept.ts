@@ -67,7 +67,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
         const gone: Effort = { id: interrupted.effort, branch: interrupted.branch, path: interrupted.path, gitDir: '' };
         const l: Landing = { ctx, paths, effort: gone, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`) };
         const resumed = await withRepositoryLock(project.commonDir, 'accept', 30_000, () => recover(interrupted, l));
-        if (resumed === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { progress: statusCall } } };
+        if (resumed === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` } } };
         if (resumed !== 'rolled_back') return resumed;
         return { refusal: { error: 'apply_failed', message: `An interrupted acceptance of ${gone.branch} was rolled back (the trunk had not moved), but its worktree ${gone.path} is gone: nothing is left to land.`, next: { recovery: 'start the work again, or restore the branch\'s worktree' } } };
       }
@@ -127,7 +127,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     const own = await acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
     return landed.length === 0 ? own : withEarlierLandings(landed, own, effort, mcp);
   });
-  if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { progress: statusCall } } };
+  if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` } } };
   return serialised;
 }
 

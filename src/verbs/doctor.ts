@@ -4,10 +4,7 @@
 import { VERBS, VERSION } from '../../generated/registry.js';
 import type { DoctorOutcome } from '../../generated/handlers.js';
 import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
-import { configuredJobs } from '../engine/config/jobs.js';
-import { commandList } from '../engine/config/commands.js';
-import { configuredGenerators } from '../engine/config/generators.js';
-import { configuredStandards } from '../engine/config/standards.js';
+import { configuredCommands } from '../engine/config/configured-commands.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
@@ -65,15 +62,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
 
   if (resolution.ok) {
     const config = resolution.project.config;
-    const commands: { name: string; what: string; commands: string[] }[] = [
-      ...configuredJobs(config).map((job) => ({ name: `job:${job.name}`, what: `${job.stage} stage`, commands: job.commands })),
-      ...configuredGenerators(config).map((g) => ({ name: `generated:${g.name}`, what: 'generator', commands: g.commands })),
-      ...configuredStandards(config).map((s) => ({ name: `standard:${s.name}`, what: 'standard', commands: s.commands })),
-      ...Object.entries(config.scopes ?? {})
-        .filter(([, scope]) => scope?.gate !== undefined)
-        .map(([name, scope]) => ({ name: `scope:${name}`, what: 'scope gate', commands: commandList(scope?.gate) })),
-    ];
-    for (const entry of commands) {
+    for (const entry of configuredCommands(config)) {
       if (entry.commands.length === 0) {
         add(entry.name, 'ok', 'no command (skipped by design)');
         continue;

@@ -40,7 +40,7 @@ export async function attemptPending(run: DoneRun, holder: HolderInfo | null, ba
     refusal: {
       error: 'incomplete',
       message: `${verb === 'done' ? 'The evidence is already being gathered' : 'This checkout is busy'}: ${reason}. Its lease is renewed while it runs, and a dead run's claim is taken over by the next call.`,
-      next: { progress },
+      next: { wait: `read the running attempt with \`${progress}\` and let it finish` },
     },
   };
 }

@@ -2,6 +2,8 @@
 // the project as the verb's contract says, run the handler, and build the envelope from its facts. An
 // unexpected exception becomes internal_error with a crash record.
 import type { ErrorObject } from 'ajv';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { INPUT_VALIDATORS } from '../../generated/validator-loaders.js';
 import { VERBS, type VerbId, type VerbRegistration } from '../../generated/registry.js';
 import type { DiscernResult } from '../../generated/types.js';
@@ -51,6 +53,13 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     if (registration.project !== 'none') {
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
       const resolution = await resolveProject({ path: target, pathFrom, requireTrunk: registration.trunk === 'required', env: options.env, signal: options.signal });
+      // The work loop waits for an unfinished setup (docs/decisions/0022), before any other refusal: on the trunk
+      // mid-setup there is no discern.toml yet, and "finish setup" is the answer, not "no project".
+      const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
+      if (registration.setupGate && checkout !== undefined) {
+        const refusal = await setupGate(registration, checkout.commonDir, { cwd: checkout.root, env: options.env });
+        if (refusal) return buildEnvelope(subject, { refusal } as AnyOutcome);
+      }
       if (registration.project === 'required') {
         if (!resolution.ok) {
           const issues = resolution.partial.configIssues;
@@ -78,6 +87,20 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
     const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
     return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });
   }
+}
+
+/** setup_unfinished for a setup-gated verb while a setup is begun and not accepted; nothing otherwise. */
+async function setupGate(registration: VerbRegistration, commonDir: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<AnyOutcome['refusal']> {
+  // Most repositories have no setup state at all: one stat, and the setup module never loads.
+  if (!existsSync(join(commonDir, 'discern', 'setup.json'))) return undefined;
+  const { unfinishedSetup } = await import('../engine/setup/state.js');
+  const setup = await unfinishedSetup(commonDir, run);
+  if (setup === undefined) return undefined;
+  return {
+    error: 'setup_unfinished',
+    message: `A setup was begun on \`${setup.branch}\` and is not accepted yet (${setup.phase}): \`discern ${registration.cliPath.join(' ')}\` works once it lands on the trunk.`,
+    next: { next: setup.next },
+  };
 }
 
 /** Ajv's errors as one sentence naming each offending key. */

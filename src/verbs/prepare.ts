@@ -23,7 +23,7 @@ export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbConte
   }
   if ('busy' in lock) {
     const verb = typeof lock.busy?.['verb'] === 'string' ? lock.busy['verb'] : 'run';
-    return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; prepare would race it.`, next: { progress: readBack(ctx) } } };
+    return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; prepare would race it.`, next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` } } };
   }
   try {
     return await runStages('prepare', ctx, { journal: false }, (run): PrepareOutcome => {

@@ -17,6 +17,7 @@ import { configIdentity } from '../engine/gate/canonical-json.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { unfinishedSetup } from '../engine/setup/state.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
@@ -55,7 +56,8 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
       runningOperation(paths),
     ]),
   );
-  const [{ state, distance }, listed, [gateProof, operation]] = await Promise.all([here, fleetRun, gateState]);
+  const setup = unfinishedSetup(project.commonDir, { cwd: project.root, env: ctx.env });
+  const [{ state, distance }, listed, [gateProof, operation], setupUnfinished] = await Promise.all([here, fleetRun, gateState, setup]);
   // Efforts, the landing queue and their collisions: read only when the fleet was (not with local) and there is
   // something to read — linked worktrees, acceptance records, Proof notes or effort branches. A lone checkout
   // (the common case, and the one every call pays for) loads none of it.
@@ -100,6 +102,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     standards: Object.keys(project.config.standards ?? {}),
     gate_proof: gateProof,
     ...(operation ? { operation: { ...operation, read_back: ctx.surface === 'mcp' ? `discern_progress with handle "${operation.handle}"` : `discern progress ${operation.handle}` } } : {}),
+    ...(setupUnfinished ? { setup_unfinished: setupUnfinished } : {}),
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
     ...(efforts?.extra ?? {}),
   };

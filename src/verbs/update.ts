@@ -95,7 +95,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   }
   if ('busy' in lock) {
     const verb = typeof lock.busy?.['verb'] === 'string' ? lock.busy['verb'] : 'run';
-    return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; update would change the tree under it.`, next: { progress: readBack(ctx) } } };
+    return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; update would change the tree under it.`, next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` } } };
   }
   try {
     const steps: DiscernStep[] = [{ kind: 'merge-check', label: 'the merge is clean (computed without touching the tree)', disposition: 'gate', outcome: 'ok', duration_s: 0 }];

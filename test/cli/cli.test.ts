@@ -51,6 +51,8 @@ describe('grammar errors exit 2 and never print a banner on stdout', () => {
     ['a lone dash', ['docs', '-'], /`-` \(standard input\) is not accepted/],
     ['the version flag with anything else', ['-V', '--markdown'], /-V takes nothing else/],
     ['help for a command that does not exist', ['-h', 'nope'], /"nope" is not a discern command/],
+    ['a command group without its subcommand', ['setup'], /Did you mean: discern setup accept, discern setup begin, discern setup done, discern setup step, discern setup verify\?/],
+    ['a positional that must be a number', ['setup', 'step', 'two'], /discern setup step: <n> needs a number, not "two"/],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

@@ -35,9 +35,9 @@ function problemsOf(root: string): string[] {
 const cases: { name: string; file: string; edit: (t: string) => string; expect: RegExp }[] = [
   {
     name: 'an unknown vocabulary mark',
-    file: 'spec/verbs/doctor/data.schema.json',
+    file: 'spec/common.schema.json',
     edit: (t) => t.replace('"x-discern-vocabulary": "doctor_check_status"', '"x-discern-vocabulary": "check_status"'),
-    expect: /^spec\/verbs\/doctor\/data\.schema\.json#\/\$defs\/DoctorCheck\/properties\/status: x-discern-vocabulary "check_status"/,
+    expect: /^spec\/common\.schema\.json#\/\$defs\/DoctorCheck\/properties\/status: x-discern-vocabulary "check_status"/,
   },
   {
     name: 'an object without additionalProperties',

@@ -38,9 +38,7 @@ function schemaProblem(file: string, text: string, errors: readonly ErrorObject[
       issues,
     };
   }
-  // With anyOf, Ajv reports every branch; the deepest non-combinator error is the most specific one.
-  const specific = [...errors].filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').sort((a, b) => b.instancePath.length - a.instancePath.length);
-  const chosen = specific[0] ?? errors[0];
+  const chosen = mostSpecific(errors);
   const path = chosen ? pointerKeys(chosen.instancePath) : [];
   const detail = chosen ? explain(chosen) : 'does not match the configuration schema';
   const first = issue('invalid_config', file, text, path, detail);
@@ -175,7 +173,13 @@ function explainFully(error: ErrorObject): string {
   }
 }
 
-function explain(error: ErrorObject): string {
+/** With anyOf, Ajv reports every branch; the deepest non-combinator error is the most specific one. */
+export function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  const specific = [...errors].filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').sort((a, b) => b.instancePath.length - a.instancePath.length);
+  return specific[0] ?? errors[0];
+}
+
+export function explain(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
@@ -193,6 +197,6 @@ function explain(error: ErrorObject): string {
   }
 }
 
-function pointerKeys(pointer: string): string[] {
+export function pointerKeys(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

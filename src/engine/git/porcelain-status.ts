@@ -11,6 +11,8 @@ export interface WorkingState {
   unborn: boolean;
   changed: number;
   untracked: number;
+  /** The changed and untracked paths, in git's order. */
+  paths: string[];
 }
 
 export function parsePorcelainStatus(output: string): WorkingState {
@@ -20,6 +22,7 @@ export function parsePorcelainStatus(output: string): WorkingState {
   let unborn = false;
   let changed = 0;
   let untracked = 0;
+  const paths: string[] = [];
   const entries = output.split('\0');
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] ?? '';
@@ -33,15 +36,26 @@ export function parsePorcelainStatus(output: string): WorkingState {
       branch = detached ? null : name;
     } else if (entry.startsWith('1 ') || entry.startsWith('u ')) {
       changed++;
+      // The path follows a fixed number of fields: 8 for an ordinary change, 10 for an unmerged one.
+      paths.push(fieldsAfter(entry, entry.startsWith('1 ') ? 8 : 10));
     } else if (entry.startsWith('2 ')) {
       changed++;
+      paths.push(fieldsAfter(entry, 9));
       i++; // a rename or copy is followed by its original path
     } else if (entry.startsWith('? ')) {
       changed++;
       untracked++;
+      paths.push(entry.slice(2));
     }
   }
-  return { branch, head, detached, unborn, changed, untracked };
+  return { branch, head, detached, unborn, changed, untracked, paths };
+}
+
+/** What follows the first `count` space-separated fields (a path may itself hold spaces). */
+function fieldsAfter(entry: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n++) at = entry.indexOf(' ', at) + 1;
+  return entry.slice(at);
 }
 
 export async function readWorkingState(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorkingState> {

@@ -26,8 +26,13 @@ export function findCommand(words: readonly string[]): FoundCommand | undefined 
   return best;
 }
 
-/** Up to three visible command paths closest to the given words, best first. */
+/**
+ * The visible commands the words begin (`setup` → every `setup …` command, in order), or else up to three
+ * command paths closest to them, best first.
+ */
 export function closestCommands(words: readonly string[]): string[] {
+  const group = CLI_GRAMMAR.commands.filter((c) => !c.hidden && c.path.length > words.length && words.every((w, i) => c.path[i] === w)).map((c) => c.path.join(' '));
+  if (group.length > 0) return group;
   const asked = words.join(' ').toLowerCase();
   const scored: { path: string; distance: number }[] = [];
   for (const command of CLI_GRAMMAR.commands) {

@@ -35,7 +35,7 @@ export interface CiStep {
 export interface JobProposal {
   name: JobName;
   /** Commands run in order (one per ecosystem that has this job). */
-  run: string[];
+  run: [string, ...string[]];
   why: string;
 }
 

@@ -44,10 +44,11 @@ export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: E
   const jobs: JobProposal[] = [];
   for (const job of JOB_ORDER) {
     const candidates = dedupe(byJob.get(job) ?? []);
-    if (candidates.length === 0) continue;
+    const [first, ...others] = candidates.map((c) => c.run);
+    if (first === undefined) continue;
     const ci = candidates.filter((c) => facts.ci_steps.some((s) => s.run.includes(c.run))).map((c) => c.run);
     const why = candidates.map((c) => c.why).join('; ') + (ci.length > 0 ? `; CI runs ${ci.map((r) => `\`${r}\``).join(', ')} too` : '');
-    jobs.push({ name: job, run: candidates.map((c) => c.run), why });
+    jobs.push({ name: job, run: [first, ...others], why });
   }
   return { jobs, ensure: ensureCommands(facts) };
 }

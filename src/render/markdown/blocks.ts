@@ -1,4 +1,5 @@
 // Small Markdown building blocks shared by the per-verb presentations.
+import type { DiscernConfigIssue } from '../../../generated/types.js';
 
 /** Escapes text for a table cell: pipes and line breaks would end the cell. */
 export function cell(text: string): string {
@@ -17,4 +18,9 @@ export function code(text: string): string {
 /** Joins sections with one blank line, dropping empty ones; ends with a newline. */
 export function document(sections: readonly (string | undefined | false)[]): string {
   return `${sections.filter((s): s is string => typeof s === 'string' && s.length > 0).map((s) => s.replace(/\n+$/, '')).join('\n\n')}\n`;
+}
+
+/** discern.toml problems, one a line, each with its dotted key and, when known, its line and column. */
+export function configIssueList(issues: readonly DiscernConfigIssue[]): string {
+  return issues.map((i) => `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''})` : ''}: ${i.message}`).join('\n');
 }

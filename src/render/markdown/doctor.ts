@@ -1,6 +1,6 @@
 // Authored Markdown for `doctor`: one line of environment, the checks table, and what to fix.
 import type { DiscernDoctorResult } from '../../../generated/types.js';
-import { code, table } from './blocks.js';
+import { code, configIssueList, table } from './blocks.js';
 import { frame } from './frame.js';
 
 export function renderDoctor(result: DiscernDoctorResult): string {
@@ -18,10 +18,10 @@ export function renderDoctor(result: DiscernDoctorResult): string {
   const rows = (data?.checks ?? []).map((c) => [c.name, c.status, c.detail]);
   const fixes = [...failed, ...warned].filter((c) => c.fix).map((c) => `- **${c.name}**: ${c.fix ?? ''}`);
   const model = data?.execution_model?.map((m) => `### ${m.verb}\n\n${m.when}\n\n${m.steps.map((s, i) => `${i + 1}. ${s.label} (${s.actor}${s.note ? `; ${s.note}` : ''})`).join('\n')}`);
-  const issues = data?.issues?.map((i) => `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''})` : ''}: ${i.message}`);
+
   const evidence = [
     rows.length > 0 ? table(['Check', 'Status', 'Detail'], rows) : undefined,
-    issues && issues.length > 0 ? `## discern.toml problems\n\n${issues.join('\n')}` : undefined,
+    data?.issues && data.issues.length > 0 ? `## discern.toml problems\n\n${configIssueList(data.issues)}` : undefined,
     fixes.length > 0 ? `## To fix\n\n${fixes.join('\n')}` : undefined,
     model && model.length > 0 ? `## Execution model\n\n${model.join('\n\n')}` : undefined,
   ]

@@ -20,6 +20,7 @@ import { renderUpgrade } from './upgrade.js';
 import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
+import { renderSetup } from './setup.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   switch (result.verb) {
@@ -71,6 +72,12 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderReleases(result);
     case 'scripts':
       return renderScripts(result);
+    case 'setup begin':
+    case 'setup step':
+    case 'setup verify':
+    case 'setup done':
+    case 'setup accept':
+      return renderSetup(result);
     case 'start':
       return renderStart(result);
     case 'status':

@@ -30,7 +30,8 @@ export function renderStatus(result: DiscernStatusResult): string {
   const changes = g.clean ? 'clean' : `${g.changed_files} changed file${g.changed_files === 1 ? '' : 's'}${g.untracked_files > 0 ? ` (${g.untracked_files} untracked)` : ''}`;
   const proof = proofSentence(data.gate_proof);
   const running = data.operation ? `Running now: ${code(data.operation.verb)} ${code(data.operation.handle)} (${data.operation.phase}: ${data.operation.reason}, ${Math.round(data.operation.elapsed_ms / 1000)} s) — read it back with ${code(data.operation.read_back)}.` : undefined;
-  const state = [`# ${data.project.name}: ${data.location === 'main' ? 'main checkout' : 'linked worktree'}\n\n${code(data.root)} — ${where}, ${distance}, ${changes}.`, proof, running].filter(Boolean).join('\n\n');
+  const setup = data.setup_unfinished ? `Setup is unfinished (${data.setup_unfinished.phase}, on ${code(data.setup_unfinished.branch)}): the work loop waits for it. Next: ${code(data.setup_unfinished.next)}.` : undefined;
+  const state = [`# ${data.project.name}: ${data.location === 'main' ? 'main checkout' : 'linked worktree'}\n\n${code(data.root)} — ${where}, ${distance}, ${changes}.`, setup, proof, running].filter(Boolean).join('\n\n');
 
   const jobs = data.gate.jobs.length > 0 ? `## Jobs\n\n${table(['Job', 'Stage', 'Commands'], data.gate.jobs.map((j) => [j.name, j.stage, j.commands.map(code).join('; ') || '—']))}` : '## Jobs\n\nNone configured.';
   const scopes = data.scopes.length > 0 ? `## Scopes\n\n${table(['Scope', 'Paths', 'Neutral'], data.scopes.map((s) => [s.name, s.paths.map(code).join(', '), s.neutral ? 'yes' : 'no']))}` : undefined;

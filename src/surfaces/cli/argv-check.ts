@@ -116,8 +116,11 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
       p = positionals.length;
       break;
     }
-    if (p < positionals.length) p++;
-    else if (!spec.optional) return argFail(`missing argument <${spec.name}>.`);
+    if (p < positionals.length) {
+      const problem = valueProblem({ value_types: spec.value_types, ...(spec.choices ? { choices: spec.choices } : {}) }, positionals[p] ?? '');
+      if (problem) return argFail(`<${spec.name}> ${problem}.`);
+      p++;
+    } else if (!spec.optional) return argFail(`missing argument <${spec.name}>.`);
   }
   if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
   if (command.verb === undefined && formats.length > 0) return argFail(`${formats[0] ?? ''} does not apply: this command serves a protocol.`);
@@ -128,7 +131,7 @@ function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): Disce
   return flags.find((f) => f.spellings.includes(spelling));
 }
 
-function valueProblem(flag: DiscernHelpCliFlag, value: string): string | undefined {
+function valueProblem(flag: Pick<DiscernHelpCliFlag, 'value_types' | 'choices'>, value: string): string | undefined {
   const type = flag.value_types[0] ?? 'string';
   if ((type === 'number' || type === 'integer') && !/^-?\d+(\.\d+)?$/.test(value)) return `needs a number, not "${value}"`;
   if (type === 'integer' && value.includes('.')) return `needs a whole number, not "${value}"`;

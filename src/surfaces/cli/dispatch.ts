@@ -41,7 +41,7 @@ function actionFor(command: DiscernHelpCliCommand, present: ReadonlySet<string>)
       if (p.variadic) {
         const rest = [value, ...(opts._ ?? [])].filter((v) => v !== undefined).map(String);
         if (rest.length > 0) input[p.input] = rest;
-      } else if (value !== undefined) input[p.input] = String(value);
+      } else if (value !== undefined) input[p.input] = typed(value, p.value_types[0]);
     });
     for (const flag of command.flags) {
       const spelling = flag.spellings[0] ?? '';

@@ -31,18 +31,18 @@ describe('parsePorcelainStatus', () => {
       '? untracked.txt',
       '! ignored.txt',
     );
-    assert.deepEqual(parsePorcelainStatus(out), { branch: 'main', head: OID, detached: false, unborn: false, changed: 4, untracked: 1 });
+    assert.deepEqual(parsePorcelainStatus(out), { branch: 'main', head: OID, detached: false, unborn: false, changed: 4, untracked: 1, paths: ['dir with space/a b.txt', 'new\nline.txt', 'conflicted.txt', 'untracked.txt'] });
   });
   it('skips a rename\'s original path, even one that looks like a record', () => {
     const out = z(`# branch.oid ${OID}`, '# branch.head main', '2 R. N... 100644 100644 100644 h1 h1 R100 renamed.txt', '? not untracked', '2 C. N... 100644 100644 100644 h1 h1 C75 copy.txt', '1 .M x');
-    assert.deepEqual(parsePorcelainStatus(out), { branch: 'main', head: OID, detached: false, unborn: false, changed: 2, untracked: 0 });
+    assert.deepEqual(parsePorcelainStatus(out), { branch: 'main', head: OID, detached: false, unborn: false, changed: 2, untracked: 0, paths: ['renamed.txt', 'copy.txt'] });
   });
   it('an unborn branch and a detached HEAD', () => {
-    assert.deepEqual(parsePorcelainStatus(z('# branch.oid (initial)', '# branch.head fresh')), { branch: 'fresh', head: null, detached: false, unborn: true, changed: 0, untracked: 0 });
-    assert.deepEqual(parsePorcelainStatus(z(`# branch.oid ${OID}`, '# branch.head (detached)')), { branch: null, head: OID, detached: true, unborn: false, changed: 0, untracked: 0 });
+    assert.deepEqual(parsePorcelainStatus(z('# branch.oid (initial)', '# branch.head fresh')), { branch: 'fresh', head: null, detached: false, unborn: true, changed: 0, untracked: 0, paths: [] });
+    assert.deepEqual(parsePorcelainStatus(z(`# branch.oid ${OID}`, '# branch.head (detached)')), { branch: null, head: OID, detached: true, unborn: false, changed: 0, untracked: 0, paths: [] });
   });
   it('empty output is a clean, unnamed state', () => {
-    assert.deepEqual(parsePorcelainStatus(''), { branch: null, head: null, detached: false, unborn: false, changed: 0, untracked: 0 });
+    assert.deepEqual(parsePorcelainStatus(''), { branch: null, head: null, detached: false, unborn: false, changed: 0, untracked: 0, paths: [] });
   });
   it('agrees with real git output', () => {
     const r = scratchRepo({ 'a.txt': 'a', 'b.txt': 'b' });
@@ -52,6 +52,7 @@ describe('parsePorcelainStatus', () => {
     r.write('new\nfile', 'x');
     const state = parsePorcelainStatus(r.git('status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'));
     assert.deepEqual([state.branch, state.changed, state.untracked], ['main', 3, 1]);
+    assert.deepEqual([...state.paths].sort(), ['? tricky.txt', 'b.txt', 'new\nfile']);
   });
 });
 

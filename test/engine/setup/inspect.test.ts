@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseConfig } from '../../../src/engine/config/validate.js';
-import { draftConfig, slugFrom } from '../../../src/engine/setup/draft-toml.js';
+import { draftConfig } from '../../../src/engine/setup/draft-toml.js';
+import { slugFrom } from '../../../src/engine/setup/proposal.js';
 import { inspectRepository } from '../../../src/engine/setup/inspect.js';
 import { runCommands } from '../../../src/engine/setup/ci-steps.js';
 import { cleanEnv, scratchRepo } from '../../helpers/scratch-repo.js';

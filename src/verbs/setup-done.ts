@@ -1,0 +1,118 @@
+// setup done: prove the setup branch. In the main checkout on the setup branch with everything committed, run
+// doctor's checks, then the first gate on the branch's tip — done's own run (its lock, journal, Proof marker),
+// never a second gate — and, when it is green, record the setup as done for that exact commit. The result
+// carries Proof, the inventory the proven configuration derives, and one next action: setup accept.
+import { basename } from 'node:path';
+import type { SetupDoneOutcome } from '../../generated/handlers.js';
+import { VERBS } from '../../generated/registry.js';
+import type { DiscernConfig, DiscernDoctorCheck, DiscernSetupDoneData, DiscernSetupDoneInput, DiscernStep } from '../../generated/types.js';
+import { configuredJobs } from '../engine/config/jobs.js';
+import { scopeDefinitions } from '../engine/config/scope-definitions.js';
+import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
+import { setupStatePath, writeSetupState, type SetupState } from '../engine/setup/state.js';
+import { probeWrites } from '../engine/state/write-probe.js';
+import type { InspectVerbContext, ProjectVerbContext } from './context.js';
+import { onSetupBranch, setupInProgress, setupPlace, uncommitted } from './setup-context.js';
+
+const RERUN = 'discern setup done';
+/** The instruction sources [instructions] reads when it names none (spec/config.schema.json). */
+const DEFAULT_INSTRUCTION_SOURCES = ['discern/instructions.md'];
+
+export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbContext): Promise<SetupDoneOutcome> {
+  const place = setupPlace(ctx);
+  if ('refusal' in place) return place;
+  const current = await setupInProgress(place);
+  if ('refusal' in current) return current;
+  const { state } = current;
+  const off = await onSetupBranch(place, state, RERUN);
+  if (off) return { refusal: off };
+  const tree = await readWorkingState(place.checkout.root, ctx.env, ctx.signal);
+  if (tree.changed > 0) {
+    return { refusal: { error: 'dirty_worktree', message: `The setup branch has ${uncommitted(tree)}. Proof covers one commit: commit what belongs to the setup (\`git add discern.toml && git commit\`), then prove it.`, next: { rerun: RERUN, standalone: 'discern setup verify' } } };
+  }
+  const { resolution } = ctx;
+  if (!resolution.ok) {
+    const [firstIssue, ...moreIssues] = resolution.partial.configIssues ?? [];
+    const refusal = resolution.refusal;
+    // Resolution's own slugs, each of which setup done may answer with; the checks below never see them.
+    if (refusal.error === 'invalid_arguments' || refusal.error === 'no_project') {
+      return { refusal: { error: 'precondition_failed', message: `${refusal.message} Setup's draft is gone from the setup branch: restore discern.toml there and commit it.`, next: { rerun: RERUN } } };
+    }
+    return { ...(firstIssue !== undefined ? { data: { issues: [firstIssue, ...moreIssues] } } : {}), refusal };
+  }
+  const project = resolution.project;
+  const trunk = project.trunk.name;
+  const base = { phase: state.phase, branch: state.branch, trunk } as const;
+  // What setup done writes itself, probed before anything runs (the gate probes its own state directory).
+  const statePath = setupStatePath(place.checkout.commonDir);
+  const probed = await probeWrites([statePath]);
+  if (!probed.ok) return { refusal: { error: 'write_denied', message: `Setup done records its phase in ${statePath}, and ${probed.path} cannot be written (${probed.reason}). Nothing ran.`, next: { target: probed.path, access: 'writable' } } };
+
+  // doctor's checks, as doctor reports them: a failed check stops here with its fix.
+  const { doctor } = await import('./doctor.js');
+  const checked = await doctor({}, ctx);
+  const checks: DiscernDoctorCheck[] = checked.data && 'checks' in checked.data ? checked.data.checks : [];
+  const doctorWarnings = (checked.advisories ?? []).map((a) => ({ ...a, kind: 'doctor-warning' as const }));
+  if (checked.refusal) {
+    const failed = checks.find((c) => c.status === 'fail');
+    return {
+      data: { ...base, checks },
+      ...(doctorWarnings.length > 0 ? { advisories: doctorWarnings } : {}),
+      refusal: { error: 'precondition_failed', message: `${checked.refusal.message}${failed?.fix ? ` ${failed.fix}` : ''}`, next: { rerun: RERUN } },
+    };
+  }
+
+  // The first gate: done's own run on this checkout's committed tip.
+  const { done } = await import('./done.js');
+  const projectCtx: ProjectVerbContext = { ...ctx, project };
+  const gated = await done(input.rerun === true ? { rerun: true } : {}, projectCtx);
+  const gateData = gated.data && 'gate_ran' in gated.data ? gated.data : undefined;
+  const steps: DiscernStep[] = [...(gated.steps ?? [])];
+  // done's advisories that mean something here (see the policy in spec/verbs/setup-done/verb.yaml).
+  const advisories = [...doctorWarnings, ...(gated.advisories ?? []).filter((a): a is typeof a & { kind: 'execution-cap-unavailable' | 'proof-recording-unavailable' } => VERBS.setupDone.policy.optional_advisories.includes(a.kind as never))];
+  const evidence = { ...(steps.length > 0 ? { steps } : {}), ...(gated.diagnostics ? { diagnostics: gated.diagnostics } : {}), ...(advisories.length > 0 ? { advisories } : {}) };
+  if (gated.refusal !== undefined || gateData?.proof === undefined) {
+    // done is itself setup-gated, but only before its handler: here it never answers setup_unfinished.
+    const refusal = gated.refusal?.error === 'setup_unfinished' ? undefined : gated.refusal;
+    const data: DiscernSetupDoneData = { ...base, checks, ...(gateData ? { failed_stage: gateData.failed_stage } : {}) };
+    if (refusal === undefined) return { ...evidence, data, refusal: { error: 'apply_failed', message: 'The gate recorded no Proof for the setup branch.', next: { recovery: `run \`${RERUN}\` again` } } };
+    // done's refusal, with its reruns pointing at setup done: done itself waits for setup to land.
+    const next = 'rerun' in refusal.next ? { ...refusal.next, rerun: refusal.error === 'unchanged_tree_rerun' ? `${RERUN} --rerun` : RERUN } : refusal.next;
+    return { ...evidence, data, refusal: { ...refusal, next } as typeof refusal };
+  }
+
+  const proof = gateData.proof;
+  const proven: SetupState = { ...state, phase: 'done', proven: { commit: proof.commit, ...(proof.proof_id ? { proof_id: proof.proof_id } : {}), at: new Date().toISOString() } };
+  const recorded = await writeSetupState(place.checkout.commonDir, proven).then(() => true, () => false);
+  steps.push({ kind: 'setup-step', label: 'record the setup as done', disposition: 'run', note: statePath, outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
+  const data: DiscernSetupDoneData = {
+    ...base,
+    phase: recorded ? 'done' : state.phase,
+    checks,
+    failed_stage: null,
+    completion: { status: 'proven', commit: proof.commit, ...(proof.proof_id ? { proof_id: proof.proof_id } : {}) },
+    proof,
+    inventory: inventory(project.config, { root: place.checkout.root, trunk, ecosystems: state.facts.ecosystems }),
+  };
+  if (!recorded) {
+    return { ...evidence, steps, data, refusal: { error: 'write_denied', message: `The gate passed and its Proof is recorded, but the setup's phase could not be written to ${statePath}.`, next: { target: statePath, access: 'writable' } } };
+  }
+  return { ...evidence, steps, data, held: ['setup-completion'], hints: [VERBS.setupDone.hints.accept] };
+}
+
+function inventory(config: DiscernConfig, context: { root: string; trunk: string; ecosystems: readonly string[] }): NonNullable<DiscernSetupDoneData['inventory']> {
+  const slug = config.project?.slug;
+  return {
+    jobs: configuredJobs(config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
+    scopes: scopeDefinitions(config).map(({ name, paths, neutral }) => ({ name, paths: [...paths], neutral })),
+    agents: [...(config.project?.agents ?? DEFAULT_AGENTS)],
+    project_context: {
+      name: config.project?.name ?? basename(context.root),
+      ...(slug !== undefined ? { slug } : {}),
+      trunk: context.trunk,
+      ecosystems: [...context.ecosystems],
+      instruction_sources: [...(config.instructions?.sources ?? DEFAULT_INSTRUCTION_SOURCES)],
+    },
+  };
+}
