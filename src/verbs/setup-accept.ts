@@ -8,7 +8,8 @@
 import type { SetupAcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
-import type { DiscernSetupAcceptData, DiscernSetupAcceptInput, DiscernStep } from '../../generated/types.js';
+import type { DiscernInstructionRefresh, DiscernSetupAcceptData, DiscernSetupAcceptInput, DiscernStep } from '../../generated/types.js';
+import type { Refusal } from '../core/outcome.js';
 import { deleteBranchIfLanded } from '../engine/acceptance/cleanup.js';
 import { moveTrunk, trunkContains } from '../engine/acceptance/trunk.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
@@ -47,18 +48,20 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
   const agents = [...(config?.project?.agents ?? state.proposal.project.agents ?? DEFAULT_AGENTS)];
   const tip = await setupBranchTip(state, run);
 
-  const noOp = (landing: Landing, steps?: DiscernStep[]): SetupAcceptOutcome => ({
-    ...(steps ? { steps } : {}),
-    held: ['setup-landing'],
-    data: { ...landing, completion: { status: 'no_op', reason: 'already_on_target' }, reactivation: reactivation(agents), activation_context: activationContext(checkout.root) },
-    hints: [HINTS.no_op],
-  });
+  // Already on the trunk: nothing lands, but the instruction refresh still runs (it is idempotent), so a
+  // completion interrupted before it finishes the same way as one that was not.
+  const noOp = async (landing: Landing, steps?: DiscernStep[]): Promise<SetupAcceptOutcome> => {
+    const refresh = await refreshAfterSetup({ root: checkout.root, env: ctx.env, signal: ctx.signal });
+    const data: DiscernSetupAcceptData = { ...landing, completion: { status: 'no_op', reason: 'already_on_target' }, reactivation: reactivation(agents), activation_context: activationContext(checkout.root), instruction_refresh: refresh };
+    if (refresh.status === 'partial') return { ...(steps ? { steps } : {}), data, refusal: partialRefresh(landing.trunk, refresh) };
+    return { ...(steps ? { steps } : {}), held: ['setup-landing', 'instruction-refresh'], data, hints: [HINTS.no_op] };
+  };
   if (state.phase === 'accepted') {
     const landed = state.accepted?.commit;
     if (landed === undefined || !(await trunkContains(run, trunk, landed))) {
       return { refusal: { error: 'precondition_failed', message: `The setup of ${state.branch} was accepted, but ${trunk} no longer holds ${landed?.slice(0, 12) ?? 'its commit'}: \`discern doctor\` shows what the repository has now.`, next: { rerun: 'discern doctor' } } };
     }
-    return noOp({ trunk, branch: state.branch, landed_commit: landed });
+    return await noOp({ trunk, branch: state.branch, landed_commit: landed });
   }
   // The trunk already holds the setup branch (an accept that was interrupted after the trunk moved, or a merge
   // by hand): what remains is finished, and nothing lands.
@@ -67,7 +70,7 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
   if (tip !== undefined && (await trunkContains(run, trunk, tip))) {
     const steps: DiscernStep[] = [];
     const proof = proofOf(tip);
-    return noOp(await finish(place, state, { trunk, landed: tip, steps, ...(proof ? { proof } : {}) }), steps);
+    return await noOp(await finish(place, state, { trunk, landed: tip, steps, ...(proof ? { proof } : {}) }), steps);
   }
   if (tip === undefined) {
     return { refusal: { error: 'precondition_failed', message: `The setup branch \`${state.branch}\` is gone and ${trunk} does not hold the setup: there is nothing to land. Begin again with \`discern setup begin\`.`, next: { rerun: 'discern setup begin' } } };
@@ -123,13 +126,10 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
       completion: { status: 'landed', reason: 'fast_forward' },
       reactivation: reactivation(agents),
       activation_context: activationContext(checkout.root),
-      ...(refresh ? { instruction_refresh: refresh } : {}),
+      instruction_refresh: refresh,
     };
-    if (refresh?.status === 'partial') {
-      return { steps, data, refusal: { error: 'partial_refresh', message: `The setup landed on ${trunk}, but the instruction refresh stopped part way: ${(refresh.failures ?? []).join('; ')}.`, next: { recovery: 'run `discern refresh` (safe to retry)' } } };
-    }
-    const refreshHint = refresh ? [] : ['Write the agents’ instructions and MCP wiring with `discern refresh`.'];
-    return { steps, data, held: ['setup-landing'], ...noteAdvisory(finished), hints: [...refreshHint, HINTS.landed] };
+    if (refresh.status === 'partial') return { steps, data, refusal: partialRefresh(trunk, refresh) };
+    return { steps, data, held: ['setup-landing', 'instruction-refresh'], ...noteAdvisory(finished), hints: [HINTS.landed] };
   });
   if (landed === 'busy') return { refusal: { error: 'incomplete', message: 'An acceptance has held the repository for over 30 s; nothing landed.', next: { wait: `let it finish, then run \`${RERUN}\` again` } } };
   return landed;
@@ -179,4 +179,8 @@ async function finish(place: SetupPlace, state: SetupState, f: Finish): Promise<
     proof_line: line,
     proof_note: { status: note.status, ref: note.ref, commit: note.commit, ...('reason' in note ? { reason: note.reason } : {}) },
   };
+}
+
+function partialRefresh(trunk: string, refresh: DiscernInstructionRefresh): Refusal<'partial_refresh'> {
+  return { error: 'partial_refresh', message: `The setup is on ${trunk}, but the instruction refresh stopped part way: ${(refresh.failures ?? []).join('; ')}.`, next: { recovery: 'run `discern refresh` (safe to retry)' } };
 }

@@ -9,6 +9,7 @@ import type { DiscernConfig, DiscernDoctorCheck, DiscernSetupDoneData, DiscernSe
 import { configuredJobs } from '../engine/config/jobs.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { commitMachinery } from '../engine/setup/machinery.js';
 import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
 import { setupStatePath, writeSetupState, type SetupState } from '../engine/setup/state.js';
 import { probeWrites } from '../engine/state/write-probe.js';
@@ -63,12 +64,26 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     };
   }
 
+  // What refresh writes for this configuration, committed on the setup branch so the proven commit holds it.
+  const started = Date.now();
+  const machinery = await commitMachinery(project, ctx.env);
+  if (!machinery.ok) {
+    const data: DiscernSetupDoneData = { ...base, checks };
+    if (machinery.kind === 'write_denied') return { data, refusal: { error: 'write_denied', message: `Setup done writes the agents' files before the gate, and ${machinery.path} cannot be written (${machinery.message}).`, next: { target: machinery.path, access: 'writable' } } };
+    const wrote = machinery.written.length > 0 ? ` It wrote ${machinery.written.join(', ')}.` : '';
+    return { data, refusal: { error: 'apply_failed', message: `The agents' files for this configuration could not be ${machinery.kind === 'commit' ? 'committed' : 'written'}: ${machinery.message}.${wrote}`, next: { recovery: `run \`discern refresh\`, commit what it writes, then \`${RERUN}\`` } } };
+  }
+  const machineryStep: DiscernStep[] =
+    machinery.written.length > 0
+      ? [{ kind: 'refresh', label: `write and commit the agents' files (${machinery.written.length})`, disposition: 'run', note: machinery.written.join(', '), outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) }]
+      : [];
+
   // The first gate: done's own run on this checkout's committed tip.
   const { done } = await import('./done.js');
   const projectCtx: ProjectVerbContext = { ...ctx, project };
   const gated = await done(input.rerun === true ? { rerun: true } : {}, projectCtx);
   const gateData = gated.data && 'gate_ran' in gated.data ? gated.data : undefined;
-  const steps: DiscernStep[] = [...(gated.steps ?? [])];
+  const steps: DiscernStep[] = [...machineryStep, ...(gated.steps ?? [])];
   // done's advisories that mean something here (see the policy in spec/verbs/setup-done/verb.yaml).
   const advisories = [...doctorWarnings, ...(gated.advisories ?? []).filter((a): a is typeof a & { kind: 'execution-cap-unavailable' | 'proof-recording-unavailable' } => VERBS.setupDone.policy.optional_advisories.includes(a.kind as never))];
   const evidence = { ...(steps.length > 0 ? { steps } : {}), ...(gated.diagnostics ? { diagnostics: gated.diagnostics } : {}), ...(advisories.length > 0 ? { advisories } : {}) };

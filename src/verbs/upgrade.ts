@@ -2,7 +2,7 @@
 // resolution refuses a file with renamed keys, which is exactly the file this verb is for), plans the renames
 // purely, validates the migrated text, and writes it atomically; a refusal leaves the file byte-identical.
 import type { UpgradeOutcome } from '../../generated/handlers.js';
-import type { DiscernUpgradeData, DiscernUpgradeInput } from '../../generated/types.js';
+import type { DiscernStep, DiscernUpgradeData, DiscernUpgradeInput } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { CONFIG_SCHEMA_VERSION } from '../../generated/config-migrations.js';
 import { writeConfigText, writeProblem } from '../engine/config-file/file.js';
@@ -11,6 +11,7 @@ import { parseConfig } from '../engine/config/validate.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
 import { errorCode } from '../engine/state/atomic-write.js';
 import { TomlEditError } from '../engine/toml-edit/errors.js';
+import { refreshAfterSetup } from '../engine/setup/instruction-refresh.js';
 import { openConfig } from './config-common.js';
 import type { InspectVerbContext } from './context.js';
 
@@ -43,7 +44,7 @@ export async function upgrade(input: DiscernUpgradeInput, ctx: InspectVerbContex
       data,
     };
   }
-  if (!changed) return { data, hints: [VERBS.upgrade.hints['current'] ?? 'Nothing was written.'] };
+  if (!changed) return withRefresh(data, [], [VERBS.upgrade.hints['current'] ?? 'Nothing was written.'], ctx, config.location.root);
   const checked = parseConfig(new TextEncoder().encode(plan.text), CONFIG_FILE);
   if (!checked.ok) {
     return {
@@ -59,9 +60,24 @@ export async function upgrade(input: DiscernUpgradeInput, ctx: InspectVerbContex
   } catch (error) {
     return { data: { ...data, changed: false }, refusal: { error: 'write_denied', message: `${file} could not be written (${errorCode(error) ?? 'error'}); it is as it was.`, next: { target: file, access: 'writable' } } };
   }
-  return {
-    data,
-    steps: [{ kind: 'env', label: `migrate ${CONFIG_FILE} from format ${plan.fromVersion} to ${plan.toVersion}`, disposition: 'run', note: renames.map((r) => `${r.from} → ${r.to}`).join(', ') || file, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) }],
-    hints: [`${CONFIG_FILE} is in format ${plan.toVersion}; commit it, then \`discern doctor\` checks the whole configuration.`],
-  };
+  const migrated: DiscernStep = { kind: 'env', label: `migrate ${CONFIG_FILE} from format ${plan.fromVersion} to ${plan.toVersion}`, disposition: 'run', note: renames.map((r) => `${r.from} → ${r.to}`).join(', ') || file, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) };
+  const hint = `${CONFIG_FILE} is in format ${plan.toVersion}; commit it, then \`discern doctor\` checks the whole configuration.`;
+  return withRefresh(data, [migrated], [hint], ctx, config.location.root);
+}
+
+/**
+ * The instruction refresh every applied upgrade ends with (idempotent: a current project compiles nothing), so
+ * the agents' files follow the migrated configuration. Partial: the migration stays, the retry is refresh.
+ */
+async function withRefresh(data: DiscernUpgradeData, steps: DiscernStep[], hints: string[], ctx: InspectVerbContext, root: string): Promise<UpgradeOutcome> {
+  const started = Date.now();
+  const refresh = await refreshAfterSetup({ root, env: ctx.env, signal: ctx.signal });
+  const refreshed: DiscernStep = { kind: 'refresh', label: 'refresh the agents’ instructions and wiring', disposition: 'run', note: refresh.compiled.join(', ') || 'everything was current', outcome: refresh.status === 'complete' ? 'ok' : 'failed', duration_s: Math.round((Date.now() - started) / 1000) };
+  const applied = { ...data, instruction_refresh: refresh };
+  if (refresh.status === 'partial') {
+    return { data: applied, steps: [...steps, refreshed], refusal: { error: 'partial_refresh', message: `The instruction refresh after the upgrade stopped part way: ${(refresh.failures ?? []).join('; ')}.${data.changed ? ` ${CONFIG_FILE} stays migrated to format ${data.to_version}.` : ''}`, next: { recovery: 'run `discern refresh` (safe to retry)' } } };
+  }
+  const wrote = refresh.compiled.length > 0 ? [`Refreshed ${refresh.compiled.join(', ')}; commit ${refresh.compiled.length === 1 ? 'it' : 'them'}.`] : [];
+  const ran = refresh.compiled.length > 0 || steps.length > 0 ? { steps: [...steps, refreshed] } : {};
+  return { data: applied, ...ran, held: ['instruction-refresh'], hints: [...hints, ...wrote] };
 }

@@ -165,9 +165,17 @@ describe('setup on a Node project, begin to accept', () => {
   });
 
   it('done runs doctor and the first gate: Proof, the inventory, one next action', async () => {
-    const tip = git(r, 'rev-parse', 'HEAD');
+    const draft = git(r, 'rev-parse', 'HEAD');
     const { result } = await discern(r.root, ['setup', 'done']);
     assert.ok(result.ok, show(result));
+    // The agents' files for the draft's configuration were written and committed on top of the draft; that
+    // commit is the one proven.
+    const tip = git(r, 'rev-parse', 'HEAD');
+    assert.equal(git(r, 'rev-parse', 'HEAD~1'), draft);
+    assert.equal(git(r, 'log', '-1', '--format=%s'), 'discern setup: agent instructions, MCP wiring and skills');
+    assert.deepEqual(git(r, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter((p) => ['AGENTS.md', 'CLAUDE.md', '.mcp.json'].includes(p)).sort(), ['.mcp.json', 'AGENTS.md', 'CLAUDE.md']);
+    assert.equal(git(r, 'status', '--porcelain'), '');
+    assert.ok(result.steps?.some((s) => s.kind === 'refresh' && s.outcome === 'ok'));
     const data = dataOf(result, 'setup done');
     assert.equal(data.phase, 'done');
     assert.deepEqual(data.completion, { status: 'proven', commit: tip, ...(data.proof?.proof_id ? { proof_id: data.proof.proof_id } : {}) });
@@ -192,6 +200,7 @@ describe('setup on a Node project, begin to accept', () => {
     assert.deepEqual(data.completion, { status: 'landed', reason: 'fast_forward' });
     assert.equal(data.landed_commit, tip);
     assert.equal(data.proof_note?.status, 'recorded');
+    assert.deepEqual(data.instruction_refresh, { status: 'complete', compiled: [] }, 'setup done committed the agents’ files, so nothing is left to write');
     assert.deepEqual(data.reactivation.map((a) => [a.agent, a.recovery]), [['claude_code', 'discern refresh'], ['codex', 'discern refresh']]);
     assert.match(data.reactivation[0]?.check ?? '', /\/mcp/);
     assert.match(data.activation_context, /session starts/);

@@ -29,12 +29,15 @@ test('upgrade migrates the version-0 fixture in place and the project loads agai
     V0.replace('schema_version = 0', 'schema_version = 1').replace('id = "legacy"   # the short name', 'slug = "legacy"   # the short name').replace('main_branch = "main"', 'trunk = "main"'),
     'only the renamed keys and the version changed; comments and layout kept',
   );
+  assert.equal(data.instruction_refresh?.status, 'complete');
+  assert.deepEqual([...(data.instruction_refresh?.compiled ?? [])].filter((p) => p === 'CLAUDE.md' || p === 'AGENTS.md').sort(), ['AGENTS.md', 'CLAUDE.md']);
   const doctor = await call('doctor', {}, repo.root);
   assert.equal(doctor.ok, true, JSON.stringify(doctor));
 
   const again = await call('upgrade', {}, repo.root);
   assert.equal(again.ok, true);
   assert.equal((again.data as DiscernUpgradeData).changed, false);
+  assert.deepEqual((again.data as DiscernUpgradeData).instruction_refresh, { status: 'complete', compiled: [] });
   assert.equal(again.steps, undefined, 'nothing was written the second time');
   assert.equal(readFileSync(file, 'utf8'), text);
 });
@@ -50,4 +53,21 @@ test('a newer format, or a rename whose new key is already set, is refused with 
   const result = await call('upgrade', {}, clash.root);
   assert.equal(result.error, 'edit_failed', JSON.stringify(result));
   assert.equal(readFileSync(join(clash.root, 'discern.toml'), 'utf8'), both);
+});
+
+test('a refresh that stops part way fails the upgrade as partial_refresh, keeps the migration, and names the safe retry', async () => {
+  const repo = scratchRepo({ 'discern.toml': V0 });
+  const result = await call('upgrade', {}, repo.root, { DISCERN_FAULT: 'refresh:write:AGENTS.md' });
+  assert.equal(result.ok, false);
+  assert.equal(result.error, 'partial_refresh', JSON.stringify(result));
+  const data = result.data as DiscernUpgradeData;
+  assert.equal(data.changed, true);
+  assert.equal(data.instruction_refresh?.status, 'partial');
+  assert.equal(data.instruction_refresh?.effects_preserved, true);
+  assert.deepEqual(data.instruction_refresh?.recovery, { command: 'discern refresh', safe_to_retry: true });
+  assert.match(data.instruction_refresh?.failures?.[0] ?? '', /^AGENTS\.md: /);
+  assert.match(readFileSync(join(repo.root, 'discern.toml'), 'utf8'), /^trunk = "main"$/m, 'the migration stays');
+  assert.match(result.hints?.at(-1) ?? '', /discern refresh/);
+  const retry = await call('refresh', {}, repo.root);
+  assert.equal(retry.ok, true, JSON.stringify(retry));
 });

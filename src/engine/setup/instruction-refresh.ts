@@ -1,10 +1,9 @@
-// The seam where setup accept refreshes the agents' instruction files and MCP wiring once the setup has
-// landed (issue 6, point 2: `refresh`, built beside setup, exposes planRefresh/applyRefresh). Until it is wired
-// here this returns undefined: setup accept then reports no `data.instruction_refresh` and points at
-// `discern refresh`. Wiring it means: apply the refresh plan for `root`, return `complete` with the files
-// written, or `partial` with what completed, the failures, `effects_preserved: true` and the safe retry — and
-// add `instruction-refresh` to setup accept's required postconditions (spec/verbs/setup-accept/verb.yaml).
-import type { DiscernSetupAcceptInstructionRefresh } from '../../../generated/types.js';
+// setup accept's instruction refresh, once the setup has landed and the trunk is checked out: the project is
+// resolved afresh from the landed discern.toml, then refreshed. setup done already committed what refresh
+// writes, so on a normal landing this compiles nothing and reports `complete`.
+import type { DiscernInstructionRefresh } from '../../../generated/types.js';
+import { instructionRefresh } from '../refresh/instruction-refresh.js';
+import { resolveProject } from '../project/resolve.js';
 
 export interface RefreshRequest {
   root: string;
@@ -12,7 +11,8 @@ export interface RefreshRequest {
   signal: AbortSignal;
 }
 
-export async function refreshAfterSetup(request: RefreshRequest): Promise<DiscernSetupAcceptInstructionRefresh | undefined> {
-  void request;
-  return undefined;
+export async function refreshAfterSetup(request: RefreshRequest): Promise<DiscernInstructionRefresh> {
+  const resolution = await resolveProject({ path: request.root, pathFrom: 'argument', env: request.env, signal: request.signal });
+  if (!resolution.ok) return { status: 'partial', compiled: [], failures: [`discern.toml: ${resolution.refusal.message}`], effects_preserved: true, recovery: { command: 'discern refresh', safe_to_retry: true } };
+  return instructionRefresh(resolution.project, request.env);
 }
