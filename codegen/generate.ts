@@ -14,7 +14,7 @@ import { emitRegistry } from './emit/registry.js';
 import { withCodeHeader } from './emit/provenance.js';
 import { checkGrammar } from './emit/grammar-check.js';
 import { emitManual } from './emit/manual.js';
-import { emitAgentAssets } from './emit/agent-assets.js';
+import { builtinSkillNames, emitAgentAssets } from './emit/agent-assets.js';
 import { emitConfigMigrations } from './emit/config-migrations.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
@@ -33,7 +33,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   // The manifest lists every published schema (itself included) as a resource, so it is written after them.
   const schemas = schemaEntries(model, new Map([...files, [MCP_MANIFEST, '']]));
   checkAttachments(model, schemas.map((s) => s.name));
-  add(emitMcpManifest(model, contracts, schemas));
+  add(emitMcpManifest(model, contracts, schemas, builtinSkillNames(root)));
   add(emitValidators(model, contracts));
   add(emitRegistry(model, contracts, grammar, schemas));
   add(emitManual(root, model, contracts, grammar, schemas));

@@ -109,3 +109,9 @@ export function checkSkill(folder: string, content: string): SkillCheck {
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, description: String(description).trim() };
 }
+
+/** The built-in skills' names, as the skills resource template lists them (the folders of spec/agents/skills). */
+export function builtinSkillNames(root: string): string[] {
+  const dir = join(root, AGENTS_DIR, 'skills');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'SKILL.md'))).sort() : [];
+}

@@ -46,8 +46,9 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
 }
 
 /** The MCP manifest: every tool, resource (the schema template with the names it serves) and prompt. */
-export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[]): Map<string, string> {
+export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[], skillNames: readonly string[]): Map<string, string> {
   const template = model.mcp.schemas;
+  const assets = model.mcp.agent_assets;
   return new Map([
     [
       MCP_MANIFEST,
@@ -68,6 +69,8 @@ export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas:
         resources: [
           ...mcpResources(model).map(resourceEntry),
           { name: template.name, kind: 'template', uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json', names: schemas.map((s) => s.name) },
+          { name: assets.instructions.name, kind: 'resource', uri: assets.instructions.uri, title: assets.instructions.title, description: assets.instructions.description.trim(), mimeType: 'text/markdown' },
+          { name: assets.skills.name, kind: 'template', uri: assets.skills.uri, title: assets.skills.title, description: assets.skills.description.trim(), mimeType: 'text/markdown', names: [...skillNames] },
         ],
         prompts: promptEntries(model).map((p) => ({
           name: p.name,

@@ -110,6 +110,7 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       resourceNames: resources.map((r) => r.name),
       schemaTemplate: { name: template.name, uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json' },
       schemas: schemas.map((s) => ({ name: s.name, file: s.file, uri: s.uri, title: s.title, description: s.description })),
+      agentAssets: Object.fromEntries(Object.entries(model.mcp.agent_assets).map(([key, a]) => [key, { name: a.name, uri: a.uri, title: a.title, description: a.description.trim(), mimeType: 'text/markdown' }])),
       prompts,
       builders: [...new Set(prompts.map((p) => p.builder))],
       clientProfiles: model.mcp.client_profiles,

@@ -117,6 +117,7 @@ export interface McpSpec {
   prompt_order: string[];
   /** The resource template serving every published schema. */
   schemas: { name: string; uri: string; title: string; description: string; untitled?: Record<string, string> };
+  agent_assets: { instructions: AgentAssetResource; skills: AgentAssetResource };
   client_profiles: {
     profiles: Record<string, { call_budget_s: number; description: string }>;
     clients: Record<string, string>;
@@ -203,4 +204,11 @@ export interface SpecModel {
   prompts: PromptModel[];
   /** Every spec file read, with its bytes, for provenance hashes. */
   sources: Map<string, string>;
+}
+
+export interface AgentAssetResource {
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
 }

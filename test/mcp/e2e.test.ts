@@ -236,7 +236,7 @@ describe('resources', () => {
     assert.ok(resources.some((r) => r.uri === 'discern://docs' && r.mimeType === 'application/json'));
     assert.ok(resources.some((r) => r.uri === 'discern://docs/guides/connect-a-coding-agent'));
     const { resourceTemplates } = await mcp.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['discern://docs/{+target}', 'discern://map/{+target}', 'discern://schema/{name}']);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate).sort(), ['discern://docs/{+target}', 'discern://map/{+target}', 'discern://schema/{name}', 'discern://skills/{name}']);
   });
   it('discern://schema/{name} serves every published schema byte for byte, and lists them', async () => {
     const published = readdirSync(join(REPO_ROOT, 'schema')).sort();
@@ -250,6 +250,22 @@ describe('resources', () => {
       assert.equal(content.text, readFileSync(join(REPO_ROOT, 'schema', schema.file), 'utf8'), schema.uri);
     }
     for (const name of ['config', 'results', 'proof-note', 'progress-line', 'mcp-tools', 'cli', 'conventions']) assert.ok(MCP_SCHEMAS.some((s) => s.name === name), name);
+  });
+  it('discern://instructions and discern://skills/{name} serve the built-in text refresh compiles and materialises', async () => {
+    const { BUILTIN_INSTRUCTIONS, BUILTIN_SKILLS } = await import('../../generated/agent-assets.js');
+    const read = await mcp.client.readResource({ uri: 'discern://instructions' });
+    const content = read.contents[0] as { text: string; mimeType: string };
+    assert.deepEqual([content.mimeType, content.text], ['text/markdown', BUILTIN_INSTRUCTIONS]);
+    const { resources } = await mcp.client.listResources();
+    assert.ok(BUILTIN_SKILLS.length >= 2);
+    for (const skill of BUILTIN_SKILLS) {
+      assert.ok(resources.some((r) => r.uri === `discern://skills/${skill.name}` && r.mimeType === 'text/markdown'), skill.name);
+      const page = await mcp.client.readResource({ uri: `discern://skills/${skill.name}` });
+      assert.equal((page.contents[0] as { text: string }).text, skill.content);
+    }
+    await assert.rejects(mcp.client.readResource({ uri: 'discern://skills/..%2F..%2Fpackage.json' }), /there is no built-in skill/);
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'schema/discern-mcp-tools.json'), 'utf8')) as { resources: { uri: string; names?: string[] }[] };
+    assert.deepEqual(manifest.resources.find((r) => r.uri === 'discern://skills/{name}')?.names, BUILTIN_SKILLS.map((s) => s.name));
   });
   const schemaEscapes: [string, RegExp][] = [
     ['discern://schema/nope', /there is no published schema "nope"; the schemas are .*config/],

@@ -123,3 +123,30 @@ export async function schemaText(name: string): Promise<string | undefined> {
 export function schemaList(): ListedResource[] {
   return MCP_SCHEMAS.map((s) => ({ uri: s.uri, name: `schema:${s.name}`, title: s.title, description: `${s.description} (schema/${s.file})`, mimeType: 'application/json' }));
 }
+
+/** discern's built-in agent instructions, exactly as refresh compiles them (the module loads on first read). */
+export async function readInstructions(uri: URL): Promise<ReadResourceResult> {
+  const { BUILTIN_INSTRUCTIONS } = await import('../../../generated/agent-assets.js');
+  return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: BUILTIN_INSTRUCTIONS }] };
+}
+
+/** One built-in skill's SKILL.md. `{name}` is percent-decoded once and must be a built-in skill's name. */
+export async function readSkill(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
+  const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
+  const raw = variables['name'];
+  let name: string;
+  try {
+    name = decodeURIComponent(Array.isArray(raw) ? raw.join('/') : (raw ?? ''));
+  } catch {
+    throw new ResourceNotFoundError(uri.href, 'the skill name is not valid percent-encoding');
+  }
+  const skill = BUILTIN_SKILLS.find((s) => s.name === name);
+  if (!skill) throw new ResourceNotFoundError(uri.href, `there is no built-in skill "${name}"; the built-in skills are ${BUILTIN_SKILLS.map((s) => s.name).join(', ')}`);
+  return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: skill.content }] };
+}
+
+/** The built-in skills, for resources/list. */
+export async function skillList(): Promise<ListedResource[]> {
+  const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
+  return BUILTIN_SKILLS.map((s) => ({ uri: `discern://skills/${s.name}`, name: `skill:${s.name}`, title: s.name, description: s.description, mimeType: 'text/markdown' }));
+}

@@ -3,12 +3,12 @@
 // published schemas; every prompt with its arguments; the generated instructions. Calls run through the same
 // invoke() as the CLI.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import { MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SCHEMA_TEMPLATE, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
+import { MCP_AGENT_ASSETS, MCP_INSTRUCTIONS, MCP_RESOURCES, MCP_SCHEMA_TEMPLATE, MCP_SERVER, MCP_TOOLS } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import { faultRequested } from '../../engine/faults.js';
 import { advertised } from './standard-schema.js';
 import { checkedResult, toolResult } from './tool-result.js';
-import { readSchema, RESOURCE_READERS, schemaList, schemaText, TEMPLATE_LISTS } from './resources.js';
+import { readInstructions, readSchema, readSkill, RESOURCE_READERS, schemaList, schemaText, skillList, TEMPLATE_LISTS } from './resources.js';
 import { registerPrompts } from './prompts/index.js';
 import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
@@ -70,6 +70,14 @@ export function createServer(state: ServerState): McpServer {
     new ResourceTemplate(schemas.uri, { list: async () => ({ resources: schemaList() }) }),
     { title: schemas.title, description: schemas.description, mimeType: schemas.mimeType },
     (uri, variables) => readSchema(uri, variables),
+  );
+  const assets = MCP_AGENT_ASSETS;
+  server.registerResource(assets.instructions.name, assets.instructions.uri, { title: assets.instructions.title, description: assets.instructions.description, mimeType: assets.instructions.mimeType }, (uri) => readInstructions(uri));
+  server.registerResource(
+    assets.skills.name,
+    new ResourceTemplate(assets.skills.uri, { list: async () => ({ resources: await skillList() }) }),
+    { title: assets.skills.title, description: assets.skills.description, mimeType: assets.skills.mimeType },
+    (uri, variables) => readSkill(uri, variables),
   );
   registerPrompts(server, {
     target: () => state.target,
