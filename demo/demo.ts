@@ -122,7 +122,27 @@ try {
   discern(['docs', '--search', 'connect an agent'], 0);
   discern(['docs', 'guides/connect-a-coding-agent', '--markdown'], 0);
 
-  title('8. The same verbs over MCP, from the same contract');
+  title('8. A repository without discern.toml: setup drafts one from its own files, proves it, and lands it');
+  const fresh = join(work, 'fresh');
+  cpSync(join(root, 'demo/example'), fresh, { recursive: true });
+  rmSync(join(fresh, 'discern.toml'));
+  gitIn(fresh, 'init', '-q', '-b', 'main');
+  gitIn(fresh, 'add', '-A');
+  gitIn(fresh, 'commit', '-q', '-m', 'a project without discern');
+  // The draft (package.json's test script, the docs folder as a neutral scope) lands on a setup branch.
+  discern(['setup', 'begin'], 0, fresh);
+  discern(['setup', 'step', '2'], 0, fresh);
+  // Until setup lands, the work loop says what to finish first.
+  discern(['start', 'too-early'], 1, fresh);
+  // setup done commits the agents' files for the draft, then runs the first gate on that commit.
+  discern(['setup', 'done'], 0, fresh);
+  discern(['setup', 'accept'], 0, fresh);
+  // Everything refresh would write is already on the trunk: the plan is empty.
+  const plan = JSON.parse(discern(['refresh', '--dry-run', '--json'], 0, fresh)) as { plan?: { steps: unknown[] } };
+  process.stdout.write(`refresh --dry-run after setup: ${plan.plan?.steps.length ?? 0} file(s) to write.\n`);
+  if ((plan.plan?.steps.length ?? 0) !== 0) failures++;
+
+  title('9. The same verbs over MCP, from the same contract');
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
   const client = new Client({ name: 'discern-demo', version: '1.0.0' });
   await client.connect(transport);
