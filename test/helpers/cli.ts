@@ -13,9 +13,10 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+/** `entry` runs another copy of discern (a packed or moved dist/) instead of the repository's own. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string; entry?: string } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DISCERN_BIN, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? DISCERN_BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],

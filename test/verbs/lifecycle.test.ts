@@ -301,13 +301,13 @@ describe('discern licenses', () => {
     const pkg = tempDir('discern-package-');
     cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (source) => !source.endsWith('licenses.json') });
     writeFileSync(join(pkg, 'package.json'), '{"name":"discern","type":"module"}\n');
-    const moved = await runNode([join(pkg, 'dist/discern.js'), 'licenses', '--json'], pkg);
+    const moved = await runCli(['licenses', '--json'], { cwd: pkg, entry: join(pkg, 'dist/discern.js') });
     assert.equal(moved.code, 1);
     const json = envelope(moved);
     assert.equal(json.error, 'read_failed');
     assert.match(json.message ?? '', /does not exist/);
     assert.ok(json.hints?.at(-1)?.includes('npm run build'), json.hints?.at(-1));
-    const bare = await runNode([join(pkg, 'dist/discern.js'), 'licenses'], pkg);
+    const bare = await runCli(['licenses'], { cwd: pkg, entry: join(pkg, 'dist/discern.js') });
     assert.equal(bare.code, 1);
     assert.match(bare.stdout, /discern licenses: failed \(`read_failed`\)/);
   });
@@ -335,17 +335,4 @@ describe('the in-process drive', () => {
 
 function runGit(args: readonly string[], cwd: string): number | null {
   return spawnSync('git', args, { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }), stdio: 'ignore' }).status;
-}
-
-/** Runs a discern entry other than the repository's own dist/ (a copy of it elsewhere). */
-function runNode(args: readonly string[], cwd: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
 }

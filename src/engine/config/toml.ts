@@ -17,10 +17,7 @@ export function decodeToml(bytes: Uint8Array, displayName: string): Decoded {
   try {
     value = parse(text);
   } catch (error) {
-    if (error instanceof TomlError) {
-      const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
-      return { ok: false, problem: syntaxProblem(displayName, `is not valid TOML: ${reason}.`, { line: error.line, column: error.column }) };
-    }
+    if (error instanceof TomlError) return { ok: false, problem: syntaxProblem(displayName, `is not valid TOML: ${tomlErrorReason(error)}.`, { line: error.line, column: error.column }) };
     throw error;
   }
   return { ok: true, text, value: JSON.parse(JSON.stringify(value)) as unknown };
@@ -35,4 +32,9 @@ function syntaxProblem(file: string, reason: string, at: Location | undefined): 
     where,
     issues: [{ kind: 'invalid_toml', path: file, message: reason, ...(at ? { line: at.line, column: at.column } : {}) }],
   };
+}
+
+/** A smol-toml syntax error's first line, without the parser's prefix: what to tell a person. */
+export function tomlErrorReason(error: TomlError): string {
+  return (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
 }

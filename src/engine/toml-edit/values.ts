@@ -3,6 +3,7 @@
 // produce, which every edit checks its result against.
 import { parse, TomlError } from 'smol-toml';
 import { TomlEditError } from './errors.js';
+import { tomlErrorReason } from '../config/toml.js';
 import { isTable, type TomlValue } from './format.js';
 
 export type Tree = Record<string, unknown>;
@@ -13,10 +14,7 @@ export function parseTree(text: string): Tree {
   try {
     value = parse(text);
   } catch (error) {
-    if (error instanceof TomlError) {
-      const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
-      throw new TomlEditError(`not valid TOML: ${reason}`, { line: error.line, column: error.column });
-    }
+    if (error instanceof TomlError) throw new TomlEditError(`not valid TOML: ${tomlErrorReason(error)}`, { line: error.line, column: error.column });
     throw error;
   }
   return plain(value) as Tree;

@@ -26,14 +26,7 @@ function dataOf(verb: VerbId, input: Record<string, unknown>): ResourceReader {
  */
 function pageOf(verb: 'docs' | 'map'): ResourceReader {
   return async (uri, variables, options) => {
-    const raw = variables['target'];
-    const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');
-    let target: string;
-    try {
-      target = decodeURIComponent(encoded);
-    } catch {
-      throw new ResourceNotFoundError(uri.href, 'the target is not valid percent-encoding');
-    }
+    const target = decodedVariable(uri, variables, 'target', 'the target');
     const result = await invoke(verb, { target }, options);
     if (!result.ok) throw new ResourceNotFoundError(uri.href, `discern ${verb}: ${result.message}`);
     const data = result.data;
@@ -95,14 +88,7 @@ function listed(scheme: 'docs' | 'map', page: { target: string; title: string; d
  * the names generation found in schema/: no `/`, no `..`, nothing else resolves. The texts load on first read.
  */
 export async function readSchema(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
-  const raw = variables['name'];
-  const encoded = Array.isArray(raw) ? raw.join('/') : (raw ?? '');
-  let name: string;
-  try {
-    name = decodeURIComponent(encoded);
-  } catch {
-    throw new ResourceNotFoundError(uri.href, 'the schema name is not valid percent-encoding');
-  }
+  const name = decodedVariable(uri, variables, 'name', 'the schema name');
   const names = MCP_SCHEMAS.map((s) => s.name);
   if (!names.includes(name)) {
     const why = /[/\\]|\.\./.test(name) ? 'a schema name is one word, without / or ..' : `there is no published schema "${name}"`;
@@ -133,13 +119,7 @@ export async function readInstructions(uri: URL): Promise<ReadResourceResult> {
 /** One built-in skill's SKILL.md. `{name}` is percent-decoded once and must be a built-in skill's name. */
 export async function readSkill(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
   const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
-  const raw = variables['name'];
-  let name: string;
-  try {
-    name = decodeURIComponent(Array.isArray(raw) ? raw.join('/') : (raw ?? ''));
-  } catch {
-    throw new ResourceNotFoundError(uri.href, 'the skill name is not valid percent-encoding');
-  }
+  const name = decodedVariable(uri, variables, 'name', 'the skill name');
   const skill = BUILTIN_SKILLS.find((s) => s.name === name);
   if (!skill) throw new ResourceNotFoundError(uri.href, `there is no built-in skill "${name}"; the built-in skills are ${BUILTIN_SKILLS.map((s) => s.name).join(', ')}`);
   return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: skill.content }] };
@@ -149,4 +129,17 @@ export async function readSkill(uri: URL, variables: Readonly<Record<string, str
 export async function skillList(): Promise<ListedResource[]> {
   const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
   return BUILTIN_SKILLS.map((s) => ({ uri: `discern://skills/${s.name}`, name: `skill:${s.name}`, title: s.name, description: s.description, mimeType: 'text/markdown' }));
+}
+
+/**
+ * A template variable, percent-decoded exactly once (the SDK leaves `{+target}` captures encoded, and a `%2F..`
+ * must not survive as a path step); what it may name is each reader's own check.
+ */
+function decodedVariable(uri: URL, variables: Readonly<Record<string, string | string[]>>, key: string, what: string): string {
+  const raw = variables[key];
+  try {
+    return decodeURIComponent(Array.isArray(raw) ? raw.join('/') : (raw ?? ''));
+  } catch {
+    throw new ResourceNotFoundError(uri.href, `${what} is not valid percent-encoding`);
+  }
 }

@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { listOperations, readOperation, type OperationRecord } from '../../../engine/journal/index.js';
+import type { DiscernDiagnostic } from '../../../../generated/types.js';
 import { code, fenced } from './context.js';
 
 interface RecordedStep {
@@ -15,18 +16,8 @@ interface RecordedStep {
   output_path?: string;
 }
 
-interface RecordedDiagnostic {
-  tool: string;
-  severity: string;
-  message: string;
-  reproduce_cmd: string;
-  output?: string;
-  truncated?: boolean;
-  output_path?: string;
-  file?: string;
-  line?: number;
-  col?: number;
-}
+/** A diagnostic as the journal recorded it: the envelope's own shape. */
+type RecordedDiagnostic = DiscernDiagnostic;
 
 export interface FailedRun {
   record: OperationRecord;
