@@ -24,7 +24,7 @@ import { refreshAfterSetup } from '../engine/setup/instruction-refresh.js';
 import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
 import { activationContext, reactivation } from '../engine/setup/reactivation.js';
 import { gitWithoutHooks } from '../engine/setup/setup-git.js';
-import { readSetupState, setupBranchTip, setupStatePath, writeSetupState, type SetupState } from '../engine/setup/state.js';
+import { readSetupState, setupBranchTip, setupStatePath, trunkHasConfig, writeSetupState, type SetupState } from '../engine/setup/state.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { probeWrites } from '../engine/state/write-probe.js';
 import type { InspectVerbContext } from './context.js';
@@ -73,6 +73,9 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
     return await noOp(await finish(place, state, { trunk, landed: tip, steps, ...(proof ? { proof } : {}) }), steps);
   }
   if (tip === undefined) {
+    if (await trunkHasConfig(trunk, run)) {
+      return { refusal: { error: 'precondition_failed', message: `The setup branch \`${state.branch}\` is gone and ${trunk} has its own committed discern.toml, so the repository is set up and nothing is left to land; \`discern doctor\` checks it.`, next: { rerun: 'discern doctor' } } };
+    }
     return { refusal: { error: 'precondition_failed', message: `The setup branch \`${state.branch}\` is gone and ${trunk} does not hold the setup: there is nothing to land. Begin again with \`discern setup begin\`.`, next: { rerun: 'discern setup begin' } } };
   }
 

@@ -3,6 +3,7 @@
 // a dry run — create the setup branch from HEAD, commit the draft there and record the setup as begun. Every path
 // it writes is probed first; a denied one refuses with nothing changed. The result is the operating contract,
 // the facts, the draft, the first page and the owner moments (docs/decisions/0022).
+import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import type { SetupBeginOutcome } from '../../generated/handlers.js';
@@ -52,6 +53,12 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
   }
   const head = state.head;
   if (await hasConfig(run, 'HEAD')) return alreadySetUp(state.branch ?? 'HEAD');
+  // A discern.toml on disk but not committed (untracked, or covered by the ignore rules) is the user's file: setup's draft
+  // would replace it, and undoing a failed commit would delete it.
+  const onDisk = configPath(place);
+  if (existsSync(onDisk)) {
+    return { refusal: { error: 'precondition_failed', message: `${onDisk} exists but is not committed on this branch: setup writes its draft there. Move it aside, or commit it and run \`discern doctor\`.`, next: { rerun } } };
+  }
   // A preview shows the plan on any tree; the setup itself commits only its own file, on a clean one.
   const dirty = state.changed > 0 ? `The main checkout has ${uncommitted(state)}. Setup commits only its own discern.toml on a new branch, so commit or stash these first.` : undefined;
   if (dirty !== undefined && input.dry_run !== true) {

@@ -73,9 +73,10 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     const wrote = machinery.written.length > 0 ? ` It wrote ${machinery.written.join(', ')}.` : '';
     return { data, refusal: { error: 'apply_failed', message: `The agents' files for this configuration could not be ${machinery.kind === 'commit' ? 'committed' : 'written'}: ${machinery.message}.${wrote}`, next: { recovery: `run \`discern refresh\`, commit what it writes, then \`${RERUN}\`` } } };
   }
+  const ignoredNote = machinery.ignored && machinery.ignored.length > 0 ? `; written but not committed, the ignore rules cover them: ${machinery.ignored.join(', ')}` : '';
   const machineryStep: DiscernStep[] =
-    machinery.written.length > 0
-      ? [{ kind: 'refresh', label: `write and commit the agents' files (${machinery.written.length})`, disposition: 'run', note: machinery.written.join(', '), outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) }]
+    machinery.written.length > 0 || ignoredNote !== ''
+      ? [{ kind: 'refresh', label: `write and commit the agents' files (${machinery.written.length})`, disposition: 'run', note: `${machinery.written.join(', ')}${ignoredNote}`, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) }]
       : [];
 
   // The first gate: done's own run on this checkout's committed tip.

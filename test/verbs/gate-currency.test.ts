@@ -5,6 +5,7 @@ import type { DiscernDoneData } from '../../generated/types.js';
 import { pageBrokenLinks } from '../../src/engine/gate/map-integrity.js';
 import { call } from '../helpers/drive.js';
 import { cleanupGate, gateRepo } from '../helpers/gate-repo.js';
+import { scratchRepo } from '../helpers/scratch-repo.js';
 
 after(cleanupGate);
 
@@ -43,6 +44,12 @@ describe('refresh currency', () => {
     const r = gateRepo('[jobs]\ntest = "true"\n\n[instructions]\nsources = ["notes.md"]\n', { 'notes.md': '# House rules\n\nUse tabs.\n' });
     const never = await call('done', {}, r.root);
     assert.equal(never.ok, true, `a project that never ran refresh is not failed for it: ${JSON.stringify(never)}`);
+    // The user's own CLAUDE.md and .mcp.json (refresh would add its part to them) do not count as adopting it.
+    r.write('CLAUDE.md', '# Our notes for Claude\n');
+    r.write('.mcp.json', '{ "mcpServers": { "other": { "command": "other" } } }\n');
+    r.commit('our own agent files');
+    const own = await call('done', {}, r.root);
+    assert.equal(own.ok, true, `files without discern's part are not drift: ${JSON.stringify(own)}`);
     const refreshed = await call('refresh', {}, r.root);
     assert.equal(refreshed.ok, true, JSON.stringify(refreshed));
     r.commit('wire the agents');
@@ -64,5 +71,15 @@ describe('refresh currency', () => {
     r.commit('refresh');
     const again = await call('done', {}, r.root);
     assert.equal(again.ok, true, JSON.stringify(again));
+  });
+});
+
+describe('refresh currency and the ignore rules', () => {
+  it('a refresh target the ignore rules cover is never in a commit, so it is not drift', async () => {
+    const r = scratchRepo({ 'discern.toml': '[project]\nname = "Gate"\nagents = ["claude_code", "copilot"]\n\n[repository]\ntrunk = "main"\n\n[jobs]\ntest = "true"\n', '.gitignore': '.vscode/\n' });
+    assert.equal((await call('refresh', {}, r.root)).ok, true);
+    r.commit('wire the agents; .vscode/ stays local');
+    const green = await call('done', {}, r.root);
+    assert.equal(green.ok, true, JSON.stringify(green));
   });
 });

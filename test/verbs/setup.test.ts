@@ -201,7 +201,7 @@ describe('setup on a Node project, begin to accept', () => {
     assert.equal(data.landed_commit, tip);
     assert.equal(data.proof_note?.status, 'recorded');
     assert.deepEqual(data.instruction_refresh, { status: 'complete', compiled: [] }, 'setup done committed the agents’ files, so nothing is left to write');
-    assert.deepEqual(data.reactivation.map((a) => [a.agent, a.recovery]), [['claude_code', 'discern refresh'], ['codex', 'discern refresh']]);
+    assert.deepEqual(data.reactivation.map((a) => [a.agent, a.recovery]), [['claude_code', 'discern refresh'], ['codex', 'discern refresh (in a project Codex trusts), else codex mcp add discern -- discern mcp']]);
     assert.match(data.reactivation[0]?.check ?? '', /\/mcp/);
     assert.match(data.activation_context, /session starts/);
     assert.equal(git(r, 'rev-parse', 'main'), tip);

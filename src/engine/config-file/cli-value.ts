@@ -11,6 +11,8 @@ export function parseCliValue(raw: string, path: readonly string[]): TomlValue {
   try {
     const doc = parse(`v = ${raw}\n`) as Record<string, unknown>;
     if (Object.keys(doc).length !== 1 || !('v' in doc)) return raw;
+    // A TOML date or time (no discern key takes one) is kept as the text typed, not a reformatted timestamp.
+    if (doc['v'] instanceof Date) return raw;
     parsed = plain(doc['v']);
   } catch {
     return raw;

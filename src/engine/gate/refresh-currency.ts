@@ -5,7 +5,8 @@
 // never ran refresh is not failed for files it never asked for.
 import type { DiscernDiagnostic, DiscernFailedStage } from '../../../generated/types.js';
 import type { Project } from '../project/resolve.js';
-import { planRefresh, type RefreshKind, type RefreshPlan } from '../refresh/index.js';
+import { ignoredPaths } from '../git/ignored.js';
+import { planRefresh, planUninstall, type RefreshKind, type RefreshPlan } from '../refresh/index.js';
 
 export interface RefreshDrift {
   failedStage: DiscernFailedStage;
@@ -19,13 +20,18 @@ const PRIORITY: readonly DiscernFailedStage[] = ['instructions', 'skills', 'adr_
 const REPRODUCE = 'discern refresh --dry-run';
 
 export async function refreshDrift(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<RefreshDrift | undefined> {
-  return driftOf(await planRefresh(project, { env }));
+  // Adopted means some part of a file is already discern's: exactly what uninstall would take out. A user's own
+  // CLAUDE.md or .mcp.json without discern's part does not count (refresh would update it, but never did).
+  const owned = await planUninstall(project);
+  if (owned.targets.length === 0) return undefined;
+  const plan = await planRefresh(project, { env });
+  // A file the ignore rules cover is never in a commit: its currency is each checkout's own business.
+  const ignored = await ignoredPaths(plan.targets.map((t) => t.path), { cwd: project.root, env });
+  return driftOf({ ...plan, targets: plan.targets.filter((t) => !ignored.has(t.path)) });
 }
 
-/** Pure: the verdict on a plan. */
+/** Pure: the verdict on a plan, for a project that has adopted refresh. */
 export function driftOf(plan: RefreshPlan): RefreshDrift | undefined {
-  const adopted = plan.current.length > 0 || plan.targets.some((t) => t.action !== 'create');
-  if (!adopted) return undefined;
   if (plan.errors.length > 0) {
     return {
       failedStage: 'refresh_drift',

@@ -27,7 +27,8 @@ export async function decisionRecords(root: string, dir: string): Promise<Decisi
   const info = await stat(abs).catch(() => undefined);
   if (!info?.isDirectory()) return undefined;
   const records: DecisionRecord[] = [];
-  for (const file of (await readdir(abs)).sort()) {
+  // An unreadable folder lists no records rather than failing the plan (and the gate) with a crash.
+  for (const file of (await readdir(abs).catch(() => [] as string[])).sort()) {
     const match = RECORD.exec(file);
     if (!match) continue;
     const full = join(abs, file);

@@ -56,7 +56,13 @@ export async function skillCatalogue(root: string, settings: { dir?: string; exc
   const folder = await readProjectFile(root, dir);
   if (folder.ok && folder.file.text !== null) problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} is a file, not a folder` });
   else if (!folder.ok && folder.reason !== FOLDER) problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} ${folder.reason}` });
-  else if (!folder.ok) names = (await readdir(join(root, dir))).filter((n) => !n.startsWith('.')).sort();
+  else if (!folder.ok) {
+    try {
+      names = (await readdir(join(root, dir))).filter((n) => !n.startsWith('.')).sort();
+    } catch (error) {
+      problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+    }
+  }
   for (const name of names) {
     const rel = `${dir}/${name}`;
     const info = await lstat(join(root, rel)).catch(() => undefined);

@@ -2,6 +2,7 @@
 // configuration only when a session starts, so each needs a fresh session, a way to see discern connected, a
 // repair, and the CLI to fall back on. One row per [project] agents member.
 import type { DiscernSetupAcceptData } from '../../../generated/types.js';
+import { CODEX_ADD_COMMAND } from '../refresh/agents.js';
 import type { Agent } from './proposal.js';
 
 type Reactivation = DiscernSetupAcceptData['reactivation'][number];
@@ -14,8 +15,16 @@ const CHECKS: Readonly<Record<Agent, string>> = {
   copilot: 'Reopen the project in VS Code, run “MCP: List Servers” from the Command Palette: `discern` is running.',
 };
 
+/**
+ * Codex reads the project's .codex/config.toml only in a project it trusts; elsewhere refresh cannot wire it,
+ * and the repair is registering the server with Codex itself.
+ */
+const RECOVERY: Readonly<Partial<Record<Agent, string>>> = {
+  codex: `discern refresh (in a project Codex trusts), else ${CODEX_ADD_COMMAND}`,
+};
+
 export function reactivation(agents: readonly Agent[]): Reactivation[] {
-  return agents.map((agent) => ({ agent, check: CHECKS[agent], recovery: 'discern refresh', fallback: 'discern status --markdown' }));
+  return agents.map((agent) => ({ agent, check: CHECKS[agent], recovery: RECOVERY[agent] ?? 'discern refresh', fallback: 'discern status --markdown' }));
 }
 
 export function activationContext(root: string): string {

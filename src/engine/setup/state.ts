@@ -93,5 +93,13 @@ export async function unfinishedSetup(commonDir: string, run: { cwd: string; env
   const read = await readSetupState(commonDir);
   if (!('state' in read) || !unfinished(read.state)) return undefined;
   const tip = await setupBranchTip(read.state, run);
+  // The setup branch is gone and the trunk has a committed discern.toml (merged by hand, or written another way):
+  // there is no setup in progress any more, and a configured trunk is set up.
+  if (tip === undefined && (await trunkHasConfig(read.state.trunk, run))) return undefined;
   return { phase: read.state.phase, branch: read.state.branch, next: nextSetupCommand(read.state, tip) };
+}
+
+/** Whether the trunk's tip commits a discern.toml. */
+export async function trunkHasConfig(trunk: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<boolean> {
+  return (await git(['cat-file', '-e', `refs/heads/${trunk}:discern.toml`], run)).code === 0;
 }
