@@ -275,6 +275,13 @@ describe('prompts', () => {
     await assert.rejects(getPrompt('no_such_prompt', {}), /Prompt no_such_prompt not found/);
     assert.equal(textOf(await getPrompt('draft_config', { path: '' })).length > 0, true, 'an empty optional argument counts as absent');
   });
+  it('refine_config shows the saved discern.toml beside a draft that changes it (the golden loop saved one)', async () => {
+    const changed = textOf(await getPrompt('refine_config', { draft: '[project]\nname = "shop"\n' }));
+    assert.match(changed, /## The saved discern\.toml \(what the project runs with now\)\n\n```toml\n[\s\S]*\[jobs\]/);
+    const saved = readFileSync(join(repo.root, 'discern.toml'), 'utf8');
+    const same = textOf(await getPrompt('refine_config', { draft: saved }));
+    assert.match(same, /The project's saved discern\.toml is this draft\./);
+  });
   it('a path outside any checkout is refused by name', async () => {
     await assert.rejects(getPrompt('land_change', { path: tmpdir() }), /`path`: .* is not inside a git checkout/);
   });

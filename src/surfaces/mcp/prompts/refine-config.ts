@@ -1,7 +1,9 @@
 // refine_config: the model's draft with every validation error and warning at its line (the same check as
-// discern_validate_config), the doctor result for the project, and the failing steps of the checkout's last
+// discern_validate_config), the project's saved discern.toml when it has one, the doctor result, and the failing steps of the checkout's last
 // failed gate run, asking what to change.
 import type { DiscernDoctorResult, DiscernValidateConfigResult } from '../../../../generated/types.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { invoke } from '../../../verbs/invoke.js';
 import { checkoutOf, code, fenced, promptResult, repositoryStateDir, type PromptBuilder } from './context.js';
 import { describeRun, failedRun } from './failed-run.js';
@@ -10,14 +12,19 @@ export const refineConfigPrompt: PromptBuilder = async (ctx) => {
   const checkout = await checkoutOf(ctx);
   const draft = ctx.args['draft'] ?? '';
   const options = { ...ctx.invokeOptions, defaultTarget: checkout.root };
-  const [validation, doctor, run] = await Promise.all([
+  const [validation, doctor, run, saved] = await Promise.all([
     invoke('validateConfig', { toml: draft, path: checkout.root }, options) as Promise<DiscernValidateConfigResult>,
     invoke('doctor', { path: checkout.root }, options) as Promise<DiscernDoctorResult>,
     failedRun(repositoryStateDir(checkout), checkout.root),
+    readFile(join(checkout.root, 'discern.toml'), 'utf8').catch(() => undefined),
   ]);
+  // The configuration the project runs with now, when it has one and the draft changes it: what the gate and
+  // doctor below were reading.
+  const current = saved === undefined ? [] : [saved === draft ? '## The saved discern.toml\n\nThe project\'s saved discern.toml is this draft.' : `## The saved discern.toml (what the project runs with now)\n\n${fenced(saved, 'toml')}`];
   return promptResult(ctx, [
     `Refine this draft discern.toml for the repository at ${code(checkout.root)}.`,
     `## The draft\n\n${fenced(draft, 'toml')}`,
+    ...current,
     `## What discern_validate_config reports\n\n${validationSection(validation)}`,
     `## discern_doctor for the project\n\n${doctorSection(doctor)}`,
     `## The last failed gate run\n\n${'found' in run ? describeRun(run.found) : 'none' in run ? run.none : run.unreadable}`,
