@@ -2,21 +2,14 @@
 // (a branch, a worktree directory, a registered worktree) with a numeric suffix. Pure: the caller says what is
 // taken.
 import { branchNameProblem } from '../git/ref-name.js';
+import { slugify } from '../project/slug.js';
 
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MAX_NAME = 64;
 
 /** A name from a title: lower case, words joined by '-', at most 40 characters; undefined when nothing is left. */
 export function nameFromTitle(title: string): string | undefined {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/, '');
-  return slug.length > 0 ? slug : undefined;
+  return slugify(title, 40);
 }
 
 /** Why a name cannot name an effort's branch under this prefix, or undefined when it can. */
