@@ -33,6 +33,7 @@ export const HANDLERS: HandlerLoaders = {
   help: async () => (await import('./help.js')).help,
   identity: async () => (await import('./identity.js')).identity,
   impact: async () => (await import('./impact.js')).impact,
+  improvement: async () => (await import('./improvement.js')).improvement,
   licenses: async () => (await import('./licenses.js')).licenses,
   map: async () => (await import('./map.js')).map,
   prepare: async () => (await import('./prepare.js')).prepare,

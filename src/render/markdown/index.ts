@@ -9,6 +9,7 @@ import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
 import { renderHelp } from './help.js';
 import { renderImpact } from './impact.js';
+import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
@@ -52,6 +53,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderIdentity(result);
     case 'impact':
       return renderImpact(result);
+    case 'improvement':
+      return renderImprovement(result);
     case 'licenses':
       return renderLicenses(result);
     case 'map':
