@@ -1,5 +1,5 @@
-// Gathers the audit's facts once, reading in parallel: git (the working state, the tracked files, the branches
-// and, when there are any, the linked worktrees — four processes, plus two per map region for freshness),
+// Gathers the audit's facts once, reading in parallel: git (the working state, the tracked files, the branches,
+// recent history for the map's freshness and, when there are any, the linked worktrees — five processes at most),
 // discern.toml, discern's records under the git directories, the refresh plan and the map. Rules never read;
 // they evaluate these facts (docs/decisions/0030). A record that cannot be read counts as absent, as the gate
 // reads it; nothing here writes.
@@ -21,12 +21,12 @@ import { git, gitComplaint } from '../git/git.js';
 import { readWorkingState } from '../git/porcelain-status.js';
 import { listWorktrees } from '../git/worktree-list.js';
 import { executorState, listOperations } from '../journal/index.js';
-import { regionFreshness } from '../map/freshness.js';
 import type { Project } from '../project/resolve.js';
 import { AGENTS } from '../refresh/agents.js';
 import { decisionRecords, decisionsDir } from '../refresh/adr-index.js';
 import { planRefresh } from '../refresh/index.js';
 import { readSetupState, unfinishedSetup } from '../setup/state.js';
+import { HISTORY_WINDOW, recentCommits, regionLag } from './map-lag.js';
 import type { CheckpointFact, Facts, OperationFact, StandardValueFact } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -189,7 +189,9 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
     const title = typeof fm['title'] === 'string' && fm['title'].trim() !== '' ? fm['title'].trim() : /^#\s+\S/m.test(page?.content ?? '') ? page?.title : undefined;
     return { path: `${dir}/${s.path}`, has_front_matter: /^\uFEFF?---[ \t]*\r?\n/.test(s.text), ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}) };
   });
-  const freshness = corpus.regions.length > 0 ? await regionFreshness({ cwd: project.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }, dir, corpus, tracked) : new Map();
+  const regions = corpus.regions.map((r) => ({ name: r.name, dir: `${dir}/${r.dir}`, pages: corpus.pages.filter((p) => p.path.startsWith(`${r.dir}/`)).map((p) => ({ path: `${dir}/${p.path}`, content: p.content })) }));
+  const history = regions.length > 0 ? await recentCommits({ cwd: project.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }) : [];
+  const lag = regionLag(regions, dir, tracked, history, history.length >= HISTORY_WINDOW);
   const records = await decisionRecords(project.root, decisions);
   return {
     dir,
@@ -197,8 +199,8 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
     pages,
     brokenLinks,
     regions: corpus.regions.map((r) => {
-      const f = freshness.get(r.name);
-      return { name: r.name, page_count: r.page_count, ...(f?.code_changes_since !== undefined ? { code_changes_since: f.code_changes_since } : {}) };
+      const f = lag.get(r.name);
+      return { name: r.name, page_count: r.page_count, ...(f?.code_changes_since !== undefined ? { code_changes_since: f.code_changes_since } : {}), ...(f?.lower_bound ? { lower_bound: true } : {}) };
     }),
     decisionsDir: decisions,
     ...(records ? { decisions: records.map((r) => ({ number: r.number, file: r.file })) } : {}),

@@ -91,6 +91,8 @@ export interface RegionFact {
   name: string;
   page_count: number;
   code_changes_since?: number;
+  /** The region's pages last changed before the history read: the lag is at least code_changes_since. */
+  lower_bound?: boolean;
 }
 
 export interface CheckpointFact {

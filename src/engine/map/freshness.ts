@@ -23,10 +23,10 @@ interface Run {
 /** git accepts long path lists, but not unbounded ones: ask in batches and merge the commits. */
 const PATHS_PER_CALL = 200;
 
-/** `listed` (the tracked files) spares the ls-files call when the caller has already listed the tracked files. */
-export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus, listed?: ReadonlySet<string>): Promise<Map<string, RegionFreshness>> {
+export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus): Promise<Map<string, RegionFreshness>> {
   const options = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
-  const tracked = listed ?? new Set((await git(['ls-files', '-z'], options)).stdout.split('\0').filter((p) => p.length > 0));
+  const listing = await git(['ls-files', '-z'], options);
+  const tracked = new Set(listing.stdout.split('\0').filter((p) => p.length > 0));
   const facts = new Map<string, RegionFreshness>();
   await mapLimited(corpus.regions, 4, async (region) => {
     const pages = corpus.pages.filter((p) => p.path.startsWith(`${region.dir}/`));

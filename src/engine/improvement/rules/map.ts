@@ -1,6 +1,7 @@
 // The map category: the project keeps an agent-maintained map with more than a page or two, its links lead
 // somewhere, its pages say what they are about, its decision index is current, and the code it describes has
 // not moved on without it.
+import { HISTORY_WINDOW } from '../map-lag.js';
 import type { Category, Rule } from '../types.js';
 import { blocked, count, listed, verdict } from '../verdict.js';
 
@@ -56,11 +57,13 @@ const descriptions: Rule = {
     const m = facts.map;
     const read = [`${m.dir}/ front matter`];
     if (m.pages.length === 0) return blocked('map.pages', 'There are no map pages to describe.', read);
-    const bare = m.pages.filter((p) => !p.has_front_matter || !p.description || !p.title);
-    const counts = { pages: m.pages.length, without: bare.length };
-    if (bare.length === 0) return verdict('pass', `All ${count(m.pages.length, 'page')} have a title and a description.`, { read, counts });
+    // Decision records are listed by number and title in their index; they need no description of their own.
+    const described = m.pages.filter((p) => !p.path.startsWith(`${m.decisionsDir}/`));
+    const bare = described.filter((p) => !p.has_front_matter || !p.description || !p.title);
+    const counts = { pages: described.length, without: bare.length };
+    if (bare.length === 0) return verdict('pass', `All ${count(described.length, 'page')} (decision records aside) have a title and a description.`, { read, counts });
     const first = bare[0]?.path ?? '';
-    return verdict(bare.length * 2 <= m.pages.length ? 'partial' : 'fail', `${bare.length} of ${count(m.pages.length, 'page')} lack a title or description in front matter: ${listed(bare.map((p) => p.path))}. Search and the index show such pages by their first lines.`, {
+    return verdict(bare.length * 2 <= described.length ? 'partial' : 'fail', `${bare.length} of ${count(described.length, 'page')} lack a title or description in front matter: ${listed(bare.map((p) => p.path))}. Search and the index show such pages by their first lines.`, {
       read,
       counts,
       fix: `Start ${first} with front matter: \`---\\ntitle: …\\ndescription: one sentence on what the page answers\\n---\`.`,
@@ -105,15 +108,16 @@ const fresh: Rule = {
   kind: 'review',
   evaluate(facts) {
     const m = facts.map;
-    const read = [`${m.dir}/ regions`, 'git log of the files they cite'];
+    const read = [`${m.dir}/ regions`, `git log (last ${HISTORY_WINDOW} commits) of the files they cite`];
     if (m.pages.length === 0) return blocked('map.pages', 'There is no map whose freshness could be measured.', read);
     const measured = m.regions.filter((r) => r.code_changes_since !== undefined);
     const stale = measured.filter((r) => (r.code_changes_since ?? 0) >= STALE_AFTER_COMMITS);
     const counts = { regions: m.regions.length, measured: measured.length, stale: stale.length };
-    const reviews = stale.map((r) => ({ subject: `map region ${r.name}`, reason: `${r.code_changes_since ?? 0} commits changed the code it cites since its pages last changed` }));
+    const lag = (r: (typeof stale)[number]): string => `${r.lower_bound ? 'at least ' : ''}${r.code_changes_since ?? 0}`;
+    const reviews = stale.map((r) => ({ subject: `map region ${r.name}`, reason: `${lag(r)} commits changed the code it cites since its pages last changed` }));
     if (stale.length === 0) return verdict('pass', `${count(measured.length, 'region')} cite${measured.length === 1 ? 's' : ''} code; none has ${STALE_AFTER_COMMITS} or more commits to it since its pages changed.`, { read, counts });
     const first = stale[0]?.name ?? '';
-    return verdict(stale.length === measured.length ? 'fail' : 'partial', `${stale.length} of ${count(measured.length, 'region')} lag the code they cite: ${listed(stale.map((r) => `${r.name} (${r.code_changes_since ?? 0} commits)`))}.`, {
+    return verdict(stale.length === measured.length ? 'fail' : 'partial', `${stale.length} of ${count(measured.length, 'region')} lag the code they cite: ${listed(stale.map((r) => `${r.name} (${lag(r)} commits)`))}.`, {
       read,
       counts,
       reviews,
