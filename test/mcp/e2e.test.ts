@@ -203,8 +203,16 @@ describe('calling every tool', () => {
       other.cleanup();
     }
   });
+  it('discern_improvement audits the server\'s checkout, one category, and fails below min_score', async () => {
+    const all = await callTool('discern_improvement', {});
+    assert.equal(all.structuredContent?.['ok'], true);
+    const map = await callTool('discern_improvement', { category: 'map' });
+    assert.deepEqual(((map.structuredContent?.['data'] as { categories: { name: string }[] }).categories ?? []).map((c) => c.name), ['map']);
+    const low = await callTool('discern_improvement', { min_score: 100 });
+    assert.equal(low.structuredContent?.['error'], 'below_min_score');
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 

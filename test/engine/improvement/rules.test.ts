@@ -52,7 +52,7 @@ const CASES: [string, string, (f: Facts) => void, RuleStatus][] = [
   ['gate.stages', 'two known jobs missing', (f) => { delete f.config.jobs?.format; delete f.config.jobs?.lint; }, 'partial'],
   ['gate.stages', 'no jobs at all', (f) => { f.config.jobs = {}; }, 'fail'],
   ['gate.stages', 'a job set to ":" declares it does not apply', (f) => { f.config.jobs = { ...f.config.jobs, format: ':' }; }, 'pass'],
-  ['gate.stages', 'a custom check job covers lint', (f) => { delete f.config.jobs?.lint; f.config.jobs = { ...f.config.jobs, clippy: { stage: 'check', run: 'cargo clippy' } } as typeof f.config.jobs; }, 'pass'],
+  ['gate.stages', 'a custom check job covers lint', (f) => { delete f.config.jobs?.lint; f.config.jobs = { ...f.config.jobs, clippy: { stage: 'check', run: 'cargo clippy' } } as NonNullable<typeof f.config.jobs>; }, 'pass'],
   ['gate.stages', '[assurance] not_applicable, read loosely', (f) => { delete f.config.jobs?.format; cfg(f)['assurance'] = { not_applicable: ['format'] }; }, 'pass'],
   ['gate.green-head', 'the last run on HEAD was red', (f) => { f.gate.lastRun = { commit: f.head.commit ?? '', verdict: 'red', failed_stage: 'test', at: daysAgo(0) }; }, 'fail'],
   ['gate.green-head', 'Proof is for an older commit', (f) => { f.gate.proof.commit = 'b'.repeat(40); delete f.gate.lastRun; }, 'partial'],
