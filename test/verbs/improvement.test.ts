@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DiscernImprovementAudit, DiscernResult } from '../../generated/types.js';
 import { renderMarkdown } from '../../src/render/markdown/index.js';
 import { assertDriven, call } from '../helpers/drive.js';
@@ -235,6 +236,25 @@ describe('real records move real rules', () => {
     const reviews = audit.categories.find((c) => c.name === 'worktrees')?.reviews ?? [];
     assert.deepEqual(reviews.map((x) => x.subject), ['branch agent/old']);
     assert.ok(audit.open_reviews >= 1);
+  });
+});
+
+describe('the landing queue from its records', () => {
+  it('a submission waiting five days is a review item; a landing that stopped part way fails the rule', async () => {
+    const r = bare();
+    const common = join(r.root, '.git', 'discern');
+    const waiting = { format: 1, submission_id: 's1', effort: 'slow', branch: 'agent/slow', path: `${r.root}.worktrees/slow`, head: 'c'.repeat(40), submitted_at: new Date(Date.now() - 5 * 86_400_000).toISOString() };
+    mkdirSync(join(common, 'submissions'), { recursive: true });
+    writeFileSync(join(common, 'submissions', 'slow.json'), JSON.stringify(waiting));
+    let audit = auditOf(await call('improvement', { category: 'worktrees' }, r.root));
+    assert.equal(rule(audit, 'worktrees.queue').status, 'partial');
+    assert.deepEqual(audit.categories[0]?.reviews.map((x) => x.subject), ['submission slow']);
+    const stopped = { format: 1, effort: 'slow', branch: 'agent/slow', path: waiting.path, head: waiting.head, trunk: 'main', trunk_before: 'd'.repeat(40), step: 'composed', started_at: new Date(Date.now() - 3_600_000).toISOString(), consent: { source: 'test' } };
+    mkdirSync(join(common, 'acceptance'), { recursive: true });
+    writeFileSync(join(common, 'acceptance', 'slow.json'), JSON.stringify(stopped));
+    audit = auditOf(await call('improvement', { category: 'worktrees' }, r.root));
+    assert.equal(rule(audit, 'worktrees.queue').status, 'fail');
+    assert.match(rule(audit, 'worktrees.queue').fix ?? '', /discern accept slow/);
   });
 });
 

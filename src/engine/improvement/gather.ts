@@ -26,6 +26,7 @@ import { AGENTS } from '../refresh/agents.js';
 import { decisionRecords, decisionsDir } from '../refresh/adr-index.js';
 import { planRefresh } from '../refresh/index.js';
 import { readSetupState, unfinishedSetup } from '../setup/state.js';
+import { inspectLease } from '../state/lease-lock.js';
 import { HISTORY_WINDOW, recentCommits, regionLag } from './map-lag.js';
 import type { CheckpointFact, Facts, OperationFact, StandardValueFact } from './types.js';
 
@@ -82,7 +83,8 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
       abandoned: record.finished_at === undefined && executorState(record) === 'gone',
     }))
     .sort((a, b) => a.started_at.localeCompare(b.started_at));
-  const runningAccepts = operations.filter((o) => o.verb === 'accept' && o.outcome === undefined && !o.abandoned).length;
+  // accept holds this lease while it lands: a transaction under a live holder is in progress, not interrupted.
+  const acceptRunning = inspectLease(join(project.commonDir, 'discern', 'locks', 'accept.lock')).state === 'held';
 
   return {
     now,
@@ -107,7 +109,7 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     refresh,
     instructions,
     map,
-    worktrees: { linked: worktrees, unlanded, submissions: acceptance.submissions, transactions: acceptance.transactions, running_accepts: runningAccepts },
+    worktrees: { linked: worktrees, unlanded, submissions: acceptance.submissions, transactions: acceptance.transactions, accept_running: acceptRunning },
     standards: { values },
     checkpoints,
   };

@@ -186,7 +186,8 @@ export interface Facts {
     submissions: { effort: string; branch: string; submitted_at: string; failure?: string }[];
     /** Landings that began and did not finish. */
     transactions: { effort: string; step: string; started_at: string }[];
-    running_accepts: number;
+    /** An accept holds its repository lock now. */
+    accept_running: boolean;
   };
   standards: {
     /** The latest recorded value of each standard across this repository's checkouts. */

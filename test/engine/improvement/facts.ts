@@ -67,7 +67,7 @@ export function healthyFacts(): Facts {
         { number: '0002', file: '0002-second.md' },
       ],
     },
-    worktrees: { linked: [], unlanded: [{ branch: 'agent/fresh', committed_at: Math.floor((NOW - 86_400_000) / 1000) }], submissions: [], transactions: [], running_accepts: 0 },
+    worktrees: { linked: [], unlanded: [{ branch: 'agent/fresh', committed_at: Math.floor((NOW - 86_400_000) / 1000) }], submissions: [], transactions: [], accept_running: false },
     standards: { values: { coverage: { value: 84, measured_at: day(1), source: 'standard-measurements.json' } } },
     checkpoints: {
       list: [

@@ -68,6 +68,7 @@ const CASES: [string, string, (f: Facts) => void, RuleStatus][] = [
   ['gate.journal', 'a run died unfinished', (f) => { f.gate.operations.push({ handle: 'R1-EEEE-EEEE-EE', verb: 'done', started_at: daysAgo(0), abandoned: true }); }, 'partial'],
   ['gate.journal', 'most runs failed', (f) => { for (const o of f.gate.operations) o.outcome = 'failed'; }, 'fail'],
   ['gate.journal', 'no runs at all', (f) => { f.gate.operations = []; }, 'pass'],
+  ['gate.journal', 'one failed run is not a trend', (f) => { f.gate.operations = [{ handle: 'R1-FFFF-FFFF-FF', verb: 'done', started_at: daysAgo(0), outcome: 'failed', abandoned: false }]; }, 'partial'],
   // setup
   ['setup.finished', 'a setup is begun', (f) => { f.setup.unfinished = { phase: 'begun', branch: 'discern/setup', next: 'discern setup step 1' }; }, 'fail'],
   ['setup.finished', 'the setup state cannot be read', (f) => { f.setup.stateUnreadable = 'damaged'; }, 'partial'],
@@ -110,7 +111,7 @@ const CASES: [string, string, (f: Facts) => void, RuleStatus][] = [
   ['worktrees.queue', 'a submission waiting five days', (f) => { f.worktrees.submissions = [{ effort: 'x', branch: 'agent/x', submitted_at: daysAgo(5) }]; }, 'partial'],
   ['worktrees.queue', 'a submission whose landing failed', (f) => { f.worktrees.submissions = [{ effort: 'x', branch: 'agent/x', submitted_at: daysAgo(0), failure: 'conflict' }]; }, 'partial'],
   ['worktrees.queue', 'an interrupted landing', (f) => { f.worktrees.transactions = [{ effort: 'x', step: 'composed', started_at: daysAgo(1) }]; }, 'fail'],
-  ['worktrees.queue', 'a landing in progress is not interrupted', (f) => { f.worktrees.transactions = [{ effort: 'x', step: 'composed', started_at: daysAgo(0) }]; f.worktrees.running_accepts = 1; }, 'pass'],
+  ['worktrees.queue', 'a landing in progress is not interrupted', (f) => { f.worktrees.transactions = [{ effort: 'x', step: 'composed', started_at: daysAgo(0) }]; f.worktrees.accept_running = true; }, 'pass'],
   // standards
   ['standards.configured', 'no standards', (f) => { delete f.config.standards; }, 'fail'],
   ['standards.measured', 'one of two unmeasured', (f) => { f.config.standards = { ...f.config.standards, size: { direction: 'down', limit: 100, margin: 1, run: 'du' } }; }, 'partial'],

@@ -19,6 +19,8 @@ const NEAR_TIMEOUT = 0.5;
 const FAILURE_SHARE_PARTIAL = 0.25;
 const FAILURE_SHARE_FAIL = 0.5;
 const GATE_VERBS = new Set(['done', 'prepare', 'test']);
+/** Fewer finished runs than this are not a trend: at worst partial (gate.green-head judges the last one). */
+const TREND_RUNS = 4;
 
 export interface StageCoverage {
   configured: string[];
@@ -191,7 +193,7 @@ const journal: Rule = {
     ];
     const detail = `${failed.length} of ${count(finished.length, 'finished gate run')} failed${abandoned.length > 0 ? `; ${abandoned.length} died unfinished` : ''}.`;
     const handle = (abandoned[0] ?? failed[failed.length - 1])?.handle ?? '';
-    const status: Verdict['status'] = share > FAILURE_SHARE_FAIL ? 'fail' : share > FAILURE_SHARE_PARTIAL || abandoned.length > 0 ? 'partial' : 'pass';
+    const status: Verdict['status'] = share > FAILURE_SHARE_FAIL && finished.length >= TREND_RUNS ? 'fail' : share > FAILURE_SHARE_PARTIAL || abandoned.length > 0 ? 'partial' : 'pass';
     return verdict(status, detail, { read, counts, reviews: status === 'pass' ? [] : reviews, fix: `Read what keeps failing with \`discern progress ${handle}\` and fix its cause (a flaky test, a slow job, a missing tool).`, against: handle });
   },
 };

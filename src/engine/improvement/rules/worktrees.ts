@@ -63,7 +63,7 @@ const queue: Rule = {
   evaluate(facts) {
     const w = facts.worktrees;
     const read = ['<git-common-dir>/discern/submissions', '<git-common-dir>/discern/acceptance'];
-    const interrupted = w.running_accepts > 0 ? [] : w.transactions;
+    const interrupted = w.accept_running ? [] : w.transactions;
     const waiting = w.submissions
       .map((s) => ({ ...s, days: daysBetween(Date.parse(s.submitted_at), facts.now) }))
       .filter((s) => s.days >= WAITING_SUBMISSION_DAYS || s.failure !== undefined);
