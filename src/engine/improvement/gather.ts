@@ -27,7 +27,7 @@ import { decisionRecords, decisionsDir } from '../refresh/adr-index.js';
 import { planRefresh } from '../refresh/index.js';
 import { readSetupState, unfinishedSetup } from '../setup/state.js';
 import { inspectLease } from '../state/lease-lock.js';
-import { HISTORY_WINDOW, recentCommits, regionLag } from './map-lag.js';
+import { HISTORY_WINDOW, recentCommits, regionLag, type Commit } from './map-lag.js';
 import type { CheckpointFact, Facts, OperationFact, StandardValueFact } from './types.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -54,6 +54,12 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
   });
   const working = readWorkingState(project.root, run.env, run.signal);
   const journal = listOperations(paths.repositoryDir);
+  // History for the map's freshness does not depend on the other facts: it starts now, with the rest.
+  const history = stat(join(project.root, mapDirOf(project))).then(
+    (info) => (info.isDirectory() ? recentCommits(options) : []),
+    () => [],
+  );
+  history.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
 
   const [files, state, listing, proofRead, lastRun, setup, configCheck, refresh, worktrees, unlanded, values, acceptance] = await Promise.all([
     tracked,
@@ -70,7 +76,7 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     acceptanceFacts(project.commonDir),
   ]);
   const trackedSet = new Set(files);
-  const [map, instructions, checkpoints] = await Promise.all([mapFacts(project, files, trackedSet, run), gotchasFacts(project, files), checkpointFacts(project)]);
+  const [map, instructions, checkpoints] = await Promise.all([mapFacts(project, files, trackedSet, history), gotchasFacts(project, files), checkpointFacts(project)]);
 
   const marker = proofRead.state === 'present' ? proofRead.marker : undefined;
   const operations: OperationFact[] = listing.records
@@ -167,8 +173,12 @@ async function refreshFacts(project: Project, run: Run): Promise<Facts['refresh'
   };
 }
 
-async function mapFacts(project: Project, files: readonly string[], tracked: ReadonlySet<string>, run: Run): Promise<Facts['map']> {
-  const dir = (project.config.map?.dir ?? DEFAULT_MAP_DIR).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+function mapDirOf(project: Project): string {
+  return (project.config.map?.dir ?? DEFAULT_MAP_DIR).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+}
+
+async function mapFacts(project: Project, files: readonly string[], tracked: ReadonlySet<string>, recent: Promise<Commit[]>): Promise<Facts['map']> {
+  const dir = mapDirOf(project);
   const decisions = decisionsDir(project.config.map?.dir);
   const exists = (await stat(join(project.root, dir)).catch(() => undefined))?.isDirectory() === true;
   const pagePaths = files.filter((p) => p.startsWith(`${dir}/`) && /\.md$/i.test(p)).sort();
@@ -192,7 +202,7 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
     return { path: `${dir}/${s.path}`, has_front_matter: /^\uFEFF?---[ \t]*\r?\n/.test(s.text), ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}) };
   });
   const regions = corpus.regions.map((r) => ({ name: r.name, dir: `${dir}/${r.dir}`, pages: corpus.pages.filter((p) => p.path.startsWith(`${r.dir}/`)).map((p) => ({ path: `${dir}/${p.path}`, content: p.content })) }));
-  const history = regions.length > 0 ? await recentCommits({ cwd: project.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }) : [];
+  const history = await recent;
   const lag = regionLag(regions, dir, tracked, history, history.length >= HISTORY_WINDOW);
   const records = await decisionRecords(project.root, decisions);
   return {
