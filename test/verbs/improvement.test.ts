@@ -239,6 +239,21 @@ describe('real records move real rules', () => {
   });
 });
 
+describe('discern.toml beyond its schema', () => {
+  it('a job whose program does not resolve is partial; a pre_authorized name that is no scope fails', async () => {
+    const r = scratchRepo({ 'discern.toml': '[project]\nname = "Checks"\n\n[jobs]\ntest = "no-such-program-here --run"\n' });
+    repos.push(r);
+    const warned = rule(auditOf(await call('improvement', { category: 'setup' }, r.root)), 'setup.config-check');
+    assert.equal(warned.status, 'partial');
+    assert.match(warned.evidence.detail, /jobs\.test .*no-such-program-here/);
+    r.write('discern.toml', '[project]\nname = "Checks"\n\n[jobs]\ntest = "git --version"\n\n[acceptance]\npre_authorized = ["docs"]\n');
+    r.commit('grant');
+    const failed = rule(auditOf(await call('improvement', { category: 'setup' }, r.root)), 'setup.config-check');
+    assert.equal(failed.status, 'fail');
+    assert.match(failed.evidence.detail, /acceptance\.pre_authorized\.0 names "docs"/);
+  });
+});
+
 describe('the landing queue from its records', () => {
   it('a submission waiting five days is a review item; a landing that stopped part way fails the rule', async () => {
     const r = bare();

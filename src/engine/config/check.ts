@@ -10,17 +10,14 @@
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
 import { git } from '../git/git.js';
 import { localBranchExists } from '../git/local-branch.js';
-import { gateConfig } from '../gate/gate-config.js';
-import { resolveCommand } from '../jobs/resolve-command.js';
 import { chooseTrunk } from '../project/resolve.js';
-import { commandList } from './commands.js';
-import { configuredGenerators } from './generators.js';
-import { configuredJobs } from './jobs.js';
 import { dotted } from './load.js';
 import { locateKey } from './locate.js';
-import { configuredStandards } from './standards.js';
+import { at, commandIssues, globIssues, keysOf, preAuthorizedIssues } from './semantic-checks.js';
 import { decodeToml } from './toml.js';
 import { schemaIssues, type LocatedIssue } from './validate.js';
+
+export { keysOf };
 
 export type CheckName = 'syntax' | 'schema' | 'globs' | 'pre_authorized' | 'trunk' | 'commands';
 
@@ -154,27 +151,6 @@ function remove(root: Record<string, unknown>, keys: readonly string[]): boolean
   return false;
 }
 
-/** Every [scopes], [generated] and [standards] glob that does not compile, as the gate compiles them. */
-function globIssues(config: DiscernConfig, text: string): DiscernConfigIssue[] {
-  const compiled = gateConfig(config);
-  return compiled.ok ? [] : compiled.issues.map((i) => at(text, keysOf(i.path), { ...i, kind: 'invalid_config' }));
-}
-
-function preAuthorizedIssues(config: DiscernConfig, text: string): DiscernConfigIssue[] {
-  const scopes = Object.keys(config.scopes ?? {});
-  return (config.acceptance?.pre_authorized ?? []).flatMap((name, index) =>
-    scopes.includes(name)
-      ? []
-      : [
-          at(text, ['acceptance', 'pre_authorized', String(index)], {
-            kind: 'unknown_scope',
-            path: dotted(['acceptance', 'pre_authorized', String(index)]),
-            message: `names "${name}", which no [scopes.${name}] table defines, so it would grant nothing${scopes.length > 0 ? ` (the scopes are ${scopes.join(', ')})` : ' (there are no scopes)'}`,
-          }),
-        ],
-  );
-}
-
 /**
  * The trunk discern would use must be a branch here. In a repository with no commit yet no branch exists,
  * so that is only a warning: the first commit creates it.
@@ -200,47 +176,6 @@ async function trunkIssue(
     severity: 'error',
     issue: at(text, keys, { kind: 'no_trunk', path: keys.length > 0 ? dotted(keys) : file, message: `"${trunk.name}"${from} is not a branch of this repository (its branches: ${branches.slice(0, 5).join(', ')}${branches.length > 5 ? ', …' : ''})` }),
   };
-}
-
-/** Each job's, generator's, standard's and scope gate's program, looked up as doctor does: warnings. */
-async function commandIssues(config: DiscernConfig, text: string, root: string, env: Readonly<Record<string, string | undefined>>): Promise<DiscernConfigIssue[]> {
-  const entries: { keys: string[]; commands: string[] }[] = [
-    ...configuredJobs(config).map((j) => ({ keys: ['jobs', j.name], commands: j.commands })),
-    ...configuredGenerators(config).map((g) => ({ keys: ['generated', g.name, 'run'], commands: g.commands })),
-    ...configuredStandards(config).map((s) => ({ keys: ['standards', s.name, 'run'], commands: s.commands })),
-    ...Object.entries(config.scopes ?? {}).map(([name, scope]) => ({ keys: ['scopes', name, 'gate'], commands: commandList(scope?.gate) })),
-    ...(config.repository?.ensure ?? []).map((c, i) => ({ keys: ['repository', 'ensure', String(i)], commands: commandList(c) })),
-  ];
-  const issues: DiscernConfigIssue[] = [];
-  for (const entry of entries) {
-    for (const command of entry.commands) {
-      const resolution = await resolveCommand(command, root, env);
-      if (resolution.status === 'ok') continue;
-      issues.push(at(text, entry.keys, { kind: 'command_not_found', path: dotted(entry.keys), message: `\`${command}\`: ${resolution.detail}. ${resolution.fix}` }));
-    }
-  }
-  return issues;
-}
-
-function at(text: string, keys: readonly string[], issue: DiscernConfigIssue): DiscernConfigIssue {
-  const where = keys.length > 0 ? locateKey(text, keys) : undefined;
-  return { ...issue, ...(where ? { line: where.line, column: where.column } : {}) };
-}
-
-/** The keys of a dotted path as `dotted` writes it: bare keys, or JSON-quoted ones. */
-export function keysOf(path: string): string[] {
-  const keys: string[] = [];
-  const pattern = /"((?:[^"\\]|\\.)*)"|([^.]+)/gy;
-  let match: RegExpExecArray | null;
-  let index = 0;
-  while (index < path.length) {
-    pattern.lastIndex = index;
-    match = pattern.exec(path);
-    if (!match) break;
-    keys.push(match[1] !== undefined ? (JSON.parse(`"${match[1]}"`) as string) : (match[2] ?? ''));
-    index = pattern.lastIndex + 1; // past the dot
-  }
-  return keys;
 }
 
 function inFileOrder(a: DiscernConfigIssue, b: DiscernConfigIssue): number {

@@ -8,8 +8,9 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONFIG_SCHEMA_VERSION } from '../../../generated/config-migrations.js';
 import { VERSION } from '../../../generated/version.js';
+import type { DiscernConfigIssue } from '../../../generated/types.js';
 import { acceptancePaths, submissions, transactions } from '../acceptance/records.js';
-import { checkConfigText } from '../config/check.js';
+import { commandIssues, globIssues, preAuthorizedIssues } from '../config/semantic-checks.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
 import { assembleCorpus } from '../corpus/assemble.js';
 import { configIdentity } from '../gate/canonical-json.js';
@@ -68,7 +69,7 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     readProofMarker(paths.proofMarker),
     readLastRun(paths.lastRun),
     setupFacts(project, run),
-    readFile(project.configPath).then((bytes) => checkConfigText(bytes, { displayName: configFile, repository: { root: project.root, commonDir: project.commonDir }, env: run.env, ...(run.signal ? { signal: run.signal } : {}) })),
+    configChecks(project, run.env),
     refreshFacts(project, run),
     linkedWorktrees(project, run),
     unlandedBranches(project, options),
@@ -119,6 +120,17 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     standards: { values },
     checkpoints,
   };
+}
+
+/**
+ * What validate-config checks beyond the schema, on the loaded configuration: globs and pre_authorized scopes
+ * (errors), each job's program (warnings). The schema itself held when the project was resolved, and the trunk
+ * exists, so neither is checked again (nor is the schema validator loaded).
+ */
+async function configChecks(project: Project, env: Env): Promise<{ errors: DiscernConfigIssue[]; warnings: DiscernConfigIssue[] }> {
+  const text = await readFile(project.configPath, 'utf8').catch(() => '');
+  const errors = [...globIssues(project.config, text), ...preAuthorizedIssues(project.config, text)];
+  return { errors, warnings: await commandIssues(project.config, text, project.root, env) };
 }
 
 function proofFact(state: 'missing' | 'unreadable' | 'present', marker: ProofMarker | undefined, head: string | null, project: Project): Facts['gate']['proof'] {

@@ -19,7 +19,7 @@ const finished: Rule = {
 
 const configChecks: Rule = {
   id: 'setup.config-check',
-  title: 'discern.toml passes every check: globs, scope names and job commands',
+  title: 'discern.toml passes the checks beyond its schema: globs, pre_authorized scopes and job commands',
   severity: 2,
   kind: 'fix',
   evaluate(facts) {
