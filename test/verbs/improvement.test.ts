@@ -50,7 +50,7 @@ direction = "up"
 limit = 1
 margin = 0.5
 run = "printf 'DISCERN_METRIC files 3\\n'"
-${CHECKPOINTS_IN_SCHEMA ? '\n[checkpoints.source]\npaths = ["src/**"]\nquestion = "Does the change keep the public API?"\n' : ''}`;
+${CHECKPOINTS_IN_SCHEMA ? '\n[checkpoints.source]\npaths = ["src/**"]\nmode = "advise"\nquestion = "Does the change keep the public API?"\n' : ''}`;
 
 const page = (title: string, body: string): string => `---\ntitle: ${title}\ndescription: What ${title.toLowerCase()} answers.\n---\n\n# ${title}\n\n${body}\n`;
 
