@@ -188,6 +188,8 @@ export interface SpecModel {
   common: JsonSchema;
   config: JsonSchema;
   proofNote: JsonSchema;
+  /** The exception record an emergency integration writes (refs/notes/discern-exceptions). */
+  exceptionNote: JsonSchema;
   /** The setup recipe `setup begin --config` reads; it borrows sections of config.schema.json. */
   setupConfig: JsonSchema;
   /** The DISCERN_PROGRESS line a project's job prints. */
