@@ -33,10 +33,13 @@ import { outputFileName } from '../engine/jobs/output-dir.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { classify, type CompiledScope } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext): Promise<AcceptOutcome> {
+  // Emergency integration is its own flow (docs/decisions/0029): a landing without Proof, by exact approval.
+  if (wantsEmergency(input)) return acceptEmergency(input, ctx);
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
   const help = mcp ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`';

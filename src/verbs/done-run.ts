@@ -212,7 +212,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     if (failedStage !== null) {
-      if (strict) await recordRed(run, failedStage, journal?.handle, planned);
+      if (strict) await recordRed(run, failedStage, journal?.handle, planned, gateRun.runs.map((r) => ({ label: r.producer.label, outcome: r.outcome, duration_ms: r.result?.durationMs ?? 0 })));
       // The message quotes the first error (a warning printed before it is not why the run failed).
       const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
       envelope = {
