@@ -249,7 +249,7 @@ describe('resources', () => {
       assert.equal(content.mimeType, 'application/json');
       assert.equal(content.text, readFileSync(join(REPO_ROOT, 'schema', schema.file), 'utf8'), schema.uri);
     }
-    for (const name of ['config', 'results', 'proof-note', 'progress-line', 'mcp-tools', 'cli', 'conventions']) assert.ok(MCP_SCHEMAS.some((s) => s.name === name), name);
+    for (const name of ['config', 'results', 'proof-note', 'exception-note', 'progress-line', 'mcp-tools', 'cli', 'conventions']) assert.ok(MCP_SCHEMAS.some((s) => s.name === name), name);
   });
   it('discern://instructions and discern://skills/{name} serve the built-in text refresh compiles and materialises', async () => {
     const { BUILTIN_INSTRUCTIONS, BUILTIN_SKILLS } = await import('../../generated/agent-assets.js');
