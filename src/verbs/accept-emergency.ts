@@ -282,8 +282,8 @@ function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined): Disc
       'recorded as an exception (refs/notes/discern-exceptions), never as Proof; nothing is pushed, deployed or changed in branch protections',
     ],
     steps: [
+      { kind: 'git', label: `write the exception record on ${repair.head.slice(0, 12)} (refs/notes/discern-exceptions), before the trunk moves`, disposition: 'run' },
       { kind: 'git', label: `fast-forward ${trunk.name} from ${trunk.tip.slice(0, 12)} to ${repair.head.slice(0, 12)}`, disposition: 'run' },
-      { kind: 'git', label: 'write the exception record on the landed commit (refs/notes/discern-exceptions)', disposition: 'run' },
       { kind: 'resource-destroy', label: "destroy the effort's resources in reverse", disposition: 'run' },
       { kind: 'git', label: 'remove the worktree, and the branch when the trunk contains it', disposition: 'run' },
     ],
