@@ -49,19 +49,19 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
   const read = await readProofMarker(c.paths.proofMarker);
   const beforeIdentity = configIdentity(c.beforeConfig, c.trunk);
   if (read.state !== 'present' || read.marker.mode !== 'strict' || !markerIsCurrent(read.marker, c.before.commit, beforeIdentity, VERSION)) {
-    return { status: 'not_carried', reason: `${c.before.commit.slice(0, 12)} held no current Proof to carry: run done on the pin commit for Proof` };
+    return { status: 'not_carried', reason: `${c.before.commit.slice(0, 12)} held no current Proof to carry` };
   }
   const marker = read.marker;
   if ((marker.proof.standard_proposals ?? []).length > 0) {
-    return { status: 'not_carried', reason: `the Proof of ${c.before.commit.slice(0, 12)} passed under standards proposals bound to that commit: run done on the pin commit (propose again there if the loosening still stands)` };
+    return { status: 'not_carried', reason: `the Proof of ${c.before.commit.slice(0, 12)} passed under standards proposals bound to that commit (propose again on the pin commit if the loosening still stands)` };
   }
   const changed = await git(['diff', '--name-only', '-z', '--no-renames', c.before.commit, c.after.commit], { cwd: c.root, env: c.env });
   const paths = changed.stdout.split('\0').filter((p) => p.length > 0);
   if (changed.code !== 0 || paths.length !== 1 || paths[0] !== 'discern.toml') {
-    return { status: 'not_carried', reason: `the pin commit changes ${paths.length === 0 ? 'nothing' : paths.join(', ')}, not discern.toml alone (a commit hook may have added files): run done on it` };
+    return { status: 'not_carried', reason: `the pin commit changes ${paths.length === 0 ? 'nothing' : paths.join(', ')}, not discern.toml alone (a commit hook may have added files)` };
   }
   if (canonicalJson(withLimits(c.beforeConfig, c.pins)) !== canonicalJson(c.afterConfig)) {
-    return { status: 'not_carried', reason: "the pin commit's discern.toml differs from the previous one in more than the pinned limits: run done on it" };
+    return { status: 'not_carried', reason: "the pin commit's discern.toml differs from the previous one in more than the pinned limits" };
   }
 
   const pinned = new Map(c.pins.map((p) => [p.name, p]));
@@ -78,7 +78,7 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     return { ...rest, limit, value, verdict: judged.verdict, pin_eligible: judged.pin_eligible, ...(judged.pin_target !== undefined ? { pin_target: judged.pin_target } : {}) };
   });
   const regressed = standards.filter((s) => s.verdict === 'regressed').map((s) => s.name);
-  if (regressed.length > 0) return { status: 'not_carried', reason: `${regressed.join(', ')} would not clear the pinned limit with its recorded value: run done on the pin commit` };
+  if (regressed.length > 0) return { status: 'not_carried', reason: `${regressed.join(', ')} would not clear the pinned limit with its recorded value` };
 
   const digest = configDigest(c.afterConfig, c.trunk);
   const recordedAt = new Date().toISOString();
@@ -114,7 +114,7 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
       ...(marker.scopes_changed ? { scopes_changed: marker.scopes_changed } : {}),
     });
   } catch (error) {
-    return { status: 'not_carried', reason: `the Proof marker ${c.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)}): run done on the pin commit` };
+    return { status: 'not_carried', reason: `the Proof marker ${c.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)})` };
   }
   // Conveniences, as done keeps them: evidence lets another checkout with this tree and configuration replay
   // (naming the commit the jobs ran on), the last run records the verdict on this tree.
