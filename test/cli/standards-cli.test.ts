@@ -89,7 +89,7 @@ describe('discern standards propose', () => {
     const run = await cli(['standards', 'propose', 'coverage', '--reason', 'The generated client counts now; 75 is where it stands.', '--json'], wt.root);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const result = json(run);
-    assert.ok(result.verb === 'standards propose' && result.data);
+    assert.ok(result.verb === 'standards propose' && result.data && !('issues' in result.data));
     assert.deepEqual(result.data.proposals, [{ name: 'coverage', reason: 'The generated client counts now; 75 is where it stands.', from: 80, to: 75, direction: 'up' }]);
     assert.ok(existsSync(join(gitDir(wt.root), 'discern', 'standard-limit-proposals.json')));
     const done = json(await cli(['done', '--json'], wt.root));
