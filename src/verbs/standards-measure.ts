@@ -136,13 +136,13 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
     }
     if (gateRun.failedStage !== null) {
       const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
-      const red = report.standards.filter((s) => s.verdict === 'regressed' || (s.measurement === 'measured' && s.value === undefined)).map((s) => s.name);
+      const red = report.standards.filter((s) => s.verdict === 'regressed' || s.value === undefined).map((s) => s.name);
       outcome = {
         ...facts,
         data,
         refusal: {
           error: 'gate_failed',
-          message: `${gateRun.failedStage === 'standards' ? `${red.length > 0 ? red.join(', ') : 'A standard'} did not clear ${red.length === 1 ? 'its limit' : 'their limits'}` : `The measurement failed at ${gateRun.failedStage}`}${first ? `: ${first.message}` : '.'}${pin ? ' Nothing was pinned: pin waits until every standard is green.' : ''}`,
+          message: `${gateRun.failedStage === 'standards' ? `Red at the standards stage${red.length > 0 ? ` (${red.join(', ')})` : ''}` : `The measurement failed at ${gateRun.failedStage}`}${first ? `: ${first.message}` : '.'}${pin ? ' Nothing was pinned: pin waits until every standard is green.' : ''}`,
           next: { rerun },
         },
       };

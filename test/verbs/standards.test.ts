@@ -95,9 +95,17 @@ describe('standards measure', () => {
     assert.equal(res.error, 'gate_failed', show(res));
     const d = dataOf(res);
     assert.equal(d.failed_stage, 'standards');
-    assert.match(res.message ?? '', /coverage did not clear its limit: coverage regressed: measured 70, below its floor 80/);
+    assert.match(res.message ?? '', /^Red at the standards stage \(coverage\): coverage regressed: measured 70, below its floor 80\./);
     assert.deepEqual((d.standards ?? []).map((s) => [s.name, s.value, s.verdict]), [['coverage', 70, 'regressed'], ['size', 50, 'improved']]);
     assert.equal(existsSync(join(gitDir(r.root), 'discern', 'standard-measurements.json')), false, 'a red run records nothing');
+  });
+
+  it('a standard whose command fails, or prints no value, is red too', async () => {
+    const r = gateRepo(`[standards.broken]\ndirection = "up"\nlimit = 1\nrun = "exit 3"\n\n[standards.silent]\ndirection = "up"\nlimit = 1\nrun = "echo nothing"\n`);
+    const res = await standards(r.root);
+    assert.equal(res.error, 'gate_failed', show(res));
+    assert.match(res.message ?? '', /^Red at the standards stage \(broken, silent\)/);
+    assert.deepEqual((dataOf(res).standards ?? []).map((s) => [s.name, s.measurement, s.value]), [['broken', 'skipped', undefined], ['silent', 'measured', undefined]]);
   });
 
   it('names limits what runs; an unknown name is unknown_standard with the known names', async () => {
