@@ -40,7 +40,7 @@ export function emergencyArgumentProblem(input: DiscernAcceptInput): string | un
   const given = (keys: readonly (keyof DiscernAcceptInput)[]): string[] => keys.filter((k) => input[k] !== undefined && input[k] !== false);
   if (input.emergency === true && input.action === 'queue') return '`emergency` and `action: "queue"` exclude each other: an emergency landing is not queued.';
   if (input.recover !== undefined) {
-    const extra = given(['reason', 'approval_token', 'confirmed', 'target', 'dry_run', 'grant']);
+    const extra = given(['reason', 'approval_token', 'confirmed', 'target', 'dry_run', 'grant', 'approve_standard']);
     if (input.action === 'queue') extra.push('action');
     return extra.length > 0 ? `\`recover\` resumes an interrupted emergency landing by its id and takes nothing else: drop ${named(extra)}.` : undefined;
   }
@@ -51,6 +51,7 @@ export function emergencyArgumentProblem(input: DiscernAcceptInput): string | un
   }
   if (input.reason === undefined || input.reason.trim() === '') return '`reason` is required with `action: "emergency"`: why the repair must land although its gate is not green (1 to 500 characters).';
   if (input.grant === true) return '`grant` does not go with `action: "emergency"`: an emergency landing needs the owner\'s approval of its exact plan every time.';
+  if (input.approve_standard === true) return '`approve_standard` does not go with `action: "emergency"`: the emergency plan lists what does not pass, standards included, and the owner approves it whole with its approval_token.';
   if (input.dry_run === true) {
     const landing = given(['confirmed', 'approval_token']);
     if (landing.length > 0) return `\`dry_run\` previews and ${named(landing)} land${landing.length === 1 ? 's' : ''}: give one or the other.`;

@@ -129,6 +129,7 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
+    ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
   });
 }
 

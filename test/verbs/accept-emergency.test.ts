@@ -274,6 +274,7 @@ describe('accept action "emergency"', () => {
       [{ action: 'emergency', reason: REASON, approval_token: 'x' }, /`approval_token` goes with `confirmed: true`/],
       [{ action: 'emergency', reason: REASON, dry_run: true, confirmed: true }, /`dry_run` previews and `confirmed` lands/],
       [{ recover: 'E-000000000000', confirmed: true, reason: REASON }, /`recover` .* drop `reason`, `confirmed`/],
+      [{ action: 'emergency', reason: REASON, confirmed: true, approve_standard: true }, /`approve_standard` does not go with/],
     ];
     for (const [input, message] of cases) {
       const refused = await call('accept', input, w.path);
