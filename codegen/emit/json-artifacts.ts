@@ -1,6 +1,6 @@
-// The published JSON artifacts in schema/: results, CLI grammar, config, setup recipe, Proof note, progress
-// line, release history and conventions, then the MCP manifest (tools, resources, prompts), which lists the others
-// as schema resources and so is written last. Each has a stable $id under https://discern.sh/schema/v1/.
+// The published JSON artifacts in schema/: results, CLI grammar, config, setup recipe, Proof note, exception
+// note, progress line, release history and conventions, then the MCP manifest (tools, resources, prompts), which
+// lists the others as schema resources and so is written last. Each has a stable $id under https://discern.sh/schema/v1/.
 import type { JsonSchema, SpecModel } from '../spec/types.js';
 import { expandVocabularies } from '../schemas/vocabulary.js';
 import type { Contracts } from '../schemas/contracts.js';
@@ -29,6 +29,10 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
 
   out.set('schema/discern-config.schema.json', jsonWithComment(['spec/config.schema.json'], publishSchema(model.config, 'discern-config.schema.json', contracts)));
   out.set('schema/discern-proof-note.schema.json', jsonWithComment(['spec/proof-note.schema.json'], publishSchema(model.proofNote, 'discern-proof-note.schema.json', contracts)));
+  out.set(
+    'schema/discern-exception-note.schema.json',
+    jsonWithComment(['spec/exception-note.schema.json'], publishSchema(model.exceptionNote, 'discern-exception-note.schema.json', contracts)),
+  );
   out.set(
     'schema/discern-progress-line.schema.json',
     jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),

@@ -67,6 +67,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const common = readJson('spec/common.schema.json');
   const config = readJson('spec/config.schema.json');
   const proofNote = readJson('spec/proof-note.schema.json');
+  const exceptionNote = readJson('spec/exception-note.schema.json');
   const setupConfig = readJson('spec/setup-config.schema.json');
   const progressLine = readJson('spec/progress-line.schema.json');
   const releasesSchema = readJson('spec/releases.schema.json');
@@ -105,6 +106,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
     ['spec/common.schema.json', common],
     ['spec/config.schema.json', config],
     ['spec/proof-note.schema.json', proofNote],
+    ['spec/exception-note.schema.json', exceptionNote],
     ['spec/progress-line.schema.json', progressLine],
     ['spec/releases.schema.json', releasesSchema],
     ['spec/setup-config.schema.json', setupConfig],
@@ -128,7 +130,7 @@ export function loadSpec({ root }: LoadOptions): SpecModel {
   const pkg = JSON.parse(read('package.json')) as { version: string };
   checkReleases({ schema: releasesSchema, releases, vocabularies, version: pkg.version, verbs }, problems);
   problems.throwIfAny();
-  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, progressLine, releasesSchema, releases, setupConfig, conventions, mcp, cli, verbs, prompts, sources };
+  return { version: pkg.version, vocabularies, envelope, common, config, proofNote, exceptionNote, progressLine, releasesSchema, releases, setupConfig, conventions, mcp, cli, verbs, prompts, sources };
 }
 
 interface Readers {

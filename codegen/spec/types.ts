@@ -66,6 +66,10 @@ export interface VerbCliSpec {
   flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; predicate?: string }[];
   examples?: string[];
   bare?: { print?: string; predicate?: string; run?: string };
+  /** Inputs the command sets itself (not flags): `discern standards` always sends action "measure". */
+  fixed?: Record<string, string | number | boolean>;
+  /** Inputs only MCP callers send; the CLI command has no flag for them. */
+  mcp_only?: string[];
 }
 
 export interface ExecutionStepSpec {
@@ -188,6 +192,8 @@ export interface SpecModel {
   common: JsonSchema;
   config: JsonSchema;
   proofNote: JsonSchema;
+  /** The exception record an emergency integration writes (refs/notes/discern-exceptions). */
+  exceptionNote: JsonSchema;
   /** The setup recipe `setup begin --config` reads; it borrows sections of config.schema.json. */
   setupConfig: JsonSchema;
   /** The DISCERN_PROGRESS line a project's job prints. */

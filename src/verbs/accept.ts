@@ -33,10 +33,14 @@ import { outputFileName } from '../engine/jobs/output-dir.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { classify, type CompiledScope } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
+import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext): Promise<AcceptOutcome> {
+  // Emergency integration is its own flow (docs/decisions/0029): a landing without Proof, by exact approval.
+  if (wantsEmergency(input)) return acceptEmergency(input, ctx);
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
   const help = mcp ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`';
@@ -51,6 +55,8 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   if (input.grant === true && ctx.surface !== 'cli') {
     return { refusal: { error: 'invalid_value', message: 'grant is the owner\'s, given at the CLI (`discern accept <target> --grant`), never over MCP.', next: { help } } };
   }
+  const approvalProblem = approvalArgumentProblem(input);
+  if (approvalProblem !== undefined) return { refusal: { error: 'invalid_value', message: approvalProblem, next: { help } } };
   if (input.action === 'queue' && (input.confirmed === true || input.grant === true)) {
     return { refusal: { error: 'invalid_value', message: 'action "queue" only records the submission: it takes no consent or grant. Use ordinary acceptance (no action) for those.', next: { help } } };
   }
@@ -216,10 +222,15 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
     return { ...(steps.length > 0 ? { steps } : {}), held: ['accept-landing'], data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing }, hints: [VERBS.accept.hints.queued.replace('{target}', effort.id)] };
   }
 
+  // Loosened standards the Proof passed under land only with the owner's approval (accept-standards.ts).
+  const approval = standardApproval(input, proof, effort, head, mcp);
+  if (!approval.ok) {
+    return { ...(steps.length > 0 ? { steps } : {}), data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing, standard_approvals_required: approval.required }, refusal: { error: 'awaiting_standard_approval', message: approval.message, next: {} } };
+  }
   if (input.grant === true) {
     const granted = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, granted_at: new Date().toISOString() } as const;
     await grants.write(paths, granted);
-    return land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged });
+    return withApprovals(await land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged }), approval.approvals);
   }
   if (!verdict.authorized || verdict.consent === undefined) {
     return {
@@ -232,7 +243,7 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
       },
     };
   }
-  return land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged });
+  return withApprovals(await land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged }), approval.approvals);
 }
 
 /** The selected effort's own outcome, with the submissions landed ahead of it in this call. */

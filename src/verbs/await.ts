@@ -16,6 +16,7 @@ import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
 import { git } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { readExceptionNote } from '../engine/notes/exception-note.js';
 import { parseHandle } from '../engine/state/handles.js';
 import type { ProjectVerbContext } from './context.js';
 
@@ -94,6 +95,9 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
         const hint = commit ? (mcp ? VERBS.await.hints.met_commit_mcp : VERBS.await.hints.met_commit).replaceAll('{commit}', commit.slice(0, 12)) : undefined;
         return { data: result(watch, true, started, budget, input.timeout, observed.facts), ...(hint ? { hints: [hint] } : {}) };
       }
+      if (observed.final === true) {
+        return { data: result(watch, false, started, budget, input.timeout, observed.facts), hints: [VERBS.await.hints.never_green.replace('{landing_id}', observed.facts.exception?.landing_id ?? '')] };
+      }
       if (stop.signal.aborted || budget.seconds === 0) {
         const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : []));
         const cancelled = ctx.signal.aborted;
@@ -128,6 +132,8 @@ function callBudget(ctx: ProjectVerbContext, requested: number | undefined): { s
 
 interface Observed {
   met: boolean;
+  /** The condition can no longer hold (a sibling landed by exception will never be green): answer now. */
+  final?: boolean;
   commit?: string;
   facts: DiscernAwaitData['observed'];
 }
@@ -146,7 +152,10 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
   const onTrunk = tip !== undefined && trunkHead !== '' && (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
   const wasOnTrunk = onTrunk && current !== undefined && w.trunkStart !== '' && (await git(['merge-base', '--is-ancestor', tip, w.trunkStart], run)).code === 0;
   const landed = onTrunk && !wasOnTrunk;
-  const base = { ...(tip ? { tip } : {}), landed, trunk_start: w.trunkStart, trunk_head: trunkHead };
+  // A landing by emergency exception (docs/decisions/0029) is a landing, but never green: it had no Proof.
+  const exception = landed && tip !== undefined ? await readExceptionNote(run, tip) : undefined;
+  const base = { ...(tip ? { tip } : {}), landed, trunk_start: w.trunkStart, trunk_head: trunkHead, ...(exception ? { exception: { landing_id: exception.payload.landing_id, commit: exception.payload.subject.commit } } : {}) };
+  if (w.condition === 'green' && exception) return { met: false, final: true, facts: { ...base, proof_status: 'exception' } };
   if (w.condition === 'landed' || landed) return { met: landed, ...(landed ? { commit: trunkHead } : {}), facts: base };
   // green: the sibling's own checkout holds current Proof for a clean HEAD.
   const effort = w.effort;

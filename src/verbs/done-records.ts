@@ -20,7 +20,7 @@ interface Common {
 
 export type DoneAdvisory = DiscernAdvisory & { kind: DoneAdvisoryKind };
 
-export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, handle: string | undefined, plan: readonly string[]): Promise<void> {
+export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, handle: string | undefined, plan: readonly string[], producers: readonly ProducerVerdict[] = []): Promise<void> {
   // The latest verdict on a tree wins: a red re-measure withdraws the green Proof and evidence it contradicts.
   const marker = await readProofMarker(run.paths.proofMarker);
   if (marker.state === 'present' && marker.marker.tree === run.key.tree) await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
@@ -34,6 +34,7 @@ export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, h
     verdict: 'red',
     failed_stage: failedStage,
     plan: [...plan],
+    producers: [...producers],
     at: new Date().toISOString(),
     ...(handle ? { handle } : {}),
   }).catch(() => undefined); // a lost red verdict only costs a re-run
@@ -128,6 +129,7 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
+    ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
   });
 }
 

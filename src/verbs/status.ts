@@ -120,8 +120,8 @@ function compiledScopes(config: ProjectVerbContext['project']['config']): Return
 async function hasEffortState(fleet: readonly { is_main: boolean }[], commonDir: string, branchPrefix: string): Promise<boolean> {
   if (fleet.some((row) => !row.is_main)) return true;
   const discern = join(commonDir, 'discern');
-  if (['submissions', 'grants', 'parked'].some((dir) => existsSync(join(discern, dir)))) return true;
-  if (existsSync(join(commonDir, 'refs', 'notes', 'discern')) || existsSync(join(commonDir, 'refs', 'heads', ...branchPrefix.split('/').filter(Boolean)))) return true;
+  if (['submissions', 'grants', 'parked', 'emergency'].some((dir) => existsSync(join(discern, dir)))) return true;
+  if (existsSync(join(commonDir, 'refs', 'notes', 'discern')) || existsSync(join(commonDir, 'refs', 'notes', 'discern-exceptions')) || existsSync(join(commonDir, 'refs', 'heads', ...branchPrefix.split('/').filter(Boolean)))) return true;
   const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
   return packed.includes(' refs/notes/discern') || packed.includes(` refs/heads/${branchPrefix}`) || existsSync(join(commonDir, 'reftable'));
 }

@@ -1,8 +1,8 @@
 // What status adds about efforts on top of the fleet rows: each row's Proof state, effort id and landing
-// authority; the landing queue; pairs of efforts changing the same paths; the Proof note on the trunk's tip;
-// and effort branches no worktree holds that the trunk does not contain. Each part costs git calls only when
-// there is something to read (linked worktrees, effort branches, a notes ref), so a plain checkout's status
-// stays as fast as before.
+// authority; the landing queue; pairs of efforts changing the same paths; the Proof note (or an emergency
+// exception record) on the trunk's tip and interrupted emergency landings; and effort branches no worktree
+// holds that the trunk does not contain. Each part costs git calls only when there is something to read
+// (linked worktrees, effort branches, a notes ref), so a plain checkout's status stays as fast as before.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { gateStatePaths } from '../gate/state-paths.js';
 import { git } from '../git/git.js';
 import { linkedGitDir } from '../git/ref-store.js';
 import { parseProofNote, NOTES_REF } from '../notes/proof-note.js';
+import { emergencyLandings } from './emergency-view.js';
 import type { CompiledScope } from '../scopes/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,7 +34,7 @@ export interface EffortsViewOptions {
   env: Env;
 }
 
-type Extra = Pick<DiscernStatusData, 'fleet_collisions' | 'queue' | 'landed_proof' | 'unlanded_branches'>;
+type Extra = Pick<DiscernStatusData, 'fleet_collisions' | 'queue' | 'landed_proof' | 'unlanded_branches' | 'landed_exception' | 'emergency_pending'>;
 
 const COLLISION_PATHS_SHOWN = 6;
 
@@ -57,10 +58,11 @@ export async function effortsView(fleet: DiscernStatusFleetRow[], options: Effor
       return { ...row, id, gate_proof: gateProof, landing_authority: authority.landing };
     }),
   );
-  const [queue, landed, unlanded] = await Promise.all([
+  const [queue, landed, unlanded, emergency] = await Promise.all([
     queueRows(acceptancePaths(options.commonDir), efforts, options.scopes, options.config, options.trunk, run),
     landedProof(options, run),
     unlandedBranches(options, run, new Set(fleet.map((r) => r.branch).filter((b): b is string => b !== null))),
+    emergencyLandings(options.commonDir, options.trunk, run),
   ]);
   const collisions = collide(changedBy);
   return {
@@ -70,6 +72,7 @@ export async function effortsView(fleet: DiscernStatusFleetRow[], options: Effor
       ...(queue.length > 0 ? { queue } : {}),
       ...(landed ? { landed_proof: landed } : {}),
       ...(unlanded.length > 0 ? { unlanded_branches: unlanded } : {}),
+      ...emergency,
     },
   };
 }

@@ -54,6 +54,9 @@ export interface LastRun {
   failed_stage: DiscernFailedStage | null;
   /** What the run's plan ran, standards aside: a red verdict stands only for the same plan. */
   plan?: string[];
+  /** A red run's verdict per producer (failed, passed, or skipped after the failure): what an emergency
+   *  integration lists as failed or never run (docs/decisions/0029-emergency-integration.md). */
+  producers?: ProducerVerdict[];
   at: string;
   handle?: string;
 }

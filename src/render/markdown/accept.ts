@@ -4,13 +4,16 @@ import type { DiscernAcceptResult } from '../../../generated/types.js';
 import { code, table } from './blocks.js';
 import { failureState, frame } from './frame.js';
 import { diagnosticsSection, planSection, stepsSection } from './gate.js';
+import { emergencyLandedLines, emergencyOwnerAttention, emergencyPlanSection } from './accept-emergency.js';
 
 export function renderAccept(result: DiscernAcceptResult): string {
   const data = result.data && !('issues' in result.data) ? result.data : undefined;
   const queue = data?.queue && data.queue.length > 0
     ? `## Landing queue (${data.queue.length})\n\n${table(['#', 'Effort', 'Branch', 'Head', 'Authority', 'Ready'], data.queue.map((q) => [String(q.position), code(q.effort), code(q.branch), code(q.head.slice(0, 12)), q.authority, q.readiness === 'ready' ? 'ready' : `waiting: ${q.reason ?? ''}`]))}`
     : undefined;
-  const evidence = [diagnosticsSection(result.diagnostics), queue, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
+  // An emergency's plan is in the envelope's plan when one is; otherwise (a landed or stopped one) it is shown here.
+  const emergency = data?.emergency && !result.plan ? emergencyPlanSection(data.emergency) : undefined;
+  const evidence = [diagnosticsSection(result.diagnostics), queue, emergency, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
   const authority = data?.landing_authority
     ? `## Landing authority\n\n${data.landing_authority.kind === 'authorized' ? `Authorized: ${data.landing_authority.source ?? 'verified'}.` : 'The owner\'s consent is needed.'}${data.landing_authority.uncovered && data.landing_authority.uncovered.length > 0 ? `\n\nOutside every standing scope (${data.landing_authority.uncovered_total ?? data.landing_authority.uncovered.length}): ${data.landing_authority.uncovered.map((u) => code(u.path)).join(', ')}.` : ''}`
     : undefined;
@@ -18,11 +21,12 @@ export function renderAccept(result: DiscernAcceptResult): string {
     const issues = result.data && 'issues' in result.data ? result.data.issues.map((i) => `- ${code(i.path)}: ${i.message}`).join('\n') : undefined;
     const owner = result.error === 'awaiting_consent' && data?.revision
       ? `Land ${code(data.revision.branch)} at ${code(data.revision.head.slice(0, 12))} on the trunk? ${data.revision.proof ? `Its Proof:\n\n> ${data.revision.proof.line}\n\n` : ''}To consent, run \`discern accept ${data.revision.effort} --grant\`, or tell the agent to call again with \`confirmed: true\`.`
-      : undefined;
+      : data?.emergency ? emergencyOwnerAttention(data.emergency) : undefined;
     return frame(result, { state: failureState(result, 'discern accept'), evidence: [issues, evidence].filter(Boolean).join('\n\n') || undefined, authority, ownerAttention: owner });
   }
   const lines = ['# discern accept'];
   if (result.dry_run) lines.push(`Dry run: nothing changed. ${result.plan?.title ?? ''}`);
+  else if (data?.emergency && data.landing) lines.push(...emergencyLandedLines(data, data.emergency));
   else if (data?.landing) {
     lines.push(`**Landed** ${code(data.revision?.branch ?? '')} on the trunk at ${code((data.landing.landed_commit ?? '').slice(0, 12))}${data.landing.fast_forward === false ? ' (composed with the moved trunk)' : data.landing.fast_forward ? ' by fast-forward' : ''}${data.landing.recovery_performed ? ', finishing an interrupted acceptance' : ''}.`);
     if (data.proof_line) lines.push(`> ${data.proof_line}`);

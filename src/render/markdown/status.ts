@@ -57,7 +57,9 @@ ${data.fleet_collisions.map((c) => `- ${c.efforts.map(code).join(' and ')}: ${c.
     ? `## Landing queue (${data.queue.length})\n\n${table(['#', 'Effort', 'Head', 'Authority', 'Ready'], data.queue.map((q) => [String(q.position), code(q.effort), code(q.head.slice(0, 12)), q.authority, q.readiness === 'ready' ? 'ready' : `waiting: ${q.reason ?? ''}`]))}`
     : undefined;
   const landed = data.landed_proof ? `Last landing on the trunk (Proof note on ${code(data.landed_proof.commit.slice(0, 12))}):\n\n> ${data.landed_proof.line}` : undefined;
+  const exception = data.landed_exception ? `Last landing on the trunk was an **emergency exception, not Proof** (${code(data.landed_exception.landing_id)} on ${code(data.landed_exception.commit.slice(0, 12))}; reason: ${data.landed_exception.reason}):\n\n> ${data.landed_exception.line}` : undefined;
+  const interrupted = data.emergency_pending && data.emergency_pending.length > 0 ? `## Interrupted emergency landings\n\n${data.emergency_pending.map((e) => `- ${code(e.landing_id)}: ${code(e.effort)} (${code(e.branch)}), reached ${e.step}; finish it with \`discern accept --recover ${e.landing_id}\``).join('\n')}` : undefined;
   const unlanded = data.unlanded_branches && data.unlanded_branches.length > 0 ? `## Effort branches with no worktree, not on the trunk\n\n${data.unlanded_branches.map((b) => `- ${code(b)}`).join('\n')}` : undefined;
   const omitted = data.projection.omitted ? `Left out by the default projection: ${Object.entries(data.projection.omitted).map(([k, n]) => `${code(k)} ${n}`).join(', ')}.` : undefined;
-  return frame(result, { state, evidence: [jobs, gates, scopes, fleet, collisions, queue, landed, unlanded, omitted].filter(Boolean).join('\n\n') });
+  return frame(result, { state, evidence: [jobs, gates, scopes, fleet, collisions, queue, landed, exception, interrupted, unlanded, omitted].filter(Boolean).join('\n\n') });
 }

@@ -47,7 +47,7 @@ const measured: Rule = {
     return verdict(unmeasured.length === defs.length ? 'fail' : 'partial', `No green run has recorded ${listed(unmeasured.map((d) => d.name))}.`, {
       read: READ,
       counts,
-      fix: 'Run `discern done` until it is green: a green run records each standard\'s value.',
+      fix: 'Run `discern standards` on a clean tree (MCP: discern_standards): a green measurement records each value, as a green `discern done` does.',
       against: unmeasured[0]?.name ?? '',
     });
   },
@@ -74,7 +74,7 @@ const holding: Rule = {
     return verdict('fail', `Past the limit at the last measurement: ${listed(regressed.map(describe))}.`, {
       read: READ,
       counts,
-      fix: `Bring ${first?.name ?? ''} back within its limit and run \`discern done\`; loosening a limit is the owner's call.`,
+      fix: `Bring ${first?.name ?? ''} back within its limit and check it with \`discern standards ${first?.name ?? ''}\`; loosening a limit is the owner's call (\`discern_standards\` with action "propose").`,
       against: first?.name ?? '',
     });
   },
@@ -125,7 +125,7 @@ const fresh: Rule = {
       read: READ,
       counts,
       reviews: old.map(({ d, days }) => ({ subject: `standard ${d.name}`, reason: days === undefined ? 'never measured' : `last measured ${days} days ago` })),
-      fix: onDemand !== undefined ? `Measure ${onDemand.name} (a green \`discern done\` does not run on-demand standards), or make it a gate standard: \`discern config set standards.${onDemand.name}.measure gate\`.` : 'Run `discern done` until it is green to measure them again.',
+      fix: onDemand !== undefined ? `Run \`discern standards ${onDemand.name}\` (a green \`discern done\` does not measure on-demand standards), or make it a gate standard: \`discern config set standards.${onDemand.name}.measure gate\`.` : `Run \`discern standards\` on a clean tree to measure ${old.length === 1 ? 'it' : 'them'} again.`,
       against: (onDemand ?? old[0]?.d)?.name ?? '',
     });
   },

@@ -1,0 +1,73 @@
+// The transaction of an emergency landing, one JSON file per landing id under
+// <git-common-dir>/discern/emergency/, written before the first effect and advanced after each (the
+// acceptance_step vocabulary, as ordinary landings: docs/decisions/0017). A finished landing keeps its file,
+// marked completed, so recover and a repeated confirmed call answer with the same outcome instead of failing. It lives apart from the ordinary
+// transactions (discern/acceptance/<effort>.json) on purpose: an ordinary accept resumes what it finds there
+// and writes a Proof note, which an emergency landing must never get.
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExceptionChecks } from '../notes/exception-note.js';
+import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import { LANDING_ID } from './emergency-approval.js';
+import type { TransactionStep } from './records.js';
+
+export const EMERGENCY_FORMAT = 1;
+
+export interface EmergencyTransaction {
+  format: typeof EMERGENCY_FORMAT;
+  kind: 'emergency';
+  landing_id: string;
+  effort: string;
+  branch: string;
+  path: string;
+  /** The approved repair HEAD: the commit the trunk fast-forwards to. */
+  head: string;
+  trunk: string;
+  /** The trunk's tip the approved plan was for: the compare-and-swap base. */
+  trunk_before: string;
+  step: TransactionStep;
+  started_at: string;
+  issued_at: string;
+  approved_at: string;
+  /** Set when every step is done: the record stays, so recovering or repeating the call is idempotent. */
+  completed_at?: string;
+  /** The outcome of the finished landing, reported again to a repeated call. */
+  completed?: { worktree_removed: boolean; branch_deleted: boolean; resources_destroyed?: string[]; line: string; record: { ref: string; commit: string } };
+  reason: string;
+  checks: ExceptionChecks;
+}
+
+export function emergencyDir(commonDir: string): string {
+  return join(commonDir, 'discern', 'emergency');
+}
+
+export const emergencyTransactions = {
+  async read(commonDir: string, landingId: string): Promise<EmergencyTransaction | undefined> {
+    // The id comes from the caller (recover): only the shape discern issues may name a file.
+    if (!LANDING_ID.test(landingId)) return undefined;
+    const read = await readJsonFile<EmergencyTransaction>(join(emergencyDir(commonDir), `${landingId}.json`));
+    if (!read.ok) return undefined;
+    const tx = read.value;
+    return typeof tx === 'object' && tx !== null && tx.format === EMERGENCY_FORMAT && tx.kind === 'emergency' && tx.landing_id === landingId ? tx : undefined;
+  },
+  /** Every landing on record, finished ones included (they are few: each is an owner-approved exception). */
+  async all(commonDir: string): Promise<EmergencyTransaction[]> {
+    const names = await readdir(emergencyDir(commonDir)).catch(() => [] as string[]);
+    const out: EmergencyTransaction[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+      const tx = await emergencyTransactions.read(commonDir, name.slice(0, -'.json'.length));
+      if (tx) out.push(tx);
+    }
+    return out;
+  },
+  write(commonDir: string, tx: EmergencyTransaction): Promise<void> {
+    return writeFileAtomic(join(emergencyDir(commonDir), `${tx.landing_id}.json`), `${JSON.stringify(tx, null, 2)}\n`);
+  },
+  /** Interrupted landings: records not completed. */
+  async pending(commonDir: string): Promise<EmergencyTransaction[]> {
+    return (await emergencyTransactions.all(commonDir)).filter((t) => t.completed_at === undefined);
+  },
+  remove(commonDir: string, landingId: string): Promise<void> {
+    return rm(join(emergencyDir(commonDir), `${landingId}.json`), { force: true });
+  },
+};
