@@ -128,6 +128,7 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
+    ...(run.checkpoints?.proof ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity } : {}),
   });
 }
 
@@ -155,6 +156,7 @@ async function writeProof(
       producers: [...producers],
       standards: [...standards],
       scopes_changed: [...scopesChanged],
+      ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
     });
   } catch (error) {
     return {
