@@ -112,7 +112,7 @@ export async function settleCheckpoints(ctx: ProjectVerbContext, evaluation: Che
     duration_s: 0,
   };
   if (blocking.length === 0) return { review, data, step, facts };
-  const call = ctx.surface === 'mcp' ? 'discern_done' : '`discern done --met <id>` / `discern done --unmet <id> --why <text>`';
+  const call = ctx.surface === 'mcp' ? 'discern_done' : '`discern done` (`--met <id>`, `--unmet <id> --why <text>`)';
   return {
     review,
     data,

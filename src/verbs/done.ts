@@ -11,7 +11,7 @@ import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { declarationsFrom } from '../engine/checkpoints/declarations.js';
-import { declarationsIdentity, readStore } from '../engine/checkpoints/store.js';
+import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun } from './done-run.js';
 
@@ -44,7 +44,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   if (strict && input.rerun !== true && input.dry_run !== true && !declared.given && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
     // A changed checkpoint declaration makes the Proof stale like a new commit does (the store is one small file).
-    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION) && (marker.marker.checkpoint_declarations ?? '[]') === declarationsIdentity(await readStore(project.gitDir))) {
+    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION) && (await declarationsCurrent(marker.marker, project.gitDir))) {
       const m = marker.marker;
       const data: DiscernDoneData = {
         mode: 'strict',

@@ -7,7 +7,7 @@ import { readStore, syncStore, writeStore, type Declarations, type QuestionStore
 export { evaluateCheckpointsAt, type CheckpointEvaluation, type CheckpointResult, type EvaluateOptions } from './evaluate-revision.js';
 export { declarationsFrom, unknownDeclarations, type DeclarationInput } from './declarations.js';
 export { outstandingLines, proofCheckpoints, questionOf, reviewQuestions, variancesNeeded, type Review } from './review.js';
-export { declarationsIdentity, readStore, stateOf, storePath, syncStore, writeStore, type Declarations, type QuestionStore, type QuestionState } from './store.js';
+export { declarationsCurrent, declarationsIdentity, readStore, stateOf, storePath, syncStore, writeStore, type Declarations, type QuestionStore, type QuestionState } from './store.js';
 export { compileCheckpoints, type CheckpointDefinition } from './definitions.js';
 export type { CheckpointDrop } from './governing-config.js';
 

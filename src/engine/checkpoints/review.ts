@@ -64,5 +64,5 @@ export function variancesNeeded(checkpoints: DiscernProofCheckpoints | undefined
 
 /** One line per outstanding question, for refusal messages. */
 export function outstandingLines(outstanding: readonly DiscernCheckpointQuestion[]): string {
-  return outstanding.map((q) => `${q.id}${q.state === 'reopened' ? ' (reopened: its files changed since the declaration)' : ''}: ${q.question}`).join(' | ');
+  return outstanding.map((q) => `${q.id}${q.state === 'reopened' ? ' (reopened: its files changed since the declaration)' : ''} — “${q.question}”`).join('; ');
 }

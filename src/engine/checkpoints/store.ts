@@ -116,3 +116,11 @@ export function declarationsIdentity(store: QuestionStore): string {
     .sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0));
   return JSON.stringify(entries);
 }
+
+/**
+ * Whether a Proof marker was recorded with the declarations the checkout holds now (a marker from before
+ * checkpoints: none). Cheap: one small file, no hashing — done's reuse path asks it.
+ */
+export async function declarationsCurrent(marker: { checkpoint_declarations?: string }, gitDir: string): Promise<boolean> {
+  return (marker.checkpoint_declarations ?? '[]') === declarationsIdentity(await readStore(gitDir));
+}

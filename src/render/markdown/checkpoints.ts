@@ -10,7 +10,9 @@ export function questionsSection(title: string, questions: readonly DiscernCheck
 }
 
 function questionItem(q: DiscernCheckpointQuestion): string {
-  const lines = [`- **${code(q.id)}** (${q.mode}, ${q.state.replace(/_/g, ' ')}): ${q.question}`, `  - why it fires: ${q.why}`];
+  // An advise question needs no declaration: its state only matters once one was made.
+  const state = q.mode === 'advise' && q.declaration === undefined ? 'advise' : `${q.mode}, ${q.state.replace(/_/g, ' ')}`;
+  const lines = [`- **${code(q.id)}** (${state}): ${q.question}`, `  - why it fires: ${q.why}`];
   if (q.matched.length > 0) lines.push(`  - matched: ${q.matched.map(code).join(', ')}${q.matched_total > q.matched.length ? ` and ${q.matched_total - q.matched.length} more` : ''}`);
   if (q.declaration) lines.push(`  - declared ${q.declaration.conclusion}${q.declaration.why ? ` (${q.declaration.why})` : ''} at ${q.declaration.declared_at}${q.declaration.current ? '' : ' — for earlier contents of these files'}`);
   if (q.teach) lines.push(`  - to answer well: ${q.teach}`);
