@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernCheckpointsData, DiscernDoneData } from '../../generated/types.js';
+import { onlyJson, runCli } from '../helpers/cli.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { addWorktree, cleanupGate, count, counter, envelope, gateRepo, gitDir, head, markerPath, type Checkout, type Envelope } from '../helpers/gate-repo.js';
 
@@ -296,6 +297,30 @@ describe('done and checkpoints', () => {
     assert.ok(envelope(await call('done', { unmet: [{ id: 'api-review', why: 'not yet' }] }, wt.root)).ok);
     const store = JSON.parse(readFileSync(join(gitDir(wt.root), 'discern', 'checkpoint-open-questions'), 'utf8')) as { questions: Record<string, { declaration?: { conclusion: string; why?: string } }> };
     assert.deepEqual(store.questions['api-review']?.declaration && { c: store.questions['api-review'].declaration.conclusion, w: store.questions['api-review'].declaration.why }, { c: 'unmet', w: 'not yet' });
+  });
+});
+
+describe('the CLI spelling', () => {
+  it('--met, and --unmet paired with --why in order; an --unmet without its --why is an arguments error', async () => {
+    const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n\n[checkpoints.core]\npaths = ["src/core/**"]\nquestion = "Math reviewed?"\n`);
+    wt.write('src/api/users.ts', 'changed\n');
+    wt.write('src/core/math.ts', 'changed\n');
+    wt.commit('both');
+    const listed = await runCli(['checkpoints', '--json'], { cwd: wt.root });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual((onlyJson(listed)['data'] as DiscernCheckpointsData).checkpoints.map((c) => c.open_question?.state), ['awaiting_declaration', 'awaiting_declaration']);
+    const unpaired = await runCli(['done', '--json', '--unmet', 'core'], { cwd: wt.root });
+    assert.equal(unpaired.code, 2, unpaired.stdout);
+    assert.equal(onlyJson(unpaired)['error'], 'invalid_arguments');
+    const waiting = await runCli(['done', '--markdown', '--met', 'api-review'], { cwd: wt.root });
+    assert.equal(waiting.code, 1);
+    assert.match(waiting.stdout, /awaiting_declaration/);
+    assert.match(waiting.stdout, /`discern done` \(`--met <id>`, `--unmet <id> --why <text>`\)/);
+    const green = await runCli(['done', '--json', '--met', 'api-review', '--unmet', 'core', '--why', 'reviewed next sprint'], { cwd: wt.root });
+    assert.equal(green.code, 0, green.stdout);
+    const proof = (onlyJson(green)['data'] as DiscernDoneData).proof;
+    assert.deepEqual(proof?.checkpoints?.declared_met, ['api-review']);
+    assert.deepEqual(proof?.checkpoints?.declared_unmet.map((u) => [u.id, u.why]), [['core', 'reviewed next sprint']]);
   });
 });
 
