@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { DiscernCheckpointsData, DiscernDoneData } from '../../generated/types.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { assertDriven, call } from '../helpers/drive.js';
+import { serveQuestions } from '../../src/engine/checkpoints/index.js';
 import { addWorktree, cleanupGate, count, counter, envelope, gateRepo, gitDir, head, markerPath, type Checkout, type Envelope } from '../helpers/gate-repo.js';
 
 after(cleanupGate);
@@ -297,6 +298,29 @@ describe('done and checkpoints', () => {
     assert.ok(envelope(await call('done', { unmet: [{ id: 'api-review', why: 'not yet' }] }, wt.root)).ok);
     const store = JSON.parse(readFileSync(join(gitDir(wt.root), 'discern', 'checkpoint-open-questions'), 'utf8')) as { questions: Record<string, { declaration?: { conclusion: string; why?: string } }> };
     assert.deepEqual(store.questions['api-review']?.declaration && { c: store.questions['api-review'].declaration.conclusion, w: store.questions['api-review'].declaration.why }, { c: 'unmet', w: 'not yet' });
+  });
+});
+
+describe('serving questions without running jobs (the engine entry other landing paths use)', () => {
+  it('evaluates a named revision, refuses unknown ids, records met, and done then finds the declaration', async () => {
+    const { trunk, wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`);
+    wt.write('src/api/users.ts', 'changed\n');
+    wt.commit('api');
+    const revision = head(wt.root);
+    wt.write('notes.txt', 'later\n');
+    wt.commit('a later commit');
+    const options = { run: { cwd: wt.root, env: process.env }, revision, trunkRef: 'refs/heads/main', workingConfig: {}, root: wt.root, gitDir: gitDir(wt.root) };
+    const before = await serveQuestions({ ...options, record: false });
+    assert.deepEqual(before.review.outstanding.map((q) => q.id), ['api-review']);
+    assert.equal(before.evaluation.base, head(trunk.root));
+    const unknown = await serveQuestions({ ...options, declarations: { met: ['nope'], unmet: [] } });
+    assert.match(unknown.unknown ?? '', /"nope" is not a checkpoint/);
+    const served = await serveQuestions({ ...options, declarations: { met: ['api-review'], unmet: [] } });
+    assert.equal(served.unknown, undefined);
+    assert.deepEqual(served.review.outstanding, []);
+    assert.deepEqual(served.review.declaredMet, ['api-review']);
+    // The same files at HEAD: done finds the answer.
+    assert.ok(envelope(await call('done', {}, wt.root)).ok);
   });
 });
 

@@ -28,7 +28,6 @@ export interface StoredQuestion {
   matched: string[];
   matched_total: number;
   opened_at: string;
-  updated_at: string;
   declaration?: StoredDeclaration;
 }
 
@@ -90,7 +89,6 @@ export function syncStore(store: QuestionStore, evaluation: CheckpointEvaluation
       matched: r.matched.slice(0, MATCHED_SHOWN).map((f) => f.path),
       matched_total: r.matched.length,
       opened_at: same ? previous.opened_at : now,
-      updated_at: now,
       ...(same && previous.declaration ? { declaration: previous.declaration } : {}),
     };
     const unmet = declarations.unmet.find((u) => u.id === r.id);
