@@ -58,6 +58,8 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
       hints: spec.hints ?? {},
       execution: spec.execution,
       cliPath: spec.cli.path,
+      cliFixed: spec.cli.fixed ?? {},
+      cliMcpOnly: spec.cli.mcp_only ?? [],
       mcpTool: spec.mcp?.name ?? null,
       projection: spec.projection ? collectionRules(c.verb.data, model.common) : null,
       dataName: c.dataName,

@@ -73,14 +73,16 @@ export function buildContracts(model: SpecModel): Contracts {
     const resultName = resultDefName(verb.pascal);
     const resultWire = wire[resultName] ?? {};
     const { title: _t, ...wireRoot } = resultWire;
-    const cliInput = stripForWire(expandVocabularies(inputsWire.get(verb.spec.verb), vocabularies, 'wire') as JsonSchema);
+    const full = stripForWire(expandVocabularies(inputsWire.get(verb.spec.verb), vocabularies, 'wire') as JsonSchema);
     const cliOnly = (verb.spec.cli.flags ?? []).filter((f) => f.cli_only).map((f) => f.input);
+    // A key the CLI command never takes (cli.mcp_only) is not in the schema the CLI validates against.
+    const cliInput = withoutProperties(full, verb.spec.cli.mcp_only ?? []);
     return {
       verb,
       resultName,
       dataName: `Discern${verb.pascal}Data`,
       inputName: `Discern${verb.pascal}Input`,
-      wireInput: withoutProperties(cliInput, cliOnly),
+      wireInput: withoutProperties(full, cliOnly),
       cliInput,
       wireOutput: { ...wireRoot, $defs: reachableDefs(resultWire, wire) },
     };

@@ -66,6 +66,10 @@ export interface VerbCliSpec {
   flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; stands_for?: string; predicate?: string }[];
   examples?: string[];
   bare?: { print?: string; predicate?: string; run?: string };
+  /** Inputs the command sets itself (not flags): `discern standards` always sends action "measure". */
+  fixed?: Record<string, string | number | boolean>;
+  /** Inputs only MCP callers send; the CLI command has no flag for them. */
+  mcp_only?: string[];
 }
 
 export interface ExecutionStepSpec {

@@ -62,6 +62,15 @@ export function checkVerb(verb: VerbModel, vocab: VocabulariesSpec, problems: Pr
     const prop = properties[f.input];
     if (isObject(prop) && prop['type'] === 'boolean' && f.value_name !== undefined) add(yamlFile, `/cli/flags/${i}/value_name`, 'a boolean flag takes no value');
   });
+  for (const [key, value] of Object.entries(spec.cli.fixed ?? {})) {
+    cover(key, `/cli/fixed/${key}`);
+    const prop = properties[key];
+    if (isObject(prop) && !fixedValueFits(prop, value)) add(yamlFile, `/cli/fixed/${key}`, `the fixed value ${JSON.stringify(value)} is not one input.schema.json accepts for "${key}"`);
+  }
+  (spec.cli.mcp_only ?? []).forEach((key, i) => {
+    cover(key, `/cli/mcp_only/${i}`);
+    if (Array.isArray(input['required']) && input['required'].includes(key)) add(yamlFile, `/cli/mcp_only/${i}`, `"${key}" is required, so the CLI command could never send it`);
+  });
   for (const key of Object.keys(properties)) {
     if (key !== 'path' && !covered.has(key)) add(yamlFile, '/cli', `input key "${key}" has no CLI flag or positional`);
   }
@@ -72,6 +81,15 @@ export function checkVerb(verb: VerbModel, vocab: VocabulariesSpec, problems: Pr
   if (!spec.projection && 'projection' in dataProps) add(yamlFile, '', 'the data has a projection property but verb.yaml does not say projection: true');
   if (spec.resources && !spec.mcp) add(yamlFile, '/resources', 'resources belong to a verb with an MCP tool (every resource has a tool returning the same data)');
   checkInputTypes(inputFile, properties, add);
+}
+
+/** Whether a fixed CLI value fits its input property's type, enum and const. */
+function fixedValueFits(prop: JsonSchema, value: string | number | boolean): boolean {
+  const type = prop['type'];
+  const typeOk = type === undefined || type === typeof value || (type === 'integer' && Number.isInteger(value));
+  const enumOk = !Array.isArray(prop['enum']) || prop['enum'].includes(value);
+  const constOk = !('const' in prop) || prop['const'] === value;
+  return typeOk && enumOk && constOk;
 }
 
 function checkInputTypes(file: string, properties: JsonSchema, add: (file: string, pointer: string, message: string) => void): void {

@@ -36,6 +36,7 @@ import type { ProjectVerbContext } from './context.js';
 import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { readComposition, removeComposition, writeComposition, COMPOSITION_FORMAT } from '../engine/acceptance/compositions.js';
 import { acceptCall, effortVariances, judgeComposition, recordEffortDeclarations, type CallDeclarations, type Variance } from './accept-checkpoints.js';
+import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -54,6 +55,8 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   if (input.grant === true && ctx.surface !== 'cli') {
     return { refusal: { error: 'invalid_value', message: 'grant is the owner\'s, given at the CLI (`discern accept <target> --grant`), never over MCP.', next: { help } } };
   }
+  const approvalProblem = approvalArgumentProblem(input);
+  if (approvalProblem !== undefined) return { refusal: { error: 'invalid_value', message: approvalProblem, next: { help } } };
   if (input.action === 'queue' && (input.confirmed === true || input.grant === true)) {
     return { refusal: { error: 'invalid_value', message: 'action "queue" only records the submission: it takes no consent or grant. Use ordinary acceptance (no action) for those.', next: { help } } };
   }
@@ -223,6 +226,11 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
     return { ...(steps.length > 0 ? { steps } : {}), held: ['accept-landing'], data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing }, hints: [VERBS.accept.hints.queued.replace('{target}', effort.id)] };
   }
 
+  // Loosened standards the Proof passed under land only with the owner's approval (accept-standards.ts).
+  const approval = standardApproval(input, proof, effort, head, mcp);
+  if (!approval.ok) {
+    return { ...(steps.length > 0 ? { steps } : {}), data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing, standard_approvals_required: approval.required }, refusal: { error: 'awaiting_standard_approval', message: approval.message, next: {} } };
+  }
   // An unmet stop checkpoint lands only with the owner's variance.
   const judged = effortVariances(input, proof, ctx, { revision, submission: submissionData });
   if ('refusal' in judged) return { ...(steps.length > 0 ? { steps } : {}), ...judged.refusal } as AcceptOutcome;
@@ -231,7 +239,7 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   if (input.grant === true) {
     const granted = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, granted_at: new Date().toISOString() } as const;
     await grants.write(paths, granted);
-    return land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged, ...checkpointFacts });
+    return withApprovals(await land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
   }
   if (!verdict.authorized || verdict.consent === undefined) {
     return {
@@ -244,7 +252,7 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
       },
     };
   }
-  return land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged, ...checkpointFacts });
+  return withApprovals(await land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
 }
 
 /** The selected effort's own outcome, with the submissions landed ahead of it in this call. */

@@ -129,6 +129,7 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
     ...(run.checkpoints?.proof ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity } : {}),
+    ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
   });
 }
 

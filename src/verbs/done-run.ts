@@ -3,7 +3,7 @@
 // record what it established.
 import { randomBytes } from 'node:crypto';
 import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult } from '../../generated/types.js';
+import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult, DiscernStandardProposal } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet } from '../engine/git/change-set.js';
@@ -47,6 +47,8 @@ export interface DoneRun {
   declarations: Declarations;
   /** What the checkpoint stage settled, for the Proof: set once it ran. */
   checkpoints?: DoneCheckpointFacts;
+  /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
+  standardProposals?: DiscernStandardProposal[];
 }
 
 export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
@@ -120,7 +122,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}), project: ctx.project };
+  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}), project: ctx.project, head: run.head.commit };
   const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
   if ('denied' in lock) {
@@ -150,13 +152,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     const handleData = journal ? { handle: journal.handle } : {};
     const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
     const advisories = limitsAdvisories(pre);
+    if (pre.standardProposals) run.standardProposals = pre.standardProposals;
     if (pre.failure) {
       const f = pre.failure;
       envelope = {
         steps: pre.steps,
         diagnostics: f.diagnostics,
         data: { ...baseData, ...handleData, ...limits, gate_ran: false, failed_stage: f.failedStage, completion: pendingCompletion(`a precondition failed: ${f.failedStage}`) },
-        refusal: f.error === 'write_denied' ? { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } } : { error: 'gate_failed', message: f.message, next: { rerun: run.rerunCall } },
+        refusal:
+          f.error === 'write_denied'
+            ? { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } }
+            : f.error === 'proposal_stale'
+              ? { error: 'proposal_stale', message: f.message, next: {} }
+              : { error: 'gate_failed', message: f.message, next: { rerun: run.rerunCall } },
         ...(advisories.length > 0 ? { advisories } : {}),
       };
       return envelope;

@@ -15,7 +15,7 @@ describe('CLI grammar', () => {
     assert.equal(policy, 'cli-append-only');
     assert.deepEqual(rest, JSON.parse(JSON.stringify(CLI_GRAMMAR)));
   });
-  it('every verb has a command, and every input key but path reaches the CLI with its type', () => {
+  it('every verb has a command, and every input key but path reaches the CLI with its type (or is fixed by the command, or MCP-only)', () => {
     for (const verb of Object.values(VERBS)) {
       const command = CLI_GRAMMAR.commands.find((c) => c.verb === verb.verb);
       assert.ok(command, `no command for ${verb.verb}`);
@@ -24,6 +24,13 @@ describe('CLI grammar', () => {
       const properties = tool.inputSchema['properties'] as Record<string, { type: string }>;
       for (const [key, schema] of Object.entries(properties)) {
         if (key === 'path') continue;
+        const cliFixed: Readonly<Record<string, unknown>> = verb.cliFixed;
+        const mcpOnly: readonly string[] = verb.cliMcpOnly;
+        if (key in cliFixed) {
+          assert.ok(!command.flags.some((f) => f.input === key), `${verb.verb}: fixed input ${key} is not also a flag`);
+          continue;
+        }
+        if (mcpOnly.includes(key)) continue;
         const flag: (typeof command.flags)[number] | undefined = command.flags.find((f) => f.input === key);
         const positional = command.positionals.find((p) => p.input === key);
         // A key the CLI cannot spell (a list of objects) is assembled from CLI-only flags that stand for it.

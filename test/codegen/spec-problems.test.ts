@@ -58,6 +58,18 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     expect: /spec\/verbs\/docs\/verb\.yaml#\/cli\/flags\/0: input key "query" is not in input\.schema\.json/,
   },
   {
+    name: 'a fixed CLI value its input does not accept',
+    file: 'spec/verbs/standards/verb.yaml',
+    edit: (t) => t.replace('fixed: {action: measure}', 'fixed: {action: tally}'),
+    expect: /spec\/verbs\/standards\/verb\.yaml#\/cli\/fixed\/action: the fixed value "tally" is not one input\.schema\.json accepts for "action"/,
+  },
+  {
+    name: 'an MCP-only input that is also a flag',
+    file: 'spec/verbs/standards/verb.yaml',
+    edit: (t) => t.replace('mcp_only: [proposals]', 'mcp_only: [proposals, pin]'),
+    expect: /spec\/verbs\/standards\/verb\.yaml#\/cli\/mcp_only\/1: input key "pin" is already covered by \/cli\/flags\/0/,
+  },
+  {
     name: 'an input key the CLI cannot reach',
     file: 'spec/verbs/doctor/verb.yaml',
     edit: (t) => t.replace('  flags:\n    - {input: verbose, spellings: [--verbose]}\n', ''),

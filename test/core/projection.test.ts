@@ -88,6 +88,7 @@ describe('projectCollections on a maximal status', () => {
     assert.deepEqual(paths.sort(), [
       'fleet',
       'fleet.*.gate_proof.proof.jobs',
+      'fleet.*.gate_proof.proof.standard_proposals',
       'fleet.*.landing_authority.scopes',
       'fleet.*.landing_authority.standing_scopes',
       'fleet.*.landing_authority.uncovered',
@@ -100,6 +101,7 @@ describe('projectCollections on a maximal status', () => {
       'gate.scope_gates',
       'gate.scope_gates.*.commands',
       'gate_proof.proof.jobs',
+      'gate_proof.proof.standard_proposals',
       'queue',
       'scopes',
       'scopes.*.paths',

@@ -181,6 +181,29 @@ describe('calling every tool', () => {
     assert.equal(proven.structuredContent?.['ok'], true, JSON.stringify(proven.structuredContent));
     assert.match(proven.content[0]?.text ?? '', /discern Proof: main @ /);
   });
+  it('discern_standards measures by path, refuses inputs its action does not take, and proposes a batch', async () => {
+    const standards = `${MINIMAL_CONFIG}\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "echo 'DISCERN_METRIC coverage 90'"\n`;
+    const other = scratchRepo({ 'discern.toml': standards });
+    try {
+      const measured = await callTool('discern_standards', { action: 'measure', path: other.root });
+      assert.equal(measured.structuredContent?.['ok'], true, JSON.stringify(measured.structuredContent));
+      const data = measured.structuredContent?.['data'] as { standards: { name: string; pin_target: number }[]; handle: string };
+      assert.deepEqual(data.standards.map((s) => [s.name, s.pin_target]), [['coverage', 88]]);
+      assert.match(data.handle, /^R1-/);
+      const mixed = await callTool('discern_standards', { action: 'propose', pin: true, proposals: [{ name: 'coverage', reason: 'why' }], path: other.root });
+      assert.equal(mixed.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(mixed.structuredContent));
+      const missing = await callTool('discern_standards', { path: other.root });
+      assert.equal(missing.structuredContent?.['error'], 'invalid_arguments');
+      other.git('checkout', '-q', '-b', 'agent/loosen');
+      other.write('discern.toml', standards.replace('limit = 80', 'limit = 70'));
+      other.commit('loosen coverage');
+      const proposed = await callTool('discern_standards', { action: 'propose', proposals: [{ name: 'coverage', reason: 'generated code counts now' }], path: other.root });
+      assert.equal(proposed.structuredContent?.['ok'], true, JSON.stringify(proposed.structuredContent));
+      assert.match(proposed.content[0]?.text ?? '', /## Owner attention/);
+    } finally {
+      other.cleanup();
+    }
+  });
   it('discern_start previews an effort without moving the server (test/verbs/start.test.ts starts real ones)', async () => {
     const preview = await callTool('discern_start', { name: 'e2e', dry_run: true });
     assert.equal(preview.structuredContent?.['dry_run'], true, JSON.stringify(preview.structuredContent));
@@ -215,7 +238,7 @@ describe('calling every tool', () => {
     }
   });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 

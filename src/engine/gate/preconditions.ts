@@ -4,10 +4,11 @@
 // (disposition gate) with diagnostics when it fails.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
+import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStandardProposal, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
 import { git, gitComplaint } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
-import { loosenedStandards, readTrunkStandards } from './standards-limits.js';
+import { compareWithTrunk } from './trunk-limits.js';
+import { proposalCoverage, proposalsPath, readProposals } from './standard-proposals.js';
 import { brokenMapLinks } from './map-integrity.js';
 import { refreshDrift } from './refresh-currency.js';
 import type { Project } from '../project/resolve.js';
@@ -31,12 +32,16 @@ export interface PreconditionContext {
   mapDir?: string;
   /** The project, for the refresh-currency check. */
   project?: Project;
+  /** HEAD's commit, when the caller has it: standards proposals are bound to it. */
+  head?: string;
 }
 
 export interface PreconditionOutcome {
   steps: DiscernStep[];
-  failure?: { failedStage: DiscernFailedStage; error: 'gate_failed' | 'write_denied'; message: string; diagnostics: DiscernDiagnostic[]; target?: string };
+  failure?: { failedStage: DiscernFailedStage; error: 'gate_failed' | 'write_denied' | 'proposal_stale'; message: string; diagnostics: DiscernDiagnostic[]; target?: string };
   standardsLimits?: DiscernDoneStandardsLimits;
+  /** The recorded proposals the loosened standards passed under (standards_limits status loosened). */
+  standardProposals?: DiscernStandardProposal[];
 }
 
 type Check = { kind: DiscernStepKind; label: string; run: (ctx: PreconditionContext, outcome: PreconditionOutcome) => Promise<PreconditionOutcome['failure'] | undefined> };
@@ -63,33 +68,54 @@ const STANDARDS: Check = {
   kind: 'standards-limits-check',
   label: "no standard loosened against the trunk's config",
   async run(ctx, outcome) {
-    const shown = await git(['show', `${ctx.baseRef}:discern.toml`], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
-    if (shown.code !== 0) {
+    const compared = await compareWithTrunk(ctx, ctx.standards);
+    if (compared.status === 'unverified') {
       // An unreadable trunk config continues loudly (an advisory), it does not fail the gate.
-      outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: `${ctx.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
+      outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: compared.reason };
       return undefined;
     }
-    const trunk = readTrunkStandards(shown.stdout);
-    if (!trunk.ok) {
-      outcome.standardsLimits = { status: 'parse_failed', trunk: ctx.base, reason: trunk.reason };
+    if (compared.status === 'parse_failed') {
+      outcome.standardsLimits = { status: 'parse_failed', trunk: ctx.base, reason: compared.reason };
       return {
         failedStage: 'standards',
         error: 'gate_failed',
-        message: `The trunk's discern.toml cannot be compared: ${trunk.reason}.`,
-        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.base}:discern.toml — ${trunk.reason}`, reproduce_cmd: `git show ${ctx.base}:discern.toml`, file: 'discern.toml' }],
+        message: `The trunk's discern.toml cannot be compared: ${compared.reason}.`,
+        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.base}:discern.toml — ${compared.reason}`, reproduce_cmd: `git show ${ctx.base}:discern.toml`, file: 'discern.toml' }],
       };
     }
-    const loosened = loosenedStandards(trunk.standards, ctx.standards);
-    if (loosened.length === 0) {
+    const breaches = compared.breaches;
+    if (breaches.length === 0) {
       outcome.standardsLimits = { status: 'verified', trunk: ctx.base };
       return undefined;
     }
+    const loosened = breaches.map((b) => b.sentence);
     outcome.standardsLimits = { status: 'loosened', trunk: ctx.base, loosened };
+    const diagnostics = loosened.map((m) => ({ tool: 'discern', severity: 'error' as const, message: m, file: 'discern.toml', reproduce_cmd: `git diff ${ctx.base} -- discern.toml` }));
+    // A batch of proposals recorded for this very commit, matching every breach exactly, lets them pass: the
+    // owner decides at accept (docs/decisions/0027-standards-verbs.md).
+    const head = ctx.head ?? (await git(['rev-parse', 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal })).stdout.trim();
+    const coverage = proposalCoverage(await readProposals(proposalsPath(ctx.stateDir)), head, breaches);
+    if (coverage.status === 'current' && coverage.uncovered.length === 0 && coverage.unmatched.length === 0) {
+      outcome.standardProposals = coverage.proposals;
+      return undefined;
+    }
+    if (coverage.status === 'stale') {
+      return {
+        failedStage: 'standards',
+        error: 'proposal_stale',
+        message: `discern.toml loosens ${loosened.join('; ')}, and the standards proposal recorded for it is bound to ${coverage.commit.slice(0, 12)}, not to HEAD ${head.slice(0, 12)}: a proposal covers the commit it was made on. Propose again for this commit (the same reasons if they still hold), then run done again.`,
+        diagnostics,
+      };
+    }
+    const gap =
+      coverage.status === 'current'
+        ? ` The proposal recorded for this commit does not match it (${[...coverage.uncovered.map((b) => `${b.name} is not covered`), ...coverage.unmatched.map((p) => `${p.name} ${p.from} → ${p.to} is not what this branch sets`)].join('; ')}): propose the whole batch again.`
+        : ' If the loosening is justified, propose it for the owner: `discern standards propose <name> --reason <why>` (MCP: discern_standards with action "propose"), and the owner approves it when the work lands.';
     return {
       failedStage: 'standards',
       error: 'gate_failed',
-      message: `discern.toml loosens ${loosened.length === 1 ? 'a standard' : `${loosened.length} standards`} the trunk holds: ${loosened.join('; ')}. Restore the trunk's definitions; loosening one — or changing how it is measured — is the owner's change on the trunk.`,
-      diagnostics: loosened.map((m) => ({ tool: 'discern', severity: 'error' as const, message: m, file: 'discern.toml', reproduce_cmd: `git diff ${ctx.base} -- discern.toml` })),
+      message: `discern.toml loosens ${loosened.length === 1 ? 'a standard' : `${loosened.length} standards`} the trunk holds: ${loosened.join('; ')}. Restore the trunk's definitions; loosening one — or changing how it is measured — is the owner's change on the trunk.${gap}`,
+      diagnostics,
     };
   },
 };

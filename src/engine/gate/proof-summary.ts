@@ -1,7 +1,7 @@
 // Builds the Proof for a commit: what changed since the merge-base with the trunk, the identity, the line an
 // agent relays verbatim, and the Markdown page kept in the marker.
 import { createHash } from 'node:crypto';
-import type { DiscernGateStandard, DiscernProofCheckpoints, DiscernProofSummary } from '../../../generated/types.js';
+import type { DiscernGateStandard, DiscernProofCheckpoints, DiscernProofSummary, DiscernStandardProposal } from '../../../generated/types.js';
 import { git, gitComplaint } from '../git/git.js';
 import type { ProducerVerdict } from './proof-records.js';
 
@@ -47,6 +47,10 @@ export interface ProofFacts {
   checkpoints?: DiscernProofCheckpoints;
   /** Their identity (checkpoints/store.ts): part of the Proof id, so another declaration is another Proof. */
   checkpointsIdentity?: string;
+  /** The commit a `standards --pin` commit carried this Proof from (docs/decisions/0027-standards-verbs.md). */
+  carriedFrom?: string;
+  /** Loosened limits the never-loosen check let pass under a recorded proposal. */
+  standardProposals?: readonly DiscernStandardProposal[];
 }
 
 export function proofId(facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode' | 'checkpointsIdentity'>): string {
@@ -75,6 +79,8 @@ export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
     jobs,
     ...(facts.replayedFrom ? { replayed_from: facts.replayedFrom } : {}),
     ...(facts.checkpoints ? { checkpoints: facts.checkpoints } : {}),
+    ...(facts.carriedFrom ? { carried_from: facts.carriedFrom } : {}),
+    ...(facts.standardProposals && facts.standardProposals.length > 0 ? { standard_proposals: facts.standardProposals.map((p) => ({ ...p })) } : {}),
   };
 }
 
@@ -85,7 +91,9 @@ function proofLine(facts: ProofFacts, head: string, jobs: readonly string[]): st
   const gate = ran.length > 0 ? `gate green (${ran.join(', ')})` : 'gate green (no jobs configured)';
   const change = `${facts.stats.files_total} file${facts.stats.files_total === 1 ? '' : 's'}, +${facts.stats.insertions} −${facts.stats.deletions} against ${facts.trunk}`;
   const mode = facts.mode === 'report' ? ' [report only]' : '';
-  return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}`;
+  const proposed = facts.standardProposals && facts.standardProposals.length > 0 ? ` — loosened, awaiting the owner's approval: ${facts.standardProposals.map((p) => `${p.name} ${p.from} → ${p.to}`).join(', ')}` : '';
+  const carried = facts.carriedFrom ? ` — carried from ${facts.carriedFrom.slice(0, 12)} (standards pinned)` : '';
+  return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}${carried}${proposed}`;
 }
 
 export function proofMarkdown(summary: DiscernProofSummary, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[]): string {

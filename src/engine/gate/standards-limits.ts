@@ -31,18 +31,36 @@ export function readTrunkStandards(text: string): TrunkStandards {
   return { ok: true, standards: out };
 }
 
-/** One sentence per loosened standard; empty when nothing loosened. */
-export function loosenedStandards(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): string[] {
-  const out: string[] = [];
+/** How one standard of the trunk's is loosened on this branch. Only a `limit` breach can be proposed. */
+export interface LimitBreach {
+  name: string;
+  kind: 'deleted' | 'direction' | 'limit' | 'measurement';
+  direction: 'up' | 'down';
+  /** The trunk's limit. */
+  from: number;
+  /** This branch's limit (kind limit, or a changed measurement with its limit). */
+  to?: number;
+  sentence: string;
+}
+
+/** Every standard this branch loosens against the trunk, in the trunk's order; empty when nothing loosened. */
+export function limitBreaches(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): LimitBreach[] {
+  const out: LimitBreach[] = [];
   for (const t of trunk) {
     const c = current.find((s) => s.name === t.name);
-    if (c === undefined) out.push(`[standards.${t.name}] is deleted; the trunk holds it at ${t.direction === 'up' ? '≥' : '≤'} ${t.limit}`);
-    else if (c.direction !== t.direction) out.push(`[standards.${t.name}] direction changed from ${t.direction} to ${c.direction}`);
-    else if (t.direction === 'up' && c.limit < t.limit) out.push(`[standards.${t.name}] floor lowered from ${t.limit} to ${c.limit}`);
-    else if (t.direction === 'down' && c.limit > t.limit) out.push(`[standards.${t.name}] ceiling raised from ${t.limit} to ${c.limit}`);
-    else if (canonicalJson(measurementOf(c)) !== canonicalJson(measurementOf(t))) out.push(`[standards.${t.name}] changes how its value is measured (${changedKeys(t, c).join(', ')})`);
+    const base = { name: t.name, direction: t.direction, from: t.limit };
+    if (c === undefined) out.push({ ...base, kind: 'deleted', sentence: `[standards.${t.name}] is deleted; the trunk holds it at ${t.direction === 'up' ? '≥' : '≤'} ${t.limit}` });
+    else if (c.direction !== t.direction) out.push({ ...base, kind: 'direction', sentence: `[standards.${t.name}] direction changed from ${t.direction} to ${c.direction}` });
+    else if (t.direction === 'up' && c.limit < t.limit) out.push({ ...base, kind: 'limit', to: c.limit, sentence: `[standards.${t.name}] floor lowered from ${t.limit} to ${c.limit}` });
+    else if (t.direction === 'down' && c.limit > t.limit) out.push({ ...base, kind: 'limit', to: c.limit, sentence: `[standards.${t.name}] ceiling raised from ${t.limit} to ${c.limit}` });
+    else if (canonicalJson(measurementOf(c)) !== canonicalJson(measurementOf(t))) out.push({ ...base, kind: 'measurement', to: c.limit, sentence: `[standards.${t.name}] changes how its value is measured (${changedKeys(t, c).join(', ')})` });
   }
   return out;
+}
+
+/** One sentence per loosened standard; empty when nothing loosened. */
+export function loosenedStandards(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): string[] {
+  return limitBreaches(trunk, current).map((b) => b.sentence);
 }
 
 function changedKeys(t: StandardDefinition, c: StandardDefinition): string[] {

@@ -15,6 +15,7 @@ import { renderMap } from './map.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
+import { renderStandards } from './standards.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderUpgrade } from './upgrade.js';
@@ -81,6 +82,9 @@ export function renderMarkdown(result: DiscernResult): string {
     case 'setup done':
     case 'setup accept':
       return renderSetup(result);
+    case 'standards':
+    case 'standards propose':
+      return renderStandards(result);
     case 'start':
       return renderStart(result);
     case 'status':

@@ -2,7 +2,7 @@
 // so its own error banners and exits are unreachable; its parser (mri) is told which flags are strings and
 // which are booleans, so values keep their types. The result is the verb to run and its input object.
 import sade from 'sade';
-import { VERB_IDS, type VerbId } from '../../../generated/registry.js';
+import { VERB_IDS, VERBS, type VerbId } from '../../../generated/registry.js';
 import type { DiscernHelpCliCommand } from '../../../generated/types.js';
 
 export type Dispatch = { kind: 'verb'; verb: VerbId; input: Record<string, unknown> } | { kind: 'protocol'; path: string[] };
@@ -35,7 +35,8 @@ function actionFor(command: DiscernHelpCliCommand, present: ReadonlySet<string>)
     const verb = VERB_IDS[command.verb];
     if (verb === undefined) throw new Error(`the grammar names verb ${command.verb}, which is not registered`);
     const opts = (args[args.length - 1] ?? {}) as Record<string, unknown> & { _?: unknown[] };
-    const input: Record<string, unknown> = {};
+    // What the command always sends (verb.yaml cli.fixed), such as the action a multi-action tool's CLI command takes.
+    const input: Record<string, unknown> = { ...VERBS[verb].cliFixed };
     command.positionals.forEach((p, i) => {
       const value = args[i];
       if (p.variadic) {
