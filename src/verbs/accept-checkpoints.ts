@@ -84,8 +84,8 @@ export function effortVariances(input: DiscernAcceptInput, proof: { checkpoints?
   return { variances: needed.map((u) => ({ checkpoint: u.id, definition_hash: u.definition_hash, subject: u.subject, why: input.variance ?? '' })) };
 }
 
-function awaitingVariance(ctx: ProjectVerbContext, base: DiscernAcceptData, needed: readonly DiscernCheckpointUnmet[], extra: Partial<DiscernAcceptData> = {}): AcceptOutcome {
-  const call = ctx.surface === 'mcp' ? 'discern_accept' : '`discern accept` (`--variance <rationale> --confirmed`)';
+function awaitingVariance(ctx: ProjectVerbContext, base: DiscernAcceptData, needed: readonly DiscernCheckpointUnmet[], extra: Partial<DiscernAcceptData> = {}, receipt?: string): AcceptOutcome {
+  const call = ctx.surface === 'mcp' ? (receipt ? `discern_accept (naming composition_receipt "${receipt}")` : 'discern_accept') : `\`discern accept\` (\`--variance <rationale> --confirmed${receipt ? ` --composition-receipt ${receipt}` : ''}\`)`;
   return {
     data: { ...base, variances_required: [...needed], ...extra },
     refusal: {
@@ -142,7 +142,7 @@ export async function judgeComposition(input: DiscernAcceptInput, c: Composition
       refusal: {
         error: 'awaiting_declaration',
         message: `The trunk moved, and ${c.effort.branch} composed with it (${c.commit.slice(0, 12)}) raises ${review.outstanding.length === 1 ? 'a checkpoint question' : `${review.outstanding.length} checkpoint questions`} no declaration answers: ${outstandingLines(review.outstanding)}. The composition is kept: answer with met or unmet naming composition_receipt "${receipt}", and the same landing continues. The trunk is untouched.`,
-        next: { call: ctx.surface === 'mcp' ? `discern_accept with composition_receipt "${receipt}"` : `\`discern accept ${c.effort.id} --composition-receipt ${receipt}\` (\`--met <id>\`, \`--unmet <id> --why <text>\`)` },
+        next: { call: ctx.surface === 'mcp' ? `discern_accept (naming composition_receipt "${receipt}")` : `\`discern accept ${c.effort.id} --composition-receipt ${receipt}\` (\`--met <id>\`, \`--unmet <id> --why <text>\`)` },
       },
     });
   }
@@ -150,7 +150,7 @@ export async function judgeComposition(input: DiscernAcceptInput, c: Composition
   const needed = review.declaredUnmet.filter((u) => u.mode === 'stop' && !covered(u));
   if (needed.length > 0) {
     if (!(served && ownerDecided(input))) {
-      const outcome = awaitingVariance(ctx, base, needed, { integration_judgment: { composition, decision: 'awaiting_variance', awaiting: [], variances_required: needed } });
+      const outcome = awaitingVariance(ctx, base, needed, { integration_judgment: { composition, decision: 'awaiting_variance', awaiting: [], variances_required: needed } }, receipt);
       if (outcome.refusal) outcome.refusal = { ...outcome.refusal, message: `${outcome.refusal.message} It is about the composed result (${c.commit.slice(0, 12)}): the variance names composition_receipt "${receipt}".` } as typeof outcome.refusal;
       return keep(outcome);
     }
