@@ -195,6 +195,19 @@ describe('triggers', () => {
     assert.match(c?.obligation ?? '', /awaiting_declaration/);
     assert.equal(c?.open_question?.state, 'awaiting_declaration');
     const toml = readFileSync(join(wt.root, 'discern.toml'), 'utf8');
+    // A question file the merge-base lacks: the checkpoint still asks (naming the problem) and the drop is reported.
+    wt.write('docs/questions/later.md', 'Added on the branch\n');
+    wt.commit('a question file the merge-base does not have');
+    const missing = gateRepo(`[jobs]\ntest = "true"\n\n[checkpoints.gone]\npaths = ["**"]\nquestion_file = "docs/nowhere.md"\n`);
+    const mw = addWorktree(missing, 'missing-question');
+    mw.write('x.txt', 'x\n');
+    mw.commit('x');
+    const dropped = envelope(await call('checkpoints', {}, mw.root));
+    const dd = report(dropped);
+    assert.equal(dd.checkpoints[0]?.preview.holds, true);
+    assert.match(dd.checkpoints[0]?.question ?? '', /could not be read/);
+    assert.equal(dd.drops?.[0]?.kind, 'question_file_unreadable', show(dd));
+    assert.equal(dropped.advisories?.[0]?.kind, 'checkpoint-evidence-dropped');
     wt.write('discern.toml', `${toml}\n[checkpoints.broken]\nscope = "nope"\npaths = ["x"]\nquestion = "?"\n`);
     wt.commit('broken checkpoint');
     const refused = envelope(await call('checkpoints', {}, wt.root));
@@ -209,6 +222,9 @@ describe('done and checkpoints', () => {
     const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Is the API change backwards compatible?"\n`, {}, `[jobs]\ntest = "echo ran >> ${c}"\n`);
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
+    const planned = envelope(await call('done', { dry_run: true }, wt.root));
+    assert.ok(planned.ok, show(planned));
+    assert.equal(doneData(planned).checkpoints?.outstanding?.[0]?.id, 'api-review', 'a dry run shows the question it would wait for');
     const refused = envelope(await call('done', {}, wt.root));
     assert.equal(refused.error, 'awaiting_declaration', show(refused));
     const d = doneData(refused);
