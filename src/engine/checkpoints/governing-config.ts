@@ -50,6 +50,8 @@ export async function readGoverningConfig(run: Run, base: string | null, working
   const decoded = decodeToml(Buffer.from(shown.stdout, 'utf8'), `discern.toml at ${base.slice(0, 12)}`);
   if (!decoded.ok) return fallback(decoded.problem.message.replace(/\.$/, ''));
   const picked = sections((decoded.value ?? {}) as DiscernConfig);
+  // No checkpoint at the merge-base: nothing governs, and the schema validator need not load.
+  if (picked.checkpoints === undefined) return { source: 'merge-base', commit: base, config: {}, drops: [], readQuestion: (path) => readCommittedQuestion(run, base, path) };
   const { validateDecoded } = await import('../config/validate.js');
   const checked = validateDecoded(picked, decoded.text, `discern.toml at ${base.slice(0, 12)}`);
   if (!checked.ok) return fallback(checked.message.replace(/\.$/, ''));
