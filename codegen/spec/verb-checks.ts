@@ -54,6 +54,11 @@ export function checkVerb(verb: VerbModel, vocab: VocabulariesSpec, problems: Pr
   });
   (spec.cli.flags ?? []).forEach((f, i) => {
     cover(f.input, `/cli/flags/${i}`);
+    // A key the CLI cannot spell (an array of objects) is assembled by the handler from cli_only flags.
+    if (f.stands_for !== undefined) {
+      if (!f.cli_only) add(yamlFile, `/cli/flags/${i}/stands_for`, 'only a cli_only flag may stand for another input key');
+      else if (!covered.has(f.stands_for)) cover(f.stands_for, `/cli/flags/${i}/stands_for`);
+    }
     const prop = properties[f.input];
     if (isObject(prop) && prop['type'] === 'boolean' && f.value_name !== undefined) add(yamlFile, `/cli/flags/${i}/value_name`, 'a boolean flag takes no value');
   });

@@ -33,6 +33,9 @@ import { outputFileName } from '../engine/jobs/output-dir.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { classify, type CompiledScope } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { declarationsCurrent } from '../engine/checkpoints/store.js';
+import { readComposition, removeComposition, writeComposition, COMPOSITION_FORMAT } from '../engine/acceptance/compositions.js';
+import { acceptCall, effortVariances, judgeComposition, recordEffortDeclarations, type CallDeclarations, type Variance } from './accept-checkpoints.js';
 import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 
@@ -161,10 +164,14 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   const grant = await grants.read(paths, effort.id);
   const verdict = decideAuthority({ confirmed: input.confirmed === true, ...(grant ? { grant } : {}), preAuthorized: project.config.acceptance?.pre_authorized ?? [], scopes: scopes, changed });
 
+  // Checkpoint declarations for the effort's own change are recorded first: its Proof then carries them.
+  const declared: CallDeclarations | { refusal: AcceptOutcome } = input.dry_run === true ? { declarations: { met: [], unmet: [] }, given: false } : await recordEffortDeclarations(input, effort, head, ctx);
+  if ('refusal' in declared) return declared.refusal;
+
   // Proof for this exact HEAD: the marker when current, else the gate runs now (not for a dry run).
   const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
   const identity = configIdentity(project.config, trunk);
-  const current = marker.state === 'present' && markerIsCurrent(marker.marker, head, identity, VERSION) ? marker.marker : undefined;
+  const current = marker.state === 'present' && markerIsCurrent(marker.marker, head, identity, VERSION) && (await declarationsCurrent(marker.marker, effort.gitDir)) ? marker.marker : undefined;
   if (current?.mode === 'report') return { refusal: { error: 'report_only_proof', message: 'This commit\'s Proof was recorded in report mode (ci): it cannot authorize a landing. Run done without ci.', next: { rerun: mcp ? 'discern_done' : 'discern done' } } };
 
   const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> => queueRows(paths, efforts, scopes, project.config, trunk, run, submission);
@@ -227,10 +234,15 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   if (!approval.ok) {
     return { ...(steps.length > 0 ? { steps } : {}), data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing, standard_approvals_required: approval.required }, refusal: { error: 'awaiting_standard_approval', message: approval.message, next: {} } };
   }
+  // An unmet stop checkpoint lands only with the owner's variance.
+  const judged = effortVariances(input, proof, ctx, { revision, submission: submissionData });
+  if ('refusal' in judged) return { ...(steps.length > 0 ? { steps } : {}), ...judged.refusal } as AcceptOutcome;
+  const checkpointFacts = { input, declared, variances: judged.variances };
+
   if (input.grant === true) {
     const granted = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, granted_at: new Date().toISOString() } as const;
     await grants.write(paths, granted);
-    return withApprovals(await land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged }), approval.approvals);
+    return withApprovals(await land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
   }
   if (!verdict.authorized || verdict.consent === undefined) {
     return {
@@ -243,7 +255,7 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
       },
     };
   }
-  return withApprovals(await land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged }), approval.approvals);
+  return withApprovals(await land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
 }
 
 /** The selected effort's own outcome, with the submissions landed ahead of it in this call. */
@@ -275,6 +287,10 @@ interface LandingFacts {
   revision: NonNullable<DiscernAcceptData['revision']>;
   submissionData: NonNullable<DiscernAcceptData['submission']>;
   changedScopes?: string[] | undefined;
+  /** Checkpoints: the call (its receipt and variance), its declarations, and the variances granted so far. */
+  input?: DiscernAcceptInput;
+  declared?: CallDeclarations;
+  variances?: Variance[];
 }
 
 /** A deterministic kill at a named landing step, for the crash tests (docs/decisions/0007). */
@@ -294,7 +310,11 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
   const movable = await trunkMovable(run, trunk, trunkBefore, l.trunkCheckout);
   if (!movable.ok) return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'dirty_worktree', message: `${movable.message}.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
 
-  const tx: Transaction = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, path: effort.path, head: f.head, trunk, trunk_before: trunkBefore, ...(fastForward ? { landing: f.head, proof: f.proof } : {}), step: 'started', started_at: new Date().toISOString(), consent: f.consent };
+  if (fastForward && f.input?.composition_receipt !== undefined) {
+    await removeComposition(ctx.project.commonDir, effort.id);
+    return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'precondition_failed', message: `composition_receipt "${f.input.composition_receipt}" names a composition, but ${trunk} has not moved since ${effort.branch}'s Proof: nothing is composed, and answers bound to that receipt would answer nothing. Call again without composition_receipt.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+  }
+  const tx: Transaction = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, path: effort.path, head: f.head, trunk, trunk_before: trunkBefore, ...(fastForward ? { landing: f.head, proof: f.proof } : {}), step: 'started', started_at: new Date().toISOString(), consent: f.consent, ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}) };
   await transactions.write(paths, tx);
   crashPoint(ctx.env, 'started');
 
@@ -355,7 +375,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       subject: { commit: landed },
       proof: { branch: effort.branch, trunk, head: landed, files_total: f.proof.files_total, insertions: f.proof.insertions, deletions: f.proof.deletions, mode: 'strict' },
       presentation: { line: proofLine, markdown: `# discern Proof\n\n> ${proofLine}\n` },
-      acceptance: { consent: tx.consent },
+      acceptance: { consent: tx.consent, ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}) },
     });
     note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body);
   } else {
@@ -400,6 +420,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   await submissions.remove(paths, effort.id);
   await grants.remove(paths, effort.id);
   await transactions.remove(paths, effort.id);
+  await removeComposition(ctx.project.commonDir, effort.id);
 
   const hint = ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
   return {
@@ -411,6 +432,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       ...(f.submissionData ? { submission: f.submissionData } : {}),
       landings: [{ effort: effort.id, branch: effort.branch, head: tx.head, selected: true, status: 'landed', landed_commit: landed, proof_line: proofLine }],
       consent: tx.consent,
+      ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
       ...(f.changedScopes ? { scopes_changed: f.changedScopes } : {}),
       ...(f.validation ? { gate_validation: f.validation } : {}),
       landing: { recovery_performed: f.recovered, ...(f.recoveredFrom ? { recovered_from: f.recoveredFrom } : {}), trunk_landed: true, landed_commit: landed, ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}), worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}) },
@@ -433,6 +455,7 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
   const back = async (outcome: AcceptOutcome): Promise<{ refusal: AcceptOutcome }> => {
     await rollBack(l, tx);
     await transactions.remove(paths, effort.id);
+    await removeComposition(ctx.project.commonDir, effort.id);
     return { refusal: outcome };
   };
   const conflicts = await mergeConflicts(run, trunkTip, f.head);
@@ -445,16 +468,58 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
     });
   }
   const integration = { path: join(paths.integration, effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
-  await dropIntegration(mainRoot, integration, env);
-  const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
-  if (added.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The integration worktree could not be created: ${gitComplaint(added)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
-  await advance(paths, tx, 'started', { integration });
-  const merged = await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${effort.branch} into ${trunk}`, f.head], { cwd: integration.path, env });
-  steps.push({ kind: 'git', label: `compose ${effort.branch} with ${trunk} in an integration worktree`, disposition: 'run', note: integration.path, outcome: merged.code === 0 ? 'ok' : 'failed', duration_s: 0 });
-  if (merged.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The composition could not be made: ${gitComplaint(merged)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
-  const commit = (await git(['rev-parse', 'HEAD'], { cwd: integration.path, env })).stdout.trim();
+  // A composition kept for checkpoint answers continues when it is still this head over this trunk tip.
+  const kept = await readComposition(ctx.project.commonDir, effort.id);
+  const keptHead = kept && existsSync(kept.integration.path) ? (await git(['rev-parse', 'HEAD'], { cwd: kept.integration.path, env }).catch(() => undefined))?.stdout.trim() : undefined;
+  const reuse = kept !== undefined && kept.head === f.head && kept.trunk_tip === trunkTip && keptHead === kept.commit && kept.integration.path === integration.path;
+  let commit: string;
+  if (reuse) {
+    commit = kept.commit;
+    await advance(paths, tx, 'started', { integration });
+    steps.push({ kind: 'git', label: `continue the kept composition of ${effort.branch} with ${trunk}`, disposition: 'run', note: integration.path, outcome: 'ok', duration_s: 0 });
+  } else {
+    if (kept) await removeComposition(ctx.project.commonDir, effort.id);
+    await dropIntegration(mainRoot, integration, env);
+    const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
+    if (added.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The integration worktree could not be created: ${gitComplaint(added)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+    await advance(paths, tx, 'started', { integration });
+    const merged = await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${effort.branch} into ${trunk}`, f.head], { cwd: integration.path, env });
+    steps.push({ kind: 'git', label: `compose ${effort.branch} with ${trunk} in an integration worktree`, disposition: 'run', note: integration.path, outcome: merged.code === 0 ? 'ok' : 'failed', duration_s: 0 });
+    if (merged.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The composition could not be made: ${gitComplaint(merged)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+    commit = (await git(['rev-parse', 'HEAD'], { cwd: integration.path, env })).stdout.trim();
+  }
   await advance(paths, tx, 'composed', { landing: commit });
   crashPoint(env, 'composed');
+  // Checkpoints of the trunk's config on the composed change, before anything runs there.
+  const composition = { effort, head: f.head, trunk, trunkTip, commit, integration };
+  const judged = await judgeComposition(f.input ?? {}, composition, f.declared ?? { declarations: { met: [], unmet: [] }, given: false }, f.variances ?? [], ctx, { revision: f.revision, submission: f.submissionData });
+  const stale = f.input?.composition_receipt !== undefined && !(reuse && f.input.composition_receipt === kept.receipt);
+  if (!judged.proceed || stale) {
+    const base = judged.proceed ? undefined : judged.outcome;
+    const waiting = !judged.proceed;
+    // Kept: the trunk is untouched and the landing is not in flight; the next call names the receipt.
+    await transactions.remove(paths, effort.id);
+    if (waiting) {
+      await writeComposition(ctx.project.commonDir, { format: COMPOSITION_FORMAT, receipt: judged.receipt, effort: effort.id, branch: effort.branch, head: f.head, trunk_tip: trunkTip, commit, integration, questions: judged.questions, created_at: new Date().toISOString() });
+    } else {
+      await dropIntegration(mainRoot, integration, env);
+      await removeComposition(ctx.project.commonDir, effort.id);
+    }
+    if (stale) {
+      const why = `composition_receipt "${f.input?.composition_receipt ?? ''}" does not match the composition now (${kept === undefined ? 'none was kept' : kept.head !== f.head ? `${effort.branch} moved to ${f.head.slice(0, 12)}` : kept.trunk_tip !== trunkTip ? `${trunk} moved to ${trunkTip.slice(0, 12)}` : 'it names another composition'}): nothing it answered was recorded`;
+      const fresh = !waiting
+        ? '; a fresh composition raises no checkpoint question — call again without composition_receipt'
+        : reuse
+          ? `; the kept composition (${commit.slice(0, 12)}) still waits — answer its questions naming composition_receipt "${judged.receipt}"`
+          : `; a fresh composition (${commit.slice(0, 12)}) was made and kept — answer its questions naming composition_receipt "${judged.receipt}"`;
+      return { refusal: { steps: [...f.steps, ...steps], ...(base?.data ? { data: base.data } : { data: { revision: f.revision, submission: f.submissionData } }), refusal: { error: 'precondition_failed', message: `${why}${fresh}. The trunk is untouched.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } } as AcceptOutcome };
+    }
+    if (base) return { refusal: { ...base, steps: [...f.steps, ...steps, ...(base.steps ?? [])] } as AcceptOutcome };
+  }
+  if (judged.proceed && judged.variances.length > 0) {
+    tx.variances = [...(tx.variances ?? []), ...judged.variances];
+    await transactions.write(paths, tx);
+  }
   // The combined tree needs what the effort's own worktree had: the ensure commands.
   for (const command of commandList(ctx.project.config.repository?.ensure)) {
     const ensured = await runJob({ label: 'ensure', commands: [command], cwd: integration.path, env, timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: '[gate] timeout', outputPath: join(l.outputDir, outputFileName('integration-ensure')) });
@@ -488,11 +553,20 @@ async function runGate(path: string, ctx: ProjectVerbContext): Promise<{ proof: 
   const steps = outcome.steps ?? [];
   if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof) return { proof: outcome.data.proof, steps };
   const r = outcome.refusal;
+  // done's open checkpoint questions are answered through accept too (met/unmet in the follow-up call).
+  const questions = r?.error === 'awaiting_declaration' ? pendingQuestions(outcome) : undefined;
+  if (r?.error === 'awaiting_declaration') return { refusal: { steps, ...(questions ? { data: { checkpoints: questions } } : {}), refusal: { ...r, message: r.message.replace('Answer in the same call', 'Answer in the next accept call'), next: { call: acceptCall(ctx) } } } };
   const mapped: AcceptOutcome =
     r && (r.error === 'gate_failed' || r.error === 'incomplete' || r.error === 'dirty_worktree' || r.error === 'detached_head' || r.error === 'write_denied' || r.error === 'invalid_config' || r.error === 'apply_failed')
       ? ({ steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: r } as AcceptOutcome)
       : { steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: { error: 'apply_failed', message: `The gate did not produce Proof: ${r?.message ?? 'no Proof was recorded'}`, next: { recovery: 'run done in the effort\'s worktree, then accept again' } } };
   return { refusal: mapped };
+}
+
+function pendingQuestions(outcome: Awaited<ReturnType<typeof import('./done.js').done>>): NonNullable<DiscernAcceptData['checkpoints']> | undefined {
+  const cp = outcome.data && 'gate_ran' in outcome.data ? outcome.data.checkpoints : undefined;
+  if (!cp) return undefined;
+  return { ...(cp.outstanding ? { outstanding: cp.outstanding } : {}), ...(cp.advise ? { advise: cp.advise } : {}), ...(cp.drops ? { drops: cp.drops } : {}) };
 }
 
 /** An interrupted landing: finished when the trunk already holds its commit, rolled back otherwise. */

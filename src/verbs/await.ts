@@ -14,6 +14,7 @@ import { readContinuation, saveContinuation, type Continuation } from '../engine
 import { ChangeWaker } from '../engine/await/wake.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
+import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { git } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { readExceptionNote } from '../engine/notes/exception-note.js';
@@ -165,7 +166,7 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
   if (state.changed > 0) return { met: false, facts: { ...base, proof_status: 'dirty' } };
   const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
   if (marker.state !== 'present') return { met: false, facts: { ...base, proof_status: 'missing' } };
-  const honored = marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION);
+  const honored = marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION) && (await declarationsCurrent(marker.marker, effort.gitDir));
   return { met: honored, ...(honored ? { commit: state.head } : {}), facts: { ...base, tip: state.head, proof_status: honored ? 'honored' : 'stale' } };
 }
 

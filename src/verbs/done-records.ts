@@ -129,6 +129,7 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
+    ...(run.checkpoints?.proof ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity } : {}),
     ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
   });
 }
@@ -157,6 +158,7 @@ async function writeProof(
       producers: [...producers],
       standards: [...standards],
       scopes_changed: [...scopesChanged],
+      ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
     });
   } catch (error) {
     return {

@@ -26,6 +26,8 @@ import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
 import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
+import type { Declarations } from '../engine/checkpoints/store.js';
+import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -41,6 +43,10 @@ export interface DoneRun {
   /** The same as git is given it: refs/heads/<trunk>, or policy_base as passed. */
   baseRef: string;
   rerunCall: string;
+  /** The checkpoint declarations this call gives (recorded by a strict run). */
+  declarations: Declarations;
+  /** What the checkpoint stage settled, for the Proof: set once it ran. */
+  checkpoints?: DoneCheckpointFacts;
   /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
   standardProposals?: DiscernStandardProposal[];
 }
@@ -61,10 +67,11 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   // Independent reads run together: the change's scopes and the standards that can be replayed.
   // rerun measures everything again: nothing is replayed.
   const replaying = strict && run.input.rerun !== true;
-  const [change, replayable, hidden] = await Promise.all([
+  const [change, replayable, hidden, checkpoints] = await Promise.all([
     changedScopes(run, gate),
     replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
     run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
+    evaluateForDone(ctx, run.baseRef),
   ]);
   if (hidden.length > 0) {
     return {
@@ -75,16 +82,22 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       },
     };
   }
+  const declarationProblem = declarationRefusal(ctx, checkpoints, run.declarations);
+  if (declarationProblem) return declarationProblem;
   const scopesChanged = change.scopes;
   const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes: scopesChanged, replayable: new Set(replayable.keys()) });
   const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
 
+  const policy = strict ? 'strict' : 'report';
   if (run.input.dry_run === true) {
     const steps = planSteps(plan, preconditionPlanSteps(checks, run.base));
+    const previewed = await settleCheckpoints(ctx, checkpoints, run.declarations, policy, false);
+    const details = planDetails(run, plan, gate);
+    if (previewed.data) details.push(`checkpoints: ${previewed.review.questions.length} question${previewed.review.questions.length === 1 ? '' : 's'} raised, ${previewed.review.outstanding.length} awaiting a declaration${run.declarations.met.length + run.declarations.unmet.length > 0 ? ' (the declarations given would be recorded)' : ''}`);
     return {
       dry_run: true,
-      plan: { title: `done would prove ${run.head.commit.slice(0, 12)}${run.branch ? ` on ${run.branch}` : ''}`, details: planDetails(run, plan, gate), steps },
-      data: { ...baseData, gate_ran: false, failed_stage: null, completion: { kind: 'pending', pending_reasons: ['dry run: nothing ran'], pending: [{ kind: 'dry_run', reason: 'dry run: nothing ran' }] } },
+      plan: { title: `done would prove ${run.head.commit.slice(0, 12)}${run.branch ? ` on ${run.branch}` : ''}`, details, steps },
+      data: { ...baseData, gate_ran: false, failed_stage: null, ...(previewed.data ? { checkpoints: previewed.data } : {}), completion: { kind: 'pending', pending_reasons: ['dry run: nothing ran'], pending: [{ kind: 'dry_run', reason: 'dry run: nothing ran' }] } },
     };
   }
 
@@ -156,8 +169,24 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
+    // Checkpoints: after the preconditions, before any project job (docs/decisions/0028).
+    listener({ type: 'phase', phase: 'checkpoints', message: 'checking checkpoints' });
+    const settled = await settleCheckpoints(ctx, checkpoints, run.declarations, policy, strict);
+    run.checkpoints = settled.facts;
+    advisories.push(...dropAdvisories(settled.review));
+    const checkpointData = settled.data ? { checkpoints: settled.data } : {};
+    const preSteps = settled.step ? [...pre.steps, settled.step] : pre.steps;
+    if (settled.refusal) {
+      envelope = {
+        steps: preSteps,
+        data: { ...baseData, ...handleData, ...limits, ...checkpointData, gate_ran: false, failed_stage: null, completion: pendingCompletion('checkpoint questions await a declaration') },
+        refusal: { error: 'awaiting_declaration', message: settled.refusal.message, next: settled.refusal.next },
+        ...(advisories.length > 0 ? { advisories } : {}),
+      };
+      return envelope;
+    }
     if (replay) {
-      envelope = await replayEvidence(run, replay, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle);
+      envelope = await replayEvidence(run, replay, preSteps, { ...baseData, ...handleData, ...limits, ...checkpointData }, journal?.handle);
       if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
       return envelope;
     }
@@ -193,7 +222,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       });
     }
     const failedStage = gateRun.failedStage ?? (staleReplays.length > 0 ? 'standards' : null);
-    const steps = [...pre.steps, ...report.steps];
+    const steps = [...preSteps, ...report.steps];
     const capAdvisory: DoneAdvisory[] = gateRun.capUnavailable
       ? [{ kind: 'execution-cap-unavailable', evidence: [gateRun.capUnavailable], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }]
       : [];
@@ -206,6 +235,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       ...baseData,
       ...handleData,
       ...limits,
+      ...checkpointData,
       gate_ran: true,
       failed_stage: failedStage,
       ...(report.standards.length > 0 ? { standards: report.standards } : {}),

@@ -10,7 +10,9 @@ import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { gateStatePaths } from '../engine/gate/state-paths.js';
-import type { ProjectVerbContext } from './context.js';
+import { declarationsFrom } from '../engine/checkpoints/declarations.js';
+import { declarationsCurrent } from '../engine/checkpoints/store.js';
+import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun } from './done-run.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
@@ -25,6 +27,13 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     return invalid(ctx, `policy_base "${input.policy_base}" names no commit here; fetch it first (for example \`git fetch origin main\`) and pass the fetched ref.`);
   }
 
+  // Checkpoint declarations are part of the Proof: they are recorded by a strict run only.
+  const declared = declarationsFrom(input);
+  if (!declared.ok) return { refusal: { error: 'invalid_arguments', message: declared.message, next: { help: argumentsHelp(ctx, 'done') } } };
+  if (declared.given && (ci || standalone)) {
+    return { refusal: { error: 'invalid_arguments', message: `met and unmet record checkpoint conclusions for Proof; ${ci ? 'ci reports checkpoint review without declarations' : 'standalone records nothing'}, so they cannot be combined.`, next: { help: argumentsHelp(ctx, 'done') } } };
+  }
+
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
@@ -32,9 +41,10 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
 
   // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only
   // the status already read and one small file, so it answers in about the time the process takes to start.
-  if (strict && input.rerun !== true && input.dry_run !== true && state.changed === 0 && !state.detached && state.head !== null) {
+  if (strict && input.rerun !== true && input.dry_run !== true && !declared.given && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
-    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION)) {
+    // A changed checkpoint declaration makes the Proof stale like a new commit does (the store is one small file).
+    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION) && (await declarationsCurrent(marker.marker, project.gitDir))) {
       const m = marker.marker;
       const data: DiscernDoneData = {
         mode: 'strict',
@@ -86,6 +96,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     // git resolves a bare name as a tag before a branch: the trunk is named by its full ref in every git call.
     baseRef: input.policy_base ?? `refs/heads/${project.trunk.name}`,
     rerunCall,
+    declarations: declared.declarations,
   };
   // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
   const { runDoneGate } = await import('./done-run.js');

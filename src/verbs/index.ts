@@ -16,6 +16,7 @@ export type HandlerLoaders = { [K in keyof VerbHandlers]: () => Promise<VerbHand
 export const HANDLERS: HandlerLoaders = {
   accept: async () => (await import('./accept.js')).accept,
   await: async () => (await import('./await.js')).awaitCondition,
+  checkpoints: async () => (await import('./checkpoints.js')).checkpoints,
   configArray: async () => (await import('./config-read.js')).configArray,
   configExplain: async () => (await import('./config-read.js')).configExplain,
   configGet: async () => (await import('./config-read.js')).configGet,

@@ -90,7 +90,9 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   const evidence = { ...(steps.length > 0 ? { steps } : {}), ...(gated.diagnostics ? { diagnostics: gated.diagnostics } : {}), ...(advisories.length > 0 ? { advisories } : {}) };
   if (gated.refusal !== undefined || gateData?.proof === undefined) {
     // done is itself setup-gated, but only before its handler: here it never answers setup_unfinished.
-    const refusal = gated.refusal?.error === 'setup_unfinished' ? undefined : gated.refusal;
+    const raw = gated.refusal?.error === 'setup_unfinished' ? undefined : gated.refusal;
+    // Checkpoint questions are answered through done (met/unmet), which setup done does not take: its gate failed.
+    const refusal = raw?.error === 'awaiting_declaration' || raw?.error === 'checkpoint_evidence_unavailable' ? { error: 'gate_failed' as const, message: `${raw.message} Setup done takes no declarations: run \`discern done\` with them on the setup branch first.`, next: { rerun: RERUN } } : raw;
     const data: DiscernSetupDoneData = { ...base, checks, ...(gateData ? { failed_stage: gateData.failed_stage } : {}) };
     if (refusal === undefined) return { ...evidence, data, refusal: { error: 'apply_failed', message: 'The gate recorded no Proof for the setup branch.', next: { recovery: `run \`${RERUN}\` again` } } };
     // done's refusal, with its reruns pointing at setup done: done itself waits for setup to land.

@@ -87,6 +87,9 @@ describe('projectCollections on a maximal status', () => {
     const paths = VERBS.status.projection.map((r) => r.path.join('.'));
     assert.deepEqual(paths.sort(), [
       'fleet',
+      'fleet.*.gate_proof.proof.checkpoints.declared_met',
+      'fleet.*.gate_proof.proof.checkpoints.declared_unmet',
+      'fleet.*.gate_proof.proof.checkpoints.drops',
       'fleet.*.gate_proof.proof.jobs',
       'fleet.*.gate_proof.proof.standard_proposals',
       'fleet.*.landing_authority.scopes',
@@ -100,6 +103,9 @@ describe('projectCollections on a maximal status', () => {
       'gate.jobs.*.commands',
       'gate.scope_gates',
       'gate.scope_gates.*.commands',
+      'gate_proof.proof.checkpoints.declared_met',
+      'gate_proof.proof.checkpoints.declared_unmet',
+      'gate_proof.proof.checkpoints.drops',
       'gate_proof.proof.jobs',
       'gate_proof.proof.standard_proposals',
       'queue',

@@ -147,6 +147,17 @@ describe('calling every tool', () => {
     const refused = await callTool('discern_impact', { has: 'docs' });
     assert.equal(refused.structuredContent?.['error'], 'invalid_arguments');
   });
+  it('discern_checkpoints reports in the server\'s checkout; done refuses met with ci', async () => {
+    const result = await callTool('discern_checkpoints', {});
+    assert.equal(result.structuredContent?.['ok'], true);
+    const data = result.structuredContent?.['data'] as { checkpoints: unknown[]; revision: { config: string } };
+    assert.deepEqual(data.checkpoints, []);
+    assert.equal(data.revision.config, 'merge-base');
+    const refused = await callTool('discern_done', { ci: true, met: ['x'] });
+    assert.equal(refused.structuredContent?.['error'], 'invalid_arguments');
+    const cliOnly = await callTool('discern_done', { unmet_id: ['x'], why: ['y'] });
+    assert.equal(cliOnly.structuredContent?.['error'], 'invalid_arguments', 'the CLI-only spelling of unmet is not an MCP input');
+  });
   it('discern_map index, page and search', async () => {
     const index = await callTool('discern_map', {});
     assert.equal((index.structuredContent?.['data'] as { count: number }).count, 1);
@@ -235,7 +246,7 @@ describe('calling every tool', () => {
     assert.equal(low.structuredContent?.['error'], 'below_min_score');
   });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 

@@ -48,6 +48,8 @@ export interface Transaction {
   proof_line?: string;
   /** The Proof of the landing commit, kept so a resumed landing can write its note. */
   proof?: DiscernProofSummary;
+  /** The owner's variances for unmet stop checkpoints, for the landing's Proof note. */
+  variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[];
 }
 
 export interface AcceptancePaths {

@@ -2,10 +2,11 @@
 // and the done or test runs going on there now (through the checkout's running/ files, a few record reads
 // instead of the whole journal).
 import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DiscernGateProofCheck, DiscernStatusOperation } from '../../../generated/types.js';
 import { readOperation, executorState, type OperationRecord } from '../journal/index.js';
 import { markerIsCurrent, readProofMarker } from './proof-records.js';
+import { declarationsCurrent } from '../checkpoints/store.js';
 import type { GateStatePaths } from './state-paths.js';
 
 export async function checkoutProof(paths: GateStatePaths, head: string | null, clean: boolean, configCanonical: string, version: string): Promise<DiscernGateProofCheck> {
@@ -16,6 +17,7 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
   const base = { path: paths.proofMarker, head: m.commit.slice(0, 12), recorded: m.recorded_at };
   if (head === null || m.commit !== head) return { status: 'stale', ...base, reason: 'HEAD has moved since this Proof was recorded' };
   if (!markerIsCurrent(m, head, configCanonical, version)) return { status: 'stale', ...base, reason: 'discern.toml or the discern version changed since this Proof was recorded' };
+  if (!(await declarationsCurrent(m, dirname(paths.checkoutDir)))) return { status: 'stale', ...base, reason: 'a checkpoint declaration changed since this Proof was recorded' };
   if (!clean) return { status: 'dirty', ...base, reason: 'the worktree has uncommitted changes' };
   // Current, but recorded in report mode (done --ci): it cannot authorize a landing.
   if (m.mode === 'report') return { status: 'report_only', ...base, reason: 'recorded in report mode (ci): it cannot authorize a landing' };

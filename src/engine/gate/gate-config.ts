@@ -7,6 +7,7 @@ import { gateSettings, type GateSettings } from '../config/gate-settings.js';
 import { compiledScopes } from '../config/scopes.js';
 import { configuredStandards, type StandardDefinition } from '../config/standards.js';
 import { compilePattern, type CompiledScope } from '../scopes/index.js';
+import { compileCheckpoints } from '../checkpoints/definitions.js';
 import type { GeneratedPaths } from './drift.js';
 import { producerCatalog, type ProducerCatalog } from './producers.js';
 
@@ -36,6 +37,9 @@ export function gateConfig(config: DiscernConfig): { ok: true; gate: GateConfig 
       if (!compiled.ok) issues.push({ kind: 'invalid_config', path: dotted(['standards', name, 'inputs', String(index)]), message: `pattern "${pattern}" ${compiled.reason}` });
     });
   }
+  // A [checkpoints] table this file cannot use is refused here too, though the merge-base's file is the one
+  // that governs: what lands from this file governs later branches.
+  issues.push(...compileCheckpoints(config).issues);
   const [first, ...rest] = issues;
   if (first !== undefined) return { ok: false, issues: [first, ...rest] };
   const settings = gateSettings(config);

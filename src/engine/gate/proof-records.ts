@@ -42,6 +42,9 @@ export interface ProofMarker {
   scopes_changed?: string[];
   producers: ProducerVerdict[];
   standards: DiscernGateStandard[];
+  /** The checkpoint declarations the Proof was recorded with (checkpoints/store.ts declarationsIdentity): a
+   *  changed one makes the marker stale. Absent in markers written before checkpoints: no declarations. */
+  checkpoint_declarations?: string;
 }
 
 export interface LastRun {

@@ -1,7 +1,7 @@
 // Builds the Proof for a commit: what changed since the merge-base with the trunk, the identity, the line an
 // agent relays verbatim, and the Markdown page kept in the marker.
 import { createHash } from 'node:crypto';
-import type { DiscernGateStandard, DiscernProofSummary, DiscernStandardProposal } from '../../../generated/types.js';
+import type { DiscernGateStandard, DiscernProofCheckpoints, DiscernProofSummary, DiscernStandardProposal } from '../../../generated/types.js';
 import { git, gitComplaint } from '../git/git.js';
 import type { ProducerVerdict } from './proof-records.js';
 
@@ -43,14 +43,20 @@ export interface ProofFacts {
   standards: readonly DiscernGateStandard[];
   recordedAt: string;
   replayedFrom?: string;
+  /** The checkpoint declarations (and dropped evidence) the Proof is recorded with. */
+  checkpoints?: DiscernProofCheckpoints;
+  /** Their identity (checkpoints/store.ts): part of the Proof id, so another declaration is another Proof. */
+  checkpointsIdentity?: string;
   /** The commit a `standards --pin` commit carried this Proof from (docs/decisions/0027-standards-verbs.md). */
   carriedFrom?: string;
   /** Loosened limits the never-loosen check let pass under a recorded proposal. */
   standardProposals?: readonly DiscernStandardProposal[];
 }
 
-export function proofId(facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode'>): string {
-  const digest = createHash('sha256').update([facts.commit, facts.tree, facts.configDigest, facts.version, facts.mode].join('\0')).digest('hex');
+export function proofId(facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode' | 'checkpointsIdentity'>): string {
+  // Declarations join the identity only when there are any, so a Proof without them keeps the id it always had.
+  const declared = facts.checkpointsIdentity !== undefined && facts.checkpointsIdentity !== '[]' ? [facts.checkpointsIdentity] : [];
+  const digest = createHash('sha256').update([facts.commit, facts.tree, facts.configDigest, facts.version, facts.mode, ...declared].join('\0')).digest('hex');
   return `P-${digest.slice(0, 16)}`;
 }
 
@@ -72,6 +78,7 @@ export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
     proof_id: proofId(facts),
     jobs,
     ...(facts.replayedFrom ? { replayed_from: facts.replayedFrom } : {}),
+    ...(facts.checkpoints ? { checkpoints: facts.checkpoints } : {}),
     ...(facts.carriedFrom ? { carried_from: facts.carriedFrom } : {}),
     ...(facts.standardProposals && facts.standardProposals.length > 0 ? { standard_proposals: facts.standardProposals.map((p) => ({ ...p })) } : {}),
   };
@@ -95,6 +102,12 @@ export function proofMarkdown(summary: DiscernProofSummary, producers: readonly 
   if (standards.length > 0) {
     lines.push('', '| Standard | Value | Limit | Verdict |', '| --- | --- | --- | --- |');
     for (const s of standards) lines.push(`| ${s.name} | ${s.value ?? '—'} | ${s.direction === 'up' ? '≥' : '≤'} ${s.limit} | ${s.verdict ?? s.measurement} |`);
+  }
+  if (summary.checkpoints) {
+    const c = summary.checkpoints;
+    if (c.declared_met.length > 0) lines.push('', `Checkpoints declared met: ${c.declared_met.join(', ')}.`);
+    for (const u of c.declared_unmet) lines.push('', `Checkpoint ${u.id} declared unmet (${u.mode}): ${u.why}`);
+    for (const d of c.drops ?? []) lines.push('', `Checkpoint evidence dropped${d.checkpoint ? ` (${d.checkpoint})` : ''}: ${d.reason}`);
   }
   lines.push('', `Commit \`${summary.commit}\`, tree \`${summary.tree}\`, recorded ${summary.recorded_at}.`);
   return `${lines.join('\n')}\n`;

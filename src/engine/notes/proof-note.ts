@@ -22,7 +22,7 @@ export interface ProofNotePayload {
     mode?: 'strict' | 'report';
   };
   presentation: { line: string; markdown: string };
-  acceptance?: { consent?: { source: string; scopes?: string[] } };
+  acceptance?: { consent?: { source: string; scopes?: string[] }; variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[] };
   issuer?: { name?: string; email?: string };
 }
 

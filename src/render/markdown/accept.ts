@@ -5,6 +5,7 @@ import { code, table } from './blocks.js';
 import { failureState, frame } from './frame.js';
 import { diagnosticsSection, planSection, stepsSection } from './gate.js';
 import { emergencyLandedLines, emergencyOwnerAttention, emergencyPlanSection } from './accept-emergency.js';
+import { acceptCheckpointSections, varianceOwnerAttention } from './checkpoints.js';
 
 export function renderAccept(result: DiscernAcceptResult): string {
   const data = result.data && !('issues' in result.data) ? result.data : undefined;
@@ -13,7 +14,7 @@ export function renderAccept(result: DiscernAcceptResult): string {
     : undefined;
   // An emergency's plan is in the envelope's plan when one is; otherwise (a landed or stopped one) it is shown here.
   const emergency = data?.emergency && !result.plan ? emergencyPlanSection(data.emergency) : undefined;
-  const evidence = [diagnosticsSection(result.diagnostics), queue, emergency, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
+  const evidence = [acceptCheckpointSections(data), diagnosticsSection(result.diagnostics), queue, emergency, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
   const authority = data?.landing_authority
     ? `## Landing authority\n\n${data.landing_authority.kind === 'authorized' ? `Authorized: ${data.landing_authority.source ?? 'verified'}.` : 'The owner\'s consent is needed.'}${data.landing_authority.uncovered && data.landing_authority.uncovered.length > 0 ? `\n\nOutside every standing scope (${data.landing_authority.uncovered_total ?? data.landing_authority.uncovered.length}): ${data.landing_authority.uncovered.map((u) => code(u.path)).join(', ')}.` : ''}`
     : undefined;
@@ -21,6 +22,7 @@ export function renderAccept(result: DiscernAcceptResult): string {
     const issues = result.data && 'issues' in result.data ? result.data.issues.map((i) => `- ${code(i.path)}: ${i.message}`).join('\n') : undefined;
     const owner = result.error === 'awaiting_consent' && data?.revision
       ? `Land ${code(data.revision.branch)} at ${code(data.revision.head.slice(0, 12))} on the trunk? ${data.revision.proof ? `Its Proof:\n\n> ${data.revision.proof.line}\n\n` : ''}To consent, run \`discern accept ${data.revision.effort} --grant\`, or tell the agent to call again with \`confirmed: true\`.`
+      : result.error === 'awaiting_variance' ? varianceOwnerAttention(data)
       : data?.emergency ? emergencyOwnerAttention(data.emergency) : undefined;
     return frame(result, { state: failureState(result, 'discern accept'), evidence: [issues, evidence].filter(Boolean).join('\n\n') || undefined, authority, ownerAttention: owner });
   }
@@ -34,6 +36,7 @@ export function renderAccept(result: DiscernAcceptResult): string {
       [
         `- Consent: ${data.consent?.source ?? 'unknown'}${data.consent?.scopes ? ` (${data.consent.scopes.map(code).join(', ')})` : ''}`,
         `- Proof note: ${data.proof_note?.write.status ?? 'not written'}`,
+        ...(data.variances && data.variances.length > 0 ? [`- Variances: ${data.variances.map((v) => `${code(v.checkpoint)} (${v.why})`).join(', ')}`] : []),
         `- Worktree ${data.landing.worktree_removed ? 'removed' : 'kept'}; branch ${data.landing.branch_deleted ? 'deleted' : 'kept'}${data.landing.resources_destroyed ? `; resources destroyed: ${data.landing.resources_destroyed.map(code).join(', ')}` : ''}`,
         ...(data.root ? [`- Surviving checkout: ${code(data.root)}`] : []),
       ].join('\n'),

@@ -4,10 +4,21 @@ import type { DiscernDoneResult } from '../../../generated/types.js';
 import { code } from './blocks.js';
 import { failureState, frame } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
+import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 
 export function renderDone(result: DiscernDoneResult): string {
   const data = result.data && 'gate_ran' in result.data ? result.data : undefined;
-  const evidence = [diagnosticsSection(result.diagnostics), stepsSection(result.steps), standardsSection(data?.standards), planSection(result.plan)].filter(Boolean).join('\n\n');
+  const cp = data?.checkpoints;
+  const checkpoints = cp
+    ? [
+        questionsSection('Checkpoint questions awaiting a declaration', cp.outstanding),
+        questionsSection('Checkpoint questions (report)', cp.review),
+        questionsSection('Advise checkpoints', cp.advise),
+        declarationsSection(cp.declared_met, cp.declared_unmet),
+        dropsSection(cp.drops),
+      ]
+    : [];
+  const evidence = [...checkpoints, diagnosticsSection(result.diagnostics), stepsSection(result.steps), standardsSection(data?.standards), planSection(result.plan)].filter(Boolean).join('\n\n');
   if (!result.ok) {
     const issues = result.data && 'issues' in result.data ? result.data.issues.map((i) => `- ${code(i.path)}: ${i.message}`).join('\n') : '';
     const stage = data?.failed_stage ? `\n\nFailed stage: ${code(data.failed_stage)}.` : '';

@@ -3,6 +3,7 @@
 import type { DiscernResult } from '../../../generated/types.js';
 import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
+import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
@@ -30,6 +31,8 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderAccept(result);
     case 'await':
       return renderAwait(result);
+    case 'checkpoints':
+      return renderCheckpoints(result);
     case 'config get':
     case 'config has':
     case 'config keys':

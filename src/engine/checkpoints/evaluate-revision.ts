@@ -1,0 +1,146 @@
+// Every governing checkpoint against the committed change at a revision: read the change, read the config that
+// governs it (the merge-base's), compile, gather the extra evidence only the configured filters need (changed
+// lines, the merge-base's directories), and evaluate. Read-only. Evidence that cannot be gathered is dropped and
+// named, and the checkpoints that needed it do not fire (they fail open, and the result says so).
+import type { DiscernConfig } from '../../../generated/types.js';
+import { canonicalJson } from '../gate/canonical-json.js';
+import { directoriesAt, readChangeFacts, readChangedLines, type ChangedFile, type ChangedLines, type Run } from './change-facts.js';
+import { compileCheckpoints, type CheckpointDefinition, type CheckpointMode } from './definitions.js';
+import { candidates, evaluateCheckpoint, needsLines } from './evaluate.js';
+import { readGoverningConfig, type CheckpointDrop, type GoverningSource } from './governing-config.js';
+import { definitionHash, subjectOf } from './identity.js';
+
+export interface CheckpointResult {
+  id: string;
+  mode: CheckpointMode;
+  question: string;
+  questionFile?: string;
+  teach?: string;
+  reference?: string;
+  holds: boolean;
+  matched: ChangedFile[];
+  vetoedBy: string[];
+  why: string;
+  definitionHash: string;
+  subject: string;
+  definition: CheckpointDefinition;
+}
+
+export interface CheckpointEvaluation {
+  revision: string;
+  base: string | null;
+  source: GoverningSource;
+  results: CheckpointResult[];
+  drops: CheckpointDrop[];
+  /** Checkpoints of the working discern.toml that do not govern this change, with why. */
+  ungoverned: { id: string; reason: string }[];
+  /** False when the change itself could not be read: nothing was evaluated. */
+  evaluated: boolean;
+}
+
+export interface EvaluateOptions {
+  run: Run;
+  /** A commit-ish: HEAD, or a composed commit. */
+  revision: string;
+  /** The trunk as git is given it (refs/heads/<trunk>). */
+  trunkRef: string;
+  /** The checkout's own discern.toml: it governs only when the merge-base's cannot be read. */
+  workingConfig: DiscernConfig;
+  /** Where the working question files are read from. */
+  root: string;
+}
+
+export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<CheckpointEvaluation> {
+  const { run } = options;
+  let facts;
+  try {
+    facts = await readChangeFacts(run, options.revision, options.trunkRef);
+  } catch (error) {
+    return {
+      revision: options.revision,
+      base: null,
+      source: 'working',
+      results: [],
+      drops: [{ kind: 'evidence_unavailable', reason: `the change could not be read, so no checkpoint was evaluated: ${message(error)}` }],
+      ungoverned: [],
+      evaluated: false,
+    };
+  }
+  const governing = await readGoverningConfig(run, facts.base, options.workingConfig, options.root);
+  const drops: CheckpointDrop[] = [...governing.drops];
+  const compiled = compileCheckpoints(governing.config as DiscernConfig);
+  for (const issue of compiled.issues) {
+    const id = idOf(issue.path);
+    drops.push({ kind: 'definition_unusable', ...(id !== undefined ? { checkpoint: id } : {}), reason: `\`${issue.path}\` ${issue.message}: it is not evaluated` });
+  }
+
+  // Extra evidence, read once for every checkpoint that needs it.
+  const lineReaders = compiled.definitions.filter(needsLines);
+  const wanted = [...new Set(lineReaders.flatMap((d) => candidates(d, facts.files, compiled.generated).map((f) => f.path)))];
+  let lines: Map<string, ChangedLines> | undefined;
+  let linesFailed: string | undefined;
+  if (wanted.length > 0) {
+    try {
+      lines = await readChangedLines(run, facts.from, facts.revision, wanted);
+    } catch (error) {
+      linesFailed = message(error);
+    }
+  }
+  let baseDirectories: Set<string> | undefined;
+  let dirsFailed: string | undefined;
+  if (compiled.definitions.some((d) => d.newDirectory) && facts.files.some((f) => f.kind === 'added')) {
+    try {
+      baseDirectories = facts.base === null ? new Set() : await directoriesAt(run, facts.base);
+    } catch (error) {
+      dirsFailed = message(error);
+    }
+  }
+
+  const results: CheckpointResult[] = [];
+  for (const def of compiled.definitions) {
+    let question: string;
+    if ('text' in def.question) question = def.question.text;
+    else {
+      const read = await governing.readQuestion(def.question.file);
+      if (read.ok) question = read.text;
+      else {
+        question = `(the question in ${def.question.file} could not be read: ${read.reason})`;
+        drops.push({ kind: 'question_file_unreadable', checkpoint: def.id, reason: read.reason });
+      }
+    }
+    const hash = definitionHash(def, question);
+    const missing = needsLines(def) && linesFailed !== undefined ? linesFailed : def.newDirectory && dirsFailed !== undefined ? dirsFailed : undefined;
+    const prose = { question, ...('file' in def.question ? { questionFile: def.question.file } : {}), ...(def.teach ? { teach: def.teach } : {}), ...(def.reference ? { reference: def.reference } : {}) };
+    if (missing !== undefined) {
+      drops.push({ kind: 'evidence_unavailable', checkpoint: def.id, reason: `${missing}: it is not evaluated` });
+      results.push({ id: def.id, mode: def.mode, ...prose, holds: false, matched: [], vetoedBy: [], why: 'Not evaluated: its evidence could not be read.', definitionHash: hash, subject: subjectOf([]), definition: def });
+      continue;
+    }
+    const outcome = evaluateCheckpoint(def, { files: facts.files, commits: facts.commits, generated: compiled.generated, ...(lines ? { lines } : {}), ...(baseDirectories ? { baseDirectories } : {}) });
+    results.push({ id: def.id, mode: def.mode, ...prose, holds: outcome.holds, matched: outcome.matched, vetoedBy: outcome.vetoedBy, why: outcome.why, definitionHash: hash, subject: subjectOf(outcome.matched), definition: def });
+  }
+  return { revision: facts.revision, base: facts.base, source: governing.source, results, drops, ungoverned: ungoverned(options.workingConfig, governing.config, governing.source), evaluated: true };
+}
+
+/** Working checkpoints added or edited on this branch: the merge-base's definitions are the ones that govern. */
+function ungoverned(working: DiscernConfig, governing: Pick<DiscernConfig, 'checkpoints'>, source: GoverningSource): { id: string; reason: string }[] {
+  if (source === 'working') return [];
+  const out: { id: string; reason: string }[] = [];
+  for (const [id, table] of Object.entries(working.checkpoints ?? {})) {
+    const governed = governing.checkpoints?.[id];
+    if (governed === undefined) out.push({ id, reason: 'added on this branch: it governs changes made after it reaches the trunk' });
+    else if (canonicalJson(governed) !== canonicalJson(table)) out.push({ id, reason: 'edited on this branch: the merge-base definition governs this change' });
+  }
+  return out;
+}
+
+function idOf(path: string): string | undefined {
+  const match = /^checkpoints\.("(?:[^"\\]|\\.)*"|[^.]+)/.exec(path);
+  if (!match) return undefined;
+  const raw = match[1] ?? '';
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
