@@ -44,7 +44,7 @@ function acceptCall(ctx: ProjectVerbContext): string {
 }
 
 /** The effort's own discern.toml (it governs only when the merge-base's cannot be read); the caller's otherwise. */
-async function effortConfig(effort: Effort, ctx: ProjectVerbContext): Promise<DiscernConfig> {
+export async function effortConfig(effort: Effort, ctx: ProjectVerbContext): Promise<DiscernConfig> {
   const loaded = await loadConfig(join(effort.path, 'discern.toml')).catch(() => undefined);
   return loaded?.ok ? loaded.config : ctx.project.config;
 }

@@ -7,9 +7,9 @@
 //      repository's accept lock; a changed plan or an expired or forged token is refused with a fresh token and
 //      the reason why. Then the landing runs as a recorded transaction: fast-forward, exception record, cleanup.
 //   3. recover: <landing id> finishes an interrupted landing; a finished one answers again with its outcome.
-// Checkpoint preparation (prepare / preparation_receipt) is not offered yet: when it lands, the receipt is
-// verified beside the plan in `planned` below and bound into the approval's context digest
-// (src/engine/acceptance/emergency-approval.ts).
+// A repair that trips a stop checkpoint is first prepared (prepare: true, accept-emergency-prepare.ts): the
+// preview and the confirmed call then verify its preparation_receipt beside the plan, and the approval token is
+// bound to it (its context digest, src/engine/acceptance/emergency-approval.ts).
 import { join } from 'node:path';
 import type { AcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
@@ -25,13 +25,15 @@ import { trunkMovable } from '../engine/acceptance/trunk.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
+import { checkPreparation, prepareEmergency, type PreparationPlace } from './accept-emergency-prepare.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 type EmergencyData = NonNullable<DiscernAcceptData['emergency']>;
+type Preparation = NonNullable<EmergencyData['preparation']>;
 
 /** Whether a call asks for emergency integration (or names one of its keys, which it then validates). */
 export function wantsEmergency(input: DiscernAcceptInput): boolean {
-  return input.action === 'emergency' || input.emergency === true || input.reason !== undefined || input.approval_token !== undefined || input.recover !== undefined;
+  return input.action === 'emergency' || input.emergency === true || input.reason !== undefined || input.approval_token !== undefined || input.recover !== undefined || input.prepare !== undefined || input.preparation_receipt !== undefined;
 }
 
 /** Keys that make no sense together, named; undefined when the combination is coherent. */
@@ -40,18 +42,29 @@ export function emergencyArgumentProblem(input: DiscernAcceptInput): string | un
   const given = (keys: readonly (keyof DiscernAcceptInput)[]): string[] => keys.filter((k) => input[k] !== undefined && input[k] !== false);
   if (input.emergency === true && input.action === 'queue') return '`emergency` and `action: "queue"` exclude each other: an emergency landing is not queued.';
   if (input.recover !== undefined) {
-    const extra = given(['reason', 'approval_token', 'confirmed', 'target', 'dry_run', 'grant', 'approve_standard']);
+    const extra = given(['reason', 'approval_token', 'confirmed', 'target', 'dry_run', 'grant', 'approve_standard', 'prepare', 'preparation_receipt', 'met', 'unmet', 'unmet_id', 'why']);
     if (input.action === 'queue') extra.push('action');
     return extra.length > 0 ? `\`recover\` resumes an interrupted emergency landing by its id and takes nothing else: drop ${named(extra)}.` : undefined;
   }
   const emergency = input.action === 'emergency' || input.emergency === true;
   if (!emergency) {
-    const stray = given(['reason', 'approval_token']);
+    const stray = given(['reason', 'approval_token', 'prepare', 'preparation_receipt']);
     return stray.length > 0 ? `${named(stray)} go${stray.length === 1 ? 'es' : ''} with \`action: "emergency"\` only.` : undefined;
   }
   if (input.reason === undefined || input.reason.trim() === '') return '`reason` is required with `action: "emergency"`: why the repair must land although its gate is not green (1 to 500 characters).';
   if (input.grant === true) return '`grant` does not go with `action: "emergency"`: an emergency landing needs the owner\'s approval of its exact plan every time.';
   if (input.approve_standard === true) return '`approve_standard` does not go with `action: "emergency"`: the emergency plan lists what does not pass, standards included, and the owner approves it whole with its approval_token.';
+  const unmet = given(['unmet', 'unmet_id', 'why']);
+  if (unmet.length > 0) return `${named(unmet)} ${unmet.length === 1 ? 'does' : 'do'} not go with \`action: "emergency"\`: a stop checkpoint whose question does not hold blocks an emergency landing (a variance is the owner's word on a landing with Proof; an exception has none). Declare met, with \`prepare: true\`, only the questions that hold; otherwise change the repair until they do.`;
+  if (input.variance !== undefined) return '`variance` does not go with `action: "emergency"`: an unmet stop checkpoint blocks an emergency landing, and no variance lifts that.';
+  if (input.composition_receipt !== undefined) return '`composition_receipt` does not go with `action: "emergency"`: an emergency landing fast-forwards the trunk to the repair and composes nothing. Its checkpoint questions are answered with `prepare: true` and `met`.';
+  if (input.prepare === true) {
+    const excluded = given(['confirmed', 'approval_token', 'preparation_receipt']);
+    if (excluded.length > 0) return `\`prepare\` serves the repair's checkpoint questions and issues a fresh preparation receipt; it does not go with ${named(excluded)}. Prepare first, then preview and confirm with its preparation_receipt.`;
+  } else if (input.met !== undefined) {
+    return '`met` goes with `prepare: true` in an emergency: the preparation call records the declarations and issues the preparation_receipt that the preview and the confirmed call present.';
+  }
+  if (input.dry_run === true && input.prepare !== true && input.preparation_receipt !== undefined) return '`dry_run` previews the plan without checking checkpoint preparation: drop `preparation_receipt`, or drop `dry_run` for the plan the owner approves.';
   if (input.dry_run === true) {
     const landing = given(['confirmed', 'approval_token']);
     if (landing.length > 0) return `\`dry_run\` previews and ${named(landing)} land${landing.length === 1 ? 's' : ''}: give one or the other.`;
@@ -147,6 +160,13 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
   const reason = input.reason ?? '';
   const planned = (): ReturnType<typeof planEmergency> =>
     planEmergency({ run: { cwd: mainRoot, env: ctx.env }, trunk, effort, head, reason, gate: gate.gate, config: project.config, version: VERSION, efforts, paths });
+  const placeOf = (plan: EmergencyPlan): PreparationPlace => ({ ctx, effort, plan, shown: emergencyOf(plan), revision: revisionOf(plan) });
+  // Checkpoint preparation: serve the repair's questions, record met, issue the receipt (a dry run: show what would be).
+  if (input.prepare === true) {
+    const made = await planned();
+    if (!made.ok) return planRefusal(call, made.problem);
+    return prepareEmergency(placeOf(made.plan), input, keyed?.key);
+  }
   // The preview (no key: a dry run, which confirmed never goes with): the plan, with a token unless dry.
   if (keyed === undefined || input.confirmed !== true) {
     const made = await planned();
@@ -154,7 +174,10 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     const blocked = await trunkBlocked(call, made.plan);
     if (blocked) return blocked;
     if (keyed === undefined) return { dry_run: true, plan: planView(made.plan, undefined), data: { revision: revisionOf(made.plan), emergency: emergencyOf(made.plan) } };
-    return review(call, made.plan, issueApproval(keyed.key, made.plan, new Date()));
+    const prepared = await checkPreparation(placeOf(made.plan), input.preparation_receipt, keyed.key);
+    if (!prepared.ok) return prepared.outcome;
+    const plan: EmergencyPlan = { ...made.plan, ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}) };
+    return review(call, plan, issueApproval(keyed.key, plan, new Date()), undefined, prepared.preparation);
   }
   const key = keyed.key;
 
@@ -166,13 +189,16 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     if (interrupted) return { refusal: { error: 'precondition_failed', message: `An emergency landing of ${effort.id} (${interrupted.landing_id}) was interrupted at ${interrupted.step}: finish it first.`, next: { rerun: mcp ? `discern_accept with recover: "${interrupted.landing_id}"` : `discern accept --recover ${interrupted.landing_id}` } } };
     const made = await planned();
     if (!made.ok) return planRefusal(call, made.problem);
+    // The preparation is checked before the approval: a token never stands for a preparation that no longer holds.
+    const prepared = await checkPreparation(placeOf(made.plan), input.preparation_receipt, key);
+    if (!prepared.ok) return prepared.outcome;
+    const plan: EmergencyPlan = { ...made.plan, ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}) };
     const now = new Date();
-    if (token === undefined) return review(call, made.plan, issueApproval(key, made.plan, now), { kind: 'missing', why: 'confirmed needs the approval_token of the plan the owner reviewed' });
-    const verdict = verifyApproval(key, token, made.plan, now);
-    if (!verdict.ok) return review(call, made.plan, issueApproval(key, made.plan, now), { kind: verdict.kind, why: verdict.why });
-    const blocked = await trunkBlocked(call, made.plan);
+    if (token === undefined) return review(call, plan, issueApproval(key, plan, now), { kind: 'missing', why: 'confirmed needs the approval_token of the plan the owner reviewed' }, prepared.preparation);
+    const verdict = verifyApproval(key, token, plan, now);
+    if (!verdict.ok) return review(call, plan, issueApproval(key, plan, now), { kind: verdict.kind, why: verdict.why }, prepared.preparation);
+    const blocked = await trunkBlocked(call, plan);
     if (blocked) return blocked;
-    const plan = made.plan;
     const tx: EmergencyTransaction = {
       format: EMERGENCY_FORMAT,
       kind: 'emergency',
@@ -189,6 +215,7 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
       approved_at: now.toISOString(),
       reason: plan.reason,
       checks: plan.checks,
+      ...(plan.preparation !== undefined ? { checkpoints: { preparation: plan.preparation, met: prepared.preparation?.met ?? [] } } : {}),
     };
     return outcomeOf(call, await landEmergency(call.place(effort, effort.id), tx));
   });
@@ -248,7 +275,7 @@ function landedOutcome(call: Call, tx: EmergencyTransaction, landed: Landed): Ac
 }
 
 function txEmergency(tx: EmergencyTransaction): EmergencyData {
-  return { trunk: { name: tx.trunk, tip: tx.trunk_before }, repair: { effort: tx.effort, branch: tx.branch, path: tx.path, head: tx.head }, reason: tx.reason, checks: tx.checks };
+  return { trunk: { name: tx.trunk, tip: tx.trunk_before }, repair: { effort: tx.effort, branch: tx.branch, path: tx.path, head: tx.head }, reason: tx.reason, checks: tx.checks, ...(tx.checkpoints ? { preparation: { evaluated: true, required: true, receipt: tx.checkpoints.preparation, met: tx.checkpoints.met } } : {}) };
 }
 
 function revisionOf(plan: EmergencyPlan): NonNullable<DiscernAcceptData['revision']> {
@@ -268,7 +295,7 @@ function summary(plan: EmergencyPlan): string {
   return [failed.length > 0 ? `${failed.length} failed` : '', neverRan.length > 0 ? `${neverRan.length} never ran` : '', stale.length > 0 ? `${stale.length} stale` : ''].filter(Boolean).join(', ');
 }
 
-function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined): DiscernPlan {
+function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined, preparation?: Preparation): DiscernPlan {
   const { trunk, repair } = plan;
   return {
     title: `emergency landing of ${repair.branch} at ${repair.head.slice(0, 12)} onto ${trunk.name} at ${trunk.tip.slice(0, 12)} (${summary(plan)}): the owner approves this exact plan`,
@@ -279,6 +306,7 @@ function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined): Disc
       `failed: ${listed(plan.checks.failed)}`,
       `never ran: ${listed(plan.checks.never_ran)}`,
       `stale: ${listed(plan.checks.stale)}`,
+      ...(issued === undefined ? ['checkpoint questions are not evaluated in a dry run (prepare: true with dry_run shows which checkpoints would be)'] : plan.preparation !== undefined ? [`checkpoint preparation ${plan.preparation}: declared met ${listed(preparation?.met ?? [])}`] : ['checkpoint preparation: not needed (no stop checkpoint question fires on the repair)']),
       ...(issued ? [`landing id: ${issued.landingId}`, `approval expires at ${issued.expiresAt.toISOString()}`] : []),
       'recorded as an exception (refs/notes/discern-exceptions), never as Proof; nothing is pushed, deployed or changed in branch protections',
     ],
@@ -292,16 +320,18 @@ function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined): Disc
 }
 
 /** The plan for the owner to review, with its token: nothing changed, the owner decides. */
-function review(call: Call, plan: EmergencyPlan, issued: IssuedApproval, problem?: { kind: string; why: string }): AcceptOutcome {
+function review(call: Call, plan: EmergencyPlan, issued: IssuedApproval, problem: { kind: string; why: string } | undefined, preparation: Preparation | undefined): AcceptOutcome {
   const { mcp } = call;
-  const again = mcp ? `call discern_accept again with action "emergency", the same reason, confirmed: true and approval_token` : `run \`discern accept ${plan.repair.effort} --emergency --reason <the same reason> --confirmed --approval-token <token>\``;
+  const receipt = plan.preparation !== undefined ? (mcp ? `, preparation_receipt` : ` --preparation-receipt ${plan.preparation}`) : '';
+  const again = mcp ? `call discern_accept again with action "emergency", the same reason, confirmed: true, approval_token${receipt}` : `run \`discern accept ${plan.repair.effort} --emergency --reason <the same reason> --confirmed --approval-token <token>${receipt}\``;
   const opening = problem ? `The approval was not accepted: ${problem.why}. ` : '';
   return {
-    plan: planView(plan, issued),
+    plan: planView(plan, issued, preparation),
     data: {
       revision: revisionOf(plan),
       emergency: {
         ...emergencyOf(plan),
+        ...(preparation !== undefined ? { preparation } : {}),
         landing_id: issued.landingId,
         ...(problem?.kind === 'expired' ? { state: 'expired' as const } : {}),
         approval_token: issued.token,

@@ -8,8 +8,8 @@
 //
 // Commits are carried whole; the reason, the checks and the context (trunk name, effort, branch) as 64-bit
 // prefixes of their SHA-256, which the MAC covers: matching one with different content needs a second preimage.
-// Checkpoint preparation, when it lands, adds its receipt to the context digest (contextDigest below): an
-// approval then holds only for the preparation it was issued under.
+// A checkpoint preparation's receipt (emergency-preparation.ts), when the repair needs one, is part of the
+// context digest (contextDigest below): an approval holds only for the preparation it was issued under.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +29,8 @@ export interface ApprovedPlan {
   repair: { effort: string; branch: string; head: string };
   reason: string;
   checks: ExceptionChecks;
+  /** The preparation receipt the plan was made under, when a stop checkpoint question fires on the repair. */
+  preparation?: string;
 }
 
 export interface IssuedApproval {
@@ -85,7 +87,9 @@ function checksDigest(plan: ApprovedPlan): string {
 }
 
 function contextDigest(plan: ApprovedPlan): string {
-  return digest16(`context\0${canonicalJson({ trunk: plan.trunk.name, effort: plan.repair.effort, branch: plan.repair.branch })}`);
+  // Without a preparation the digest is what it was before preparation existed.
+  const context = { trunk: plan.trunk.name, effort: plan.repair.effort, branch: plan.repair.branch, ...(plan.preparation !== undefined ? { preparation: plan.preparation } : {}) };
+  return digest16(`context\0${canonicalJson(context)}`);
 }
 
 function mac(key: Buffer, claims: string): string {
@@ -135,7 +139,7 @@ export function verifyApproval(key: Buffer, token: string, plan: ApprovedPlan, n
   const claims = genuineClaims(key, token);
   if (claims === undefined) return { ok: false, kind: 'forged', why: 'the approval_token was not issued by discern for this repository, or it was altered' };
   const changes: string[] = [];
-  if (claims.context !== contextDigest(plan)) changes.push(`it approved another effort or trunk than ${plan.repair.effort} onto ${plan.trunk.name}`);
+  if (claims.context !== contextDigest(plan)) changes.push(`it approved another effort or trunk than ${plan.repair.effort} onto ${plan.trunk.name}, or under another checkpoint preparation`);
   if (claims.tip !== plan.trunk.tip) changes.push(`${plan.trunk.name} moved from ${claims.tip.slice(0, 12)} to ${plan.trunk.tip.slice(0, 12)}`);
   if (claims.head !== plan.repair.head) changes.push(`the repair's HEAD moved from ${claims.head.slice(0, 12)} to ${plan.repair.head.slice(0, 12)}`);
   if (claims.reason !== reasonDigest(plan)) changes.push('the reason is not the one approved');

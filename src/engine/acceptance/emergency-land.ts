@@ -77,6 +77,7 @@ export function exceptionPayload(tx: EmergencyTransaction): ExceptionNotePayload
     repair: { effort: tx.effort, branch: tx.branch, head: tx.head },
     reason: tx.reason,
     checks: tx.checks,
+    ...(tx.checkpoints ? { checkpoints: tx.checkpoints } : {}),
     approval: { issued_at: tx.issued_at, approved_at: tx.approved_at, consent: 'conversation' },
   };
   const line = exceptionLine(tx.trunk, tx.head, tx.landing_id, tx.checks);

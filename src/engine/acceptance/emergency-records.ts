@@ -35,6 +35,8 @@ export interface EmergencyTransaction {
   completed?: { worktree_removed: boolean; branch_deleted: boolean; resources_destroyed?: string[]; line: string; record: { ref: string; commit: string } };
   reason: string;
   checks: ExceptionChecks;
+  /** The checkpoint preparation the approval was issued under, when a stop question fired on the repair. */
+  checkpoints?: { preparation: string; met: string[] };
 }
 
 export function emergencyDir(commonDir: string): string {

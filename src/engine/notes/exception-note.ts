@@ -24,6 +24,7 @@ export interface ExceptionNotePayload {
   repair: { effort: string; branch: string; head: string };
   reason: string;
   checks: ExceptionChecks;
+  checkpoints?: { preparation: string; met: string[] };
   approval: { issued_at: string; approved_at: string; consent?: string };
   presentation: { line: string; markdown: string };
 }
@@ -42,7 +43,7 @@ export function exceptionLine(trunk: string, commit: string, landingId: string, 
 
 export function exceptionMarkdown(payload: Omit<ExceptionNotePayload, 'presentation'>, line: string): string {
   const list = (title: string, items: readonly string[]): string => (items.length > 0 ? `\n- ${title}: ${items.map((i) => `\`${i}\``).join(', ')}` : '');
-  return `# discern exception\n\n> ${line}\n\nReason: ${payload.reason}\n${list('Failed', payload.checks.failed)}${list('Never ran', payload.checks.never_ran)}${list('Stale', payload.checks.stale)}\n`;
+  return `# discern exception\n\n> ${line}\n\nReason: ${payload.reason}\n${list('Failed', payload.checks.failed)}${list('Never ran', payload.checks.never_ran)}${list('Stale', payload.checks.stale)}${payload.checkpoints ? list('Checkpoints declared met (preparation)', payload.checkpoints.met) : ''}\n`;
 }
 
 /** The note body: one JSON line and a newline. */

@@ -29,8 +29,9 @@ export function emergencyPlanSection(e: Emergency): string {
 /** What the owner is asked, when the plan waits for approval. */
 export function emergencyOwnerAttention(e: Emergency): string | undefined {
   if (e.approval_token === undefined) return undefined;
+  const receipt = e.preparation?.receipt;
   const problem = e.token_problem ? `The approval given was not accepted (${e.token_problem.kind}): ${e.token_problem.why}.\n\n` : '';
-  return `${problem}Land ${code(e.repair.branch)} at ${code(e.repair.head.slice(0, 12))} on ${code(e.trunk.name)} **without passing Proof**? It lands as a recorded exception. To approve this exact plan, tell the agent to call again with \`confirmed: true\` and \`approval_token: ${e.approval_token}\` (valid until ${e.expires_at ?? 'it expires'}), or run \`discern accept ${e.repair.effort} --emergency --reason "${e.reason.replace(/"/g, '\\"')}" --confirmed --approval-token ${e.approval_token}\`.`;
+  return `${problem}Land ${code(e.repair.branch)} at ${code(e.repair.head.slice(0, 12))} on ${code(e.trunk.name)} **without passing Proof**? It lands as a recorded exception. To approve this exact plan, tell the agent to call again with \`confirmed: true\` and \`approval_token: ${e.approval_token}\`${receipt ? ` (and \`preparation_receipt: ${receipt}\`)` : ''} (valid until ${e.expires_at ?? 'it expires'}), or run \`discern accept ${e.repair.effort} --emergency --reason "${e.reason.replace(/"/g, '\\"')}" --confirmed --approval-token ${e.approval_token}${receipt ? ` --preparation-receipt ${receipt}` : ''}\`.`;
 }
 
 /** The state of a landed exception. */
@@ -49,4 +50,22 @@ export function emergencyLandedLines(data: DiscernAcceptData, e: Emergency): str
     ].join('\n'),
   );
   return lines;
+}
+
+/** Checkpoint preparation: the questions served, the declarations, the receipt or what it still needs. */
+export function emergencyPreparationSection(e: Emergency): string | undefined {
+  const p = e.preparation;
+  if (p === undefined) return undefined;
+  if (!p.evaluated) {
+    return ['## Checkpoint preparation (dry run)', [`- Would evaluate: ${(p.would_evaluate ?? []).length > 0 ? (p.would_evaluate ?? []).map(code).join(', ') : 'no checkpoint defined'}`, `- Would record met: ${(p.would_record ?? []).length > 0 ? (p.would_record ?? []).map(code).join(', ') : 'none'}`].join('\n')].join('\n\n');
+  }
+  const lines = [
+    `- Stop question fires: ${p.required ? 'yes — the preview and the confirmed call need a current preparation_receipt' : 'no — no preparation is needed'}`,
+    ...(p.questions ?? []).map((q) => `- ${code(q.id)} (${q.mode}, ${q.state.replace(/_/g, ' ')}): ${q.question}`),
+    ...((p.recorded ?? []).length > 0 ? [`- Recorded now: met ${(p.recorded ?? []).map(code).join(', ')}`] : []),
+    ...((p.unmet ?? []).length > 0 ? [`- Declared unmet (blocks an emergency landing): ${(p.unmet ?? []).map((u) => `${code(u.id)} (${u.why})`).join(', ')}`] : []),
+    ...(p.receipt_problem ? [`- Receipt not accepted (${p.receipt_problem.kind}): ${p.receipt_problem.why}`] : []),
+    ...(p.receipt ? [`- Preparation receipt: ${code(p.receipt)}`] : []),
+  ];
+  return ['## Checkpoint preparation', lines.join('\n')].join('\n\n');
 }

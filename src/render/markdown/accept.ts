@@ -4,7 +4,7 @@ import type { DiscernAcceptResult } from '../../../generated/types.js';
 import { code, table } from './blocks.js';
 import { failureState, frame } from './frame.js';
 import { diagnosticsSection, planSection, stepsSection } from './gate.js';
-import { emergencyLandedLines, emergencyOwnerAttention, emergencyPlanSection } from './accept-emergency.js';
+import { emergencyLandedLines, emergencyOwnerAttention, emergencyPlanSection, emergencyPreparationSection } from './accept-emergency.js';
 import { acceptCheckpointSections, varianceOwnerAttention } from './checkpoints.js';
 
 export function renderAccept(result: DiscernAcceptResult): string {
@@ -14,7 +14,8 @@ export function renderAccept(result: DiscernAcceptResult): string {
     : undefined;
   // An emergency's plan is in the envelope's plan when one is; otherwise (a landed or stopped one) it is shown here.
   const emergency = data?.emergency && !result.plan ? emergencyPlanSection(data.emergency) : undefined;
-  const evidence = [acceptCheckpointSections(data), diagnosticsSection(result.diagnostics), queue, emergency, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
+  const preparation = data?.emergency ? emergencyPreparationSection(data.emergency) : undefined;
+  const evidence = [acceptCheckpointSections(data), diagnosticsSection(result.diagnostics), queue, emergency, preparation, stepsSection(result.steps), planSection(result.plan)].filter(Boolean).join('\n\n') || undefined;
   const authority = data?.landing_authority
     ? `## Landing authority\n\n${data.landing_authority.kind === 'authorized' ? `Authorized: ${data.landing_authority.source ?? 'verified'}.` : 'The owner\'s consent is needed.'}${data.landing_authority.uncovered && data.landing_authority.uncovered.length > 0 ? `\n\nOutside every standing scope (${data.landing_authority.uncovered_total ?? data.landing_authority.uncovered.length}): ${data.landing_authority.uncovered.map((u) => code(u.path)).join(', ')}.` : ''}`
     : undefined;
@@ -29,6 +30,7 @@ export function renderAccept(result: DiscernAcceptResult): string {
   const lines = ['# discern accept'];
   if (result.dry_run) lines.push(`Dry run: nothing changed. ${result.plan?.title ?? ''}`);
   else if (data?.emergency && data.landing) lines.push(...emergencyLandedLines(data, data.emergency));
+  else if (data?.emergency?.preparation?.receipt) lines.push(`**Prepared** the emergency landing of ${code(data.emergency.repair.branch)} at ${code(data.emergency.repair.head.slice(0, 12))}: every stop checkpoint question is declared met. Preparation receipt: ${code(data.emergency.preparation.receipt)}.`);
   else if (data?.landing) {
     lines.push(`**Landed** ${code(data.revision?.branch ?? '')} on the trunk at ${code((data.landing.landed_commit ?? '').slice(0, 12))}${data.landing.fast_forward === false ? ' (composed with the moved trunk)' : data.landing.fast_forward ? ' by fast-forward' : ''}${data.landing.recovery_performed ? ', finishing an interrupted acceptance' : ''}.`);
     if (data.proof_line) lines.push(`> ${data.proof_line}`);
