@@ -167,7 +167,7 @@ export async function checkPreparation(p: PreparationPlace, receipt: string | un
   const { review } = await serve(p, undefined);
   if (!stopFires(review)) return { ok: true, ...(review.questions.length > 0 ? { preparation: shownOf(review) } : {}) };
   if (stopUnmet(review).length > 0) return { ok: false, outcome: unmetRefusal(p, review) };
-  if (review.outstanding.length > 0) return { ok: false, outcome: awaitingRefusal(p, review, '', receipt !== undefined ? { receipt_problem: { kind: 'changed', why: 'the checkpoint questions or their declarations changed since it was prepared' } } : {}) };
+  if (review.outstanding.length > 0) return { ok: false, outcome: awaitingRefusal(p, review, '', { receipt_problem: receipt !== undefined ? { kind: 'changed', why: 'a stop question has no current declaration: the questions or their declarations changed since it was prepared' } : { kind: 'missing', why: 'no preparation_receipt was given' } }) };
   if (receipt === undefined) {
     return { ok: false, outcome: awaitingRefusal(p, review, `A stop checkpoint fires on the repair (${review.questions.filter((q) => q.mode === 'stop').map((q) => q.id).join(', ')}), so the plan needs a checkpoint preparation and its preparation_receipt. `, { receipt_problem: { kind: 'missing', why: 'no preparation_receipt was given' } }) };
   }
