@@ -108,7 +108,7 @@ function awaitingRefusal(p: PreparationPlace, review: Review, opening: string, e
     refusal: {
       error: 'awaiting_declaration',
       message: `${opening}${open.length > 0 ? `${open.length === 1 ? 'A stop checkpoint question' : `${open.length} stop checkpoint questions`} of the repair await${open.length === 1 ? 's' : ''} a declaration: ${outstandingLines(open)}. ` : ''}Prepare the emergency: ${prepareCall(p, open.length > 0 ? open.map((q) => q.id).join(' --met ') : undefined)} — declaring met each question that holds — then call again with its preparation_receipt.${steps ? '' : ' Nothing changed.'}`,
-      next: { call: prepareCall(p) },
+      next: { call: p.ctx.surface === 'mcp' ? 'discern_accept with action "emergency", the same reason and prepare: true' : `\`discern accept ${p.plan.repair.effort} --emergency --reason <the same reason> --prepare\`` },
     },
   };
 }
