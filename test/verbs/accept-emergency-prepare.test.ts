@@ -120,7 +120,7 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     assert.equal(waiting.receipt_problem?.kind, 'missing');
     assert.equal(emergencyOf(preview).approval_token, undefined, 'no token without preparation');
     assert.match(preview.message ?? '', /api-review — “Is the API change backwards compatible\?”/);
-    assert.match(preview.hints?.at(-1) ?? '', /prepare: true and met/);
+    assert.match(preview.hints?.at(-1) ?? '', /the same reason and prepare: true/);
 
     // Preparing without an answer serves the questions and issues nothing.
     const unanswered = await call('accept', { ...EMERGENCY, prepare: true }, w.path);
