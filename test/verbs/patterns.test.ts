@@ -216,7 +216,7 @@ describe('the lifecycle: seal, archives, reset', () => {
     assert.ok(asked.plan && asked.plan.steps.length === 1 && asked.steps === undefined);
     assert.ok(existsSync(active(r)));
     const done = await call('patternsReset', { confirmed: true }, r.root, PERSON, 'cli');
-    assert.ok(done.ok && done.data && 'removed' in done.data && done.data.removed && done.data.events === 3, JSON.stringify(done));
+    assert.ok(done.ok && done.verb === 'patterns reset' && done.data && 'removed' in done.data && done.data.removed && done.data.events === 3, JSON.stringify(done));
     assert.deepEqual(lines(r).map((l) => l['verb']), ['patterns reset']);
     assert.equal(readdirSync(join(r.root, '.git', 'discern', 'logbook-archives')).length, 1);
     assert.equal((await call('patternsArchives', { bogus: true }, r.root, PERSON, 'cli')).error, 'invalid_arguments');
@@ -271,4 +271,6 @@ describe('the built CLI and the MCP server', () => {
   });
 });
 
-after(() => assertDriven(['patterns', 'patternsSeal', 'patternsArchives', 'patternsReset']));
+describe('faithfulness', () => {
+  it('drove patterns and its lifecycle through success and failure', () => assertDriven(['patterns', 'patternsSeal', 'patternsArchives', 'patternsReset']));
+});
