@@ -16,6 +16,8 @@ import { faultRequested } from '../engine/faults.js';
 // Loaded with the CLI itself: most calls are project verbs, and one module graph loads faster than two.
 import { resolveProject } from '../engine/project/resolve.js';
 import { GitTooOld, GitUnavailable } from '../engine/git/git.js';
+// Path arithmetic only, kept in the CLI's core chunk: the logbook's own code loads only when a call records.
+import { logbookPaths } from '../engine/logbook/paths.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -54,7 +56,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
       env: options.env,
       ...(options.client !== undefined ? { client: options.client } : {}),
       root: session.checkout.root,
-      commonDir: session.checkout.commonDir,
+      paths: logbookPaths(session.checkout.commonDir),
       startedAt,
       ...(session.before ? { before: session.before as Promise<undefined> } : {}),
     });

@@ -3,18 +3,19 @@
 // after another; each line is at most MAX_LINE_BYTES. The logbook is advisory: a failure to append is
 // swallowed and never changes the call's result (docs/decisions/0026).
 import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { sealActive } from './seal.js';
 import type { LogbookPaths } from './paths.js';
 
 /** An active logbook this large is sealed before the next append, so one read never has to scan more. */
 export const SEAL_AT_BYTES = 64 * 1024 * 1024;
 
 /** Appends the line; true when it was written. Never throws. */
-export function appendLine(paths: LogbookPaths, line: string, now: Date = new Date()): boolean {
+export async function appendLine(paths: LogbookPaths, line: string, now: Date = new Date(), sealAt: number = SEAL_AT_BYTES): Promise<boolean> {
   try {
     let fd = openForAppend(paths);
-    if (fstatSync(fd).size >= SEAL_AT_BYTES) {
+    if (fstatSync(fd).size >= sealAt) {
       closeSync(fd);
+      // Loaded only here: a call that appends to a logbook of ordinary size never reads the sealing code.
+      const { sealActive } = await import('./seal.js');
       sealActive(paths, now);
       fd = openForAppend(paths);
     }

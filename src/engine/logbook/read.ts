@@ -3,10 +3,10 @@
 // missing its time or verb, longer than any line the writer makes) is counted and skipped.
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { MAX_LINE_BYTES, type LogbookEvent } from './event.js';
+import type { LogbookEvent } from './event.js';
 
-/** Longer than any line the writer produces, with room for a hand edit; anything longer is malformed. */
-const MAX_READ_LINE = MAX_LINE_BYTES * 4;
+/** Four times the writer's MAX_LINE_BYTES (event.ts), room for a hand edit; anything longer is malformed. */
+const MAX_READ_LINE = 16 * 1024;
 const CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
 

@@ -6,8 +6,8 @@ import type { DiscernResult } from '../../../generated/types.js';
 import { appendLine } from './append.js';
 import { eventFrom, serialize } from './event.js';
 import { identify } from './identity.js';
-import { logbookPaths } from './paths.js';
-import { lookAtTree, stableTree, type TreeLook } from './tree-probe.js';
+import type { LogbookPaths } from './paths.js';
+import type { TreeLook } from './tree-probe.js';
 
 export interface Recording {
   result: DiscernResult;
@@ -15,7 +15,8 @@ export interface Recording {
   env: Readonly<Record<string, string | undefined>>;
   client?: string;
   root: string;
-  commonDir: string;
+  /** Where this checkout's repository keeps its logbook. */
+  paths: LogbookPaths;
   /** Date.now() when the call began. */
   startedAt: number;
   /** The look at the checkout taken as a gate-running call began (see tree-probe.ts). */
@@ -29,7 +30,12 @@ export async function record(recording: Recording): Promise<void> {
     const { result } = recording;
     const before = recording.before ? await recording.before : undefined;
     const ranJobs = (result.steps ?? []).some((s) => s.disposition === 'run' && (s.kind === 'job' || s.kind === 'scope-gate' || s.kind === 'standard'));
-    const tree = before && ranJobs ? stableTree(before, await lookAtTree(recording.root, recording.env)) : undefined;
+    // The second look only for a gate run that ran jobs; its module is loaded already (the first look's).
+    let tree: { head: string; tree: string } | undefined;
+    if (before && ranJobs) {
+      const { lookAtTree, stableTree } = await import('./tree-probe.js');
+      tree = stableTree(before, await lookAtTree(recording.root, recording.env));
+    }
     const event = eventFrom({
       result,
       surface: recording.surface,
@@ -38,7 +44,7 @@ export async function record(recording: Recording): Promise<void> {
       finishedAt,
       ...(tree ? { tree } : {}),
     });
-    appendLine(logbookPaths(recording.commonDir), serialize(event), new Date(finishedAt));
+    await appendLine(recording.paths, serialize(event), new Date(finishedAt));
   } catch {
     // Advisory: nothing a logbook write can do may reach the caller.
   }

@@ -3,7 +3,7 @@
 // or lost, only filed a moment early.
 import { existsSync, linkSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomHex } from '../state/random.js';
+import { randomBytes } from 'node:crypto';
 import { archiveStamp, ARCHIVE_SUFFIX, type LogbookPaths } from './paths.js';
 
 export interface Sealed {
@@ -22,7 +22,7 @@ export const SEALING_PREFIX = '.sealing-';
  */
 export function sealActive(paths: LogbookPaths, now: Date = new Date()): Sealed | undefined {
   mkdirSync(paths.archives, { recursive: true });
-  const taken = join(paths.archives, `${SEALING_PREFIX}${process.pid}-${randomHex(4)}${ARCHIVE_SUFFIX}`);
+  const taken = join(paths.archives, `${SEALING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${ARCHIVE_SUFFIX}`);
   try {
     renameSync(paths.active, taken);
   } catch (error) {

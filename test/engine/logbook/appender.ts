@@ -8,5 +8,5 @@ const paths = logbookPaths(dir);
 for (let i = 0; i < Number(count); i++) {
   const base = { v: 1, at: new Date().toISOString(), verb: 'test', surface: 'cli', actor: 'agent', agent: `writer-${writer}`, outcome: 'ok', ms: i, pad: '' };
   const pad = MAX_LINE_BYTES - Buffer.byteLength(`${JSON.stringify(base)}\n`) - 8;
-  if (!appendLine(paths, `${JSON.stringify({ ...base, pad: 'x'.repeat(pad) })}\n`)) process.exit(1);
+  if (!(await appendLine(paths, `${JSON.stringify({ ...base, pad: 'x'.repeat(pad) })}\n`))) process.exit(1);
 }

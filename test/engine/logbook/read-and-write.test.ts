@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appendLine } from '../../../src/engine/logbook/append.js';
@@ -105,18 +105,26 @@ describe('writing', () => {
     assert.equal(summary.events, writers * each);
     assert.deepEqual([...counts.values()], Array(writers).fill(each));
   });
-  it('swallows a failure to append', () => {
+  it('swallows a failure to append', async () => {
     const dir = tempDir('discern-logbook-');
     writeFileSync(join(dir, 'discern'), 'a file where the folder would be');
-    assert.equal(appendLine(logbookPaths(dir), '{}\n'), false);
+    assert.equal(await appendLine(logbookPaths(dir), '{}\n'), false);
   });
-  it('seals the active file under a timestamp; a second seal in the same millisecond gets its own name', () => {
+  it('seals an active logbook that reached its size limit before appending', async () => {
+    const paths = logbookPaths(tempDir('discern-logbook-'));
+    const now = new Date('2025-03-01T12:00:00.000Z');
+    for (let i = 0; i < 3; i++) assert.equal(await appendLine(paths, `{"n":${i}}\n`, now, 16), true);
+    assert.equal(readFileSync(paths.active, 'utf8'), '{"n":2}\n');
+    assert.deepEqual(readdirSync(paths.archives), ['20250301T120000000Z.jsonl']);
+    assert.equal(readFileSync(join(paths.archives, '20250301T120000000Z.jsonl'), 'utf8'), '{"n":0}\n{"n":1}\n', 'the 16 bytes that reached the limit');
+  });
+  it('seals the active file under a timestamp; a second seal in the same millisecond gets its own name', async () => {
     const dir = tempDir('discern-logbook-');
     const paths = logbookPaths(dir);
     const now = new Date('2025-03-01T12:00:00.000Z');
-    appendLine(paths, '{"a":1}\n');
+    await appendLine(paths, '{"a":1}\n');
     const first = sealActive(paths, now);
-    appendLine(paths, '{"a":2}\n');
+    await appendLine(paths, '{"a":2}\n');
     const second = sealActive(paths, now);
     assert.equal(first?.name, '20250301T120000000Z.jsonl');
     assert.equal(second?.name, '20250301T120000000Z-1.jsonl');
