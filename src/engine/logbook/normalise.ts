@@ -3,7 +3,19 @@
 // and quoted values. What is left is the message's shape, which is what recurs.
 import { createHash } from 'node:crypto';
 
+/** The same raw line recurs (that is the point): each is normalised once per read, up to this many. */
+const CACHE_LIMIT = 10_000;
+const cache = new Map<string, string>();
+
 export function normaliseFailure(line: string): string {
+  const known = cache.get(line);
+  if (known !== undefined) return known;
+  const normalised = mask(line);
+  if (cache.size < CACHE_LIMIT) cache.set(line, normalised);
+  return normalised;
+}
+
+function mask(line: string): string {
   return line
     .toLowerCase()
     .replace(/\b[0-9]{4}-[0-9]{2}-[0-9]{2}[t ][0-9:.]+z?\b/g, '<time>')
