@@ -68,7 +68,7 @@ export async function patterns(input: DiscernPatternsInput, ctx: ProjectVerbCont
   const notes: string[] = [];
   if (!recording && archive === undefined) notes.push(hints['not_recording'] ?? '');
   if (summary.events === 0) notes.push(hints['empty'] ?? '');
-  else if (input.all !== true && (analysis.findingsTotal > analysis.findings.length || (summary.first !== undefined && analysis.window.from !== undefined && summary.first < Date.parse(analysis.window.from)))) notes.push(hints['all_route'] ?? '');
+  else if (input.all !== true && (analysis.findingsTotal > analysis.findings.length || analysis.investigationsTotal > analysis.investigations.length || (summary.first !== undefined && analysis.window.from !== undefined && summary.first < Date.parse(analysis.window.from)))) notes.push(hints['all_route'] ?? '');
   return { data, ...(notes.length > 0 ? { hints: notes } : {}) };
 }
 

@@ -2,7 +2,7 @@
 // then findings are ranked, cut to the top ones (unless all), and related by investigations. The window is the
 // WINDOW_DAYS that end at the latest event (read from the file's tail first), so an archive reads the same
 // today as the day it was sealed (docs/decisions/0026).
-import type { DiscernPatternsData, DiscernPatternsFinding, DiscernPatternsStats } from '../../../generated/types.js';
+import type { DiscernPatternsData, DiscernPatternsFinding, DiscernPatternsInvestigation, DiscernPatternsStats } from '../../../generated/types.js';
 import { ActorOutcomes } from './detectors/actor-outcomes.js';
 import { iso, median, type Detector, type RankedFinding } from './detectors/common.js';
 import { FlakyJobs } from './detectors/flaky-jobs.js';
@@ -15,6 +15,7 @@ import { lastEventTime, readLogbook, type ReadEvent, type ReadSummary } from './
 
 export const WINDOW_DAYS = 30;
 export const TOP_FINDINGS = 10;
+export const TOP_INVESTIGATIONS = 5;
 const DAY_MS = 86_400_000;
 const MAX_IDENTITIES = 20;
 
@@ -34,6 +35,8 @@ export interface Analysis {
   findings: DiscernPatternsFinding[];
   findingsTotal: number;
   investigations: DiscernPatternsData['investigations'];
+  /** How many investigations there were before the cut (all of them with all). */
+  investigationsTotal: number;
   detectors: DiscernPatternsData['detectors'];
   stats?: DiscernPatternsStats;
 }
@@ -69,11 +72,13 @@ export async function analyse(options: AnalyseOptions): Promise<Analysis> {
   const ranked: RankedFinding[] = detectors.flatMap((d) => d.findings());
   ranked.sort((a, b) => RANK.indexOf(a.finding.detector) - RANK.indexOf(b.finding.detector) || b.magnitude - a.magnitude || a.finding.id.localeCompare(b.finding.id));
   const every = ranked.map((r) => r.finding);
-  const allInvestigations = investigate(every, { flaky, recurring, refused, slow });
-  // The top findings, plus any finding an investigation cites, so every cited id is present.
-  const kept = options.all ? every : keepTop(every, allInvestigations.flatMap((i) => i.sources));
-  const present = new Set(kept.map((f) => f.id));
-  const investigations = allInvestigations.filter((i) => i.sources.every((id) => present.has(id)));
+  // Investigations rank by their highest-ranked source, then by the count that links them.
+  const position = new Map(every.map((f, i) => [f.id, i]));
+  const first = (i: DiscernPatternsInvestigation): number => Math.min(...i.sources.map((id) => position.get(id) ?? Infinity));
+  const allInvestigations = investigate(every, { flaky, recurring, refused, slow }).sort((a, b) => first(a) - first(b) || (b.link?.[0]?.value ?? 0) - (a.link?.[0]?.value ?? 0) || a.id.localeCompare(b.id));
+  const investigations = options.all ? allInvestigations : allInvestigations.slice(0, TOP_INVESTIGATIONS);
+  // The top findings, plus any finding a returned investigation cites, so every cited id is present.
+  const kept = options.all ? every : keepTop(every, investigations.flatMap((i) => i.sources));
 
   return {
     summary,
@@ -85,6 +90,7 @@ export async function analyse(options: AnalyseOptions): Promise<Analysis> {
     findings: kept,
     findingsTotal: every.length,
     investigations,
+    investigationsTotal: allInvestigations.length,
     detectors: detectors.map((d) => ({ name: d.name, considered: d.considered, findings: ranked.filter((r) => r.finding.detector === d.name).length, requirement: d.requirement })),
     ...(stats ? { stats: stats.result() } : {}),
   };

@@ -186,6 +186,21 @@ describe('investigations', () => {
     assert.ok(a.findings.some((f) => f.detector === 'recurring-failures'));
     assert.deepEqual(a.investigations, []);
   });
+  it('the top 5 by default, every one with all; their sources are always present', async () => {
+    const c = new Craft();
+    for (let j = 0; j < 7; j++) {
+      for (let t = 0; t < 3; t++) {
+        c.add(testRun(`j${j}t${t}`, [[`job${j}`, 'failed', 1, `Error: timeout ${t}`]]));
+        c.add(testRun(`j${j}t${t}`, [[`job${j}`, 'ok', 1]]));
+      }
+    }
+    const top = await run(c);
+    assert.equal(top.investigations.length, 5);
+    assert.equal(top.investigationsTotal, 7);
+    const ids = new Set(top.findings.map((f) => f.id));
+    assert.ok(top.investigations.every((i) => i.sources.every((id) => ids.has(id))));
+    assert.equal((await run(c, { all: true })).investigations.length, 7);
+  });
   it('keep the findings they cite when the top 10 would cut them', async () => {
     const c = linked();
     // Twelve jobs with a recurring message each, five times: they outrank the linked one (three times).
