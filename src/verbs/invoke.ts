@@ -18,6 +18,7 @@ import { resolveProject } from '../engine/project/resolve.js';
 import { GitTooOld, GitUnavailable } from '../engine/git/git.js';
 // Path arithmetic only, kept in the CLI's core chunk: the logbook's own code loads only when a call records.
 import { logbookPaths } from '../engine/logbook/paths.js';
+import type { TreeLook } from '../engine/logbook/tree-probe.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -37,7 +38,7 @@ export interface InvokeOptions {
  */
 interface LogbookSession {
   checkout?: { root: string; commonDir: string };
-  before?: Promise<unknown>;
+  before?: Promise<TreeLook | undefined>;
 }
 
 /** Verbs that run the project's jobs on the invoking checkout: their tree is looked at before and after. */
@@ -48,18 +49,22 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
   const session: LogbookSession = {};
   const result = await runVerb(id, rawInput, options, session);
   if (session.checkout !== undefined) {
-    // Loaded only here: calls outside a project (help, docs, --version never gets this far) never load it.
-    const { record } = await import('../engine/logbook/record.js');
-    await record({
-      result,
-      surface: options.surface,
-      env: options.env,
-      ...(options.client !== undefined ? { client: options.client } : {}),
-      root: session.checkout.root,
-      paths: logbookPaths(session.checkout.commonDir),
-      startedAt,
-      ...(session.before ? { before: session.before as Promise<undefined> } : {}),
-    });
+    try {
+      // Loaded only here: calls outside a project (help, docs, --version never gets this far) never load it.
+      const { record } = await import('../engine/logbook/record.js');
+      await record({
+        result,
+        surface: options.surface,
+        env: options.env,
+        ...(options.client !== undefined ? { client: options.client } : {}),
+        root: session.checkout.root,
+        paths: logbookPaths(session.checkout.commonDir),
+        startedAt,
+        ...(session.before ? { before: session.before } : {}),
+      });
+    } catch {
+      // The logbook is advisory: not even a module that fails to load may change the call's result.
+    }
   }
   return result;
 }
