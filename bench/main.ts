@@ -7,7 +7,9 @@
 //                Proof reuse ≤ 1.6× node -e 0; a job printing 200 MB keeps discern's peak RSS ≤ 150 MB.
 //   efforts:     start on 20k files ≤ 1.2× `git -c checkout.workers=4 worktree add`; accept's fast-forward path
 //                (reported); await's reaction to a trunk move, p95 ≤ 1 s, and the CPU of a 30 s wait (reported).
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|all (default all), --strict (exit 1 over budget).
+//   patterns:    `discern patterns --json` over a logbook of 100,000 events: time as × node -e 0, and peak RSS
+//                (reported).
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|all (default all), --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,7 @@ import { benchRepository, shallowClone } from './fixtures.js';
 import { toolRoundTrips } from './mcp-round-trips.js';
 import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
 import { acceptBench, awaitBench, startBench } from './efforts.js';
+import { patternsBench } from './patterns.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -96,6 +99,11 @@ if (suite === 'gate' || suite === 'all') {
 if (suite === 'efforts' || suite === 'all') {
   const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds) };
   for (const run of [startBench, acceptBench, awaitBench]) reportGate(await run(options), options.rounds);
+}
+
+if (suite === 'patterns' || suite === 'all') {
+  const patternsRounds = Math.max(15, rounds === 21 ? 15 : rounds);
+  reportGate(await patternsBench({ bin, rounds: patternsRounds }), patternsRounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {

@@ -16,6 +16,9 @@ import { faultRequested } from '../engine/faults.js';
 // Loaded with the CLI itself: most calls are project verbs, and one module graph loads faster than two.
 import { resolveProject } from '../engine/project/resolve.js';
 import { GitTooOld, GitUnavailable } from '../engine/git/git.js';
+// Path arithmetic only, kept in the CLI's core chunk: the logbook's own code loads only when a call records.
+import { logbookPaths } from '../engine/logbook/paths.js';
+import type { TreeLook } from '../engine/logbook/tree-probe.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -29,7 +32,44 @@ export interface InvokeOptions {
   client?: string;
 }
 
+/**
+ * What the logbook needs from a call beyond its result: the checkout it resolved, once known, and for the verbs
+ * that test a tree, a look at the checkout taken as the call began (docs/decisions/0026).
+ */
+interface LogbookSession {
+  checkout?: { root: string; commonDir: string };
+  before?: Promise<TreeLook | undefined>;
+}
+
+/** Verbs that run the project's jobs on the invoking checkout: their tree is looked at before and after. */
+const TREE_VERBS: ReadonlySet<string> = new Set(['done', 'test', 'prepare', 'standards']);
+
 export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptions): Promise<DiscernResult> {
+  const startedAt = Date.now();
+  const session: LogbookSession = {};
+  const result = await runVerb(id, rawInput, options, session);
+  if (session.checkout !== undefined) {
+    try {
+      // Loaded only here: calls outside a project (help, docs, --version never gets this far) never load it.
+      const { record } = await import('../engine/logbook/record.js');
+      await record({
+        result,
+        surface: options.surface,
+        env: options.env,
+        ...(options.client !== undefined ? { client: options.client } : {}),
+        root: session.checkout.root,
+        paths: logbookPaths(session.checkout.commonDir),
+        startedAt,
+        ...(session.before ? { before: session.before } : {}),
+      });
+    } catch {
+      // The logbook is advisory: not even a module that fails to load may change the call's result.
+    }
+  }
+  return result;
+}
+
+async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, session: LogbookSession): Promise<DiscernResult> {
   const registration: VerbRegistration = VERBS[id];
   const subject = { verb: registration.verb, policy: registration.policy };
   let target = options.defaultTarget;
@@ -56,6 +96,15 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
       // The work loop waits for an unfinished setup (docs/decisions/0022), before any other refusal: on the trunk
       // mid-setup there is no discern.toml yet, and "finish setup" is the answer, not "no project".
       const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
+      // The logbook records calls in a project whose discern.toml could be read and does not turn it off.
+      const config = resolution.ok ? resolution.project.config : resolution.partial.config;
+      if (checkout !== undefined && config !== undefined && config.project?.logbook !== false) {
+        session.checkout = { root: checkout.root, commonDir: checkout.commonDir };
+        if (TREE_VERBS.has(id)) {
+          const root = checkout.root;
+          session.before = import('../engine/logbook/tree-probe.js').then(({ lookAtTree }) => lookAtTree(root, options.env), () => undefined);
+        }
+      }
       if (registration.setupGate && checkout !== undefined) {
         const refusal = await setupGate(registration, checkout.commonDir, { cwd: checkout.root, env: options.env });
         if (refusal) return buildEnvelope(subject, { refusal } as AnyOutcome);

@@ -28,7 +28,7 @@ describe('parseConfig', () => {
     { name: 'negative timeout', text: '[gate]\ntimeout = -1\n', error: 'invalid_config', path: 'gate.timeout', line: 2 },
     { name: 'standard without a limit', text: '[standards.cov]\ndirection = "up"\nrun = "x"\n', error: 'invalid_config', path: 'standards.cov', line: 1 },
     { name: 'generator without paths', text: '[generated.types]\nrun = "x"\n', error: 'invalid_config', path: 'generated.types', line: 1 },
-    { name: 'unknown key in a known section', text: '[project]\nname = "a"\nlogbook = true\n', error: 'unknown_key', path: 'project.logbook', line: 3 },
+    { name: 'unknown key in a known section', text: '[project]\nname = "a"\nlogbok = true\n', error: 'unknown_key', path: 'project.logbok', line: 3 },
     { name: 'dotted key at top level', text: 'project.nmae = "a"\n', error: 'unknown_key', path: 'project.nmae', line: 1 },
     { name: 'custom job without stage', text: '[jobs.e2e]\nrun = "x"\n', error: 'invalid_config', path: 'jobs.e2e', line: 1 },
     { name: 'bad stage', text: '[jobs.e2e]\nstage = "deploy"\nrun = "x"\n', error: 'invalid_config', path: 'jobs.e2e.stage', line: 2 },

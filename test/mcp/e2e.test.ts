@@ -245,8 +245,18 @@ describe('calling every tool', () => {
     const low = await callTool('discern_improvement', { min_score: 100 });
     assert.equal(low.structuredContent?.['error'], 'below_min_score');
   });
+  it('discern_patterns reads the logbook these calls wrote; its lifecycle is CLI-only', async () => {
+    const result = await callTool('discern_patterns', { stats: true });
+    assert.equal(result.isError, false);
+    const data = result.structuredContent?.['data'] as { population: { agent: number; human: number }; logbook: { source: string } };
+    assert.equal(data.logbook.source, 'active');
+    assert.ok(data.population.agent > 0 && data.population.human === 0, 'every MCP call is an agent\'s');
+    const archive = await callTool('discern_patterns', { logbook_file: 'missing' });
+    assert.equal(archive.structuredContent?.['error'], 'unknown_target');
+    assert.ok(!MCP_TOOLS.some((t) => t.name.startsWith('discern_patterns_')));
+  });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_patterns', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 

@@ -13,6 +13,7 @@ import { renderImpact } from './impact.js';
 import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderMap } from './map.js';
+import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
@@ -63,6 +64,12 @@ export function renderMarkdown(result: DiscernResult): string {
       return renderLicenses(result);
     case 'map':
       return renderMap(result);
+    case 'patterns':
+      return renderPatterns(result);
+    case 'patterns seal':
+    case 'patterns archives':
+    case 'patterns reset':
+      return renderPatternsLifecycle(result);
     case 'prepare':
     case 'test':
       return renderStages(result);
