@@ -86,6 +86,7 @@ describe('projectCollections on a maximal status', () => {
   it('covers every array of the status data schema', () => {
     const paths = VERBS.status.projection.map((r) => r.path.join('.'));
     assert.deepEqual(paths.sort(), [
+      'emergency_pending',
       'fleet',
       'fleet.*.gate_proof.proof.checkpoints.declared_met',
       'fleet.*.gate_proof.proof.checkpoints.declared_unmet',
