@@ -12,6 +12,7 @@ import {
   proofCheckpoints,
   readStore,
   recordDeclarations,
+  syncStore,
   reviewQuestions,
   unknownDeclarations,
   type CheckpointEvaluation,
@@ -92,8 +93,9 @@ export async function settleCheckpoints(ctx: ProjectVerbContext, evaluation: Che
       store = await recordDeclarations(gitDir, evaluation, declarations);
     } catch {
       // The record is what a later call reads the declarations back from: without it, nothing declared here
-      // would count. Declarations made in this call still answer this call.
-      store = await readStore(gitDir);
+      // would count. Declarations made in this call still answer this call (applied in memory; the Proof this
+      // run records then reads as stale to the next call, which judges the change again).
+      store = syncStore(await readStore(gitDir), evaluation, declarations, new Date().toISOString());
     }
   } else store = await readStore(gitDir);
   const review = reviewQuestions(evaluation, store);

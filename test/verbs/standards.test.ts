@@ -303,6 +303,20 @@ describe('standards --pin', () => {
     assert.equal(count(jobs), 1, 'no job ran again');
     assert.equal(count(measures), 2, 'no standard ran again');
   });
+  it('carries no Proof where [checkpoints] govern: the pin commit changes discern.toml, so done judges it afresh', async () => {
+    const jobs = counter('jobs');
+    const r = gateRepo(`[jobs]\ntest = "echo ran >> ${jobs}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "${metric('coverage', 90)}"\n\n[checkpoints.gate-config]\npaths = ["discern.toml"]\nquestion = "Does this change to the gate's configuration keep every check?"\n`);
+    const proven = envelope(await call('done', {}, r.root));
+    assert.equal(proven.ok, true, show(proven));
+    const pinned = await standards(r.root, { pin: true });
+    assert.equal(pinned.ok, true, show(pinned));
+    const d = dataOf(pinned);
+    assert.equal(d.proof_carried?.status, 'not_carried', show(d.proof_carried));
+    assert.match(JSON.stringify(d.proof_carried), /checkpoints/);
+    const again = envelope(await call('done', {}, r.root));
+    assert.equal((again.data as DiscernDoneData).gate_ran, true, show(again));
+    assert.equal(count(jobs), 2, 'done ran the gate on the pin commit');
+  });
 });
 
 const LOOSE = `

@@ -53,6 +53,11 @@ export function unreadableDiagnostic(job: OutputJob, error: unknown): DiscernDia
 
 // The last error-like line is usually the tool's own verdict ("FAILED tests/x.py::test_y - ..."); without one,
 // a plain sentence that sends the reader to the output.
+/** Whether a message is the plain sentence headline() falls back to: it says nothing of the failure itself. */
+export function isFallbackHeadline(message: string, tool: string): boolean {
+  return message.startsWith(`${tool} failed; its output is below`) || message.startsWith(`${tool} failed without printing any output`);
+}
+
 function headline(lines: readonly string[], tool: string): string {
   if (lines.length === 0) return `${tool} failed without printing any output`;
   for (let i = lines.length - 1; i >= 0; i--) {

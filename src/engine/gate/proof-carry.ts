@@ -55,6 +55,13 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
   if ((marker.proof.standard_proposals ?? []).length > 0) {
     return { status: 'not_carried', reason: `the Proof of ${c.before.commit.slice(0, 12)} passed under standards proposals bound to that commit (propose again on the pin commit if the loosening still stands)` };
   }
+  // Checkpoints are judged per change, and the pin commit changes discern.toml (a path a checkpoint may govern):
+  // carrying Proof past that judgment could land a question nobody answered, so done judges the pin commit.
+  const checkpointsGovern = Object.keys(c.beforeConfig.checkpoints ?? {}).length > 0 || Object.keys(c.afterConfig.checkpoints ?? {}).length > 0;
+  const declared = (marker.proof.checkpoints?.declared_met?.length ?? 0) + (marker.proof.checkpoints?.declared_unmet?.length ?? 0);
+  if (checkpointsGovern || declared > 0) {
+    return { status: 'not_carried', reason: 'this project has [checkpoints], which are judged for every change (the pin commit changes discern.toml): `discern done` judges and proves the pin commit' };
+  }
   const changed = await git(['diff', '--name-only', '-z', '--no-renames', c.before.commit, c.after.commit], { cwd: c.root, env: c.env });
   const paths = changed.stdout.split('\0').filter((p) => p.length > 0);
   if (changed.code !== 0 || paths.length !== 1 || paths[0] !== 'discern.toml') {

@@ -3,6 +3,7 @@
 // Each line is bounded, so one append is one small write that concurrent appenders cannot interleave.
 import type { DiscernResult } from '../../../generated/types.js';
 import type { Actor, Identity } from './identity.js';
+import { isFallbackHeadline } from '../diagnostics/tier0.js';
 
 export const EVENT_VERSION = 1;
 /** The most one line may hold, newline included; the writer trims an event until it fits. */
@@ -122,7 +123,11 @@ function jobFacts(result: DiscernResult): JobFact[] {
     if (typeof step.duration_s === 'number') job.s = step.duration_s;
     if (step.outcome === 'failed') {
       const diagnostic = diagnostics.find((d) => d.tool === step.label);
-      if (diagnostic) job.first = firstLine(diagnostic.message, 200);
+      // The fallback headline is the same sentence for every failure, so it would make unrelated failures
+      // look recurring: the output's last non-empty line stands in for it, and nothing when there is none.
+      const message = diagnostic === undefined ? undefined
+        : isFallbackHeadline(diagnostic.message, step.label) ? lastLine(diagnostic.output ?? '') : diagnostic.message;
+      if (message !== undefined && message.trim() !== '') job.first = firstLine(message, 200);
     }
     jobs.push(job);
   }
@@ -147,4 +152,9 @@ function firstLine(text: string, max: number): string {
 
 function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function lastLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  return lines[lines.length - 1];
 }

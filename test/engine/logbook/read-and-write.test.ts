@@ -85,6 +85,17 @@ describe('writing', () => {
     assert.equal(event.ms, 250);
     assert.equal(event.message, undefined, 'messages are kept for accept only');
   });
+  it('records the output\'s last line instead of the fallback headline every plain failure shares, and nothing without output', () => {
+    const plain = (output: string | undefined): DiscernResult =>
+      ({
+        ok: false, verb: 'test', error: 'gate_failed', message: 'x', hints: ['y'],
+        steps: [{ kind: 'job', label: 'test', disposition: 'run', outcome: 'failed', duration_s: 1 }],
+        diagnostics: [{ tool: 'test', severity: 'error', message: output === undefined ? 'test failed without printing any output' : 'test failed; its output is below (the command exited with status 1).', reproduce_cmd: 'x', ...(output !== undefined ? { output } : {}) }],
+      }) as unknown as DiscernResult;
+    const facts = { surface: 'cli', identity: { actor: 'human' as const }, startedAt: 0, finishedAt: 1 };
+    assert.equal(eventFrom({ ...facts, result: plain('starting\nboom: flaky thing\n\n') }).jobs?.[0]?.first, 'boom: flaky thing');
+    assert.equal(eventFrom({ ...facts, result: plain(undefined) }).jobs?.[0]?.first, undefined);
+  });
   it('appends whole lines from several processes at once', async () => {
     const dir = tempDir('discern-logbook-');
     const script = fileURLToPath(new URL('./appender.ts', import.meta.url));
