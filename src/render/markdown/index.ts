@@ -4,6 +4,7 @@ import type { DiscernResult } from '../../../generated/types.js';
 import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
 import { renderConfig } from './config.js';
+import { renderCoupling } from './coupling.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
@@ -40,6 +41,8 @@ export function renderMarkdown(result: DiscernResult): string {
     case 'config set-standard':
     case 'tidy':
       return renderConfig(result);
+    case 'coupling':
+      return renderCoupling(result);
     case 'docs':
       return renderDocs(result);
     case 'done':
