@@ -1,0 +1,74 @@
+// The warm path of `discern coupling [--file <path>]… [--with <path>] --json`: when the history cached for HEAD
+// answers the call, it is answered here without loading the CLI (grammar, sade, validators, every verb's
+// registration), which is most of a cheap call's cost. Anything this does not answer with certainty — another
+// flag or format, a project that does not resolve, a cache miss, any refusal — returns undefined and the full
+// CLI answers instead, so every result still comes from the same handler and envelope builder.
+import type { CompletionPolicy } from '../../../generated/registry.js';
+import type { DiscernCouplingInput } from '../../../generated/types.js';
+import { buildEnvelope } from '../../core/envelope.js';
+import { serializeResult } from '../../core/serialize.js';
+import { workingDirectory } from '../../engine/process/working-directory.js';
+import { resolveProject } from '../../engine/project/resolve.js';
+import { runCoupling } from '../../verbs/coupling.js';
+
+/**
+ * What this path needs of the verb's registration, written out because the registry of every verb is a large
+ * module; a test holds it equal to the generated one (test/verbs/coupling.test.ts).
+ */
+export const COUPLING_REGISTRATION = {
+  verb: 'coupling',
+  trunk: 'required',
+  setupGate: false,
+  policy: {
+    required_postconditions: ['declared-outcome'],
+    optional_advisories: [],
+    refusal: 'failure',
+    cancellation: 'not-applicable',
+    partial_effect: 'not-applicable',
+    no_op: 'success',
+    recovery_owner: 'caller',
+  } satisfies CompletionPolicy,
+} as const;
+
+export async function answerFromCache(argv: readonly string[]): Promise<number | undefined> {
+  const input = plainInput(argv);
+  const registration = COUPLING_REGISTRATION;
+  if (input === undefined || process.env['DISCERN_FAULT'] !== undefined) return undefined;
+  const target = workingDirectory();
+  const resolution = await resolveProject({ path: target, pathFrom: 'working-directory', requireTrunk: registration.trunk === 'required', env: process.env });
+  if (!resolution.ok) return undefined;
+  const signal = new AbortController().signal;
+  const outcome = await runCoupling(input, { project: resolution.project, env: process.env, signal, target, surface: 'cli' }, true);
+  if (outcome === 'miss' || outcome.refusal !== undefined) return undefined;
+  const text = `${serializeResult(buildEnvelope({ verb: registration.verb, policy: registration.policy }, outcome))}\n`;
+  return new Promise((resolve) => {
+    process.stdout.write(text, (error) => resolve(error ? 1 : 0));
+  });
+}
+
+/**
+ * The call's input when argv is exactly `coupling`, `--json`, `--file <v>` (repeatable) and `--with <v>`, with
+ * values the input schema accepts; undefined for anything else (the grammar checker's business).
+ */
+function plainInput(argv: readonly string[]): DiscernCouplingInput | undefined {
+  if (argv[0] !== 'coupling') return undefined;
+  const files: string[] = [];
+  let other: string | undefined;
+  let json = false;
+  for (let i = 1; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === '--json' && !json) {
+      json = true;
+      continue;
+    }
+    const value = argv[i + 1];
+    if ((token !== '--file' && token !== '--with') || value === undefined || value.length === 0 || value.length > 1024 || value.startsWith('-')) return undefined;
+    if (token === '--file') files.push(value);
+    else if (other === undefined) other = value;
+    else return undefined;
+    i++;
+  }
+  if (!json || files.length > 50) return undefined;
+  const [first, ...rest] = files;
+  return { ...(first !== undefined ? { file: [first, ...rest] } : {}), ...(other !== undefined ? { with: other } : {}) };
+}
