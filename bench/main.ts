@@ -7,7 +7,9 @@
 //                Proof reuse ≤ 1.6× node -e 0; a job printing 200 MB keeps discern's peak RSS ≤ 150 MB.
 //   efforts:     start on 20k files ≤ 1.2× `git -c checkout.workers=4 worktree add`; accept's fast-forward path
 //                (reported); await's reaction to a trunk move, p95 ≤ 1 s, and the CPU of a 30 s wait (reported).
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|all (default all), --strict (exit 1 over budget).
+//   coupling:    on 10,000 generated commits, a cold `coupling --file` ≤ 2× the bare git log it needs, and a
+//                warm one (cache present, same HEAD) ≤ 1.3× node -e 0.
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|coupling|all (default all), --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,7 @@ import { benchRepository, shallowClone } from './fixtures.js';
 import { toolRoundTrips } from './mcp-round-trips.js';
 import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
 import { acceptBench, awaitBench, startBench } from './efforts.js';
+import { couplingBench } from './coupling.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -96,6 +99,12 @@ if (suite === 'gate' || suite === 'all') {
 if (suite === 'efforts' || suite === 'all') {
   const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds) };
   for (const run of [startBench, acceptBench, awaitBench]) reportGate(await run(options), options.rounds);
+}
+
+if (suite === 'coupling' || suite === 'all') {
+  process.stdout.write('\nPreparing the coupling fixture (10,000 commits, reused between runs)…\n');
+  const couplingRounds = Math.max(15, rounds === 21 ? 15 : rounds);
+  reportGate(await couplingBench({ bin, rounds: couplingRounds }), couplingRounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {
