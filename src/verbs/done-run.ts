@@ -26,6 +26,7 @@ import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
 import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
+import { withCouplingHints } from './coupling-hints.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -149,7 +150,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     if (replay) {
-      envelope = await replayEvidence(run, replay, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle);
+      envelope = await withCouplingHints(await replayEvidence(run, replay, pre.steps, { ...baseData, ...handleData, ...limits }, journal?.handle), ctx);
       if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
       return envelope;
     }
@@ -242,7 +243,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    envelope = await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats);
+    envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx);
     return envelope;
   } finally {
     releaseOperationLock(lock);
