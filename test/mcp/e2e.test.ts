@@ -147,6 +147,13 @@ describe('calling every tool', () => {
     const refused = await callTool('discern_impact', { has: 'docs' });
     assert.equal(refused.structuredContent?.['error'], 'invalid_arguments');
   });
+  it('discern_coupling, for a named file and refusing one outside the project', async () => {
+    const result = await callTool('discern_coupling', { file: ['discern.toml'] });
+    assert.equal(result.structuredContent?.['ok'], true);
+    assert.equal((result.structuredContent?.['data'] as { mode?: string } | undefined)?.mode, 'query');
+    const refused = await callTool('discern_coupling', { file: ['/etc/hostname'] });
+    assert.equal(refused.structuredContent?.['error'], 'invalid_value');
+  });
   it('discern_map index, page and search', async () => {
     const index = await callTool('discern_map', {});
     assert.equal((index.structuredContent?.['data'] as { count: number }).count, 1);
@@ -204,7 +211,7 @@ describe('calling every tool', () => {
     }
   });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_coupling', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_map', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 
