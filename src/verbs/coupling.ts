@@ -9,7 +9,12 @@ import { loadHistory } from '../engine/coupling/load-history.js';
 import { diffReport, evidenceReport, queryReport, type Sample } from '../engine/coupling/report.js';
 import { couplingSettings, type CouplingSettings } from '../engine/coupling/settings.js';
 import { projectFile } from '../engine/coupling/target-path.js';
+import { rememberProject } from '../engine/coupling/project-memo.js';
 import type { ProjectVerbContext } from './context.js';
+
+// done and prepare reach the gate hints through this module, so the verb, its engine and its warm CLI path
+// stay one bundle chunk: the warm path reads as few files as it can (docs/decisions/0025).
+export { couplingHints } from '../engine/coupling/gate-hints.js';
 
 export function coupling(input: DiscernCouplingInput, ctx: ProjectVerbContext): Promise<CouplingOutcome> {
   return runCoupling(input, ctx, false) as Promise<CouplingOutcome>;
@@ -45,6 +50,8 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   const targets = mode === 'evidence' ? files : [...new Set(files)];
   if (mode === 'evidence' && targets[0] === targets[1]) return invalid(`\`file\` and \`with\` name the same file (${targets[0] ?? ''}): the evidence is for two different files.`, help);
 
+  // A full call leaves the resolved project for the CLI's warm path to reuse (it checks it still holds).
+  if (!cacheOnly) await rememberProject(project, ctx.env);
   const changed = mode === 'diff' ? await changedFiles(ctx, settings) : [];
   const load = await loadHistory(project, { env: ctx.env, signal: ctx.signal, cacheOnly, needMeta: mode === 'evidence' });
   if (load.kind === 'miss') return 'miss';

@@ -267,6 +267,22 @@ describe('coupling: the cache', () => {
     const markdown = await runCli(['coupling', '--file', 'src/a.ts', '--markdown'], { cwd: r.root, env: cleanEnv() });
     assert.match(markdown.stdout, /\| `src\/b\.ts` \| `src\/a\.ts` \| 7 of 13 \| 0\.538 \| 0\.94 \|/);
   });
+  it('the warm path reuses the resolved project only while discern.toml, DISCERN_TRUNK and the trunk are unchanged', async () => {
+    const r = coupledRepo();
+    const cli = async (env: Record<string, string> = {}): Promise<Record<string, unknown>> => onlyJson(await runCli(['coupling', '--file', 'src/a.ts', '--json'], { cwd: r.root, env: cleanEnv(env) }));
+    await cli();
+    assert.ok(existsSync(join(r.root, '.git', 'discern', 'coupling-project.json')), 'a full call leaves the resolved project behind');
+    assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts', 'src/c.ts']);
+    r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\n`);
+    assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts'], 'a changed discern.toml is read again');
+    r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\nbogus = 1\n`);
+    assert.equal((await cli())['error'], 'unknown_key', 'and validated again');
+    r.write('discern.toml', CONFIG);
+    assert.equal((await cli({ DISCERN_TRUNK: 'nowhere' }))['error'], 'no_trunk');
+    assert.equal((await cli())['ok'], true);
+    r.git('branch', '-m', 'main', 'renamed');
+    assert.equal((await cli())['error'], 'no_trunk', 'the trunk is checked on every call');
+  });
   it('a new commit extends the cache with only the commits since; a rewritten HEAD reads it all again', async () => {
     const r = coupledRepo();
     await query(r.root, { file: ['src/a.ts'] });

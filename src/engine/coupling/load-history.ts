@@ -4,7 +4,6 @@
 // history is cached for the next call. A cache that cannot be written costs only the next call's speed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git } from '../git/git.js';
 import { headCommit } from '../git/head-commit.js';
 import { couplingCacheDir, newestOtherHistory, readCachedHistory, writeCachedHistory } from './cache.js';
 import { HistoryBuilder, type History } from './history.js';
@@ -47,6 +46,7 @@ export async function loadHistory(checkout: HistoryCheckout, options: LoadOption
   const older = newestOtherHistory(dir, head, shallow);
   const olderMeta = older?.meta();
   if (older !== undefined && olderMeta !== undefined) {
+    const { git } = await import('../git/git.js');
     const ancestor = await git(['merge-base', '--is-ancestor', older.head, head], run);
     if (ancestor.code === 0) {
       const builder = new HistoryBuilder(older.paths);

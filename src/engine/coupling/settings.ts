@@ -3,9 +3,9 @@
 //   they are dropped from every commit, and a commit left with nothing is not counted;
 // - [generated] paths stay in the analysis (they were changed) but are never reported as partners: a
 //   regenerated file follows its generator and is not edited by hand.
-// Patterns use the scope glob forms; one that cannot be compiled is a configuration problem with its key.
+// Patterns use the scope glob forms; one that cannot be compiled is a configuration problem with its key (table
+// names are plain identifiers by the schema, so the dotted key needs no quoting).
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
-import { dotted } from '../config/load.js';
 import { compilePattern } from '../scopes/index.js';
 
 /**
@@ -83,14 +83,14 @@ export function couplingSettings(config: DiscernConfig): SettingsRead {
   section.ignore?.forEach((pattern, index) => {
     const compiled = compilePattern(pattern);
     if (compiled.ok) ignore.push({ pattern, literal: requiredLiteral(pattern), test: compiled.test });
-    else issues.push({ kind: 'invalid_config', path: dotted(['coupling', 'ignore', String(index)]), message: `pattern "${pattern}" ${compiled.reason}` });
+    else issues.push({ kind: 'invalid_config', path: `coupling.ignore.${index}`, message: `pattern "${pattern}" ${compiled.reason}` });
   });
   const owners: ((path: string) => boolean)[] = [];
   for (const [name, table] of Object.entries(config.generated ?? {})) {
     table?.paths.forEach((pattern, index) => {
       const compiled = compilePattern(pattern);
       if (compiled.ok) owners.push(compiled.test);
-      else issues.push({ kind: 'invalid_config', path: dotted(['generated', name, 'paths', String(index)]), message: `pattern "${pattern}" ${compiled.reason}` });
+      else issues.push({ kind: 'invalid_config', path: `generated.${name}.paths.${index}`, message: `pattern "${pattern}" ${compiled.reason}` });
     });
   }
   const [first, ...rest] = issues;

@@ -4,7 +4,6 @@
 // asks git. null: HEAD has no commit yet (an unborn branch).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git } from './git.js';
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
@@ -15,6 +14,8 @@ export async function headCommit(
 ): Promise<string | null> {
   const fromFiles = headFromFiles(checkout.gitDir, checkout.commonDir);
   if (fromFiles !== undefined) return fromFiles;
+  // Loaded only when the files do not say: the warm path answers without it.
+  const { git } = await import('./git.js');
   const result = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: checkout.root, env, ...(signal ? { signal } : {}) });
   const sha = result.stdout.trim();
   return result.code === 0 && SHA.test(sha) ? sha : null;

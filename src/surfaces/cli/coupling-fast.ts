@@ -1,14 +1,15 @@
-// The warm path of `discern coupling [--file <path>]… [--with <path>] --json`: when the history cached for HEAD
-// answers the call, it is answered here without loading the CLI (grammar, sade, validators, every verb's
-// registration), which is most of a cheap call's cost. Anything this does not answer with certainty — another
-// flag or format, a project that does not resolve, a cache miss, any refusal — returns undefined and the full
-// CLI answers instead, so every result still comes from the same handler and envelope builder.
+// The warm path of `discern coupling [--file <path>]… [--with <path>] --json` (docs/decisions/0025): when the
+// project resolved before is provably the same (project-memo.ts) and the history cached for HEAD answers the
+// call, it is answered here without loading the CLI (grammar, sade, validators, every verb's registration) or
+// the configuration parser, which are most of a cheap call's cost. Anything this does not answer with
+// certainty — another flag or format, a changed discern.toml, a cache miss, any refusal — returns undefined and
+// the full CLI answers instead, so every result still comes from the same handler and envelope builder.
 import type { CompletionPolicy } from '../../../generated/registry.js';
 import type { DiscernCouplingInput } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { serializeResult } from '../../core/serialize.js';
+import { rememberedProject } from '../../engine/coupling/project-memo.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
-import { resolveProject } from '../../engine/project/resolve.js';
 import { runCoupling } from '../../verbs/coupling.js';
 
 /**
@@ -35,10 +36,11 @@ export async function answerFromCache(argv: readonly string[]): Promise<number |
   const registration = COUPLING_REGISTRATION;
   if (input === undefined || process.env['DISCERN_FAULT'] !== undefined) return undefined;
   const target = workingDirectory();
-  const resolution = await resolveProject({ path: target, pathFrom: 'working-directory', requireTrunk: registration.trunk === 'required', env: process.env });
-  if (!resolution.ok) return undefined;
+  // The trunk must exist (the verb's trunk: required): the memo is only taken after checking it does.
+  const project = registration.trunk === 'required' && !registration.setupGate ? rememberedProject(target, process.env) : undefined;
+  if (project === undefined) return undefined;
   const signal = new AbortController().signal;
-  const outcome = await runCoupling(input, { project: resolution.project, env: process.env, signal, target, surface: 'cli' }, true);
+  const outcome = await runCoupling(input, { project, env: process.env, signal, target, surface: 'cli' }, true);
   if (outcome === 'miss' || outcome.refusal !== undefined) return undefined;
   const text = `${serializeResult(buildEnvelope({ verb: registration.verb, policy: registration.policy }, outcome))}\n`;
   return new Promise((resolve) => {
