@@ -17,14 +17,14 @@ import type { ProjectVerbContext } from './context.js';
 export { couplingHints } from '../engine/coupling/gate-hints.js';
 
 export function coupling(input: DiscernCouplingInput, ctx: ProjectVerbContext): Promise<CouplingOutcome> {
-  return runCoupling(input, ctx, false) as Promise<CouplingOutcome>;
+  return runCoupling(input, ctx, { remembered: false });
 }
 
 /**
- * The whole verb. `cacheOnly` (the CLI's warm path) answers only from the history cached for HEAD and returns
- * 'miss' instead of reading git log, so that path never loads more than it needs.
+ * The whole verb. `remembered`: the project came from the memo of an earlier resolution (the CLI's warm path),
+ * so there is nothing new to remember.
  */
-export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbContext, cacheOnly: boolean): Promise<CouplingOutcome | 'miss'> {
+export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbContext, options: { remembered: boolean }): Promise<CouplingOutcome> {
   const { project } = ctx;
   const read = couplingSettings(project.config);
   if (!read.ok) {
@@ -51,10 +51,9 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   if (mode === 'evidence' && targets[0] === targets[1]) return invalid(`\`file\` and \`with\` name the same file (${targets[0] ?? ''}): the evidence is for two different files.`, help);
 
   // A full call leaves the resolved project for the CLI's warm path to reuse (it checks it still holds).
-  if (!cacheOnly) await rememberProject(project, ctx.env);
+  if (!options.remembered) await rememberProject(project, ctx.env);
   const changed = mode === 'diff' ? await changedFiles(ctx, settings) : [];
-  const load = await loadHistory(project, { env: ctx.env, signal: ctx.signal, cacheOnly, needMeta: mode === 'evidence' });
-  if (load.kind === 'miss') return 'miss';
+  const load = await loadHistory(project, { env: ctx.env, signal: ctx.signal, needMeta: mode === 'evidence' });
   if (load.kind === 'failed') {
     return { refusal: { error: 'read_failed', message: `git log could not read this repository's history: ${load.message}.`, next: { target: `the history of ${project.root}`, access: 'readable (in a partial clone, fetch the missing objects first)' } } };
   }

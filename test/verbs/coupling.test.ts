@@ -4,7 +4,7 @@
 // refusals, the hints done and prepare add, and the CLI's warm path answering exactly what the verb answers.
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { VERBS } from '../../generated/registry.js';
@@ -273,6 +273,9 @@ describe('coupling: the cache', () => {
     await cli();
     assert.ok(existsSync(join(r.root, '.git', 'discern', 'coupling-project.json')), 'a full call leaves the resolved project behind');
     assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts', 'src/c.ts']);
+    rmSync(join(r.root, '.git', 'discern', 'coupling'), { recursive: true });
+    const rebuilt = (await cli())['data'] as DiscernCouplingReport;
+    assert.deepEqual([rebuilt.history.cache, pick(rebuilt)[0]], ['built', ['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]], 'a remembered project with no cache reads the history itself');
     r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\n`);
     assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts'], 'a changed discern.toml is read again');
     r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\nbogus = 1\n`);

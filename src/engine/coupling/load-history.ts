@@ -13,7 +13,6 @@ export type CacheUse = 'hit' | 'extended' | 'built';
 export type HistoryLoad =
   | { kind: 'loaded'; history: History; cache: CacheUse; shallow: boolean }
   | { kind: 'unborn' }
-  | { kind: 'miss' }
   | { kind: 'failed'; message: string };
 
 export interface HistoryCheckout {
@@ -25,8 +24,6 @@ export interface HistoryCheckout {
 export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
-  /** Answer from the cache or not at all (the CLI's warm path): no git log runs. */
-  cacheOnly?: boolean;
   /** The caller needs the commits' sha, date and subject (evidence). */
   needMeta?: boolean;
 }
@@ -38,7 +35,6 @@ export async function loadHistory(checkout: HistoryCheckout, options: LoadOption
   const dir = couplingCacheDir(checkout.commonDir);
   const cached = readCachedHistory(dir, head, shallow);
   if (cached !== undefined && (options.needMeta !== true || cached.meta() !== undefined)) return { kind: 'loaded', history: cached, cache: 'hit', shallow: shallow !== null };
-  if (options.cacheOnly === true) return { kind: 'miss' };
 
   const run = { cwd: checkout.root, env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
   // The reader (and its child process machinery) loads only when the history must be read.

@@ -1,9 +1,9 @@
-// The warm path of `discern coupling [--file <path>]… [--with <path>] --json` (docs/decisions/0025): when the
-// project resolved before is provably the same (project-memo.ts) and the history cached for HEAD answers the
-// call, it is answered here without loading the CLI (grammar, sade, validators, every verb's registration) or
-// the configuration parser, which are most of a cheap call's cost. Anything this does not answer with
-// certainty — another flag or format, a changed discern.toml, a cache miss, any refusal — returns undefined and
-// the full CLI answers instead, so every result still comes from the same handler and envelope builder.
+// The short path of `discern coupling [--file <path>]… [--with <path>] --json` (docs/decisions/0025): when the
+// project resolved before is provably the same (project-memo.ts), the verb's handler runs here without loading
+// the CLI (grammar, sade, validators, every verb's registration) or the configuration parser, which are most of
+// a warm call's cost — with the history cached for HEAD it then reads a few files and starts no process. Anything
+// this does not answer with certainty — another flag or format, a changed discern.toml, any refusal — returns
+// undefined and the full CLI answers instead, so every result comes from the same handler and envelope builder.
 import type { CompletionPolicy } from '../../../generated/registry.js';
 import type { DiscernCouplingInput } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
@@ -31,7 +31,7 @@ export const COUPLING_REGISTRATION = {
   } satisfies CompletionPolicy,
 } as const;
 
-export async function answerFromCache(argv: readonly string[]): Promise<number | undefined> {
+export async function answerCoupling(argv: readonly string[]): Promise<number | undefined> {
   const input = plainInput(argv);
   const registration = COUPLING_REGISTRATION;
   if (input === undefined || process.env['DISCERN_FAULT'] !== undefined) return undefined;
@@ -40,8 +40,8 @@ export async function answerFromCache(argv: readonly string[]): Promise<number |
   const project = registration.trunk === 'required' && !registration.setupGate ? rememberedProject(target, process.env) : undefined;
   if (project === undefined) return undefined;
   const signal = new AbortController().signal;
-  const outcome = await runCoupling(input, { project, env: process.env, signal, target, surface: 'cli' }, true);
-  if (outcome === 'miss' || outcome.refusal !== undefined) return undefined;
+  const outcome = await runCoupling(input, { project, env: process.env, signal, target, surface: 'cli' }, { remembered: true });
+  if (outcome.refusal !== undefined) return undefined;
   const text = `${serializeResult(buildEnvelope({ verb: registration.verb, policy: registration.policy }, outcome))}\n`;
   return new Promise((resolve) => {
     process.stdout.write(text, (error) => resolve(error ? 1 : 0));

@@ -1,6 +1,6 @@
-// The `discern` executable. `--version` is answered before anything else is loaded; a warm `coupling --json`
-// is answered from its cache by a small module of its own (docs/decisions/0025); everything else loads the
-// CLI lazily, and only `discern mcp` loads the MCP SDK. No top-level await: the bundler may place modules that
+// The `discern` executable. `--version` is answered before anything else is loaded; `coupling --json` in a
+// project resolved before is answered by a small module of its own (docs/decisions/0025); everything else loads
+// the CLI lazily, and only `discern mcp` loads the MCP SDK. No top-level await: the bundler may place modules that
 // lazy chunks share in this entry's chunk, and a chunk importing from an entry still suspended in an await
 // would never evaluate (docs/decisions/0016).
 import { VERSION, VERSION_FLAGS } from '../../../generated/version.js';
@@ -26,7 +26,7 @@ if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] ?? '')) {
   process.stdout.write(`discern ${VERSION}\n`);
 } else if (argv[0] === 'coupling' && argv.includes('--json')) {
   import('./coupling-fast.js')
-    .then(({ answerFromCache }) => answerFromCache(argv))
+    .then(({ answerCoupling }) => answerCoupling(argv))
     // Whatever the warm path cannot answer (or fails at), the full CLI answers.
     .then((code) => (code === undefined ? runCli() : process.exit(code)), runCli);
 } else {
