@@ -313,6 +313,31 @@ describe('coupling: the cache', () => {
     assert.equal(d.history.cache, 'built');
     assert.deepEqual(pick(d)[0], ['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]);
   });
+  it('linked worktrees share the cache; a shallow clone says its history is cut off', async () => {
+    const r = coupledRepo();
+    await query(r.root, { file: ['src/a.ts'] });
+    const tree = `${r.root}-linked`;
+    r.git('worktree', 'add', '-q', '--detach', tree, 'HEAD');
+    try {
+      const d = await query(tree, { file: ['src/a.ts'] });
+      assert.deepEqual([d.history.cache, pick(d)[0]], ['hit', ['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]]);
+    } finally {
+      r.git('worktree', 'remove', '--force', tree);
+    }
+    const clone = tempDir('discern-coupling-shallow-');
+    execFileSync('git', ['clone', '-q', '--depth', '4', `file://${r.root}`, clone], { env: cleanEnv() });
+    const result = await call('coupling', { file: ['src/a.ts'] }, clone);
+    const d = report(result);
+    // The last four commits: three analysed, and the bulk one.
+    assert.deepEqual([d.history.shallow, d.history.commits, d.history.bulk_commits, d.history.cache], [true, 3, 1, 'built']);
+    assert.match(result.hints?.[0] ?? '', /shallow clone/);
+  });
+  it('an absolute path through a symbolic link to the project is the project\'s file', async () => {
+    const r = coupledRepo();
+    const link = join(tempDir('discern-coupling-link-'), 'project');
+    execFileSync('ln', ['-s', r.root, link]);
+    assert.deepEqual((await query(r.root, { file: [join(link, 'src', 'a.ts')] })).target, ['src/a.ts']);
+  });
   it('the warm path holds the registration the generated registry has', () => {
     const c = VERBS.coupling;
     assert.deepEqual({ verb: c.verb, trunk: c.trunk, setupGate: c.setupGate, policy: c.policy }, COUPLING_REGISTRATION);
