@@ -60,12 +60,12 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   const exists = (path: string): boolean => existsSync(join(project.root, path));
   if (load.kind === 'unborn') {
     const missing = targets.find((t) => !exists(t));
-    if (missing !== undefined) return unknownFile(missing, [], ctx);
+    if (missing !== undefined) return unknownFile(missing, []);
     return { data: emptyReport(mode, targets, changed), hints: ['HEAD has no commit yet, so there is no history to learn from.'] };
   }
   const sample: Sample = { history: load.history, cache: load.cache, shallow: load.shallow };
   for (const path of targets) {
-    if (!exists(path) && !load.history.paths.includes(path)) return unknownFile(path, load.history.paths, ctx);
+    if (!exists(path) && !load.history.paths.includes(path)) return unknownFile(path, load.history.paths);
   }
   const hints = load.shallow ? ['This is a shallow clone: only the fetched history was read, so the counts are lower than the whole project\'s (`git fetch --unshallow` reads it all).'] : [];
   const reportInput = { settings, exists };
@@ -106,14 +106,14 @@ function emptyReport(mode: 'diff' | 'query' | 'evidence', targets: readonly stri
   return { mode, target: [...targets], partners: [], partners_total: 0, history };
 }
 
-function unknownFile(path: string, known: readonly string[], ctx: ProjectVerbContext): CouplingOutcome {
+function unknownFile(path: string, known: readonly string[]): CouplingOutcome {
   const suggestions = similarPaths(path, known);
   return {
     data: { target: path, suggestions },
     refusal: {
       error: 'unknown_target',
       message: `${path} is not a file of this project: it is not in the working tree and no commit changed it${suggestions.length > 0 ? `. Did you mean ${suggestions.join(', ')}?` : '.'} Paths are relative to the project root.`,
-      next: { list: ctx.surface === 'mcp' ? 'discern_coupling without file (the files of your change)' : '`discern coupling` (the files of your change)' },
+      next: { list: 'git ls-files' },
     },
   };
 }

@@ -222,7 +222,7 @@ describe('coupling: refusals', () => {
     const result = await call('coupling', { file: ['a.ts'] }, r.root);
     assert.equal(result.error, 'unknown_target');
     assert.deepEqual(result.data, { target: 'a.ts', suggestions: ['src/a.ts'] });
-    assert.match(result.hints?.at(-1) ?? '', /discern_coupling without file/);
+    assert.match(result.hints?.at(-1) ?? '', /list what exists with `git ls-files`/);
   });
   it('a file deleted since still has its history', async () => {
     const other = coupledRepo();

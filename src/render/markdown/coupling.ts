@@ -23,12 +23,15 @@ function summary(data: DiscernCouplingReport): string {
   if (data.mode === 'evidence') {
     return `${code(data.a ?? '')} and ${code(data.b ?? '')} changed together in ${data.together ?? 0} commit${data.together === 1 ? '' : 's'}; ${code(data.a ?? '')} in ${data.of_a ?? 0}, ${code(data.b ?? '')} in ${data.of_b ?? 0}. ${sample}`;
   }
+  const count = `${data.partners_total} partner${data.partners_total === 1 ? '' : 's'}`;
   const subject =
     data.mode === 'diff'
-      ? `Partners of the ${data.changed_total ?? 0} changed file${data.changed_total === 1 ? '' : 's'} that the change leaves out`
-      : `Partners of ${(data.target ?? []).map(code).join(', ')}`;
+      ? (data.changed_total ?? 0) === 0
+        ? 'No change since the merge-base with the trunk.'
+        : `${count} of the ${data.changed_total} changed file${data.changed_total === 1 ? '' : 's'} (${(data.changed ?? []).map(code).join(', ')}${(data.changed_total ?? 0) > (data.changed ?? []).length ? ', …' : ''}) ${data.partners_total === 1 ? 'is' : 'are'} not in the change.`
+      : `${count} of ${(data.target ?? []).map(code).join(', ')}.`;
   const generated = data.excluded_generated ? ` ${data.excluded_generated} generated partner${data.excluded_generated === 1 ? '' : 's'} left out.` : '';
-  return `${subject}: ${data.partners_total}.${generated} ${sample}`;
+  return `${subject}${generated} ${sample}`;
 }
 
 function evidence(data: DiscernCouplingReport): string | undefined {
