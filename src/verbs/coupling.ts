@@ -52,7 +52,8 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
 
   // A full call leaves the resolved project for the CLI's warm path to reuse (it checks it still holds).
   if (!options.remembered) await rememberProject(project, ctx.env);
-  const changed = mode === 'diff' ? await changedFiles(ctx, settings) : [];
+  const change = mode === 'diff' ? await changedFiles(ctx, settings) : { paths: [], unrelated: false };
+  const changed = change.paths;
   const load = await loadHistory(project, { env: ctx.env, signal: ctx.signal, needMeta: mode === 'evidence' });
   if (load.kind === 'failed') {
     return { refusal: { error: 'read_failed', message: `git log could not read this repository's history: ${load.message}.`, next: { target: `the history of ${project.root}`, access: 'readable (in a partial clone, fetch the missing objects first)' } } };
@@ -77,7 +78,9 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   }
   if (mode === 'diff') {
     const { data } = diffReport(sample, changed, reportInput);
-    if (changed.length === 0) hints.push(`Nothing has changed since the merge-base with ${project.trunk.name}: ${ctx.surface === 'mcp' ? 'pass `file`' : 'use `--file <path>`'} to ask about particular files.`);
+    const named = ctx.surface === 'mcp' ? 'pass `file`' : 'use `--file <path>`';
+    if (change.unrelated) hints.push(`HEAD has no history in common with ${project.trunk.name}, so there is no change to measure: ${named} to ask about particular files.`);
+    else if (changed.length === 0) hints.push(`Nothing has changed since the merge-base with ${project.trunk.name}: ${named} to ask about particular files.`);
     else if (data.partners_total === 0) hints.push(`No file outside the change changed together with it in at least ${settings.minCochanges} analysed commits ([coupling] min_cochanges).`);
     return { data, ...(hints.length > 0 ? { hints } : {}) };
   }
@@ -87,16 +90,21 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   return { data, ...(hints.length > 0 ? { hints } : {}) };
 }
 
-/** The change's files (both sides of a rename), ignored paths left out, in path order. */
-async function changedFiles(ctx: ProjectVerbContext, settings: CouplingSettings): Promise<string[]> {
+/**
+ * The change's files (both sides of a rename), ignored paths left out, in path order. Without a merge-base
+ * (history unrelated to the trunk) the change set is every tracked file, which says nothing about what is
+ * missing from a change: then there is none.
+ */
+async function changedFiles(ctx: ProjectVerbContext, settings: CouplingSettings): Promise<{ paths: string[]; unrelated: boolean }> {
   const { readChangeSet } = await import('../engine/git/change-set.js');
   const change = await readChangeSet({ cwd: ctx.project.root, env: ctx.env, signal: ctx.signal }, ctx.project.trunk.name);
+  if (change.base === null) return { paths: [], unrelated: true };
   const paths = new Set<string>();
   for (const c of change.changes) {
     paths.add(c.path);
     if (c.from !== undefined) paths.add(c.from);
   }
-  return [...paths].filter((p) => settings.ignoredBy(p) === undefined).sort();
+  return { paths: [...paths].filter((p) => settings.ignoredBy(p) === undefined).sort(), unrelated: false };
 }
 
 function emptyReport(mode: 'diff' | 'query' | 'evidence', targets: readonly string[], changed: readonly string[]): DiscernCouplingReport {

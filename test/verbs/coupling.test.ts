@@ -193,6 +193,14 @@ describe('coupling: evidence and diff modes', () => {
     assert.deepEqual(report(result).partners, []);
     assert.match(result.hints?.[0] ?? '', /Nothing has changed since the merge-base with main/);
   });
+  it('diff on a history unrelated to the trunk measures no change (not every file)', async () => {
+    const other = coupledRepo();
+    other.git('checkout', '-q', '--orphan', 'unrelated');
+    other.commit('a fresh root');
+    const result = await call('coupling', {}, other.root);
+    assert.deepEqual([report(result).changed_total, report(result).partners], [0, []]);
+    assert.match(result.hints?.[0] ?? '', /no history in common with main/);
+  });
 });
 
 describe('coupling: refusals', () => {
