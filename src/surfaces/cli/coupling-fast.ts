@@ -43,8 +43,16 @@ export async function answerCoupling(argv: readonly string[]): Promise<number | 
   const outcome = await runCoupling(input, { project, env: process.env, signal, target, surface: 'cli' }, { remembered: true });
   if (outcome.refusal !== undefined) return undefined;
   const text = `${serializeResult(buildEnvelope({ verb: registration.verb, policy: registration.policy }, outcome))}\n`;
+  // As the full CLI does: a reader that closed the pipe early (`| head`) is no failure of an ok result; any other
+  // write error is.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+  });
   return new Promise((resolve) => {
-    process.stdout.write(text, (error) => resolve(error ? 1 : 0));
+    process.stdout.write(text, (error) => {
+      if (!error || (error as NodeJS.ErrnoException).code === 'EPIPE') resolve(0);
+      else process.stderr.write(`discern: the result could not be written to stdout (${(error as NodeJS.ErrnoException).code ?? error.message})\n`, () => resolve(1));
+    });
   });
 }
 
