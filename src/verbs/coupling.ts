@@ -12,8 +12,7 @@ import { projectFile } from '../engine/coupling/target-path.js';
 import { rememberProject } from '../engine/coupling/project-memo.js';
 import type { ProjectVerbContext } from './context.js';
 
-// done and prepare reach the gate hints through this module, so the verb, its engine and its warm CLI path
-// stay one bundle chunk: the warm path reads as few files as it can (docs/decisions/0025).
+// done and prepare reach the gate hints through this module: all of coupling is one chunk of the CLI bundle.
 export { couplingHints } from '../engine/coupling/gate-hints.js';
 
 export function coupling(input: DiscernCouplingInput, ctx: ProjectVerbContext): Promise<CouplingOutcome> {
