@@ -1,13 +1,14 @@
 // The resolved project, remembered for the CLI's warm coupling path (docs/decisions/0025): after a call resolved
 // the project the usual way, the exact bytes of discern.toml, the parsed configuration and the trunk are kept
-// in <git-dir>/discern/coupling-project.json. A later call whose checkout, discern.toml bytes, configuration
-// schema and DISCERN_TRUNK are all the same would resolve to the same project, so it takes the remembered one
+// in <git-dir>/discern/coupling-project.json. A later call whose checkout, discern.toml bytes, discern version,
+// configuration schema and DISCERN_TRUNK are all the same would resolve to the same project, so it takes the remembered one
 // — no TOML parser, no validator, no asynchronous file system — after checking, as resolution does, that the
 // trunk branch still exists. Anything else (a changed byte, a reftable repository, a missing memo) is a miss,
 // and the caller resolves the project in full.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_SCHEMA_DIGEST } from '../../../generated/config-schema-digest.js';
+import { VERSION } from '../../../generated/version.js';
 import type { DiscernConfig } from '../../../generated/types.js';
 import { discoverCheckout } from '../git/discover.js';
 import type { Project } from '../project/resolve.js';
@@ -17,6 +18,8 @@ const CONFIG_FILE = 'discern.toml';
 
 interface Memo {
   format: number;
+  /** The discern version and configuration schema that resolved it: an upgrade resolves again. */
+  version: string;
   schema: string;
   root: string;
   git_dir: string;
@@ -45,7 +48,7 @@ export function rememberedProject(start: string, env: Readonly<Record<string, st
   } catch {
     return undefined;
   }
-  if (memo.format !== FORMAT || memo.schema !== CONFIG_SCHEMA_DIGEST) return undefined;
+  if (memo.format !== FORMAT || memo.version !== VERSION || memo.schema !== CONFIG_SCHEMA_DIGEST) return undefined;
   if (memo.root !== checkout.root || memo.git_dir !== checkout.gitDir || memo.common_dir !== checkout.commonDir) return undefined;
   if (memo.config_bytes !== bytesDigest(bytes) || memo.discern_trunk !== (env['DISCERN_TRUNK'] ?? null)) return undefined;
   if (!branchInRefFiles(checkout.commonDir, memo.trunk.name)) return undefined;
@@ -63,12 +66,13 @@ export async function rememberProject(project: Project, env: Readonly<Record<str
     const digest = bytesDigest(bytes);
     const trunkEnv = env['DISCERN_TRUNK'] ?? null;
     const current = readMemo(project.gitDir);
-    if (current?.config_bytes === digest && current.schema === CONFIG_SCHEMA_DIGEST && current.discern_trunk === trunkEnv && current.root === project.root) return;
+    if (current?.config_bytes === digest && current.version === VERSION && current.schema === CONFIG_SCHEMA_DIGEST && current.discern_trunk === trunkEnv && current.root === project.root) return;
     const { decodeToml } = await import('../config/toml.js');
     const decoded = decodeToml(bytes, CONFIG_FILE);
     if (!decoded.ok || JSON.stringify(decoded.value) !== JSON.stringify(project.config)) return;
     const memo: Memo = {
       format: FORMAT,
+      version: VERSION,
       schema: CONFIG_SCHEMA_DIGEST,
       root: project.root,
       git_dir: project.gitDir,
