@@ -4,7 +4,7 @@
 // refusals, the hints done and prepare add, and the CLI's warm path answering exactly what the verb answers.
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { VERBS } from '../../generated/registry.js';
@@ -310,6 +310,21 @@ describe('coupling: the cache', () => {
     assert.equal(rebuilt.history.cache, 'built', 'the cached HEAD is no ancestor of the amended one');
     assert.deepEqual(pick(rebuilt)[0], pick(extended)[0]);
     assert.equal((await query(r.root, { file: ['src/a.ts'] })).history.cache, 'hit');
+  });
+  it('keeps the four newest heads, and sweeps a killed writer\'s temp file', async () => {
+    const r = coupledRepo();
+    const dir = join(r.root, '.git', 'discern', 'coupling');
+    await query(r.root, { file: ['src/a.ts'] });
+    const leftover = join(dir, '.deadbeef.bin.123.abcdef.tmp');
+    writeFileSync(leftover, 'half');
+    utimesSync(leftover, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    const heads: string[] = [];
+    for (let i = 1; i <= 5; i++) {
+      touch(r, ['src/a.ts'], `more a ${i}`);
+      heads.push(r.git('rev-parse', 'HEAD').trim());
+      assert.equal((await query(r.root, { file: ['src/a.ts'] })).history.cache, 'extended');
+    }
+    assert.deepEqual(cacheFiles(r.root), heads.slice(-4).flatMap((h) => [`${h}.bin`, `${h}.log`]).sort());
   });
   it('a damaged cache file is a miss, never a wrong answer', async () => {
     const r = coupledRepo();

@@ -78,11 +78,11 @@ export async function writeCachedHistory(dir: string, history: History & { metaL
   const head = Buffer.from(`${text}\n`, 'utf8');
   const sections = SECTIONS.map((name) => Buffer.from(history[name].buffer, history[name].byteOffset, history[name].byteLength));
   // Loaded only here: a warm call reads the cache and never writes it.
-  const { writeFileAtomic } = await import('../state/atomic-write.js');
+  const { isTempName, writeFileAtomic } = await import('../state/atomic-write.js');
   // The cache can always be rebuilt, so it is not fsynced: a torn file after a crash fails the size checks.
   await writeFileAtomic(join(dir, `${history.head}.log`), `${history.head}\n${history.metaLines.join('\n')}\n`, { fsync: false });
   await writeFileAtomic(join(dir, `${history.head}.bin`), Buffer.concat([head, ...sections, pathBytes]), { fsync: false });
-  prune(dir, history.head);
+  prune(dir, history.head, isTempName);
 }
 
 /** The evidence lines of a cached history, newest first; undefined when the file does not match. */
@@ -127,9 +127,13 @@ function decode(bytes: Buffer, dir: string, head: string, shallow: string | null
   return { head, paths, ints, offsets, postingStarts, postings, sizes, commits: header.commits, meta: () => readCachedMeta(dir, head, header.commits) };
 }
 
-function prune(dir: string, keep: string): void {
+/** Keeps the newest heads, and removes temp files a killed writer left behind (an hour old: no write is that slow). */
+function prune(dir: string, keep: string, isTempName: (name: string) => boolean): void {
   try {
-    const heads = readdirSync(dir)
+    const names = readdirSync(dir);
+    const stale = Date.now() - 3_600_000;
+    for (const name of names) if (isTempName(name) && mtime(join(dir, name)) < stale) rmSync(join(dir, name), { force: true });
+    const heads = names
       .filter((n) => n.endsWith('.bin'))
       .map((n) => ({ head: n.slice(0, -'.bin'.length), t: mtime(join(dir, n)) }))
       .sort((a, b) => b.t - a.t);
