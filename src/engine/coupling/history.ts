@@ -54,7 +54,8 @@ export class HistoryBuilder {
     this.ints[this.length++] = files.length;
     this.ints[this.length++] = stored;
     for (let i = 0; i < stored; i++) this.ints[this.length++] = this.idOf(files[i] as string);
-    this.meta.push(`${sha}\t${date}\t${subject.replace(/[\t\n\r]/g, ' ')}`);
+    // %s never holds a newline; a tab or carriage return would break the line's fields.
+    this.meta.push(`${sha}\t${date}\t${subject.includes('\t') || subject.includes('\r') ? subject.replace(/[\t\r]/g, ' ') : subject}`);
     this.commits++;
   }
 

@@ -17,7 +17,7 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 const STREAM =
-  '\0' + 'a'.repeat(40) + ' 2024-01-02T03:04:05+01:00 first subject with spaces\0\nsrc/a.ts\0dir with space/b.ts\0' +
+  '\0' + 'a'.repeat(40) + ' 2024-01-02T03:04:05+01:00 first subject with spaces\0\nsrc/a.ts\0dir with space/b.ts\0ünïcode/ß€.ts\0' +
   '\0' + 'b'.repeat(40) + ' 2024-01-01T00:00:00+00:00 empty commit\0' +
   '\0' + 'c'.repeat(40) + ' 2023-12-31T00:00:00Z \0\n\nstarts with newline\0' + '0'.repeat(40) + ' looks like a header\0';
 
@@ -25,7 +25,7 @@ describe('LogParser', () => {
   it('parses headers and paths whatever the chunk boundaries', () => {
     const bytes = Buffer.from(STREAM, 'utf8');
     const expected: LogCommit[] = [
-      { sha: 'a'.repeat(40), date: '2024-01-02T03:04:05+01:00', subject: 'first subject with spaces', files: ['src/a.ts', 'dir with space/b.ts'] },
+      { sha: 'a'.repeat(40), date: '2024-01-02T03:04:05+01:00', subject: 'first subject with spaces', files: ['src/a.ts', 'dir with space/b.ts', 'ünïcode/ß€.ts'] },
       { sha: 'b'.repeat(40), date: '2024-01-01T00:00:00+00:00', subject: 'empty commit', files: [] },
       { sha: 'c'.repeat(40), date: '2023-12-31T00:00:00Z', subject: '', files: ['\nstarts with newline', `${'0'.repeat(40)} looks like a header`] },
     ];
