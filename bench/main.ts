@@ -9,7 +9,9 @@
 //                (reported); await's reaction to a trunk move, p95 ≤ 1 s, and the CPU of a 30 s wait (reported).
 //   patterns:    `discern patterns --json` over a logbook of 100,000 events: time as × node -e 0, and peak RSS
 //                (reported).
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|all (default all), --strict (exit 1 over budget).
+//   coupling:    on 10,000 generated commits, a cold `coupling --file` ≤ 2× the bare git log it needs, and a
+//                warm one (cache present, same HEAD) ≤ 1.3× node -e 0.
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|all (default all), --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,7 @@ import { toolRoundTrips } from './mcp-round-trips.js';
 import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
 import { acceptBench, awaitBench, startBench } from './efforts.js';
 import { patternsBench } from './patterns.js';
+import { couplingBench } from './coupling.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -104,6 +107,12 @@ if (suite === 'efforts' || suite === 'all') {
 if (suite === 'patterns' || suite === 'all') {
   const patternsRounds = Math.max(15, rounds === 21 ? 15 : rounds);
   reportGate(await patternsBench({ bin, rounds: patternsRounds }), patternsRounds);
+}
+
+if (suite === 'coupling' || suite === 'all') {
+  process.stdout.write('\nPreparing the coupling fixture (10,000 commits, reused between runs)…\n');
+  const couplingRounds = Math.max(15, rounds === 21 ? 15 : rounds);
+  reportGate(await couplingBench({ bin, rounds: couplingRounds }), couplingRounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {

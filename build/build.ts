@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import commonjsModule from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { transform } from 'esbuild';
-import { rollup, type Plugin, type RollupLog } from 'rollup';
+import { rollup, type OutputAsset, type OutputChunk, type Plugin, type RollupLog } from 'rollup';
 import { bundledPackages, writeLicenses } from './licenses.js';
 
 // The plugin's types are written for CommonJS callers: under NodeNext its default import types as the module.
@@ -43,15 +43,21 @@ const typescript: Plugin = {
 /** Warnings that are about the dependencies' own source, not about how they are bundled here. */
 const EXPECTED_WARNINGS = new Set(['CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION', 'THIS_IS_UNDEFINED']);
 
-export async function buildDist(): Promise<void> {
-  rmSync(`${root}dist`, { recursive: true, force: true });
-  const problems: string[] = [];
+/**
+ * The short coupling path (src/surfaces/cli/coupling-fast.ts) is a bundle of its own, dist/coupling-fast.js with
+ * its chunks under dist/coupling-fast/: it shares modules with the CLI (project discovery, the envelope), and
+ * in one bundle Rollup would split those out of the CLI's core chunk into files every call then reads
+ * (docs/decisions/0016, 0025). The entry imports it as an external file; its few kilobytes are duplicated.
+ */
+const SHORT_PATH = `${root}src/surfaces/cli/coupling-fast.ts`;
+
+async function bundleInto(input: Record<string, string>, chunkDir: string, external: (id: string) => boolean, problems: string[]): Promise<(OutputChunk | OutputAsset)[]> {
   const bundle = await rollup({
-    input: { discern: `${root}src/surfaces/cli/main.ts` },
+    input,
     plugins: [typescript, nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }), // A CommonJS module's default import is its module.exports, as under Node itself (the generated validators
     // and sade rely on it).
     commonjs({ defaultIsModuleExports: true })],
-    external: (id) => id.startsWith('node:'),
+    external,
     onwarn: (warning: RollupLog) => {
       if (!EXPECTED_WARNINGS.has(warning.code ?? '')) problems.push(`${warning.code ?? 'WARNING'}: ${warning.message}`);
     },
@@ -60,14 +66,25 @@ export async function buildDist(): Promise<void> {
     dir: `${root}dist`,
     format: 'es',
     entryFileNames: '[name].js',
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    chunkFileNames: `${chunkDir}/[name]-[hash].js`,
     banner: '#!/usr/bin/env node',
+    // The entry's import of the short path names the file the second bundle writes.
+    paths: (id) => (id === SHORT_PATH ? './coupling-fast.js' : id),
   });
   await bundle.close();
+  return output;
+}
+
+export async function buildDist(): Promise<void> {
+  rmSync(`${root}dist`, { recursive: true, force: true });
+  const problems: string[] = [];
+  const builtin = (id: string): boolean => id.startsWith('node:');
+  const main = await bundleInto({ discern: `${root}src/surfaces/cli/main.ts` }, 'chunks', (id) => builtin(id) || id === SHORT_PATH, problems);
+  const short = await bundleInto({ 'coupling-fast': SHORT_PATH }, 'coupling-fast', builtin, problems);
   if (problems.length > 0) throw new Error(`the bundle has problems:\n${problems.join('\n')}`);
   chmodSync(`${root}dist/discern.js`, 0o755);
-  // Only what the bundle holds: dist/licenses.json for `discern licenses`, dist/THIRD-PARTY-LICENSES for people.
-  writeLicenses(`${root}dist`, bundledPackages(output));
+  // Only what the bundles hold: dist/licenses.json for `discern licenses`, dist/THIRD-PARTY-LICENSES for people.
+  writeLicenses(`${root}dist`, bundledPackages([...main, ...short]));
 }
 
 await buildDist();

@@ -28,6 +28,7 @@ import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOpera
 import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
+import { withCouplingHints } from './coupling-hints.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -186,7 +187,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     if (replay) {
-      envelope = await replayEvidence(run, replay, preSteps, { ...baseData, ...handleData, ...limits, ...checkpointData }, journal?.handle);
+      envelope = await withCouplingHints(await replayEvidence(run, replay, preSteps, { ...baseData, ...handleData, ...limits, ...checkpointData }, journal?.handle), ctx);
       if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
       return envelope;
     }
@@ -280,7 +281,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    envelope = await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats);
+    envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx);
     return envelope;
   } finally {
     releaseOperationLock(lock);

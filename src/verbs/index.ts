@@ -27,6 +27,7 @@ export const HANDLERS: HandlerLoaders = {
   configSetScope: async () => (await import('./config-write.js')).configSetScope,
   configSetStandard: async () => (await import('./config-write.js')).configSetStandard,
   configSubsections: async () => (await import('./config-read.js')).configSubsections,
+  coupling: async () => (await import('./coupling.js')).coupling,
   docs: async () => (await import('./docs.js')).docs,
   doctor: async () => (await import('./doctor.js')).doctor,
   done: async () => (await import('./done.js')).done,

@@ -9,6 +9,7 @@ import type { ProjectVerbContext } from './context.js';
 import { configRefusalMessage, runStages } from './gate-verb.js';
 import { readBack } from './done.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
+import { withCouplingHints } from './coupling-hints.js';
 
 const CHANGED_SHOWN = 20;
 
@@ -26,7 +27,7 @@ export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbConte
     return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; prepare would race it.`, next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` } } };
   }
   try {
-    return await runStages('prepare', ctx, { journal: false }, (run): PrepareOutcome => {
+    const outcome = await runStages('prepare', ctx, { journal: false }, (run): PrepareOutcome => {
       if (run.kind === 'config') {
         const [first] = run.issues;
         return { data: { issues: run.issues }, refusal: { error: 'invalid_config', message: configRefusalMessage(run.issues), next: { file: 'discern.toml', where: `key \`${first.path}\`` } } };
@@ -48,6 +49,7 @@ export async function prepare(_input: DiscernPrepareInput, ctx: ProjectVerbConte
       }
       return { ...facts, data, hints: [...hints, ...(run.nothingConfigured ? ['No fix, generated or check jobs are configured in discern.toml.'] : [])] };
     });
+    return await withCouplingHints(outcome, ctx);
   } finally {
     releaseOperationLock(lock);
   }

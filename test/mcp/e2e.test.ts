@@ -158,6 +158,13 @@ describe('calling every tool', () => {
     const cliOnly = await callTool('discern_done', { unmet_id: ['x'], why: ['y'] });
     assert.equal(cliOnly.structuredContent?.['error'], 'invalid_arguments', 'the CLI-only spelling of unmet is not an MCP input');
   });
+  it('discern_coupling, for a named file and refusing one outside the project', async () => {
+    const result = await callTool('discern_coupling', { file: ['discern.toml'] });
+    assert.equal(result.structuredContent?.['ok'], true);
+    assert.equal((result.structuredContent?.['data'] as { mode?: string } | undefined)?.mode, 'query');
+    const refused = await callTool('discern_coupling', { file: ['/etc/hostname'] });
+    assert.equal(refused.structuredContent?.['error'], 'invalid_value');
+  });
   it('discern_map index, page and search', async () => {
     const index = await callTool('discern_map', {});
     assert.equal((index.structuredContent?.['data'] as { count: number }).count, 1);
@@ -256,7 +263,7 @@ describe('calling every tool', () => {
     assert.ok(!MCP_TOOLS.some((t) => t.name.startsWith('discern_patterns_')));
   });
   it('every advertised tool was exercised', () => {
-    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_patterns', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
+    assert.deepEqual(MCP_TOOLS.map((t) => t.name).sort(), ['discern_accept', 'discern_await', 'discern_checkpoints', 'discern_coupling', 'discern_docs', 'discern_doctor', 'discern_done', 'discern_impact', 'discern_improvement', 'discern_map', 'discern_patterns', 'discern_prepare', 'discern_progress', 'discern_refresh', 'discern_standards', 'discern_start', 'discern_status', 'discern_test', 'discern_update', 'discern_validate_config']);
   });
 });
 

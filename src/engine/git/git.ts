@@ -1,7 +1,7 @@
 // git, spawned directly (no shell) with a clean environment: inherited GIT_DIR, GIT_WORK_TREE,
 // GIT_INDEX_FILE and friends would aim git at another checkout than the one asked for, and a prompt or a
 // pager would hang a non-interactive run.
-import { spawn } from 'node:child_process';
+import type { spawn as Spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { trackChild } from '../process/children.js';
 
@@ -55,7 +55,13 @@ export function gitEnvironment(base: Readonly<Record<string, string | undefined>
   return env;
 }
 
-export function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+// node:child_process (with net, dgram and streams behind it) loads on the first git call, not with every
+// module that might make one: a call answered from files alone — a warm `coupling --json` — never pays for it.
+let spawner: typeof Spawn | undefined;
+
+export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  spawner ??= (await import('node:child_process')).spawn;
+  const spawn = spawner;
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...args], {
       cwd: options.cwd,

@@ -5,6 +5,7 @@ import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
+import { renderCoupling } from './coupling.js';
 import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
@@ -46,6 +47,8 @@ export function renderMarkdown(result: DiscernResult): string {
     case 'config set-standard':
     case 'tidy':
       return renderConfig(result);
+    case 'coupling':
+      return renderCoupling(result);
     case 'docs':
       return renderDocs(result);
     case 'done':
