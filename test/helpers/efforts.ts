@@ -1,8 +1,8 @@
 // Efforts for acceptance tests: a repository with a small gate, and an effort started, changed, committed and
 // (by default) proven through the same invoke() the surfaces use.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { call } from './drive.js';
 import { scratchRepo, type ScratchRepo } from './scratch-repo.js';
 
@@ -38,6 +38,7 @@ export async function effort(r: ScratchRepo, id: string, file: string, text: str
   const path = started.data.path;
   const git = (...args: string[]): string => r.git('-C', path, ...args);
   const change = (f: string, t: string, message = `change ${f}`): string => {
+    mkdirSync(dirname(join(path, f)), { recursive: true });
     writeFileSync(join(path, f), t);
     git('add', '-A');
     git('commit', '-q', '-m', message);

@@ -5,12 +5,11 @@
 // continues the same landing.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { DiscernAcceptData } from '../../generated/types.js';
 import { parseProofNote } from '../../src/engine/notes/proof-note.js';
 import { assertDriven, call } from '../helpers/drive.js';
-import { BASE_CONFIG, trackedRepo } from '../helpers/efforts.js';
+import { BASE_CONFIG, effort, trackedRepo } from '../helpers/efforts.js';
 import type { ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -40,18 +39,8 @@ interface Work {
 
 /** An effort with one committed change (not proven). */
 async function startEffort(r: ScratchRepo, id: string, file: string, text: string): Promise<Work> {
-  const started = await call('start', { name: id }, r.root);
-  assert.ok(started.ok && started.verb === 'start' && started.data && 'path' in started.data, show(started));
-  const path = started.data.path;
-  const commit = (f: string, t: string): string => {
-    mkdirSync(dirname(join(path, f)), { recursive: true });
-    writeFileSync(join(path, f), t);
-    r.git('-C', path, 'add', '-A');
-    r.git('-C', path, 'commit', '-q', '-m', `change ${f}`);
-    return r.git('-C', path, 'rev-parse', 'HEAD').trim();
-  };
-  commit(file, text);
-  return { id, path, commit };
+  const w = await effort(r, id, file, text, false);
+  return { id, path: w.path, commit: w.change };
 }
 
 function note(r: ScratchRepo, commit: string): NonNullable<ReturnType<typeof parseProofNote>>['payload'] {

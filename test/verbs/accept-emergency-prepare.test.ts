@@ -6,8 +6,8 @@
 // no preparation; keys that make no sense with preparation are named.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -15,6 +15,7 @@ import type { DiscernAcceptData, DiscernResult } from '../../generated/types.js'
 import { issueApproval } from '../../src/engine/acceptance/emergency-approval.js';
 import { parseExceptionNote } from '../../src/engine/notes/exception-note.js';
 import { assertDriven, call } from '../helpers/drive.js';
+import { effort } from '../helpers/efforts.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
@@ -63,18 +64,8 @@ interface Repair {
 
 /** An effort whose change touches `file` and is not proven (its checks never ran). */
 async function repair(r: ScratchRepo, id: string, file: string): Promise<Repair> {
-  const started = await call('start', { name: id }, r.root);
-  assert.ok(started.ok && started.verb === 'start' && started.data && 'path' in started.data, show(started));
-  const path = started.data.path;
-  const commit = (f: string, t: string): string => {
-    mkdirSync(dirname(join(path, f)), { recursive: true });
-    writeFileSync(join(path, f), t);
-    r.git('-C', path, 'add', '-A');
-    r.git('-C', path, 'commit', '-q', '-m', `change ${f}`);
-    return r.git('-C', path, 'rev-parse', 'HEAD').trim();
-  };
-  const head = commit(file, 'export const users = 2;\n');
-  return { id, path, head, commit, gitDir: r.git('-C', path, 'rev-parse', '--absolute-git-dir').trim() };
+  const w = await effort(r, id, file, 'export const users = 2;\n', false);
+  return { id, path: w.path, head: w.git('rev-parse', 'HEAD').trim(), commit: w.change, gitDir: w.git('rev-parse', '--absolute-git-dir').trim() };
 }
 
 function emergencyOf(result: DiscernResult): NonNullable<DiscernAcceptData['emergency']> {
