@@ -16,6 +16,7 @@ import { checkGrammar } from './emit/grammar-check.js';
 import { emitManual } from './emit/manual.js';
 import { builtinSkillNames, emitAgentAssets } from './emit/agent-assets.js';
 import { emitConfigMigrations } from './emit/config-migrations.js';
+import { emitPresentations } from './emit/presentations.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
 export const OWNED_DIRS = ['generated', 'schema', 'types'] as const;
@@ -39,6 +40,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitManual(root, model, contracts, grammar, schemas));
   add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
+  add(emitPresentations(root, model, contracts));
   // Every file in schema/ is served as discern://schema/<name>, byte for byte: one emitted anywhere but above
   // would be published yet not served.
   const unserved = [...files.keys()].filter((path) => path.startsWith('schema/') && !schemas.some((s) => `schema/${s.file}` === path));

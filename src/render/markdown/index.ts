@@ -1,6 +1,10 @@
 // The authored Markdown of any result: MCP content[0].text, `--markdown`, and (until the terminal renderer
 // lands) `--render` and the human view.
 import type { DiscernResult } from '../../../generated/types.js';
+import { PRESENTATIONS } from '../../../generated/presentations.js';
+import { evaluateTemplate } from '../template/evaluate.js';
+import { BLOCKS } from './blocks-registry.js';
+import { frame } from './frame.js';
 import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
@@ -28,6 +32,15 @@ import { renderStatus } from './status.js';
 import { renderSetup } from './setup.js';
 
 export function renderMarkdown(result: DiscernResult): string {
+  const template = PRESENTATIONS[result.verb];
+  if (template) {
+    const s = evaluateTemplate(template, result, BLOCKS);
+    return frame(result, { state: s.state ?? '', evidence: s.evidence, authority: s.authority, ownerAttention: s.owner });
+  }
+  return legacy(result);
+}
+
+function legacy(result: DiscernResult): string {
   switch (result.verb) {
     case 'accept':
       return renderAccept(result);
