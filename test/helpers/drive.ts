@@ -8,6 +8,7 @@ import { invoke } from '../../src/verbs/invoke.js';
 import { renderMarkdown } from '../../src/render/markdown/index.js';
 import { assertPublishedResult, resultValidator } from './published-schema.js';
 import { cleanEnv } from './scratch-repo.js';
+import { recordPresentation } from './presentation-fixtures.js';
 
 export const covered = new Map<string, Set<string>>();
 
@@ -22,6 +23,7 @@ export async function call(id: VerbId, input: unknown, target: string, env: Reco
     const next = result.hints[result.hints.length - 1] ?? '';
     assert.ok(markdown.trimEnd().endsWith(next), `Markdown ends with the next action:\n${markdown}`);
   }
+  recordPresentation(result, target);
   const set = covered.get(id) ?? new Set<string>();
   set.add(result.ok ? 'ok' : String(result.error));
   covered.set(id, set);

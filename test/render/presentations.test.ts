@@ -1,0 +1,57 @@
+// A reviewed Markdown snapshot per verb and mode. Each fixture under test/fixtures/presentations/<verb>/ is an
+// envelope a verb test really produced (recorded with RECORD_PRESENTATIONS=1, paths and times made neutral);
+// it must still validate against the published result schema, and its authored Markdown must equal the reviewed
+// <mode>.md beside it. A failed mode's Markdown ends with its registered next action. UPDATE_SNAPSHOTS=1 rewrites
+// the .md files: review the diff before committing it.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { VERBS, VERB_IDS } from '../../generated/registry.js';
+import type { DiscernResult } from '../../generated/types.js';
+import { renderMarkdown } from '../../src/render/markdown/index.js';
+import { FIXTURES, fixtureName } from '../helpers/presentation-fixtures.js';
+import { assertPublishedResult } from '../helpers/published-schema.js';
+
+const update = process.env['UPDATE_SNAPSHOTS'] === '1';
+const verbs = Object.keys(VERB_IDS);
+
+describe('authored Markdown per verb and mode', () => {
+  for (const verb of verbs) {
+    const dir = join(FIXTURES, fixtureName(verb));
+    const modes = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort() : [];
+    describe(verb, () => {
+      it('has fixtures for a success and a failure', () => {
+        assert.ok(modes.some((m) => m === 'ok' || m === 'dry-run'), `${verb}: no success fixture in ${dir}`);
+        assert.ok(modes.some((m) => m.startsWith('error-')), `${verb}: no failure fixture in ${dir}`);
+      });
+      for (const mode of modes) {
+        it(mode, () => {
+          const result = JSON.parse(readFileSync(join(dir, `${mode}.json`), 'utf8')) as DiscernResult;
+          assert.equal(result.verb, verb);
+          assertPublishedResult(result);
+          const markdown = renderMarkdown(result);
+          const snapshot = join(dir, `${mode}.md`);
+          if (update || !existsSync(snapshot)) writeFileSync(snapshot, markdown);
+          assert.equal(markdown, readFileSync(snapshot, 'utf8'), `${verb} ${mode}: the Markdown differs from ${snapshot}`);
+          assertSectionOrder(markdown);
+          if (!result.ok) {
+            const next = result.hints[result.hints.length - 1] ?? '';
+            assert.ok(next.length > 0, `${verb} ${mode}: a failed result carries a next action`);
+            assert.ok(markdown.trimEnd().endsWith(next.trimEnd()), `${verb} ${mode}: the Markdown ends with the next action`);
+          }
+        });
+      }
+    });
+  }
+
+  it('covers every verb of the registry', () => {
+    assert.deepEqual(Object.keys(VERBS).length, verbs.length);
+  });
+});
+
+/** Owner attention, other actions and the next action come last, in that order. */
+function assertSectionOrder(markdown: string): void {
+  const at = ['## Owner attention', '## Other actions', '## Next'].map((h) => markdown.indexOf(`\n${h}\n`)).filter((i) => i >= 0);
+  assert.deepEqual(at, [...at].sort((a, b) => a - b), 'sections out of order');
+}
