@@ -51,8 +51,9 @@ export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): 
   let rows = model.rows;
   let { wait, watch, status } = model;
   let planned = rows.length > 0;
-  if (update.events === undefined || update.events.length === 0) {
-    // A verb that reports only sentences: the sentence is the status, kept as a line when durable.
+  if (update.events === undefined) {
+    // A verb that reports only sentences: the sentence is the status, kept as a line when durable. An update
+    // with structure, even none (a stage starting), is told by its events: its sentence is for other channels.
     if (update.durable === true) facts.push({ kind: 'note', text: update.message, durable: true });
     else status = update.message;
     return { model: withOptional({ ...model, status }), facts };
