@@ -5,7 +5,7 @@ import type { Project, Resolution } from '../engine/project/resolve.js';
 
 export type Surface = 'cli' | 'mcp';
 
-/** One live progress update for the caller: MCP notifications/progress, or the CLI's status line. */
+/** One live progress update for the caller: MCP notifications/progress, or the CLI's live view. */
 export interface LiveUpdate {
   message: string;
   /** Monotonic: finished producers so far. */
