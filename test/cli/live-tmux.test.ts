@@ -6,7 +6,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DISCERN_BIN } from '../helpers/cli.js';
 import { cleanEnv } from '../helpers/scratch-repo.js';
@@ -27,8 +27,12 @@ function tmux(...args: string[]): { status: number | null; stdout: string; stder
   return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
 
+/** The server's socket file, asked of tmux once it runs: kill-server leaves it behind. */
+let socketPath: string | undefined;
+
 after(() => {
   if (hasTmux) tmux('kill-server');
+  if (socketPath !== undefined && socketPath.includes(SOCKET)) rmSync(socketPath, { force: true });
   cleanupGate();
 });
 
@@ -68,6 +72,7 @@ describe('the live view in a terminal (tmux)', { skip: !hasTmux && 'tmux is not 
     writeFileSync(script, `trap 'true' INT\ncd '${r.root}'\n'${process.execPath}' '${DISCERN_BIN}' done\necho $? > '${rc}'\nsleep 300\n`);
     const started = tmux('new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', `sh '${script}'`);
     assert.equal(started.status, 0, started.stderr);
+    socketPath = tmux('display-message', '-p', '-t', SESSION, '#{socket_path}').stdout.trim();
 
     const live = await screenShows('the job rows with a running test and its time', (t) => /lint +ok +\d/.test(t) && /test +running +\d+(\.\d)?s +tests \d+\/120/.test(t));
     assert.match(live, /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} .+ read it back with discern progress R1-/, 'the handle stays above the region');

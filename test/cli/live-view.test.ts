@@ -80,6 +80,17 @@ describe('the live model', () => {
     assert.deepEqual(b.facts, [{ kind: 'note', text: 'keep me', durable: true }]);
   });
 
+  it('a phase\'s sentence is the status until the jobs run, and does not come back after them', () => {
+    const { model } = play([
+      [0, update([{ kind: 'plan', producers: ['test'] }, { kind: 'phase', phase: 'preconditions', message: 'checking preconditions' }])],
+    ]);
+    assert.equal(model.status, 'checking preconditions');
+    const running = applyUpdate(model, update([{ kind: 'producer', label: 'test', state: 'running', elapsedMs: 0 }]), 1).model;
+    const ended = applyUpdate(running, update([{ kind: 'producer', label: 'test', state: 'ok', elapsedMs: 5 }], { completed: 1 }), 6).model;
+    assert.equal(ended.status, undefined);
+    assert.ok(!renderRegion(ended, { now: 7, width: 80, glyphs: UNICODE_GLYPHS, color: false, frame: 0 }).some((l) => l.includes('preconditions')));
+  });
+
   it('an ended producer is reported once, however many updates repeat it', () => {
     const skipped: LiveEvent = { kind: 'producer', label: 'lint', state: 'skipped', elapsedMs: 0 };
     const { facts } = play([
@@ -105,7 +116,7 @@ describe('rendering the region', () => {
   });
 
   it('every line fits the width, whatever the width; the cut ends with an ellipsis', () => {
-    for (const width of [20, 33, 47, 80]) {
+    for (const width of [10, 20, 33, 47, 80]) {
       for (const line of renderRegion(model, { ...base, width })) assert.ok(displayWidth(line) <= width - 1, `${width}: ${line}`);
     }
     const narrow = renderRegion(model, { ...base, width: 30 });

@@ -82,6 +82,8 @@ export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): 
         };
         rows = index >= 0 ? rows.map((r, i) => (i === index ? row : r)) : [...rows, row];
         if (event.state === 'running' && before?.state !== 'running') facts.push({ kind: 'started', label: event.label });
+        // A phase's sentence ("checking preconditions") is over once the jobs run; it must not come back after them.
+        if (event.state === 'running') status = undefined;
         if (ENDED.has(event.state) && (before === undefined || !ENDED.has(before.state))) {
           facts.push({
             kind: 'ended',

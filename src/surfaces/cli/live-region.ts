@@ -46,7 +46,7 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
     if (closed) return;
     lastDrawAt = now();
     frame++;
-    const lines = hasContent() ? renderRegion(model, { now: lastDrawAt, width: Math.max(20, stream.columns || 80), ...(stream.rows ? { height: stream.rows } : {}), glyphs: options.glyphs, color: options.color, frame }) : [];
+    const lines = hasContent() ? renderRegion(model, { now: lastDrawAt, width: Math.max(10, stream.columns || 80), ...(stream.rows ? { height: stream.rows } : {}), glyphs: options.glyphs, color: options.color, frame }) : [];
     const above = queued.map((l) => `${l}\n`).join('');
     queued = [];
     stream.write(`${erase()}${above}${lines.map((l) => `${l}\n`).join('')}`);
