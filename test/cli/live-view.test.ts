@@ -201,7 +201,7 @@ describe('the region writer', () => {
     for (const [, u] of RUN) region.progress(u);
     region.close();
     const text = out.writes.join('');
-    assert.match(text, /x test: adds numbers — expected 3 … \(src\/math\.test\.ts:12\)\n$/);
+    assert.match(text, /x test: adds numbers - expected 3 ~ \(src\/math\.test\.ts:12\)\n$/);
   });
 
   it('every drawn line fits the stream\'s width', async () => {

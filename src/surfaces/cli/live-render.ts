@@ -13,11 +13,12 @@ export interface Glyphs {
   skipped: string;
   wait: string;
   sep: string;
+  dash: string;
   ellipsis: string;
 }
 
-export const UNICODE_GLYPHS: Glyphs = { pending: '·', spinner: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'], ok: '✓', failed: '✗', cancelled: '■', skipped: '-', wait: '…', sep: ' · ', ellipsis: '…' };
-export const ASCII_GLYPHS: Glyphs = { pending: '.', spinner: ['|', '/', '-', '\\'], ok: '+', failed: 'x', cancelled: '!', skipped: '-', wait: '~', sep: ' - ', ellipsis: '~' };
+export const UNICODE_GLYPHS: Glyphs = { pending: '·', spinner: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'], ok: '✓', failed: '✗', cancelled: '■', skipped: '-', wait: '…', sep: ' · ', dash: '—', ellipsis: '…' };
+export const ASCII_GLYPHS: Glyphs = { pending: '.', spinner: ['|', '/', '-', '\\'], ok: '+', failed: 'x', cancelled: '!', skipped: '-', wait: '~', sep: ' - ', dash: '-', ellipsis: '~' };
 
 export interface RenderOptions {
   now: number;
@@ -65,7 +66,7 @@ export function durableLine(fact: LiveFact, o: Pick<RenderOptions, 'glyphs' | 'c
     case 'note':
       return fact.durable ? `discern: ${fact.text}` : undefined;
     case 'failure':
-      return paint([[o.glyphs.failed, 'red'], [` ${fact.label}: ${fact.name}`, 'bold'], [` — ${firstLine(fact.message)}${where(fact)}`]], o.color);
+      return paint([[o.glyphs.failed, 'red'], [` ${fact.label}: ${fact.name}`, 'bold'], [` ${o.glyphs.dash} ${firstLine(fact.message, o.glyphs.ellipsis)}${where(fact)}`]], o.color);
     case 'ended':
       return fact.state === 'failed' ? paint([[o.glyphs.failed, 'red'], [` ${fact.label} failed`, 'bold'], [`${fact.durationMs !== undefined ? ` after ${formatElapsed(fact.durationMs)}` : ''}${inParens(countParts(fact.counts, false))}`]], o.color) : undefined;
     default:
@@ -226,9 +227,10 @@ function paint(segments: readonly Segment[], color: boolean): string {
   return segments.map(([text, style]) => (color && style !== undefined && text.length > 0 ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text)).join('');
 }
 
-function firstLine(text: string): string {
+/** A failure's first line: a multi-line message would push the region off the screen. */
+function firstLine(text: string, more = '…'): string {
   const lines = text.split(/\r?\n/).filter((l) => l.trim().length > 0);
-  return (lines[0] ?? '').trim() + (lines.length > 1 ? ' …' : '');
+  return (lines[0] ?? '').trim() + (lines.length > 1 ? ` ${more}` : '');
 }
 
 function where(f: { file?: string; line?: number }): string {
