@@ -19,6 +19,7 @@ import { git } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { readExceptionNote } from '../engine/notes/exception-note.js';
 import { parseHandle } from '../engine/state/handles.js';
+import type { LiveEvent } from '../engine/live/live-events.js';
 import type { ProjectVerbContext } from './context.js';
 
 /** Without change events (some network file systems) a wait still re-checks this often. */
@@ -84,7 +85,11 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
   let beats = 0;
-  const heartbeat = setInterval(() => ctx.progress?.({ message: `waiting for ${describe(watch)} (${Math.round((Date.now() - started) / 1000)} s)`, completed: ++beats }), HEARTBEAT_MS);
+  const what = describe(watch);
+  const watchEvent = (): LiveEvent => ({ kind: 'watch', what, elapsedMs: Date.now() - started });
+  // A terminal view shows the watch at once (quiet: an MCP client hears only the heartbeats, as before).
+  ctx.progress?.({ message: `waiting for ${what}`, completed: 0, events: [watchEvent()], quiet: true });
+  const heartbeat = setInterval(() => ctx.progress?.({ message: `waiting for ${what} (${Math.round((Date.now() - started) / 1000)} s)`, completed: ++beats, events: [watchEvent()] }), HEARTBEAT_MS);
   // Watching starts before the first check, so a change during a check is not missed.
   const waker = new ChangeWaker(wakeDirs(watch, commonDir));
   try {

@@ -1,10 +1,11 @@
 // What a handler receives besides its input. Project verbs get the resolved project; `inspect` verbs (doctor)
 // get the resolution itself, success or refusal, because reporting on it is their job.
+import type { LiveEvent } from '../engine/live/live-events.js';
 import type { Project, Resolution } from '../engine/project/resolve.js';
 
 export type Surface = 'cli' | 'mcp';
 
-/** One live progress update for the caller: MCP notifications/progress, or the CLI's status line. */
+/** One live progress update for the caller: MCP notifications/progress, or the CLI's live view. */
 export interface LiveUpdate {
   message: string;
   /** Monotonic: finished producers so far. */
@@ -13,6 +14,10 @@ export interface LiveUpdate {
   total?: number;
   /** A fact worth keeping on screen (the progress handle, a failure), not just the latest status. */
   durable?: boolean;
+  /** The same news as structure, for a view that draws rows (the CLI's live region); `message` stays the summary. */
+  events?: readonly LiveEvent[];
+  /** Structure only, nothing new to say: a channel that shows only messages (MCP notifications) skips it. */
+  quiet?: boolean;
 }
 
 export type LiveProgress = (update: LiveUpdate) => void;

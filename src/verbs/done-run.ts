@@ -24,7 +24,7 @@ import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
 import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
-import { openJournal, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
@@ -143,8 +143,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // The journal is advisory: without it the run still happens, it just cannot be read back.
     journal = undefined;
   }
-  const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
-  const listener = runListener(journal, ctx.progress, total);
+  const listener = runListener(journal, ctx.progress, producerLabels(plan));
   if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
   let envelope: DoneOutcome | undefined;
   try {

@@ -83,9 +83,17 @@ export async function openJournal(paths: GateStatePaths, verb: string, project: 
   };
 }
 
-/** The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel. */
-export function runListener(journal: Journal | undefined, progress: LiveProgress | undefined, total: number): GateListener {
-  return fanOut(journal ? journalListener(journal.writer, journal.readBack) : undefined, progress ? liveSummary(total, progress) : undefined);
+/**
+ * The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel, which
+ * learns the run's producers (labels in plan order) up front so a view can show the pending ones too.
+ */
+export function runListener(journal: Journal | undefined, progress: LiveProgress | undefined, producers: readonly string[]): GateListener {
+  return fanOut(journal ? journalListener(journal.writer, journal.readBack) : undefined, progress ? liveSummary(producers, progress) : undefined);
+}
+
+/** The labels of a plan's producers, in the order the plan runs them. */
+export function producerLabels(plan: { groups: readonly { producers: readonly { label: string }[] }[] }): string[] {
+  return plan.groups.flatMap((g) => g.producers.map((p) => p.label));
 }
 
 /** Run directories kept per checkout beyond the age sweep. */

@@ -13,7 +13,7 @@ import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import type { ProjectVerbContext } from './context.js';
-import { openJournal, runListener, runOutputDir, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, runListener, runOutputDir, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
 
 export type StageRun =
   | { kind: 'config'; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] }
@@ -62,7 +62,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
     journal = await openJournal(paths, mode, project, branch, ctx.surface).catch(() => undefined);
   }
   const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
-  const listener = runListener(journal, ctx.progress, total);
+  const listener = runListener(journal, ctx.progress, producerLabels(plan));
   if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
   let run: GateRun | undefined;
   let outcome: O | undefined;

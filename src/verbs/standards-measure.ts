@@ -21,7 +21,7 @@ import { verdictOf } from '../engine/gate/standard-verdict.js';
 import { measureSettings, planStandards, selectStandards } from '../engine/gate/standards-plan.js';
 import { compareWithTrunk, type TrunkComparison } from '../engine/gate/trunk-limits.js';
 import type { ProjectVerbContext } from './context.js';
-import { openJournal, releaseOperationLock, runListener, runOutputDir, statePathsOf, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, releaseOperationLock, runListener, runOutputDir, statePathsOf, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { pinAfterGreen } from './standards-pin.js';
 
 type Advisory = DiscernAdvisory & { kind: StandardsAdvisoryKind };
@@ -103,7 +103,7 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
   } catch {
     journal = undefined; // advisory: the run goes ahead, it just cannot be read back
   }
-  const listener = runListener(journal, ctx.progress, selected.producers.length);
+  const listener = runListener(journal, ctx.progress, producerLabels(plan));
   if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
   let outcome: StandardsOutcome | undefined;
   try {

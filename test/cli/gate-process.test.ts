@@ -1,7 +1,7 @@
 // The gate as processes see it: `discern queue -- <cmd>` (the command's own exit status, waiting for a test slot
-// another run holds), the live status line on a terminal (a pseudo-terminal through script(1)) and nothing but
-// the result otherwise, SIGINT recording a cancelled run, and a later run reaping the jobs of a discern that was
-// killed outright.
+// another run holds), the live region on a terminal (a pseudo-terminal through script(1)), plain progress lines
+// on a piped stderr and nothing but the result under --json, SIGINT recording a cancelled run, and a later run
+// reaping the jobs of a discern that was killed outright. The region in a real terminal: live-tmux.test.ts.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -60,14 +60,31 @@ describe('discern queue', () => {
 describe('live progress on a terminal', { skip: !hasScript && 'script(1) is not installed' }, () => {
   it('a terminal sees the handle and the running jobs on stderr; --json sees only the result', async () => {
     const r = gateRepo('[jobs]\nlint = "sleep 0.3"\ntest = "sleep 0.3"\n');
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DISCERN_BIN} test`, '/dev/null'], { cwd: r.root, env: cleanEnv({ COLUMNS: '200' }), encoding: 'utf8' });
+    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DISCERN_BIN} test`, '/dev/null'], { cwd: r.root, env: cleanEnv({ COLUMNS: '200', NO_COLOR: '1', TERM: 'xterm-256color' }), encoding: 'utf8' });
     assert.equal(tty.status, 0, tty.stdout);
     assert.match(tty.stdout, /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/);
-    assert.match(tty.stdout, /running test/);
-    assert.match(tty.stdout, /\x1b\[2K/, 'the status line is redrawn in place');
+    assert.match(tty.stdout, /test +running +\d/, 'a row per producer, with its state and time');
+    assert.match(tty.stdout, /\x1b\[\d+A\x1b\[J/, 'the region is redrawn in place');
     const json = await runCli(['test', '--json'], { cwd: r.root, env: cleanEnv() });
     assert.equal(json.stderr, '');
     assert.equal(json.stdout.trim().split('\n').length, 1);
+  });
+});
+
+describe('live progress when stderr is not a terminal', () => {
+  it('a human run prints plain lines on stderr, one per fact, and only the result on stdout', async () => {
+    const progress = (n: number): string => `echo 'DISCERN_PROGRESS {\\"units\\":{\\"kind\\":\\"tests\\",\\"completed\\":${n},\\"total\\":2},\\"results\\":{\\"passed\\":${n}}}'`;
+    const r = gateRepo(`[jobs]\ntest = "${progress(1)}; sleep 0.2; ${progress(2)}"\n`);
+    const run = await runCli(['test'], { cwd: r.root, env: cleanEnv() });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.ok(!run.stderr.includes('\x1b'), `no control sequence on a pipe: ${JSON.stringify(run.stderr)}`);
+    const lines = run.stderr.trimEnd().split('\n');
+    assert.match(lines[0] ?? '', /^discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/);
+    assert.ok(lines.includes('discern: test started'), run.stderr);
+    assert.ok(lines.some((l) => /^discern: test ok in \d+(\.\d)?s \(tests 2\/2, 2 passed\) · 1\/1 finished$/.test(l)), run.stderr);
+    assert.equal(lines.length, 3, run.stderr);
+    assert.ok(!run.stdout.includes('discern: '), 'no progress on stdout');
+    assert.match(run.stdout, /^# discern test/);
   });
 });
 

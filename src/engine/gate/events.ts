@@ -1,5 +1,5 @@
 // What a running gate reports as it goes. The executor emits these; the verb fans them out to the progress
-// journal and to the caller's live channel (MCP progress notifications, the CLI's status line). They are
+// journal and to the caller's live channel (MCP progress notifications, the CLI's live view). They are
 // observations only: nothing here decides a verdict.
 import type { DiscernProgressLine } from '../../../generated/types.js';
 

@@ -1,66 +1,45 @@
-// The human CLI's live view of a long verb, on stderr and only on a terminal: durable facts (the progress
-// handle, failures) print as lines that stay; the latest status is one line redrawn in place, at most ten
-// times a second, and erased before the result prints. Under --json or --markdown, or when stderr is not a
-// terminal, nothing is drawn: the result is the whole output.
-import type { LiveProgress, LiveUpdate } from '../../verbs/context.js';
+// The human CLI's live view of a long verb (done, test, standards, accept, await), always on stderr, never on
+// stdout. On a terminal: a small region redrawn in place, one row per producer, with durable facts above it
+// (live-region.ts). When stderr is not a terminal, or TERM=dumb: plain lines, one per fact worth keeping
+// (live-lines.ts). Under --json, --markdown or --render nothing is printed while the verb runs: the result is
+// the whole output (docs/decisions/0033-live-region-on-stderr.md).
+import type { LiveProgress } from '../../verbs/context.js';
 import type { Format } from './argv-check.js';
-
-const REDRAW_MS = 100;
+import { liveLines } from './live-lines.js';
+import { liveRegion, type RegionStream } from './live-region.js';
+import { ASCII_GLYPHS, UNICODE_GLYPHS } from './live-render.js';
 
 export interface LiveView {
   progress: LiveProgress;
-  /** Erases the status line; call before the result is written. */
+  /** Erases the region (or ends the lines); call before the result is written, or when a signal ends the run. */
   clear(): void;
 }
 
-export function liveView(format: Format, stream: NodeJS.WriteStream = process.stderr): LiveView | undefined {
-  if (format !== 'human' || !stream.isTTY) return undefined;
-  const started = Date.now();
-  let shown = false;
-  let pending: LiveUpdate | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const erase = (): void => {
-    if (shown) stream.write('\r\x1b[2K');
-    shown = false;
-  };
-  const draw = (): void => {
-    timer = undefined;
-    if (!pending) return;
-    const u = pending;
-    pending = undefined;
-    const seconds = Math.round((Date.now() - started) / 1000);
-    const line = `${u.message} · ${seconds} s`;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
-    erase();
-    stream.write(line.length > width ? `${line.slice(0, width - 1)}…` : line);
-    shown = true;
-  };
-  let current: LiveUpdate | undefined;
-  // A silent job still shows its time passing: the last status is redrawn every second.
-  const ticker = setInterval(() => {
-    if (current && timer === undefined) {
-      pending = current;
-      draw();
-    }
-  }, 1000);
-  ticker.unref();
-  return {
-    progress: (update) => {
-      if (update.durable) {
-        erase();
-        stream.write(`discern: ${update.message}\n`);
-      }
-      pending = update;
-      current = update;
-      if (timer === undefined) timer = setTimeout(draw, shown ? REDRAW_MS : 0);
-    },
-    clear: () => {
-      clearInterval(ticker);
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      pending = undefined;
-      current = undefined;
-      erase();
-    },
-  };
+export interface LiveViewOptions {
+  stream?: RegionStream & { isTTY?: boolean };
+  env?: Readonly<Record<string, string | undefined>>;
+  /** An explicit choice (a --no-color or --plain flag) wins over NO_COLOR and TERM. */
+  color?: boolean;
+  now?: () => number;
+}
+
+export function liveView(format: Format, options: LiveViewOptions = {}): LiveView | undefined {
+  if (format !== 'human') return undefined;
+  const stream = options.stream ?? process.stderr;
+  const env = options.env ?? process.env;
+  const now = options.now !== undefined ? { now: options.now } : {};
+  const terminal = stream.isTTY === true && env['TERM'] !== 'dumb';
+  const writer = terminal ? liveRegion(stream, { glyphs: utf8Locale(env) ? UNICODE_GLYPHS : ASCII_GLYPHS, color: options.color ?? colorAllowed(env), ...now }) : liveLines(stream, now);
+  return { progress: writer.progress, clear: writer.close };
+}
+
+/** no-color.org: a NO_COLOR that is set and not empty turns colour off; so does a dumb terminal. */
+export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
+}
+
+/** The locale that decides the character set: the first of LC_ALL, LC_CTYPE, LANG that is set. */
+export function utf8Locale(env: Readonly<Record<string, string | undefined>>): boolean {
+  const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find((v) => v !== undefined && v !== '') ?? '';
+  return /utf-?8/i.test(locale);
 }

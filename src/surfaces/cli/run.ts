@@ -34,7 +34,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
     const live = liveView(check.format);
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
-    onInterrupt(() => running);
+    onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);

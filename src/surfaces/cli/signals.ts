@@ -10,6 +10,7 @@ const HANDLED = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 const WIND_DOWN_MS = 5000;
 
 let windDown: (() => Promise<unknown>) | undefined;
+let beforeNotice: (() => void) | undefined;
 let installed: (() => void) | undefined;
 
 /** Removes discern's handlers, for a command that handles signals itself (queue forwards them to its child). */
@@ -18,9 +19,14 @@ export function releaseSignals(): void {
   installed = undefined;
 }
 
-/** Registers what to wait for after a signal (the running verb, the MCP server's calls). */
-export function onInterrupt(wait: () => Promise<unknown>): void {
+/**
+ * Registers what to wait for after a signal (the running verb, the MCP server's calls) and, optionally, what to
+ * do before the notice is printed: the live view erases its region and stops drawing, so the notice is the last
+ * line and nothing redraws over it while the run winds down.
+ */
+export function onInterrupt(wait: () => Promise<unknown>, quiet?: () => void): void {
   windDown = wait;
+  beforeNotice = quiet;
 }
 
 export function installSignalHandlers(onSignal?: (signal: NodeJS.Signals) => void): () => void {
@@ -33,6 +39,11 @@ export function installSignalHandlers(onSignal?: (signal: NodeJS.Signals) => voi
       };
       if (interrupted) finish();
       interrupted = true;
+      try {
+        beforeNotice?.();
+      } catch {
+        // The view is decoration; the signal is handled whatever it does.
+      }
       process.stderr.write(`discern: interrupted by ${signal}\n`);
       onSignal?.(signal);
       const wait = windDown;

@@ -38,6 +38,8 @@ export function progressNotifier(token: unknown, notify: (n: ProgressNotificatio
   heartbeat.unref();
   return {
     progress: (update) => {
+      // A structure-only update (a row for a terminal view) has nothing new to tell a client.
+      if (update.quiet === true) return;
       latest = update;
       send(update);
     },

@@ -1,0 +1,89 @@
+// The live region on a terminal's stderr: a few lines redrawn in place (at most ten times a second, and a few
+// times a second while something runs, so times and the spinner move), with durable facts printed above it as
+// lines that stay. Every redraw is one write: move up over the region, erase to the end of the screen, print
+// what is new above, draw the region again, ending at column 0 below it. Closing erases it and prints any
+// durable line still queued (docs/decisions/0033-live-region-on-stderr.md).
+import type { LiveUpdate } from '../../verbs/context.js';
+import { applyUpdate, emptyModel, type LiveModel } from './live-model.js';
+import { durableLine, renderRegion, type Glyphs } from './live-render.js';
+
+/** What the region needs of a stream: our own writer's view of a tty.WriteStream. */
+export interface RegionStream {
+  write(chunk: string): unknown;
+  columns?: number;
+  rows?: number;
+}
+
+export interface RegionOptions {
+  glyphs: Glyphs;
+  color: boolean;
+  now?: () => number;
+}
+
+export interface LiveWriter {
+  progress(update: LiveUpdate): void;
+  /** Erases the region (or stops the lines) for good; later updates are ignored. */
+  close(): void;
+}
+
+const REDRAW_MS = 100;
+const TICK_MS = 200;
+
+export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWriter {
+  const now = options.now ?? Date.now;
+  let model: LiveModel = emptyModel(now());
+  let shown = 0;
+  let frame = 0;
+  let queued: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let lastDrawAt = -Infinity;
+  let closed = false;
+
+  const erase = (): string => (shown > 0 ? `\r\x1b[${shown}A\x1b[J` : '');
+  const hasContent = (): boolean => model.rows.length > 0 || model.wait !== undefined || model.watch !== undefined || model.status !== undefined;
+  const draw = (): void => {
+    timer = undefined;
+    if (closed) return;
+    lastDrawAt = now();
+    frame++;
+    const lines = hasContent() ? renderRegion(model, { now: lastDrawAt, width: Math.max(10, stream.columns || 80), ...(stream.rows ? { height: stream.rows } : {}), glyphs: options.glyphs, color: options.color, frame }) : [];
+    const above = queued.map((l) => `${l}\n`).join('');
+    queued = [];
+    stream.write(`${erase()}${above}${lines.map((l) => `${l}\n`).join('')}`);
+    shown = lines.length;
+  };
+  const schedule = (): void => {
+    if (timer !== undefined || closed) return;
+    timer = setTimeout(draw, Math.max(0, lastDrawAt + REDRAW_MS - now()));
+  };
+  // Times and the spinner move while nothing reports: a silent job still shows its time passing.
+  const ticker = setInterval(() => {
+    if (hasContent()) schedule();
+  }, TICK_MS);
+  ticker.unref();
+
+  return {
+    progress: (update) => {
+      if (closed) return;
+      const applied = applyUpdate(model, update, now());
+      model = applied.model;
+      for (const fact of applied.facts) {
+        const line = durableLine(fact, options);
+        if (line !== undefined) queued.push(line);
+      }
+      schedule();
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(ticker);
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      const above = queued.map((l) => `${l}\n`).join('');
+      const out = `${erase()}${above}`;
+      if (out.length > 0) stream.write(out);
+      shown = 0;
+      queued = [];
+    },
+  };
+}
