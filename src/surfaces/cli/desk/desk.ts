@@ -3,6 +3,7 @@
 // changes, the poll, a resize — into the pure model's steps, carrying out the effects they ask for. Every way
 // out gives the terminal back and frees the lock: q or Ctrl-C (exit 0), a signal (129, 130, 143), a crash.
 import { nextAction } from '../../../core/next-action.js';
+import { faultRequested } from '../../../engine/faults.js';
 import { findCheckout } from '../../../engine/project/resolve.js';
 import type { DiscernResult } from '../../../../generated/types.js';
 import { invoke, type InvokeOptions } from '../../../verbs/invoke.js';
@@ -139,6 +140,7 @@ export async function openDesk(common: InvokeOptions): Promise<DeskOutcome> {
     };
 
     const onData = (chunk: string | Buffer): void => {
+      if (faultRequested(common.env, 'desk:key')) throw new Error('fault injected at desk:key (DISCERN_FAULT)');
       for (const key of decodeKeys(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
         apply(onKey(state, key));
         if (finished) return;
