@@ -8,6 +8,7 @@ import { decodeKeys } from '../../src/surfaces/cli/desk/keys.js';
 import { layout, type Line } from '../../src/surfaces/cli/desk/layout.js';
 import { initialState, items, onKey, onOperation, onProblem, onSnapshot, type DeskSnapshot, type DeskState } from '../../src/surfaces/cli/desk/model.js';
 import { buildSnapshot, type JournalEntry } from '../../src/surfaces/cli/desk/snapshot.js';
+import { colorAllowed } from '../../src/surfaces/cli/desk/terminal.js';
 import { clean, fit, glyphsFor, width, wrap } from '../../src/surfaces/cli/desk/text.js';
 import type { OperationRecord } from '../../src/engine/journal/index.js';
 import { call } from '../helpers/drive.js';
@@ -257,6 +258,13 @@ describe('desk screen', () => {
     assert.ok(!/[^\x20-\x7e\n]/.test(all), all);
     assert.match(all, /^> \* +evil +a\?\[2Jb/m);
     assert.match(lines[19] ?? '', /^up\/down\/jk move - enter details/);
+  });
+
+  it('NO_COLOR (any non-empty value) and TERM=dumb turn tones off', () => {
+    assert.equal(colorAllowed({}), true);
+    assert.equal(colorAllowed({ NO_COLOR: '' }), true);
+    assert.equal(colorAllowed({ NO_COLOR: '1' }), false);
+    assert.equal(colorAllowed({ TERM: 'dumb' }), false);
   });
 
   it('a refresh that fails says why and keeps the rows', () => {

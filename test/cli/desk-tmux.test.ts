@@ -32,7 +32,7 @@ function tmux(...args: string[]): string {
 }
 
 function capture(pane: string): string[] {
-  return tmux('capture-pane', '-p', '-t', pane).split('\n');
+  return tmux('capture-pane', '-p', '-t', pane).replace(/\n$/, '').split('\n');
 }
 
 function paneFlag(pane: string, format: string): string {
@@ -102,6 +102,14 @@ describe('the desk in tmux', () => {
     assert.ok(lines.some((l) => /^ {2}Last gate +done R1-/.test(l)), lines.join('\n'));
     tmux('send-keys', '-t', pane, 'Escape');
     await waitFor(pane, 'the list again', (l) => has('Fleet (4)')(l) && !has('Worktree ')(l));
+
+    // A smaller terminal: the desk lays itself out again, every line cut to the new width, the keys at the bottom.
+    tmux('resize-window', '-t', SESSION, '-x', '48', '-y', '16');
+    lines = await waitFor(pane, 'the desk at 48 columns', (l) => l.length === 16 && /^↑↓\/jk move/.test(l[15] ?? ''));
+    assert.ok(lines.every((l) => [...l].length <= 48), lines.join('\n'));
+    assert.ok(lines.some((l) => l.endsWith('…')), `long lines are cut, not wrapped:\n${lines.join('\n')}`);
+    tmux('resize-window', '-t', SESSION, '-x', '110', '-y', '35');
+    await waitFor(pane, 'the desk at 110 columns', (l) => l.length === 35 && /^↑↓\/jk move/.test(l[34] ?? ''));
 
     // A second desk on the same repository, in another window, is refused and leaves its screen alone.
     tmux('new-window', '-t', SESSION, '-c', r.root, 'bash', '--norc', '--noprofile');

@@ -78,15 +78,15 @@ function listBody(state: DeskState, options: LayoutOptions): Body {
   };
   const more = snapshot.fleetTotal > snapshot.fleet.length ? `, ${snapshot.fleetTotal - snapshot.fleet.length} more with discern status --verbose` : '';
   lines.push({ text: `Fleet (${snapshot.fleet.length}${more})`, tone: 'heading' });
-  const fleet = fleetColumns(snapshot.fleet, glyphs);
+  const fleet = fleetColumns(snapshot.fleet, columns, glyphs);
   snapshot.fleet.forEach((r, i) => row(`fleet:${r.path}`, fleet[i] ?? '', r.broken ? 'bad' : undefined));
   if (snapshot.fleet.length === 0) lines.push({ text: '  none', tone: 'muted' });
   lines.push({ text: '' }, { text: `Landing queue (${snapshot.queue.length})`, tone: 'heading' });
-  const queue = queueColumns(snapshot.queue, glyphs);
+  const queue = queueColumns(snapshot.queue, columns, glyphs);
   snapshot.queue.forEach((r, i) => row(`queue:${r.effort}:${r.submitted_at}`, queue[i] ?? ''));
   if (snapshot.queue.length === 0) lines.push({ text: '  empty', tone: 'muted' });
   lines.push({ text: '' }, { text: `Running operations (${snapshot.operations.length})`, tone: 'heading' });
-  const operations = operationColumns(snapshot.operations, now, glyphs);
+  const operations = operationColumns(snapshot.operations, now, columns, glyphs);
   snapshot.operations.forEach((r, i) => row(`operation:${r.handle}`, operations[i] ?? ''));
   if (snapshot.operations.length === 0) lines.push({ text: '  none', tone: 'muted' });
   return selectedLine === undefined ? { lines } : { lines, selectedLine };
@@ -98,7 +98,12 @@ function table(cells: string[][], caps: number[], glyphs: Glyphs): string[] {
   return cells.map((r) => r.map((cell, c) => (c === r.length - 1 ? clean(cell) : pad(clean(cell), widths[c] ?? 0, glyphs))).join('  '));
 }
 
-function fleetColumns(rows: readonly DiscernStatusFleetRow[], glyphs: Glyphs): string[] {
+/** A name column's cap: a quarter of the screen, within [8, most], so a narrow screen still shows the rest. */
+function share(columns: number, most: number): number {
+  return Math.max(8, Math.min(most, Math.floor(columns / 4)));
+}
+
+function fleetColumns(rows: readonly DiscernStatusFleetRow[], columns: number, glyphs: Glyphs): string[] {
   const cells = rows.map((r) => [
     r.is_current ? glyphs.here : ' ',
     `${fleetName(r)}${r.is_main ? ' (main)' : ''}`,
@@ -108,17 +113,17 @@ function fleetColumns(rows: readonly DiscernStatusFleetRow[], glyphs: Glyphs): s
     r.ahead === undefined || r.ahead === null ? '-' : `+${r.ahead}/-${r.behind ?? 0}`,
     `proof ${r.gate_proof?.status ?? '-'}${r.locked ? ', locked' : ''}`,
   ]);
-  return table(cells, [1, 28, 32, 8, 10, 9, 40], glyphs);
+  return table(cells, [1, share(columns, 28), share(columns, 32), 8, 10, 9, 40], glyphs);
 }
 
-function queueColumns(rows: readonly DiscernQueueRow[], glyphs: Glyphs): string[] {
+function queueColumns(rows: readonly DiscernQueueRow[], columns: number, glyphs: Glyphs): string[] {
   const cells = rows.map((r) => [`${r.position}.`, r.effort, r.branch, r.head.slice(0, 8), r.authority, r.readiness === 'ready' ? 'ready' : `waiting${r.reason ? `: ${r.reason}` : ''}`]);
-  return table(cells, [4, 28, 32, 8, 14, 60], glyphs);
+  return table(cells, [4, share(columns, 28), share(columns, 32), 8, 14, 60], glyphs);
 }
 
-function operationColumns(rows: readonly OperationRow[], now: number, glyphs: Glyphs): string[] {
+function operationColumns(rows: readonly OperationRow[], now: number, columns: number, glyphs: Glyphs): string[] {
   const cells = rows.map((r) => [r.handle, r.verb, r.branch ?? 'detached', elapsed(r.started_at, now), `${r.phase}: ${r.state}${r.executor === 'unknown' ? ' (another machine)' : ''}`]);
-  return table(cells, [20, 10, 32, 7, 60], glyphs);
+  return table(cells, [20, 10, share(columns, 32), 7, 60], glyphs);
 }
 
 function detailsBody(state: DeskState, options: LayoutOptions): Body {
