@@ -89,7 +89,9 @@ export async function openDesk(common: InvokeOptions): Promise<DeskOutcome> {
       if (wait > 0) {
         running = true;
         setTimeout(() => {
+          // The delayed read answers every request made while it waited.
           running = false;
+          again = false;
           refresh();
         }, wait);
         return;
