@@ -30,6 +30,11 @@ export interface InvokeOptions {
   progress?: LiveProgress;
   /** The MCP client's clientInfo.name. */
   client?: string;
+  /**
+   * false: the call is not written to the logbook. The desk's own refreshes read status every few seconds; they
+   * are glances at the repository, not calls anyone made, and would drown the logbook's findings.
+   */
+  logbook?: boolean;
 }
 
 /**
@@ -48,7 +53,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
   const startedAt = Date.now();
   const session: LogbookSession = {};
   const result = await runVerb(id, rawInput, options, session);
-  if (session.checkout !== undefined) {
+  if (session.checkout !== undefined && options.logbook !== false) {
     try {
       // Loaded only here: calls outside a project (help, docs, --version never gets this far) never load it.
       const { record } = await import('../engine/logbook/record.js');

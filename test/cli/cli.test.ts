@@ -103,8 +103,8 @@ describe('--help for every command comes from the grammar', () => {
     assertPublishedResult(result);
     assert.deepEqual((result['data'] as { command: { path: string[] } }).command.path, ['doctor']);
   });
-  it('bare discern and `discern help` list every visible command', async () => {
-    for (const args of [[], ['help'], ['--help']]) {
+  it('`discern help` and `discern --help` list every visible command', async () => {
+    for (const args of [['help'], ['--help']]) {
       const run = await runCli(args);
       assert.equal(run.code, 0);
       for (const command of CLI_GRAMMAR.commands) assert.ok(run.stdout.includes(`discern ${command.path.join(' ')}`), `${args.join(' ')} lists ${command.path.join(' ')}`);
@@ -114,6 +114,29 @@ describe('--help for every command comes from the grammar', () => {
     const run = await runCli(['help', 'nosuch', '--json']);
     assert.equal(run.code, 2);
     assert.equal(onlyJson(run)['error'], 'unknown_command');
+  });
+});
+
+describe('discern with no arguments, not at a terminal', () => {
+  it('prints the status result and exits with its code; `discern desk` does the same', async () => {
+    const r = project();
+    const status = await runCli(['status'], { cwd: r.root });
+    assert.equal(status.code, 0, status.stderr);
+    for (const args of [[], ['desk']]) {
+      const run = await runCli(args, { cwd: r.root });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, status.stdout, args.join(' '));
+      assert.match(run.stdout, /^# Scratch: main checkout\n/);
+    }
+    const json = onlyJson(await runCli(['--json'], { cwd: r.root }));
+    assertPublishedResult(json);
+    assert.equal(json['verb'], 'status');
+  });
+  it("outside a project it is status's refusal, exit 1", async () => {
+    const outside = tempDir('discern-cli-outside-');
+    const run = await runCli([], { cwd: outside });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, (await runCli(['status'], { cwd: outside })).stdout);
   });
 });
 

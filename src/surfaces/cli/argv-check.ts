@@ -38,7 +38,11 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
 
   // Format flags are global and may stand anywhere before `--`; the rest is checked without them.
   const tokens = [...options.filter((a) => !(a in FORMAT_FLAGS)), ...(end === -1 ? [] : argv.slice(end))];
-  if (tokens.length === 0) return { kind: 'help', path: [], format };
+  // The root opens the desk (which, without a terminal or with a result format, answers as status does).
+  if (tokens.length === 0) {
+    const desk = findCommand(['desk']);
+    return desk ? { kind: 'command', command: desk.command, format, present: new Set(), tokens: [], positionals: [] } : { kind: 'help', path: [], format };
+  }
   const first = tokens[0] ?? '';
   if (CLI_GRAMMAR.implicit_flags.root.includes(first)) {
     return tokens.length === 1 && formats.length === 0 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);

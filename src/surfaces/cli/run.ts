@@ -4,7 +4,7 @@ import { VERBS } from '../../../generated/registry.js';
 import type { DiscernHelpCliCommand, DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
-import { invoke } from '../../verbs/invoke.js';
+import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -29,6 +29,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
     if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
+    if (check.command.verb === undefined && check.command.path[0] === 'desk') return await desk(check.format, common);
     if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
     const target = dispatch(check.tokens, check.command, check.present);
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
@@ -66,6 +67,19 @@ async function protocol(path: readonly string[], positionals: string[]): Promise
   }
   const { serve } = await import('../mcp/serve.js');
   return serve();
+}
+
+/**
+ * `discern` and `discern desk`: the live desk when a person is at a terminal (stdin and stdout both TTYs, no
+ * result format asked for); otherwise status's result, in the format asked for, with status's exit code — a
+ * pipe or a CI job never waits on a screen nobody reads.
+ */
+async function desk(format: Format, common: InvokeOptions): Promise<number> {
+  const interactive = format === 'human' && process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (!interactive) return await emit(await invoke('status', {}, common), format);
+  const { openDesk } = await import('./desk/desk.js');
+  const outcome = await openDesk(common);
+  return outcome.kind === 'exit' ? outcome.code : await emit(outcome.result, 'human');
 }
 
 /**
