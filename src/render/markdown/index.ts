@@ -25,7 +25,6 @@ import { renderStandards } from './standards.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderValidateConfig } from './validate-config.js';
-import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 import { renderSetup } from './setup.js';
 
@@ -105,15 +104,6 @@ function legacy(result: DiscernResult): string {
       return renderUpdate(result);
     case 'validate config':
       return renderValidateConfig(result);
-    case 'enter':
-    case 'worktree teardown':
-    case 'worktree drop':
-    case 'worktree park':
-    case 'worktree setup':
-    case 'worktree ensure':
-    case 'worktree rename':
-    case 'worktree prune':
-      return renderWorktree(result);
     default:
       // The verbs whose presentation is a template never reach here (the snapshot test covers every verb).
       return unrendered(result);
