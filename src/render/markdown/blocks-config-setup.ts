@@ -1,6 +1,6 @@
 // Blocks for the config, refresh and setup presentations: what a template cannot say without code — a value
 // written as TOML, an explanation's first line as its heading, a refresh row's change against what was written,
-// and the doctor checks a setup did not pass.
+// the doctor checks a setup did not pass, and a count over several lists.
 import type { DiscernDoctorCheck, DiscernRefreshResult } from '../../../generated/types.js';
 import { formatValue, type TomlValue } from '../../engine/toml-edit/format.js';
 import type { Block } from '../template/evaluate.js';
@@ -38,6 +38,11 @@ export const CONFIG_SETUP_BLOCKS = {
     const d = r.data && 'changes' in r.data ? r.data : undefined;
     const written = new Set(d ? [...d.agents_written, ...d.mcp_wired, ...d.hooks_wired, ...d.adr_index_written, ...d.skills.copied, ...d.skills.pruned, ...d.removed] : []);
     return written.has(c.path) ? (DONE[c.action as keyof typeof DONE] ?? c.action) : `${would} (not written)`;
+  },
+  /** `{{> total 'file' data.stripped data.removed}}`: the items of several lists counted together, with the noun ("14 files"). */
+  total: ([noun, ...lists]) => {
+    const n = lists.reduce<number>((sum, list) => sum + (Array.isArray(list) ? list.length : 0), 0);
+    return `${n} ${String(noun)}${n === 1 ? '' : 's'}`;
   },
   /** `{{> failed-checks data.checks}}`: the doctor checks that did not pass, with their fixes. */
   'failed-checks': ([checks]) => {

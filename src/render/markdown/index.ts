@@ -19,7 +19,6 @@ import { renderIdentity, renderLicenses, renderReleases, renderScripts } from '.
 import { renderMap } from './map.js';
 import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
 import { renderProgress } from './progress.js';
-import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
 import { renderStandards } from './standards.js';
 import { renderStart } from './start.js';
@@ -76,13 +75,6 @@ function legacy(result: DiscernResult): string {
       return renderStages(result);
     case 'progress':
       return renderProgress(result);
-    case 'refresh':
-      return renderRefresh(result);
-    case 'skills list':
-    case 'skills eject':
-      return renderSkills(result);
-    case 'uninstall':
-      return renderUninstall(result);
     case 'releases':
       return renderReleases(result);
     case 'scripts':
