@@ -25,7 +25,6 @@ import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderValidateConfig } from './validate-config.js';
 import { renderStatus } from './status.js';
-import { renderSetup } from './setup.js';
 
 export function renderMarkdown(result: DiscernResult): string {
   const template = PRESENTATIONS[result.verb];
@@ -79,12 +78,6 @@ function legacy(result: DiscernResult): string {
       return renderReleases(result);
     case 'scripts':
       return renderScripts(result);
-    case 'setup begin':
-    case 'setup step':
-    case 'setup verify':
-    case 'setup done':
-    case 'setup accept':
-      return renderSetup(result);
     case 'standards':
     case 'standards propose':
       return renderStandards(result);
