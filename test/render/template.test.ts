@@ -55,6 +55,9 @@ describe('presentation templates', () => {
     assert.ok(out['evidence']?.includes(page), JSON.stringify(out['evidence']));
     const fenced = render('{{#state}}\n{{out | fence}}\n{{/state}}', { out: 'a ```\n  b  ' })['state'];
     assert.equal(fenced, '````text\na ```\n  b  \n````');
+    // A file's final line break ends its last line: the fence closes right after it, and blank lines before it stay.
+    const file = render("{{#state}}\n{{out | fence 'toml'}}\n{{/state}}", { out: 'a = 1\n\n' })['state'];
+    assert.equal(file, '```toml\na = 1\n\n```');
   });
 
   it('calls blocks with resolved arguments and the whole result', () => {

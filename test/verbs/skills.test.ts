@@ -102,7 +102,14 @@ describe('skills', () => {
     assert.equal(cli.code, 2, cli.stdout + cli.stderr);
   });
 
+  it('list refuses a discern.toml that does not load, naming the key', async () => {
+    const r = repo({}, '[project]\nname = "skills"\n\n[skills]\ndir = 5\n');
+    const result = await call('skillsList', {}, r.root, {}, 'cli');
+    assert.equal(result.error, 'invalid_config', JSON.stringify(result, null, 2));
+    assert.ok(result.data && 'issues' in result.data && result.data.issues.some((i) => i.path === 'skills.dir'), JSON.stringify(result.data));
+  });
+
   it('were driven through success and failure', () => {
-    assertDriven(['skillsEject']);
+    assertDriven(['skillsEject', 'skillsList']);
   });
 });

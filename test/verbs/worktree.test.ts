@@ -4,11 +4,11 @@
 // efforts left — and none of them is an MCP tool.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { assertDriven, call } from '../helpers/drive.js';
-import { effort, trackedRepo } from '../helpers/efforts.js';
+import { BASE_CONFIG, effort, trackedRepo } from '../helpers/efforts.js';
 import { tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -133,6 +133,19 @@ describe('worktree commands', () => {
     assert.equal(readFileSync(join(w.path, 'ensured.log'), 'utf8'), 'ensured\n');
   });
 
+  it('ensure and setup stop at an ensure command that fails, name it and keep the worktree', async () => {
+    const r = trackedRepo(repos, '\n[repository]\nensure = ["test ! -f ensure.block"]\n');
+    const w = await effort(r, 'blocked', 'b.txt', 'b\n', false);
+    writeFileSync(join(w.path, 'ensure.block'), 'x\n');
+    for (const id of ['worktreeEnsure', 'worktreeSetup'] as const) {
+      const result = await call(id, { target: 'blocked' }, r.root, {}, 'cli');
+      assert.equal(result.error, 'apply_failed', JSON.stringify(result, null, 2));
+      assert.ok(result.steps?.some((s) => s.outcome === 'failed' && /ensure\.block/.test(s.note ?? '')), JSON.stringify(result.steps));
+      assert.equal(data(result)['path'], w.path);
+      assert.ok(existsSync(w.path));
+    }
+  });
+
   it('prune forgets vanished worktrees and clears records whose branch is gone; a dry run changes nothing', async () => {
     const r = trackedRepo(repos);
     const w = await effort(r, 'vanish', 'v.txt', 'v\n');
@@ -150,5 +163,12 @@ describe('worktree commands', () => {
     assert.equal(r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
   });
 
-  it('drove the commands through success and failure', () => assertDriven(['enter', 'worktreeTeardown', 'worktreeDrop', 'worktreePark', 'worktreeRename']));
+  it('prune refuses a discern.toml that does not load, and forgets nothing', async () => {
+    const r = trackedRepo(repos);
+    writeFileSync(join(r.root, 'discern.toml'), `${BASE_CONFIG}\n[worktree]\nenv_files = ".env"\n`);
+    const result = await call('worktreePrune', {}, r.root, {}, 'cli');
+    assert.equal(result.error, 'invalid_config', JSON.stringify(result, null, 2));
+  });
+
+  it('drove the commands through success and failure', () => assertDriven(['enter', 'worktreeTeardown', 'worktreeDrop', 'worktreePark', 'worktreeRename', 'worktreeSetup', 'worktreeEnsure', 'worktreePrune']));
 });

@@ -4,6 +4,7 @@ import type { DiscernCheckpointDrop, DiscernCheckpointQuestion, DiscernCheckpoin
 import type { Block } from '../template/evaluate.js';
 import type { BlockName } from './block-names.js';
 import { configIssueList } from './blocks.js';
+import { CONFIG_SETUP_BLOCKS } from './blocks-config-setup.js';
 import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 import { failureState } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
@@ -20,4 +21,5 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   questions: ([title, questions]) => questionsSection(String(title), questions as DiscernCheckpointQuestion[] | undefined),
   declarations: ([met, unmet]) => declarationsSection(met as string[] | undefined, unmet as DiscernCheckpointUnmet[] | undefined),
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
+  ...CONFIG_SETUP_BLOCKS,
 };

@@ -20,7 +20,7 @@ export const FILTERS = {
   quote: { args: [0, 0], description: 'A block quote: every line prefixed with "> ".' },
   bullets: { args: [0, 0], description: 'A list of strings as a Markdown bullet list.' },
   verbatim: { args: [0, 0], description: 'Whitespace-significant text inserted exactly, untouched by blank-line tidying.' },
-  fence: { args: [0, 1], description: 'A fenced code block (optional info string) holding the text exactly.' },
+  fence: { args: [0, 1], description: 'A fenced code block (optional info string) holding the text exactly; its final line break ends the last line, not a blank one.' },
   seconds: { args: [0, 0], description: 'Milliseconds as whole seconds: "12 s".' },
   first: { args: [0, 0], description: 'The first item of a list.' },
   lines: { args: [0, 0], description: 'A list of strings, one a line.' },
@@ -82,7 +82,7 @@ export function applyFilter(name: string, v: unknown, args: unknown[], env: { ke
     case 'verbatim':
       return v === undefined || v === null ? v : keepText(env, text(v));
     case 'fence':
-      return v === undefined || v === null ? v : keepText(env, fenced(text(v), typeof args[0] === 'string' ? args[0] : 'text'));
+      return v === undefined || v === null ? v : keepText(env, fenced(text(v).replace(/\n$/, ''), typeof args[0] === 'string' ? args[0] : 'text'));
     case 'seconds':
       return typeof v === 'number' ? `${Math.round(v / 1000)} s` : v;
     case 'first':
