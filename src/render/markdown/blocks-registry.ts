@@ -7,6 +7,7 @@ import { configIssueList } from './blocks.js';
 import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 import { failureState } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
+import { COUNT_BLOCKS } from './blocks-counts.js';
 
 export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   /** `{{> failure 'discern done'}}`: "# discern done: failed (`slug`)" and the message. */
@@ -20,4 +21,5 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   questions: ([title, questions]) => questionsSection(String(title), questions as DiscernCheckpointQuestion[] | undefined),
   declarations: ([met, unmet]) => declarationsSection(met as string[] | undefined, unmet as DiscernCheckpointUnmet[] | undefined),
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
+  ...COUNT_BLOCKS,
 };

@@ -6,7 +6,6 @@ import { evaluateTemplate } from '../template/evaluate.js';
 import { BLOCKS } from './blocks-registry.js';
 import { frame } from './frame.js';
 import { renderAccept } from './accept.js';
-import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderCoupling } from './coupling.js';
@@ -19,12 +18,8 @@ import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderMap } from './map.js';
 import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
-import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
-import { renderStages } from './stages.js';
 import { renderStandards } from './standards.js';
-import { renderStart } from './start.js';
-import { renderUpdate } from './update.js';
 import { renderUpgrade } from './upgrade.js';
 import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
@@ -44,8 +39,6 @@ function legacy(result: DiscernResult): string {
   switch (result.verb) {
     case 'accept':
       return renderAccept(result);
-    case 'await':
-      return renderAwait(result);
     case 'checkpoints':
       return renderCheckpoints(result);
     case 'config get':
@@ -86,11 +79,6 @@ function legacy(result: DiscernResult): string {
     case 'patterns archives':
     case 'patterns reset':
       return renderPatternsLifecycle(result);
-    case 'prepare':
-    case 'test':
-      return renderStages(result);
-    case 'progress':
-      return renderProgress(result);
     case 'refresh':
       return renderRefresh(result);
     case 'skills list':
@@ -111,12 +99,8 @@ function legacy(result: DiscernResult): string {
     case 'standards':
     case 'standards propose':
       return renderStandards(result);
-    case 'start':
-      return renderStart(result);
     case 'status':
       return renderStatus(result);
-    case 'update':
-      return renderUpdate(result);
     case 'upgrade':
       return renderUpgrade(result);
     case 'validate config':
@@ -131,11 +115,11 @@ function legacy(result: DiscernResult): string {
     case 'worktree prune':
       return renderWorktree(result);
     default:
-      // Every verb has an authored presentation: a verb without one is a compile error here.
+      // Verbs with a presentation template never reach this switch; any other verb needs a case above.
       return unrendered(result);
   }
 }
 
-function unrendered(result: never): never {
+function unrendered(result: DiscernResult): never {
   throw new Error(`no Markdown presentation for ${JSON.stringify(result)}`);
 }
