@@ -19,7 +19,6 @@ import { renderIdentity, renderLicenses, renderReleases, renderScripts } from '.
 import { renderMap } from './map.js';
 import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
-import { renderStandards } from './standards.js';
 import { renderUpgrade } from './upgrade.js';
 import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
@@ -96,9 +95,6 @@ function legacy(result: DiscernResult): string {
     case 'setup done':
     case 'setup accept':
       return renderSetup(result);
-    case 'standards':
-    case 'standards propose':
-      return renderStandards(result);
     case 'status':
       return renderStatus(result);
     case 'upgrade':
