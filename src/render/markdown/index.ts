@@ -6,7 +6,6 @@ import { evaluateTemplate } from '../template/evaluate.js';
 import { BLOCKS } from './blocks-registry.js';
 import { frame } from './frame.js';
 import { renderAccept } from './accept.js';
-import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderCoupling } from './coupling.js';
 import { renderDocs } from './docs.js';
@@ -38,8 +37,6 @@ function legacy(result: DiscernResult): string {
   switch (result.verb) {
     case 'accept':
       return renderAccept(result);
-    case 'checkpoints':
-      return renderCheckpoints(result);
     case 'config get':
     case 'config has':
     case 'config keys':
