@@ -5,7 +5,6 @@ import { PRESENTATIONS } from '../../../generated/presentations.js';
 import { evaluateTemplate } from '../template/evaluate.js';
 import { BLOCKS } from './blocks-registry.js';
 import { frame } from './frame.js';
-import { renderAccept } from './accept.js';
 import { renderConfig } from './config.js';
 import { renderCoupling } from './coupling.js';
 import { renderDocs } from './docs.js';
@@ -35,8 +34,6 @@ export function renderMarkdown(result: DiscernResult): string {
 
 function legacy(result: DiscernResult): string {
   switch (result.verb) {
-    case 'accept':
-      return renderAccept(result);
     case 'config get':
     case 'config has':
     case 'config keys':
