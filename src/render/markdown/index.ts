@@ -20,7 +20,6 @@ import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderUpgrade } from './upgrade.js';
 import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
-import { renderStatus } from './status.js';
 import { renderSetup } from './setup.js';
 
 export function renderMarkdown(result: DiscernResult): string {
@@ -89,8 +88,6 @@ function legacy(result: DiscernResult): string {
     case 'setup done':
     case 'setup accept':
       return renderSetup(result);
-    case 'status':
-      return renderStatus(result);
     case 'upgrade':
       return renderUpgrade(result);
     case 'validate config':
