@@ -8,6 +8,7 @@ import { CONFIG_SETUP_BLOCKS } from './blocks-config-setup.js';
 import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 import { failureState } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
+import { COUNT_BLOCKS } from './blocks-counts.js';
 
 export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   /** `{{> failure 'discern done'}}`: "# discern done: failed (`slug`)" and the message. */
@@ -22,4 +23,5 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   declarations: ([met, unmet]) => declarationsSection(met as string[] | undefined, unmet as DiscernCheckpointUnmet[] | undefined),
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
   ...CONFIG_SETUP_BLOCKS,
+  ...COUNT_BLOCKS,
 };
