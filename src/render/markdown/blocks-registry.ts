@@ -20,4 +20,6 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   questions: ([title, questions]) => questionsSection(String(title), questions as DiscernCheckpointQuestion[] | undefined),
   declarations: ([met, unmet]) => declarationsSection(met as string[] | undefined, unmet as DiscernCheckpointUnmet[] | undefined),
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
+  /** `{{> difference total shown}}`: how many a bounded list left out (the template language has no arithmetic). */
+  difference: ([a, b]) => (typeof a === 'number' && typeof b === 'number' ? String(a - b) : undefined),
 };

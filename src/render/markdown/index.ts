@@ -10,14 +10,11 @@ import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderCoupling } from './coupling.js';
-import { renderDocs } from './docs.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
-import { renderHelp } from './help.js';
 import { renderImpact } from './impact.js';
 import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
-import { renderMap } from './map.js';
 import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
@@ -62,14 +59,10 @@ function legacy(result: DiscernResult): string {
       return renderConfig(result);
     case 'coupling':
       return renderCoupling(result);
-    case 'docs':
-      return renderDocs(result);
     case 'done':
       return renderDone(result);
     case 'doctor':
       return renderDoctor(result);
-    case 'help':
-      return renderHelp(result);
     case 'identity':
       return renderIdentity(result);
     case 'impact':
@@ -78,8 +71,6 @@ function legacy(result: DiscernResult): string {
       return renderImprovement(result);
     case 'licenses':
       return renderLicenses(result);
-    case 'map':
-      return renderMap(result);
     case 'patterns':
       return renderPatterns(result);
     case 'patterns seal':
@@ -131,11 +122,11 @@ function legacy(result: DiscernResult): string {
     case 'worktree prune':
       return renderWorktree(result);
     default:
-      // Every verb has an authored presentation: a verb without one is a compile error here.
+      // A verb converted to a template (spec/verbs/<verb>/presentation.md) is rendered above and never reaches here.
       return unrendered(result);
   }
 }
 
-function unrendered(result: never): never {
+function unrendered(result: DiscernResult): never {
   throw new Error(`no Markdown presentation for ${JSON.stringify(result)}`);
 }
