@@ -9,10 +9,8 @@ import { renderAccept } from './accept.js';
 import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
-import { renderCoupling } from './coupling.js';
 import { renderDone } from './done.js';
 import { renderDoctor } from './doctor.js';
-import { renderImpact } from './impact.js';
 import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
@@ -57,16 +55,12 @@ function legacy(result: DiscernResult): string {
     case 'config set-standard':
     case 'tidy':
       return renderConfig(result);
-    case 'coupling':
-      return renderCoupling(result);
     case 'done':
       return renderDone(result);
     case 'doctor':
       return renderDoctor(result);
     case 'identity':
       return renderIdentity(result);
-    case 'impact':
-      return renderImpact(result);
     case 'improvement':
       return renderImprovement(result);
     case 'licenses':
