@@ -4,6 +4,7 @@ import type { DiscernCheckpointDrop, DiscernCheckpointQuestion, DiscernCheckpoin
 import type { Block } from '../template/evaluate.js';
 import type { BlockName } from './block-names.js';
 import { configIssueList } from './blocks.js';
+import { DERIVED_BLOCKS } from './blocks-derived.js';
 import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 import { failureState } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
@@ -22,4 +23,5 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
   /** `{{> difference total shown}}`: how many a bounded list left out (the template language has no arithmetic). */
   difference: ([a, b]) => (typeof a === 'number' && typeof b === 'number' ? String(a - b) : undefined),
+  ...DERIVED_BLOCKS,
 };

@@ -10,10 +10,7 @@ import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderDone } from './done.js';
-import { renderDoctor } from './doctor.js';
-import { renderImprovement } from './improvement.js';
 import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
-import { renderPatterns, renderPatternsLifecycle } from './patterns.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
@@ -57,20 +54,10 @@ function legacy(result: DiscernResult): string {
       return renderConfig(result);
     case 'done':
       return renderDone(result);
-    case 'doctor':
-      return renderDoctor(result);
     case 'identity':
       return renderIdentity(result);
-    case 'improvement':
-      return renderImprovement(result);
     case 'licenses':
       return renderLicenses(result);
-    case 'patterns':
-      return renderPatterns(result);
-    case 'patterns seal':
-    case 'patterns archives':
-    case 'patterns reset':
-      return renderPatternsLifecycle(result);
     case 'prepare':
     case 'test':
       return renderStages(result);
