@@ -10,7 +10,6 @@ import { renderAwait } from './await.js';
 import { renderCheckpoints } from './checkpoints.js';
 import { renderConfig } from './config.js';
 import { renderDone } from './done.js';
-import { renderIdentity, renderLicenses, renderReleases, renderScripts } from './lifecycle.js';
 import { renderProgress } from './progress.js';
 import { renderRefresh, renderSkills, renderUninstall } from './refresh.js';
 import { renderStages } from './stages.js';
@@ -18,7 +17,6 @@ import { renderStandards } from './standards.js';
 import { renderStart } from './start.js';
 import { renderUpdate } from './update.js';
 import { renderUpgrade } from './upgrade.js';
-import { renderValidateConfig } from './validate-config.js';
 import { renderWorktree } from './worktree.js';
 import { renderStatus } from './status.js';
 import { renderSetup } from './setup.js';
@@ -54,10 +52,6 @@ function legacy(result: DiscernResult): string {
       return renderConfig(result);
     case 'done':
       return renderDone(result);
-    case 'identity':
-      return renderIdentity(result);
-    case 'licenses':
-      return renderLicenses(result);
     case 'prepare':
     case 'test':
       return renderStages(result);
@@ -70,10 +64,6 @@ function legacy(result: DiscernResult): string {
       return renderSkills(result);
     case 'uninstall':
       return renderUninstall(result);
-    case 'releases':
-      return renderReleases(result);
-    case 'scripts':
-      return renderScripts(result);
     case 'setup begin':
     case 'setup step':
     case 'setup verify':
@@ -91,8 +81,6 @@ function legacy(result: DiscernResult): string {
       return renderUpdate(result);
     case 'upgrade':
       return renderUpgrade(result);
-    case 'validate config':
-      return renderValidateConfig(result);
     case 'enter':
     case 'worktree teardown':
     case 'worktree drop':
