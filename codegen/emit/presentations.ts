@@ -21,8 +21,10 @@ export function emitPresentations(root: string, model: SpecModel, contracts: Con
   const templates: [string, Template][] = [];
   for (const verb of model.verbs) {
     const file = `${verb.dir}/${PRESENTATION_FILE}`;
-    // TODO(presentations): required for every verb once the remaining TypeScript presentations are templates.
-    if (!existsSync(join(root, file))) continue;
+    if (!existsSync(join(root, file))) {
+      problems.add(file, '', `every verb has an authored presentation: write ${file} (docs/decisions/0031)`);
+      continue;
+    }
     let template: Template;
     try {
       template = parseTemplate(readFileSync(join(root, file), 'utf8'));

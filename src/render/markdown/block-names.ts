@@ -20,6 +20,12 @@ export const BLOCK_NAMES = [
   'tenths',
   'words',
   'stop-questions-waiting',
+  'beside',
+  'shell-command',
+  'doctor-fixes',
+  'rules-not-passing',
+  'owner-choices',
+  'agent-names',
 ] as const;
 
 export type BlockName = (typeof BLOCK_NAMES)[number];

@@ -11,11 +11,12 @@ function at(item: unknown, path: string): unknown {
 }
 
 function counted(n: number, one: unknown, many: unknown): string {
+  if (one === undefined) return String(n);
   return `${n} ${n === 1 ? String(one) : many !== undefined ? String(many) : `${String(one)}s`}`;
 }
 
 export const COUNT_BLOCKS = {
-  /** `{{> count-where steps 'disposition' 'run' 'job'}}`: "2 jobs" — the items whose dotted path equals the value. */
+  /** `{{> count-where steps 'disposition' 'run' 'job'}}`: "2 jobs" — the items whose dotted path equals the value; without a noun, the bare number. */
   'count-where': ([list, path, value, one, many]) => counted(Array.isArray(list) ? list.filter((x) => at(x, String(path)) === value).length : 0, one, many),
   /** `{{> remainder data.commits_total data.commits}}`: the total less the items shown (a list or a number). */
   remainder: ([total, shown]) => String((typeof total === 'number' ? total : 0) - (Array.isArray(shown) ? shown.length : typeof shown === 'number' ? shown : 0)),

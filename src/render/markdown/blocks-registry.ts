@@ -5,6 +5,7 @@ import type { Block } from '../template/evaluate.js';
 import type { BlockName } from './block-names.js';
 import { configIssueList } from './blocks.js';
 import { CONFIG_SETUP_BLOCKS } from './blocks-config-setup.js';
+import { DERIVED_BLOCKS } from './blocks-derived.js';
 import { declarationsSection, dropsSection, questionsSection } from './checkpoints.js';
 import { failureState } from './frame.js';
 import { diagnosticsSection, planSection, standardsSection, stepsSection } from './gate.js';
@@ -24,4 +25,5 @@ export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   drops: ([drops]) => dropsSection(drops as DiscernCheckpointDrop[] | undefined),
   ...CONFIG_SETUP_BLOCKS,
   ...COUNT_BLOCKS,
+  ...DERIVED_BLOCKS,
 };
