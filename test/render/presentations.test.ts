@@ -35,6 +35,7 @@ describe('authored Markdown per verb and mode', () => {
           if (update || !existsSync(snapshot)) writeFileSync(snapshot, markdown);
           assert.equal(markdown, readFileSync(snapshot, 'utf8'), `${verb} ${mode}: the Markdown differs from ${snapshot}`);
           assertSectionOrder(markdown);
+          for (const payload of whitespaceSignificant(result)) assert.ok(markdown.includes(payload), `${verb} ${mode}: a whitespace-significant payload is kept byte for byte`);
           if (!result.ok) {
             const next = result.hints[result.hints.length - 1] ?? '';
             assert.ok(next.length > 0, `${verb} ${mode}: a failed result carries a next action`);
@@ -49,6 +50,12 @@ describe('authored Markdown per verb and mode', () => {
     assert.deepEqual(Object.keys(VERBS).length, verbs.length);
   });
 });
+
+/** Manual and map pages and setup pages: reproduced exactly, leading and trailing whitespace included. */
+function whitespaceSignificant(result: DiscernResult): string[] {
+  const data = (result.ok ? result.data : undefined) as Record<string, { content?: unknown; body?: unknown } | undefined> | undefined;
+  return [data?.['doc']?.content, data?.['page']?.body].filter((p): p is string => typeof p === 'string' && p.length > 0);
+}
 
 /** Owner attention, other actions and the next action come last, in that order. */
 function assertSectionOrder(markdown: string): void {

@@ -15,9 +15,14 @@ export function code(text: string): string {
   return `${ticks}${ticks === '``' ? ' ' : ''}${text}${ticks === '``' ? ' ' : ''}${ticks}`;
 }
 
-/** Joins sections with one blank line, dropping empty ones; ends with a newline. */
+/**
+ * Joins sections with one blank line, dropping empty ones; ends with a newline. A template's section is already
+ * tidied, so a trailing line break left in one belongs to a whitespace-significant payload (a page that ends in
+ * blank lines) and is kept: the payload's bytes are exact, and the document ends right after them.
+ */
 export function document(sections: readonly (string | undefined | false)[]): string {
-  return `${sections.filter((s): s is string => typeof s === 'string' && s.length > 0).map((s) => s.replace(/\n+$/, '')).join('\n\n')}\n`;
+  const text = sections.filter((s): s is string => typeof s === 'string' && s.length > 0).join('\n\n');
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /** discern.toml problems, one a line, each with its dotted key and, when known, its line and column. */
