@@ -5,7 +5,7 @@ import type { DiscernHelpCliCommand, DiscernResult } from '../../../generated/ty
 import { buildEnvelope } from '../../core/envelope.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { invoke } from '../../verbs/invoke.js';
-import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
+import { checkArgv, type ArgvCheck, type Format, type Presentation } from './argv-check.js';
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
@@ -27,7 +27,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (check.kind === 'error') return await grammarError(check);
     format = check.format;
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
-    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
+    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format, check.presentation);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
     if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
     const target = dispatch(check.tokens, check.command, check.present);
@@ -44,7 +44,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       const command = commandAt(result, check.command.bare.run);
       if (command !== undefined) return await handOver(command, check.command.path);
     }
-    return await emit(result, check.format);
+    return await emit(result, check.format, check.presentation);
   } catch (error) {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
@@ -171,11 +171,11 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<NodeJS.ErrnoEx
 }
 
 /** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
-async function emit(result: DiscernResult, format: Format): Promise<number> {
+async function emit(result: DiscernResult, format: Format, presentation: Presentation): Promise<number> {
   // Known before writing: a reader that closes the pipe early ends the process from the EPIPE handler, which
   // must still exit with the result's status (a failed gate is 1 even under `| head`).
   process.exitCode = exitCodeFor(result);
-  const failed = await write(process.stdout, await present(result, format));
+  const failed = await write(process.stdout, await present(result, format, presentation));
   if (failed && failed.code !== 'EPIPE') {
     await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
     return EXIT.failure;
