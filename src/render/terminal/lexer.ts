@@ -206,6 +206,7 @@ function lexList(lines: string[], start: number, blocks: Block[]): number {
         break;
       }
       if (indentOf(l) >= contentCol) content.push(dedent(l, contentCol));
+      else if (BULLET.test(l) || ORDERED.test(l)) break;
       else if (!interrupts(l) && !blank(content[content.length - 1] ?? '') && !inCode(content)) content.push(l);
       else break;
       i++;

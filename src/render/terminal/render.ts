@@ -52,7 +52,7 @@ function compact(blocks: readonly Block[], options: TerminalOptions): string[] {
       continue;
     }
     if (block.type === 'heading') {
-      if (out.length > 0 && block.level > 1) out.push('');
+      if (out.length > 0 && !afterHeading) out.push('');
       out.push(...headingLines(block.text, block.level, options.width, options, false));
       afterHeading = true;
       continue;

@@ -25,7 +25,7 @@ export function renderTable(header: string[], align: Align[], rows: string[][], 
   const widths = fit(natural, room);
   const border = (text: string): string => paint(text, ['border'], palette, color);
   const row = (cellsOfRow: Run[][]): string[] => {
-    const wrapped = cellsOfRow.map((runs, c) => wrapRuns(runs, widths[c] ?? 1, style));
+    const wrapped = cellsOfRow.map((runs, c) => wrapRuns(runs, widths[c] ?? 1, style, true));
     const height = Math.max(1, ...wrapped.map((w) => w.length));
     const lines: string[] = [];
     for (let n = 0; n < height; n++) {

@@ -1,5 +1,6 @@
-// Fills styled runs into lines of at most `width` columns, breaking at spaces; a word longer than a whole line
-// is cut. Styles are applied per piece after wrapping, so a wrapped line never carries a style across its end.
+// Fills styled runs into lines of at most `width` columns, breaking at spaces. A word longer than a whole line
+// (a path, a URL) stands alone on its line uncut, so it can still be copied whole; only a table cell, which must
+// keep its column, cuts it. Styles are applied per piece after wrapping, so a wrapped line never carries a style across its end.
 import { BREAK, type Run } from './inline.js';
 import { paint, type Palette } from './palette.js';
 import { charWidth, textWidth } from './text.js';
@@ -12,7 +13,7 @@ export interface Paint {
 type Word = Run[];
 
 /** The lines, painted; a paragraph that is empty gives no lines. */
-export function wrapRuns(runs: readonly Run[], width: number, style: Paint): string[] {
+export function wrapRuns(runs: readonly Run[], width: number, style: Paint, cutLongWords = false): string[] {
   const lines: Word[][] = [];
   let line: Word[] = [];
   let used = 0;
@@ -27,7 +28,7 @@ export function wrapRuns(runs: readonly Run[], width: number, style: Paint): str
       endLine();
       continue;
     }
-    for (const word of cut(item, room)) {
+    for (const word of cutLongWords ? cut(item, room) : [item]) {
       const w = wordWidth(word);
       if (line.length > 0 && used + 1 + w > room) endLine();
       used += (line.length > 0 ? 1 : 0) + w;
