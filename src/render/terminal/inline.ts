@@ -12,6 +12,8 @@ export interface Run {
 export const BREAK = '\n';
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
+/** The characters that may start an inline form; text between them is copied in one piece. */
+const SPECIAL = /[\\`*_[!<\n]/g;
 
 export function parseInline(source: string, color: boolean, roles: Role[] = []): Run[] {
   const runs: Run[] = [];
@@ -93,8 +95,11 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
       i += 1;
       continue;
     }
-    plain += ch;
-    i += 1;
+    SPECIAL.lastIndex = i + 1;
+    const found = SPECIAL.exec(source);
+    const stop = found ? found.index : source.length;
+    plain += source.slice(i, stop);
+    i = stop;
   }
   flush();
   return runs;

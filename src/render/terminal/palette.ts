@@ -51,6 +51,22 @@ export function paletteFor(theme: 'light' | 'dark'): Palette {
  */
 export function paint(text: string, roles: readonly Role[], palette: Palette, color: boolean): string {
   if (!color || roles.length === 0 || text === '') return text;
-  const codes = [...new Set(roles.flatMap((r) => palette[r]))];
-  return codes.length === 0 ? text : `\x1b[${codes.join(';')}m${text}\x1b[0m`;
+  const open = opening(roles, palette);
+  return open === '' ? text : `${open}${text}\x1b[0m`;
+}
+
+/** The SGR sequence that opens a set of roles, computed once per palette and combination. */
+const OPENINGS = new WeakMap<Palette, Map<string, string>>();
+
+function opening(roles: readonly Role[], palette: Palette): string {
+  let cache = OPENINGS.get(palette);
+  if (!cache) OPENINGS.set(palette, (cache = new Map()));
+  const key = roles.join(',');
+  let open = cache.get(key);
+  if (open === undefined) {
+    const codes = [...new Set(roles.flatMap((r) => palette[r]))];
+    open = codes.length === 0 ? '' : `\x1b[${codes.join(';')}m`;
+    cache.set(key, open);
+  }
+  return open;
 }

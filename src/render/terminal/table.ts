@@ -47,18 +47,27 @@ function place(text: string, width: number, align: Align): string {
   return ' '.repeat(left) + text + ' '.repeat(pad - left);
 }
 
-/** Column widths that sum to at most `room`: the widest column shrinks first, never below MIN_COLUMN. */
+/**
+ * Column widths that sum to at most `room`: the widest columns give way first, never below MIN_COLUMN. That is
+ * one cap for every column too wide (the largest that fits), with the columns at the cap sharing what is left.
+ */
 function fit(natural: number[], room: number): number[] {
-  const widths = [...natural];
-  let total = widths.reduce((a, b) => a + b, 0);
-  while (total > room) {
-    let widest = 0;
-    widths.forEach((w, c) => {
-      if (w > (widths[widest] ?? 0)) widest = c;
-    });
-    if ((widths[widest] ?? 0) <= MIN_COLUMN) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-    total--;
+  const total = (cap: number): number => natural.reduce((sum, w) => sum + Math.min(w, cap), 0);
+  if (total(Infinity) <= room) return [...natural];
+  let low = MIN_COLUMN;
+  let high = Math.max(...natural);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (total(mid) <= room) low = mid;
+    else high = mid - 1;
+  }
+  const widths = natural.map((w) => Math.min(w, low));
+  let spare = room - total(low);
+  for (let c = 0; c < widths.length && spare > 0; c++) {
+    if ((natural[c] ?? 0) > low) {
+      widths[c] = low + 1;
+      spare--;
+    }
   }
   return widths;
 }

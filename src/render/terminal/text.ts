@@ -22,7 +22,11 @@ export function charWidth(cp: number): number {
   return 1;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function textWidth(text: string): number {
+  // Most text is printable ASCII, one column a character: skip the per-character walk.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);
   return width;

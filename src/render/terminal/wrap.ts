@@ -14,6 +14,8 @@ type Word = Run[];
 
 /** The lines, painted; a paragraph that is empty gives no lines. */
 export function wrapRuns(runs: readonly Run[], width: number, style: Paint, cutLongWords = false): string[] {
+  const single = oneLine(runs, width);
+  if (single) return single.length === 0 ? [] : [paintRuns(single, style)];
   const lines: Word[][] = [];
   let line: Word[] = [];
   let used = 0;
@@ -40,6 +42,42 @@ export function wrapRuns(runs: readonly Run[], width: number, style: Paint, cutL
 }
 
 /**
+ * The common case, text that fits on one line: its runs with whitespace collapsed as wrapping would, or
+ * undefined when it needs wrapping (or holds a forced break).
+ */
+function oneLine(runs: readonly Run[], width: number): Run[] | undefined {
+  const out: Run[] = [];
+  let used = 0;
+  let space = true;
+  for (const run of runs) {
+    if (run.text.includes(BREAK)) return undefined;
+    let text = run.text.replace(/[ \t]+/g, ' ');
+    if (space && text.startsWith(' ')) text = text.slice(1);
+    if (text === '') continue;
+    used += textWidth(text);
+    if (used > width + (text.endsWith(' ') ? 1 : 0)) return undefined;
+    space = text.endsWith(' ');
+    out.push({ text, roles: run.roles });
+  }
+  const last = out[out.length - 1];
+  if (last && space) {
+    last.text = last.text.slice(0, -1);
+    if (last.text === '') out.pop();
+  }
+  return out;
+}
+
+function paintRuns(runs: readonly Run[], style: Paint): string {
+  const merged: Run[] = [];
+  for (const piece of runs) {
+    const last = merged[merged.length - 1];
+    if (last && sameRoles(last.roles, piece.roles)) last.text += piece.text;
+    else merged.push({ text: piece.text, roles: piece.roles });
+  }
+  return merged.map((r) => paint(r.text, r.roles, style.palette, style.color)).join('');
+}
+
+/**
  * One line's words painted, neighbours with the same style in one sequence (a space between two words of a
  * heading takes the heading's style), so a styled phrase is one escape sequence, not one per word.
  */
@@ -53,13 +91,7 @@ function paintLine(line: Word[], style: Paint): string {
     }
     pieces.push(...word);
   });
-  const merged: Run[] = [];
-  for (const piece of pieces) {
-    const last = merged[merged.length - 1];
-    if (last && sameRoles(last.roles, piece.roles)) last.text += piece.text;
-    else merged.push({ text: piece.text, roles: piece.roles });
-  }
-  return merged.map((r) => paint(r.text, r.roles, style.palette, style.color)).join('');
+  return paintRuns(pieces, style);
 }
 
 function sameRoles(a: readonly string[], b: readonly string[]): boolean {
