@@ -104,6 +104,15 @@ describe('tables', () => {
       .join(' ');
     assert.ok(about.replace(/\s+/g, ' ').includes(long), out);
   });
+  it('columns share the room by what they want, and keep their longest word and short commands whole', () => {
+    const out = render('| Step | Outcome | Command |\n| --- | --- | --- |\n| discern\'s agent files are current (instructions, skills, ADR index, wiring) | cancelled | `discern done --rerun` |\n', {
+      env: { ...UTF8, COLUMNS: '60' },
+    });
+    for (const line of out.split('\n')) assert.ok(textWidth(line) <= 60, line);
+    assert.match(out, /│ cancelled │ `discern done --rerun`$/m);
+    const step = out.split('\n').slice(2).map((l) => l.split('│')[0]?.trim() ?? '').join(' ');
+    assert.equal(step.replace(/\s+/g, ' ').trim(), "discern's agent files are current (instructions, skills, ADR index, wiring)");
+  });
   it('too many columns for the width: each row as Header: value lines', () => {
     const header = Array.from({ length: 8 }, (_, i) => `H${i}`);
     const row = header.map((h) => `${h}-value-long`);

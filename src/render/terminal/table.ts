@@ -1,7 +1,8 @@
 // A pipe table laid out in aligned columns that fit the width. Columns keep their natural width when the table
-// fits; otherwise the widest give way first and a cell that no longer fits wraps inside its column, so the
-// table fits without a word of it being cut away (a result's facts are arranged, never dropped). When even
-// narrow columns do not fit (many columns on a narrow terminal), each row prints as `Header: value` lines.
+// fits; otherwise each column keeps at least its longest word and the room left is shared in proportion to
+// what each still wants, and a cell wraps inside its column — the table fits and nothing is cut away (a
+// result's facts are arranged, never dropped). When even the longest words do not fit side by side (many or
+// wide columns on a narrow terminal), each row prints as `Header: value` lines instead.
 import { parseInline, type Run } from './inline.js';
 import type { Align } from './lexer.js';
 import type { TerminalOptions } from './options.js';
@@ -9,8 +10,8 @@ import { paint, type Role } from './palette.js';
 import { textWidth, visibleWidth } from './text.js';
 import { wrapRuns, type Paint } from './wrap.js';
 
-/** Narrower than this a column says too little to be worth aligning. */
-const MIN_COLUMN = 8;
+/** A longer word (a path, a URL) does not claim its whole width: it continues on the next line of its cell. */
+const LONGEST_KEPT_WORD = 30;
 
 export function renderTable(header: string[], align: Align[], rows: string[][], width: number, options: TerminalOptions): string[] {
   const { color, palette, unicode, plain } = options;
@@ -21,8 +22,9 @@ export function renderTable(header: string[], align: Align[], rows: string[][], 
   const body = rows.map((r) => r.map((c) => oneLine(parseInline(c, color))));
   const natural = head.map((h, c) => Math.max(runsWidth(h), ...body.map((r) => runsWidth(r[c] ?? [])), 1));
   const room = width - textWidth(sep) * (head.length - 1);
-  if (room < MIN_COLUMN * head.length && natural.reduce((a, b) => a + b, 0) > room) return records(header, rows, width, options);
-  const widths = fit(natural, room);
+  const longest = head.map((h, c) => Math.max(longestWord(h), ...body.map((r) => longestWord(r[c] ?? []))));
+  const widths = share(natural, longest, room);
+  if (!widths) return records(header, rows, width, options);
   const border = (text: string): string => paint(text, ['border'], palette, color);
   const row = (cellsOfRow: Run[][]): string[] => {
     const wrapped = cellsOfRow.map((runs, c) => wrapRuns(runs, widths[c] ?? 1, style, true));
@@ -48,28 +50,45 @@ function place(text: string, width: number, align: Align): string {
 }
 
 /**
- * Column widths that sum to at most `room`: the widest columns give way first, never below MIN_COLUMN. That is
- * one cap for every column too wide (the largest that fits), with the columns at the cap sharing what is left.
+ * Column widths when every column can keep its longest word: that much each, and the rest of the room shared in
+ * proportion to how much wider each column would like to be. Undefined when the longest words alone overflow.
  */
-function fit(natural: number[], room: number): number[] {
-  const total = (cap: number): number => natural.reduce((sum, w) => sum + Math.min(w, cap), 0);
-  if (total(Infinity) <= room) return [...natural];
-  let low = MIN_COLUMN;
-  let high = Math.max(...natural);
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (total(mid) <= room) low = mid;
-    else high = mid - 1;
-  }
-  const widths = natural.map((w) => Math.min(w, low));
-  let spare = room - total(low);
-  for (let c = 0; c < widths.length && spare > 0; c++) {
-    if ((natural[c] ?? 0) > low) {
-      widths[c] = low + 1;
-      spare--;
+function share(natural: number[], longest: number[], room: number): number[] | undefined {
+  if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
+  const min = natural.map((w, c) => Math.min(w, Math.max(1, Math.min(longest[c] ?? 1, LONGEST_KEPT_WORD))));
+  const spare = room - min.reduce((a, b) => a + b, 0);
+  if (spare < 0) return undefined;
+  const want = natural.map((w, c) => w - (min[c] ?? 0));
+  const wanted = want.reduce((a, b) => a + b, 0);
+  const exact = want.map((w) => (spare * w) / wanted);
+  const widths = min.map((m, c) => m + Math.floor(exact[c] ?? 0));
+  // What flooring left over goes, a column each, to those that lost the largest fractions.
+  let left = room - widths.reduce((a, b) => a + b, 0);
+  const order = exact.map((e, c) => [e - Math.floor(e), c] as const).sort((a, b) => b[0] - a[0]);
+  for (const [, c] of order) {
+    if (left <= 0) break;
+    if ((widths[c] ?? 0) < (natural[c] ?? 0)) {
+      widths[c] = (widths[c] ?? 0) + 1;
+      left--;
     }
   }
   return widths;
+}
+
+/** The widest piece the wrapper will not break: a word, or a code span that fits (a command stays whole). */
+function longestWord(runs: readonly Run[]): number {
+  let longest = 0;
+  let current = 0;
+  for (const run of runs) {
+    const whole = run.roles.includes('code') && textWidth(run.text) <= LONGEST_KEPT_WORD;
+    const parts = whole ? [run.text] : run.text.split(' ');
+    parts.forEach((part, k) => {
+      if (k > 0) current = 0;
+      current += textWidth(part);
+      longest = Math.max(longest, current);
+    });
+  }
+  return longest;
 }
 
 /** Each row as `Header: value` lines, rows apart by a blank line: the form for too many columns. */

@@ -1,4 +1,4 @@
-// Character-level helpers: how many terminal columns text takes, cutting text to a width, and making control
+// Character-level helpers: how many terminal columns text takes, and making control
 // characters visible so that nothing in a result's content (a file name, a job's output) can drive the terminal.
 
 /** Columns a code point takes: 0 for combining marks and zero-width characters, 2 for wide East Asian and emoji. */
@@ -32,27 +32,6 @@ export function textWidth(text: string): number {
   return width;
 }
 
-/** The longest prefix of `text` that fits in `width` columns. */
-export function fitPrefix(text: string, width: number): string {
-  let used = 0;
-  let end = 0;
-  for (const ch of text) {
-    const w = charWidth(ch.codePointAt(0) ?? 0);
-    if (used + w > width) break;
-    used += w;
-    end += ch.length;
-  }
-  return text.slice(0, end);
-}
-
-/** `text` cut to `width` columns, ending in an ellipsis when it was cut. */
-export function truncate(text: string, width: number, unicode: boolean): string {
-  if (textWidth(text) <= width) return text;
-  const ellipsis = unicode ? '…' : '...';
-  const room = width - textWidth(ellipsis);
-  return room <= 0 ? fitPrefix(text, width) : `${fitPrefix(text, room).trimEnd()}${ellipsis}`;
-}
-
 /**
  * Control characters other than tab and newline shown in caret notation (ESC as `^[`, CR as `^M`, DEL as `^?`)
  * and C1 controls as `?`: the renderer's own styling is then the only control sequence in its output.
@@ -67,10 +46,6 @@ export function visibleControls(text: string): string {
   });
 }
 
-export function padEnd(text: string, width: number): string {
-  const w = textWidth(text);
-  return w >= width ? text : text + ' '.repeat(width - w);
-}
 
 /** The renderer's own SGR sequences removed: what the reader sees. */
 export function stripSgr(text: string): string {
