@@ -2,6 +2,9 @@
 // classified grammar error (exit 2, one line on stderr or one envelope under --json) and never sade's own
 // banner or exit. Accepted forms: `--flag value`, `--flag=value`, boolean `--flag`, the implicit -h/--help
 // and -V/--version, and `--` to end options. A value may start with "-" only in the `--flag=value` form.
+// The global flags — a result format (--json, --markdown, --render) and the presentation flags (--no-color,
+// --plain, --theme, which only the terminal renderer reads; docs/decisions/0032) — may stand anywhere before `--`
+// and are taken out before the command's own flags are checked.
 import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import type { DiscernHelpCliCommand, DiscernHelpCliFlag } from '../../../generated/types.js';
 import { closestCommands, findCommand } from '../../engine/grammar/lookup.js';

@@ -8,6 +8,7 @@ import { serializeResult } from '../../core/serialize.js';
 import type { Presentation, TerminalTarget } from '../../render/terminal/options.js';
 import type { Format } from './argv-check.js';
 
+// A copy of the renderer's DEFAULT_PRESENTATION: importing the value would load the renderer on every call.
 const DEFAULT: Presentation = { noColor: false, plain: false, theme: 'auto' };
 
 export async function present(result: DiscernResult, format: Format, presentation: Presentation = DEFAULT, target: TerminalTarget = stdoutTarget()): Promise<string> {
