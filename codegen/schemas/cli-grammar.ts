@@ -56,12 +56,15 @@ export interface Grammar {
 }
 
 export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar {
+  // A global flag is a boolean switch unless it names a value (spec/cli.yaml value_name, e.g. --theme <theme>).
   const globalFlags: GrammarFlag[] = model.cli.global_flags.map((g) => ({
     spellings: g.spellings,
     description: g.description,
-    type_definition: '',
-    arity: 0,
-    value_types: ['boolean'],
+    type_definition: g.value_name !== undefined ? `<${g.value_name}:string>` : '',
+    arity: g.value_name !== undefined ? 1 : 0,
+    value_types: [g.value_name !== undefined ? 'string' : 'boolean'],
+    ...(g.choices ? { choices: g.choices } : {}),
+    ...(g.default !== undefined ? { default: g.default } : {}),
     hidden: false,
     global: true,
     repeatable: false,

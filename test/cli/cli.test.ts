@@ -87,8 +87,10 @@ describe('--help for every command comes from the grammar', () => {
     it(command.path.join(' '), async () => {
       const run = await runCli([...command.path, '--help']);
       assert.equal(run.code, 0, run.stderr);
-      assert.ok(run.stdout.startsWith(`# discern ${command.path.join(' ')}\n\n${command.description}`), run.stdout);
-      assert.ok(run.stdout.includes(command.usage));
+      // The human view: the title line, the description's words, and the usage line exactly (it is fenced).
+      assert.ok(run.stdout.startsWith(`discern ${command.path.join(' ')}\n`), run.stdout);
+      assert.ok(run.stdout.replace(/\s+/g, ' ').includes(command.description.replace(/\s+/g, ' ')), run.stdout);
+      assert.ok(run.stdout.includes(`    ${command.usage}\n`));
     });
   }
   it('-h before the command asks for the same page as after it', async () => {
@@ -153,8 +155,11 @@ describe('results and exit codes', () => {
     for (const format of ['--json', '--markdown', '--render', undefined]) {
       const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: outside });
       assert.equal(run.code, 1, `${format ?? 'human'}: ${run.stderr}`);
+      const next = 'Run discern inside a git checkout (over MCP, pass `path`, an absolute path inside one).\n';
       if (format === '--json') assert.equal(onlyJson(run)['error'], 'no_repository');
-      else assert.match(run.stdout, /## Next\n\nRun discern inside a git checkout \(over MCP, pass `path`, an absolute path inside one\)\.\n$/);
+      else if (format === '--markdown') assert.ok(run.stdout.endsWith(`## Next\n\n${next}`), run.stdout);
+      // --render and the human view draw the same next action, last.
+      else assert.ok(run.stdout.replace(/[ \n]+/g, ' ').endsWith(` ${next.trimEnd()} `), run.stdout);
     }
   });
   it('--markdown is authored Markdown, not JSON', async () => {
@@ -164,11 +169,14 @@ describe('results and exit codes', () => {
     assert.match(run.stdout, /\| Check \| Status \| Detail \|/);
     assert.throws(() => JSON.parse(run.stdout));
   });
-  it('--render passes the authored Markdown through unchanged in this version', async () => {
+  it('--render draws the authored Markdown for a terminal (test/cli/render-cli.test.ts has the details)', async () => {
     const cwd = project().root;
     const markdown = await runCli(['docs', 'exit-codes', '--markdown'], { cwd });
     const rendered = await runCli(['docs', 'exit-codes', '--render'], { cwd });
-    assert.equal(rendered.stdout, markdown.stdout);
+    assert.equal(rendered.code, 0);
+    assert.notEqual(rendered.stdout, markdown.stdout);
+    assert.match(markdown.stdout, /^# Exit codes$/m);
+    assert.match(rendered.stdout, /^Exit codes$/m);
   });
   it('flags may come before the command, and --flag=value works', async () => {
     const a = await runCli(['--json', 'docs', '--search=exit codes']);
@@ -203,7 +211,7 @@ describe('results and exit codes', () => {
       const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: r.root, env: cleanEnv({ DISCERN_FAULT: 'verb:doctor' }) });
       assert.equal(run.code, 70);
       assert.doesNotMatch(run.stdout, /\n\s+at /, 'no stack trace');
-      const record = /crash record is at (\S+?);/.exec(run.stdout)?.[1] ?? '';
+      const record = /crash record is at (\S+?);/.exec(run.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
       assert.ok(existsSync(record), record);
       assert.match(readFileSync(record, 'utf8'), /"stack"/);
       if (format === '--json') assert.equal(onlyJson(run)['error'], 'internal_error');

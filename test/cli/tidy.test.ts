@@ -113,6 +113,6 @@ describe('discern tidy', () => {
     const r = messyRepo();
     const run = await runCli(['tidy'], { cwd: r.root, env: cleanEnv() });
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /^# discern tidy\n\n- `discern.toml`: tidied\n/);
+    assert.match(run.stdout, /^discern tidy\n[•-] `discern.toml`: tidied\n/);
   });
 });

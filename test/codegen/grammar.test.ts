@@ -40,11 +40,17 @@ describe('CLI grammar', () => {
       }
     }
   });
-  it('global format flags are on every verb command and mutually exclusive', () => {
+  it('global format flags are on every verb command and mutually exclusive; the presentation flags beside them', () => {
     for (const command of CLI_GRAMMAR.commands.filter((c) => c.verb !== undefined)) {
-      const groups = command.flags.filter((f) => f.global).map((f) => [f.spellings[0], f.exclusive_group]);
-      assert.deepEqual(groups, [['--json', 'format'], ['--markdown', 'format'], ['--render', 'format']], command.path.join(' '));
+      const groups = command.flags.filter((f) => f.global).map((f) => [f.spellings[0], f.exclusive_group ?? null]);
+      assert.deepEqual(
+        groups,
+        [['--json', 'format'], ['--markdown', 'format'], ['--render', 'format'], ['--no-color', null], ['--plain', null], ['--theme', null]],
+        command.path.join(' '),
+      );
     }
+    const theme = CLI_GRAMMAR.global_flags.find((f) => f.spellings[0] === '--theme');
+    assert.deepEqual([theme?.arity, theme?.type_definition, theme?.choices, theme?.default], [1, '<theme:string>', ['auto', 'light', 'dark'], 'auto']);
   });
   it('the version flag is -V, never sade\'s reserved -v', () => {
     assert.deepEqual(CLI_GRAMMAR.implicit_flags.root, ['-V', '--version']);

@@ -375,7 +375,8 @@ describe('refresh', () => {
     assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
     const written = await runCli(['refresh'], { cwd: r.root });
     assert.equal(written.code, 0, written.stderr);
-    assert.match(written.stdout, /\*\*Refreshed\*\*: \d+ files written/);
+    // The human view: the authored **Refreshed** drawn without its Markdown markers.
+    assert.match(written.stdout, /^Refreshed: \d+ files written/m);
     writeFileSync(join(r.root, '.mcp.json'), 'not json');
     const refused = await runCli(['refresh', '--json'], { cwd: r.root });
     assert.notEqual(refused.code, 0);

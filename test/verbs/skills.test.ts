@@ -59,7 +59,7 @@ describe('skills', () => {
     const after = await list(r);
     assert.deepEqual(after.skills.find((s) => s.name === 'release')?.copies.map((c) => c.state), ['stale', 'stale']);
     assert.deepEqual(after.skills.find((s) => s.name === 'discern-land-change')?.copies.map((c) => c.state), ['current', 'current']);
-    const shown = await runCli(['skills', 'list'], { cwd: r.root });
+    const shown = await runCli(['skills', 'list', '--markdown'], { cwd: r.root });
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /\| `release` \| authored \(`team\/skills\/release\/SKILL\.md`\) \| `\.claude\/skills\/release\/SKILL\.md` stale/);
     assert.match(shown.stdout, /run `discern refresh`/);

@@ -2,16 +2,22 @@
 // classified grammar error (exit 2, one line on stderr or one envelope under --json) and never sade's own
 // banner or exit. Accepted forms: `--flag value`, `--flag=value`, boolean `--flag`, the implicit -h/--help
 // and -V/--version, and `--` to end options. A value may start with "-" only in the `--flag=value` form.
+// The global flags — a result format (--json, --markdown, --render) and the presentation flags (--no-color,
+// --plain, --theme, which only the terminal renderer reads; docs/decisions/0032) — may stand anywhere before `--`
+// and are taken out before the command's own flags are checked.
 import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import type { DiscernHelpCliCommand, DiscernHelpCliFlag } from '../../../generated/types.js';
 import { closestCommands, findCommand } from '../../engine/grammar/lookup.js';
+import type { Presentation, Theme } from '../../render/terminal/options.js';
 
 export type Format = 'human' | 'json' | 'markdown' | 'render';
 
+export type { Presentation, Theme };
+
 export type ArgvCheck =
   | { kind: 'version' }
-  | { kind: 'help'; path: string[]; format: Format }
-  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; present: Set<string>; tokens: string[]; positionals: string[] }
+  | { kind: 'help'; path: string[]; format: Format; presentation: Presentation }
+  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; presentation: Presentation; present: Set<string>; tokens: string[]; positionals: string[] }
   | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
 
 /** The result-format flags, from the grammar's global flags of the "format" group: --json → json. */
@@ -19,10 +25,13 @@ const FORMAT_FLAGS: Readonly<Record<string, Format>> = Object.fromEntries(
   CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group === 'format').flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format])),
 );
 
+/** The other global flags, which choose how the terminal renderer draws (spec/cli.yaml global_flags). */
+const PRESENTATION_FLAGS: readonly DiscernHelpCliFlag[] = CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group !== 'format');
+
 export function checkArgv(argv: readonly string[]): ArgvCheck {
   const end = argv.indexOf('--');
-  const options = end === -1 ? argv : argv.slice(0, end);
-  const formats = [...new Set(options.filter((a) => a in FORMAT_FLAGS))];
+  const all = end === -1 ? argv : argv.slice(0, end);
+  const formats = [...new Set(all.filter((a) => a in FORMAT_FLAGS))];
   // With conflicting formats none is chosen: the error goes to stderr as one line.
   const format: Format = formats.length === 1 ? (FORMAT_FLAGS[formats[0] ?? ''] ?? 'human') : 'human';
   const fail = (error: 'unknown_command' | 'invalid_arguments', message: string, query: string[], extra: { suggestions?: string[]; usage?: string } = {}): ArgvCheck => ({
@@ -35,17 +44,22 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     format,
   });
   if (formats.length > 1) return fail('invalid_arguments', `${formats.join(' and ')} are mutually exclusive: choose one result format.`, []);
+  const extracted = extractPresentation(all.filter((a) => !(a in FORMAT_FLAGS)));
+  if (typeof extracted === 'string') return fail('invalid_arguments', extracted, []);
+  const { presentation, rest: options, given } = extracted;
+  // Anything global that only shapes the output: a format or a presentation flag.
+  const shaping = [...formats, ...given];
 
-  // Format flags are global and may stand anywhere before `--`; the rest is checked without them.
-  const tokens = [...options.filter((a) => !(a in FORMAT_FLAGS)), ...(end === -1 ? [] : argv.slice(end))];
+  // Global flags may stand anywhere before `--`; the rest is checked without them.
+  const tokens = [...options, ...(end === -1 ? [] : argv.slice(end))];
   // The root opens the desk (which, without a terminal or with a result format, answers as status does).
   if (tokens.length === 0) {
     const desk = findCommand(['desk']);
-    return desk ? { kind: 'command', command: desk.command, format, present: new Set(), tokens: [], positionals: [] } : { kind: 'help', path: [], format };
+    return desk ? { kind: 'command', command: desk.command, format, presentation, present: new Set(), tokens: [], positionals: [] } : { kind: 'help', path: [], format, presentation };
   }
   const first = tokens[0] ?? '';
   if (CLI_GRAMMAR.implicit_flags.root.includes(first)) {
-    return tokens.length === 1 && formats.length === 0 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
+    return tokens.length === 1 && shaping.length === 0 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
   }
   if (first === '-v') return fail('invalid_arguments', 'unknown flag -v; the version flag is -V (or --version).', [], { suggestions: ['-V'] });
   if (CLI_GRAMMAR.implicit_flags.command.includes(first)) {
@@ -53,7 +67,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     const asked = tokens.slice(1).filter((t) => !t.startsWith('-'));
     const named = asked.length > 0 ? findCommand(asked) : undefined;
     if (asked.length > 0 && !named) return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, { suggestions: closestCommands(asked) });
-    return { kind: 'help', path: named ? named.command.path : [], format };
+    return { kind: 'help', path: named ? named.command.path : [], format, presentation };
   }
 
   const words: string[] = [];
@@ -74,7 +88,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   const after = tokens.slice(found.consumed);
   const afterEnd = after.indexOf('--');
   const beforeEnd = afterEnd === -1 ? after : after.slice(0, afterEnd);
-  if (beforeEnd.some((a) => CLI_GRAMMAR.implicit_flags.command.includes(a))) return { kind: 'help', path, format };
+  if (beforeEnd.some((a) => CLI_GRAMMAR.implicit_flags.command.includes(a))) return { kind: 'help', path, format, presentation };
 
   const present = new Set<string>();
   const positionals: string[] = [];
@@ -127,8 +141,52 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     } else if (!spec.optional) return argFail(`missing argument <${spec.name}>.`);
   }
   if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
-  if (command.verb === undefined && formats.length > 0) return argFail(`${formats[0] ?? ''} does not apply: this command serves a protocol.`);
-  return { kind: 'command', command, format, present, tokens, positionals };
+  if (command.verb === undefined && shaping.length > 0) return argFail(`${shaping[0] ?? ''} does not apply: this command serves a protocol.`);
+  return { kind: 'command', command, format, presentation, present, tokens, positionals };
+}
+
+/**
+ * Takes the presentation flags out of the options (before `--`): `--no-color`, `--plain`, `--theme <t>` or
+ * `--theme=<t>`. A switch given twice is harmless; a value flag given twice, or without a valid value, is a
+ * grammar error (the message is returned).
+ */
+function extractPresentation(options: readonly string[]): { presentation: Presentation; rest: string[]; given: string[] } | string {
+  const values = new Map<string, string | true>();
+  const rest: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const token = options[i] ?? '';
+    const eq = token.indexOf('=');
+    const spelling = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
+    const flag = PRESENTATION_FLAGS.find((f) => f.spellings.includes(spelling));
+    if (!flag) {
+      rest.push(token);
+      continue;
+    }
+    const key = flag.spellings[0] ?? spelling;
+    if (flag.arity === 0) {
+      if (eq > 0) return `${spelling} takes no value.`;
+      values.set(key, true);
+      continue;
+    }
+    if (values.has(key)) return `${spelling} is given more than once.`;
+    let value: string | undefined;
+    if (eq > 0) value = token.slice(eq + 1);
+    else {
+      const next = options[i + 1];
+      if (next === undefined || next.startsWith('-')) return `${spelling} needs a value ${flag.type_definition}.`;
+      value = next;
+      i++;
+    }
+    const problem = valueProblem(flag, value);
+    if (problem) return `${spelling} ${problem}.`;
+    values.set(key, value);
+  }
+  const theme = values.get('--theme');
+  return {
+    presentation: { noColor: values.has('--no-color'), plain: values.has('--plain'), theme: typeof theme === 'string' ? (theme as Theme) : 'auto' },
+    rest,
+    given: [...values.keys()],
+  };
 }
 
 function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): DiscernHelpCliFlag | undefined {

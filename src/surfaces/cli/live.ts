@@ -20,6 +20,8 @@ export interface LiveViewOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** An explicit choice (a --no-color or --plain flag) wins over NO_COLOR and TERM. */
   color?: boolean;
+  /** --plain: ASCII markers whatever the locale. */
+  ascii?: boolean;
   now?: () => number;
 }
 
@@ -29,7 +31,7 @@ export function liveView(format: Format, options: LiveViewOptions = {}): LiveVie
   const env = options.env ?? process.env;
   const now = options.now !== undefined ? { now: options.now } : {};
   const terminal = stream.isTTY === true && env['TERM'] !== 'dumb';
-  const writer = terminal ? liveRegion(stream, { glyphs: utf8Locale(env) ? UNICODE_GLYPHS : ASCII_GLYPHS, color: options.color ?? colorAllowed(env), ...now }) : liveLines(stream, now);
+  const writer = terminal ? liveRegion(stream, { glyphs: utf8Locale(env) && options.ascii !== true ? UNICODE_GLYPHS : ASCII_GLYPHS, color: options.color ?? colorAllowed(env), ...now }) : liveLines(stream, now);
   return { progress: writer.progress, clear: writer.close };
 }
 

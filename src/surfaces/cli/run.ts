@@ -5,7 +5,7 @@ import type { DiscernHelpCliCommand, DiscernResult } from '../../../generated/ty
 import { buildEnvelope } from '../../core/envelope.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
-import { checkArgv, type ArgvCheck, type Format } from './argv-check.js';
+import { checkArgv, type ArgvCheck, type Format, type Presentation } from './argv-check.js';
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
@@ -27,13 +27,14 @@ export async function run(argv: readonly string[]): Promise<number> {
     if (check.kind === 'error') return await grammarError(check);
     format = check.format;
     const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
-    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format);
+    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format, check.presentation);
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
-    if (check.command.verb === undefined && check.command.path[0] === 'desk') return await desk(check.format, common);
+    if (check.command.verb === undefined && check.command.path[0] === 'desk') return await desk(check.format, check.presentation, common);
     if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
     const target = dispatch(check.tokens, check.command, check.present);
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
-    const live = liveView(check.format);
+    const { noColor, plain } = check.presentation;
+    const live = liveView(check.format, { ...(noColor || plain ? { color: false } : {}), ascii: plain });
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
     onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());
@@ -45,7 +46,7 @@ export async function run(argv: readonly string[]): Promise<number> {
       const command = commandAt(result, check.command.bare.run);
       if (command !== undefined) return await handOver(command, check.command.path);
     }
-    return await emit(result, check.format);
+    return await emit(result, check.format, check.presentation);
   } catch (error) {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
@@ -74,12 +75,12 @@ async function protocol(path: readonly string[], positionals: string[]): Promise
  * result format asked for); otherwise status's result, in the format asked for, with status's exit code — a
  * pipe or a CI job never waits on a screen nobody reads.
  */
-async function desk(format: Format, common: InvokeOptions): Promise<number> {
+async function desk(format: Format, presentation: Presentation, common: InvokeOptions): Promise<number> {
   const interactive = format === 'human' && process.stdin.isTTY === true && process.stdout.isTTY === true;
-  if (!interactive) return await emit(await invoke('status', {}, common), format);
+  if (!interactive) return await emit(await invoke('status', {}, common), format, presentation);
   const { openDesk } = await import('./desk/desk.js');
   const outcome = await openDesk(common);
-  return outcome.kind === 'exit' ? outcome.code : await emit(outcome.result, 'human');
+  return outcome.kind === 'exit' ? outcome.code : await emit(outcome.result, 'human', presentation);
 }
 
 /**
@@ -185,11 +186,11 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<NodeJS.ErrnoEx
 }
 
 /** Writes the result; a result that cannot be delivered (a full disk, a closed descriptor) is a failure. */
-async function emit(result: DiscernResult, format: Format): Promise<number> {
+async function emit(result: DiscernResult, format: Format, presentation: Presentation): Promise<number> {
   // Known before writing: a reader that closes the pipe early ends the process from the EPIPE handler, which
   // must still exit with the result's status (a failed gate is 1 even under `| head`).
   process.exitCode = exitCodeFor(result);
-  const failed = await write(process.stdout, await present(result, format));
+  const failed = await write(process.stdout, await present(result, format, presentation));
   if (failed && failed.code !== 'EPIPE') {
     await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
     return EXIT.failure;
