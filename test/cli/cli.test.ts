@@ -128,7 +128,7 @@ describe('discern with no arguments, not at a terminal', () => {
       const run = await runCli(args, { cwd: r.root });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(run.stdout, status.stdout, args.join(' '));
-      assert.match(run.stdout, /^# Scratch: main checkout\n/);
+      assert.match(run.stdout, /^Scratch: main checkout\n/);
     }
     const json = onlyJson(await runCli(['--json'], { cwd: r.root }));
     assertPublishedResult(json);

@@ -84,7 +84,7 @@ describe('live progress when stderr is not a terminal', () => {
     assert.ok(lines.some((l) => /^discern: test ok in \d+(\.\d)?s \(tests 2\/2, 2 passed\) · 1\/1 finished$/.test(l)), run.stderr);
     assert.equal(lines.length, 3, run.stderr);
     assert.ok(!run.stdout.includes('discern: '), 'no progress on stdout');
-    assert.match(run.stdout, /^# discern test/);
+    assert.match(run.stdout, /^discern test/);
   });
 });
 

@@ -10,6 +10,8 @@ import { describe, it } from 'node:test';
 import { VERBS, VERB_IDS } from '../../generated/registry.js';
 import type { DiscernResult } from '../../generated/types.js';
 import { renderMarkdown } from '../../src/render/markdown/index.js';
+import { renderTerminal } from '../../src/render/terminal/index.js';
+import { terminalOptions } from '../../src/render/terminal/options.js';
 import { FIXTURES, fixtureName } from '../helpers/presentation-fixtures.js';
 import { assertPublishedResult } from '../helpers/published-schema.js';
 
@@ -35,6 +37,11 @@ describe('authored Markdown per verb and mode', () => {
           if (update || !existsSync(snapshot)) writeFileSync(snapshot, markdown);
           assert.equal(markdown, readFileSync(snapshot, 'utf8'), `${verb} ${mode}: the Markdown differs from ${snapshot}`);
           assertSectionOrder(markdown);
+          // Drawn for a terminal that is a file (--render and the human view, redirected): no control sequence.
+          for (const compact of [false, true]) {
+            const drawn = renderTerminal(markdown, terminalOptions({ noColor: false, plain: false, theme: 'auto' }, { env: { LANG: 'C.UTF-8' }, isTTY: false, columns: 80 }, compact));
+            assert.ok(!drawn.includes('\x1b'), `${verb} ${mode}: a redirected terminal view holds no escape sequence`);
+          }
           for (const payload of whitespaceSignificant(result)) assert.ok(markdown.includes(payload), `${verb} ${mode}: a whitespace-significant payload is kept byte for byte`);
           if (!result.ok) {
             const next = result.hints[result.hints.length - 1] ?? '';
