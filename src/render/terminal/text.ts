@@ -1,4 +1,5 @@
-// Character-level helpers: how many terminal columns text takes, and making control
+// Character-level helpers shared by every terminal view (the renderer, the live view, the desk): how many terminal
+// columns text takes, and making control
 // characters visible so that nothing in a result's content (a file name, a job's output) can drive the terminal.
 
 /** Columns a code point takes: 0 for combining marks and zero-width characters, 2 for wide East Asian and emoji. */
@@ -13,8 +14,7 @@ export function charWidth(cp: number): number {
     (cp >= 0xfe30 && cp <= 0xfe4f) ||
     (cp >= 0xff00 && cp <= 0xff60) ||
     (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
     (cp >= 0x20000 && cp <= 0x3fffd)
   ) {
     return 2;

@@ -3,6 +3,7 @@
 // Markers are Unicode on a UTF-8 locale and ASCII otherwise; colour only when allowed (NO_COLOR, TERM=dumb).
 import type { LiveCounts, LiveProducerState } from '../../engine/live/live-events.js';
 import type { LiveFact, LiveModel, RowModel } from './live-model.js';
+import { charWidth, textWidth } from '../../render/terminal/text.js';
 
 export interface Glyphs {
   pending: string;
@@ -109,30 +110,8 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Terminal columns a string takes: wide East Asian characters and emoji count two, combining marks none. */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) width += charWidth(ch.codePointAt(0) ?? 0);
-  return width;
-}
-
-function charWidth(cp: number): number {
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  )
-    return 2;
-  return 1;
-}
+/** Terminal columns a string takes (one width table for every terminal view). */
+export const displayWidth = textWidth;
 
 function spinner(o: RenderOptions): string {
   return o.glyphs.spinner[o.frame % o.glyphs.spinner.length] ?? '*';

@@ -2,6 +2,7 @@
 // letting the terminal wrap it, and the glyphs the desk draws with (Unicode, or ASCII where the locale is not
 // UTF-8). Everything the desk shows comes from the repository (branch names, paths, job output), so control
 // characters are replaced first: an escape sequence in a branch name must not reach the terminal.
+import { charWidth, textWidth } from '../../../render/terminal/text.js';
 
 export interface Glyphs {
   cursor: string;
@@ -25,30 +26,8 @@ export function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
-/** Columns one code point takes: 0 for combining marks and zero-width characters, 2 for wide ones. */
-function cellWidth(code: number): number {
-  if ((code >= 0x0300 && code <= 0x036f) || (code >= 0x200b && code <= 0x200f) || (code >= 0xfe00 && code <= 0xfe0f)) return 0;
-  if (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
-}
-
-export function width(text: string): number {
-  let total = 0;
-  for (const ch of text) total += cellWidth(ch.codePointAt(0) ?? 0);
-  return total;
-}
+/** Terminal columns a string takes (one width table for every terminal view). */
+export const width = textWidth;
 
 /** At most `columns` wide; a cut string ends in the ellipsis glyph. */
 export function fit(text: string, columns: number, glyphs: Glyphs): string {
@@ -59,7 +38,7 @@ export function fit(text: string, columns: number, glyphs: Glyphs): string {
   let out = '';
   let used = 0;
   for (const ch of text) {
-    const w = cellWidth(ch.codePointAt(0) ?? 0);
+    const w = charWidth(ch.codePointAt(0) ?? 0);
     if (used + w > room) break;
     out += ch;
     used += w;
