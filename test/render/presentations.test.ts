@@ -42,6 +42,12 @@ describe('authored Markdown per verb and mode', () => {
             const drawn = renderTerminal(markdown, terminalOptions({ noColor: false, plain: false, theme: 'auto' }, { env: { LANG: 'C.UTF-8' }, isTTY: false, columns: 80 }, compact));
             assert.ok(!drawn.includes('\x1b'), `${verb} ${mode}: a redirected terminal view holds no escape sequence`);
           }
+          // The human view's compact summary selects, never reinterprets: the same state opens it, the same next
+          // action closes it.
+          const compact = renderMarkdown(result, { compact: true });
+          assert.equal(compact.split('\n## ')[0], markdown.split('\n## ')[0], `${verb} ${mode}: the compact view opens with the same state`);
+          const nextAt = markdown.lastIndexOf('\n## Next\n');
+          if (nextAt >= 0) assert.ok(compact.endsWith(markdown.slice(nextAt)), `${verb} ${mode}: the compact view ends with the same next action`);
           for (const payload of whitespaceSignificant(result)) assert.ok(markdown.includes(payload), `${verb} ${mode}: a whitespace-significant payload is kept byte for byte`);
           if (!result.ok) {
             const next = result.hints[result.hints.length - 1] ?? '';

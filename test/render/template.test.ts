@@ -65,6 +65,12 @@ describe('presentation templates', () => {
     assert.equal(out['state'], 'hi you {"who":"you"}');
   });
 
+  it("keeps a block's Markdown out of the tidying: quoted output keeps trailing spaces and blank lines", () => {
+    const output = '```text\ntrail   \n\n\n\nx\n```';
+    const out = render('{{#state}}\nS\n{{/state}}\n{{#evidence}}\n{{> out}}\n{{/evidence}}', {}, { out: () => output });
+    assert.equal(out['evidence'], output);
+  });
+
   it('leaves an empty section out', () => {
     const out = render('{{#state}}\nS\n{{/state}}\n{{#evidence}}\n{{#if nothing}}\nE\n{{/if}}\n{{/evidence}}', {});
     assert.deepEqual(Object.keys(out), ['state']);
@@ -85,4 +91,23 @@ describe('presentation templates', () => {
       assert.throws(() => parseTemplate(source), (e: unknown) => e instanceof TemplateError && message.test(e.message));
     });
   }
+});
+
+describe("the human view's compact summary", () => {
+  it('shows the steps that failed or were cancelled with counts by outcome, and at most three diagnostics', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { renderMarkdown } = await import('../../src/render/markdown/index.js');
+    const result = JSON.parse(readFileSync(new URL('../fixtures/presentations/done/error-gate_failed.json', import.meta.url), 'utf8'));
+    const many = { ...result, diagnostics: Array.from({ length: 5 }, () => result.diagnostics[0]) };
+    const full = renderMarkdown(many);
+    const compact = renderMarkdown(many, { compact: true });
+    const steps = result.steps as { label: string; outcome: string }[];
+    const passed = steps.filter((s) => s.outcome === 'ok');
+    assert.ok(passed.length > 0 && steps.some((s) => s.outcome === 'failed'));
+    for (const s of passed) assert.ok(full.includes(`| ${s.label} |`) && !compact.includes(`| ${s.label} |`), s.label);
+    for (const s of steps.filter((x) => x.outcome === 'failed')) assert.ok(compact.includes(`| ${s.label} | failed |`), s.label);
+    assert.match(compact, new RegExp(`${steps.length} steps: .*${passed.length} ok`));
+    assert.match(compact, /… and 2 more: `--render` or the JSON result shows them\./);
+    assert.match(full, /^- \*\*/m);
+  });
 });

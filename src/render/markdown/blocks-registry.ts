@@ -14,8 +14,8 @@ import { COUNT_BLOCKS } from './blocks-counts.js';
 export const BLOCKS: Readonly<Record<BlockName, Block>> = {
   /** `{{> failure 'discern done'}}`: "# discern done: failed (`slug`)" and the message. */
   failure: ([title], result) => failureState(result as DiscernResult, String(title)),
-  steps: ([steps]) => stepsSection(steps as DiscernStep[] | undefined),
-  diagnostics: ([diagnostics]) => diagnosticsSection(diagnostics as DiscernDiagnostic[] | undefined),
+  steps: ([steps], _result, options) => stepsSection(steps as DiscernStep[] | undefined, options.compact === true),
+  diagnostics: ([diagnostics], _result, options) => diagnosticsSection(diagnostics as DiscernDiagnostic[] | undefined, options.compact === true),
   standards: ([standards]) => standardsSection(standards as DiscernGateStandard[] | undefined),
   plan: ([plan]) => planSection(plan as DiscernPlan | undefined),
   'config-issues': ([issues]) => (Array.isArray(issues) && issues.length > 0 ? configIssueList(issues as DiscernConfigIssue[]) : undefined),

@@ -1,5 +1,6 @@
 // Small Markdown building blocks shared by the per-verb presentations.
 import type { DiscernConfigIssue } from '../../../generated/types.js';
+import { inlineCode } from '../template/filters.js';
 
 /** Escapes text for a table cell: pipes and line breaks would end the cell. */
 export function cell(text: string): string {
@@ -10,10 +11,7 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 }
 
-export function code(text: string): string {
-  const ticks = text.includes('`') ? '``' : '`';
-  return `${ticks}${ticks === '``' ? ' ' : ''}${text}${ticks === '``' ? ' ' : ''}${ticks}`;
-}
+export const code = inlineCode;
 
 /**
  * Joins sections with one blank line, dropping empty ones; ends with a newline. A template's section is already

@@ -5,10 +5,25 @@ import { code, table } from './blocks.js';
 
 const DIAGNOSTICS_SHOWN = 20;
 
-export function stepsSection(steps: readonly DiscernStep[] | undefined): string | undefined {
+/** Diagnostics the compact human view shows before pointing at the full result. */
+const DIAGNOSTICS_COMPACT = 3;
+
+export function stepsSection(steps: readonly DiscernStep[] | undefined, compact = false): string | undefined {
   if (!steps || steps.length === 0) return undefined;
+  if (compact) return compactSteps(steps);
   const rows = steps.map((s) => [s.label, s.outcome, s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''), s.duration_s !== undefined ? `${s.duration_s} s` : '', outputCell(s)]);
   return `## Steps\n\n${table(['Step', 'Outcome', 'Stage', 'Time', 'Output'], rows)}`;
+}
+
+/** The human view's summary: the counts by outcome, and only the steps that did not pass or were cancelled. */
+function compactSteps(steps: readonly DiscernStep[]): string {
+  const counts = new Map<string, number>();
+  for (const s of steps) counts.set(s.outcome, (counts.get(s.outcome) ?? 0) + 1);
+  const summary = `${steps.length} step${steps.length === 1 ? '' : 's'}: ${[...counts].map(([o, n]) => `${n} ${o}`).join(', ')}.`;
+  const notable = steps.filter((s) => s.outcome === 'failed' || s.outcome === 'cancelled');
+  if (notable.length === 0) return `## Steps\n\n${summary}`;
+  const rows = notable.map((s) => [s.label, s.outcome, s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''), s.duration_s !== undefined ? `${s.duration_s} s` : '', outputCell(s)]);
+  return `## Steps\n\n${summary} \`--render\` shows them all.\n\n${table(['Step', 'Outcome', 'Stage', 'Time', 'Output'], rows)}`;
 }
 
 function outputCell(step: DiscernStep): string {
@@ -17,10 +32,12 @@ function outputCell(step: DiscernStep): string {
   return `${step.output_lines} line${step.output_lines === 1 ? '' : 's'}${errorLike}`;
 }
 
-export function diagnosticsSection(diagnostics: readonly DiscernDiagnostic[] | undefined): string | undefined {
+export function diagnosticsSection(diagnostics: readonly DiscernDiagnostic[] | undefined, compact = false): string | undefined {
   if (!diagnostics || diagnostics.length === 0) return undefined;
-  const shown = diagnostics.slice(0, DIAGNOSTICS_SHOWN).map(diagnosticItem);
-  const more = diagnostics.length > DIAGNOSTICS_SHOWN ? `\n\n… and ${diagnostics.length - DIAGNOSTICS_SHOWN} more in the JSON result.` : '';
+  const cap = compact ? DIAGNOSTICS_COMPACT : DIAGNOSTICS_SHOWN;
+  const shown = diagnostics.slice(0, cap).map(diagnosticItem);
+  const where = compact ? ': `--render` or the JSON result shows them' : ' in the JSON result';
+  const more = diagnostics.length > cap ? `\n\n… and ${diagnostics.length - cap} more${where}.` : '';
   return `## Diagnostics\n\n${shown.join('\n\n')}${more}`;
 }
 

@@ -4,14 +4,15 @@
 // other actions and the next action from the result's hints.
 import type { DiscernResult } from '../../../generated/types.js';
 import { PRESENTATIONS } from '../../../generated/presentations.js';
-import { evaluateTemplate } from '../template/evaluate.js';
+import { evaluateTemplate, type PresentOptions } from '../template/evaluate.js';
 import { BLOCKS } from './blocks-registry.js';
 import { frame } from './frame.js';
 
-export function renderMarkdown(result: DiscernResult): string {
+/** `compact` is the human view's summary: shared blocks show counts and what needs attention, not every row. */
+export function renderMarkdown(result: DiscernResult, options: PresentOptions = {}): string {
   const template = PRESENTATIONS[result.verb];
   // Codegen refuses a verb without a template, so this only fires on a result no verb of this version produces.
   if (!template) throw new Error(`no presentation for verb ${JSON.stringify(result.verb)}`);
-  const s = evaluateTemplate(template, result, BLOCKS);
+  const s = evaluateTemplate(template, result, BLOCKS, options);
   return frame(result, { state: s.state ?? '', evidence: s.evidence, authority: s.authority, ownerAttention: s.owner });
 }

@@ -3,10 +3,15 @@
 // Whitespace-significant payloads (`verbatim`, `fence`) are kept out of the blank-line tidying, byte for byte.
 import type { Condition, Node, SectionName, Template, Test, Value } from './ast.js';
 import { SECTIONS } from './ast.js';
-import { applyFilter, isTruthy, KEEP_CLOSE, KEEP_OPEN } from './filters.js';
+import { applyFilter, isTruthy, KEEP_CLOSE, KEEP_OPEN, keepText } from './filters.js';
+
+/** How the Markdown is meant: in full (MCP, --markdown, --render), or as the human view's compact summary. */
+export interface PresentOptions {
+  compact?: boolean;
+}
 
 /** A shared Markdown block a template calls with `{{> name args}}`; undefined renders nothing. */
-export type Block = (args: unknown[], result: unknown) => string | undefined;
+export type Block = (args: unknown[], result: unknown, options: PresentOptions) => string | undefined;
 
 interface Env {
   root: unknown;
@@ -14,17 +19,18 @@ interface Env {
   meta: Record<string, unknown>;
   bound: Record<string, unknown>;
   blocks: Readonly<Record<string, Block>>;
+  options: PresentOptions;
   /** Exact payloads, swapped in after tidying; the text holds a private-use marker in their place. */
   kept: string[];
 }
 
 
-export function evaluateTemplate(template: Template, result: unknown, blocks: Readonly<Record<string, Block>>): Partial<Record<SectionName, string>> {
+export function evaluateTemplate(template: Template, result: unknown, blocks: Readonly<Record<string, Block>>, options: PresentOptions = {}): Partial<Record<SectionName, string>> {
   const out: Partial<Record<SectionName, string>> = {};
   for (const name of SECTIONS) {
     const nodes = template[name];
     if (!nodes) continue;
-    const env: Env = { root: result, item: result, meta: {}, bound: {}, blocks, kept: [] };
+    const env: Env = { root: result, item: result, meta: {}, bound: {}, blocks, options, kept: [] };
     const text = restore(tidy(renderNodes(nodes, env)), env.kept);
     if (text.trim().length > 0) out[name] = text;
   }
@@ -70,7 +76,10 @@ function renderNode(node: Node, env: Env): string {
   }
   const block = env.blocks[node.block];
   if (!block) throw new Error(`presentation block "${node.block}" is not registered`);
-  return block(node.args.map((a) => resolve(a, env)), env.root) ?? '';
+  // A block's Markdown is finished (a table, a fenced diagnostic output): it is kept out of the blank-line and
+  // trailing-space tidying, so output it quotes keeps its exact bytes.
+  const out = block(node.args.map((a) => resolve(a, env)), env.root, env.options);
+  return out === undefined || out === '' ? '' : keepText(env, out.replace(/^\n+|\n+$/g, ''));
 }
 
 function resolve(value: Value, env: Env): unknown {

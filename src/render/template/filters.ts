@@ -38,9 +38,12 @@ function text(v: unknown): string {
   return v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/** Inline code whose fence is longer than any run of backticks inside (CommonMark code spans). */
 export function inlineCode(value: string): string {
-  const ticks = value.includes('`') ? '``' : '`';
-  return ticks === '``' ? `\`\` ${value} \`\`` : `\`${value}\``;
+  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((m) => m[0].length));
+  if (longest === 0) return `\`${value}\``;
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks} ${value} ${ticks}`;
 }
 
 export function fenced(value: string, info = 'text'): string {
@@ -96,7 +99,7 @@ export function applyFilter(name: string, v: unknown, args: unknown[], env: { ke
 export const KEEP_OPEN = '\u{F0000}';
 export const KEEP_CLOSE = '\u{F0001}';
 
-function keepText(env: { kept: string[] }, value: string): string {
+export function keepText(env: { kept: string[] }, value: string): string {
   env.kept.push(value);
   return `${KEEP_OPEN}${env.kept.length - 1}${KEEP_CLOSE}`;
 }

@@ -14,7 +14,7 @@ const DEFAULT: Presentation = { noColor: false, plain: false, theme: 'auto' };
 export async function present(result: DiscernResult, format: Format, presentation: Presentation = DEFAULT, target: TerminalTarget = stdoutTarget()): Promise<string> {
   if (format === 'json') return `${serializeResult(result)}\n`;
   const { renderMarkdown } = await import('../../render/markdown/index.js');
-  const markdown = renderMarkdown(result);
+  const markdown = renderMarkdown(result, { compact: format === 'human' });
   if (format === 'markdown') return markdown;
   const { renderTerminal, terminalOptions } = await import('../../render/terminal/index.js');
   return renderTerminal(markdown, terminalOptions(presentation, target, format === 'human'));
