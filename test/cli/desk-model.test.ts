@@ -8,7 +8,7 @@ import { decodeKeys } from '../../src/surfaces/cli/desk/keys.js';
 import { layout, type Line } from '../../src/surfaces/cli/desk/layout.js';
 import { initialState, items, onKey, onOperation, onProblem, onSnapshot, type DeskSnapshot, type DeskState } from '../../src/surfaces/cli/desk/model.js';
 import { buildSnapshot, type JournalEntry } from '../../src/surfaces/cli/desk/snapshot.js';
-import { colorAllowed } from '../../src/surfaces/cli/desk/terminal.js';
+import { colorAllowed, deskColor, paintLine } from '../../src/surfaces/cli/desk/terminal.js';
 import { clean, fit, glyphsFor, width, wrap } from '../../src/surfaces/cli/desk/text.js';
 import type { OperationRecord } from '../../src/engine/journal/index.js';
 import { call } from '../helpers/drive.js';
@@ -265,6 +265,28 @@ describe('desk screen', () => {
     assert.equal(colorAllowed({ NO_COLOR: '' }), true);
     assert.equal(colorAllowed({ NO_COLOR: '1' }), false);
     assert.equal(colorAllowed({ TERM: 'dumb' }), false);
+  });
+
+  it('--no-color and --plain turn tones off whatever the environment; --plain draws ASCII in a UTF-8 locale', () => {
+    const env = { LANG: 'C.UTF-8', FORCE_COLOR: '1' };
+    const flags = (extra: Partial<{ noColor: boolean; plain: boolean }>): { noColor: boolean; plain: boolean; theme: 'auto' } => ({ noColor: false, plain: false, theme: 'auto', ...extra });
+    assert.equal(deskColor(flags({}), env), true);
+    assert.equal(deskColor(flags({}), { NO_COLOR: '1' }), false, 'the environment still counts');
+    const state = initialState(snapshot());
+    const coloured = layout(state, { columns: 110, rows: 35, glyphs: glyphsFor(env), now: NOW }).map((l) => paintLine(l, deskColor(flags({}), env)));
+    assert.ok(coloured.some((l) => l.includes('\x1b[7m')), 'the selection is drawn in reverse when colour is on');
+    for (const presentation of [flags({ noColor: true }), flags({ plain: true })]) {
+      const glyphs = glyphsFor(env, presentation.plain);
+      const drawn = layout(state, { columns: 110, rows: 35, glyphs, now: NOW }).map((l) => paintLine(l, deskColor(presentation, env)));
+      const all = drawn.join('\n');
+      assert.ok(!all.includes('\x1b'), JSON.stringify(all));
+      if (presentation.plain) {
+        assert.ok(!/[^\x20-\x7e\n]/.test(all), all);
+        assert.match(drawn[34] ?? '', /^up\/down\/jk move - enter details/);
+      } else {
+        assert.match(drawn[34] ?? '', /^↑↓\/jk move/, '--no-color alone keeps the Unicode glyphs');
+      }
+    }
   });
 
   it('a refresh that fails says why and keeps the rows', () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import type { LiveEvent } from '../../src/engine/live/live-events.js';
 import { colorAllowed, liveView, utf8Locale } from '../../src/surfaces/cli/live.js';
 import { applyUpdate, emptyModel, type LiveFact, type LiveModel } from '../../src/surfaces/cli/live-model.js';
-import { liveRegion } from '../../src/surfaces/cli/live-region.js';
+import { liveRegion, shownRows } from '../../src/surfaces/cli/live-region.js';
+import { liveLines } from '../../src/surfaces/cli/live-lines.js';
 import { ASCII_GLYPHS, UNICODE_GLYPHS, displayWidth, formatElapsed, plainLine, renderRegion } from '../../src/surfaces/cli/live-render.js';
 import type { LiveUpdate } from '../../src/verbs/context.js';
 
@@ -212,6 +213,79 @@ describe('the region writer', () => {
     region.close();
     const drawn = out.writes.join('').replace(/\r|\x1b\[\d*A|\x1b\[J|\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => !l.startsWith('discern:'));
     for (const line of drawn) assert.ok(displayWidth(line) <= 23, JSON.stringify(line));
+  });
+});
+
+/** A job that prints escape sequences in its failure: an SGR, an OSC window title ended by BEL. */
+const HOSTILE: [number, LiveUpdate][] = [
+  [0, update([{ kind: 'plan', producers: ['lint', 'te\u001b[31mst'] }])],
+  [10, update([{ kind: 'producer', label: 'te\u001b[31mst', state: 'running', elapsedMs: 0, detail: 'x\u001b]0;pwned\u0007' }])],
+  [20, update([{ kind: 'failure', label: 'te\u001b[31mst', name: 'n\u001b[31mame', message: 'm\u001b]0;pwned\u0007sg', file: 'f\u0007.ts', line: 1 }], { durable: true })],
+];
+
+describe('text from the jobs is shown, never obeyed', () => {
+  it('plain lines: no ESC or BEL, the job\'s text in caret notation', () => {
+    const out = recorder(80);
+    const lines = liveLines(out, { now: () => 0 });
+    for (const [, u] of HOSTILE) lines.progress(u);
+    lines.close();
+    const text = out.writes.join('');
+    assert.ok(!text.includes(ESC) && !text.includes('\x07'), JSON.stringify(text));
+    assert.match(text, /discern: te\^\[\[31mst: n\^\[\[31mame failed — m\^\[\]0;pwned\^Gsg \(f\^G\.ts:1\)/);
+  });
+
+  it('the region without colour: no ESC beyond its own cursor moves; with colour: only its own SGR', async () => {
+    for (const color of [false, true]) {
+      const out = recorder(120);
+      const region = liveRegion(out, { glyphs: ASCII_GLYPHS, color, now: () => 0 });
+      for (const [, u] of HOSTILE) region.progress(u);
+      await settle();
+      region.close();
+      const text = out.writes.join('');
+      assert.ok(!text.includes('\x07'), JSON.stringify(text));
+      const own = color ? /\r|\x1b\[\d*A|\x1b\[J|\x1b\[[0-9;]*m/g : /\r|\x1b\[\d*A|\x1b\[J/g;
+      const rest = text.replace(own, '');
+      assert.ok(!rest.includes(ESC), JSON.stringify(rest));
+      assert.ok(!text.includes('\x1b]'), 'no OSC');
+      assert.ok(text.includes('te^[[31mst') && text.includes('n^[[31mame') && text.includes('m^[]0;pwned^Gsg') && text.includes('x^[]0;pwned^G'), JSON.stringify(text));
+    }
+  });
+
+  it('renderRegion measures the caret notation: lines still fit the width', () => {
+    const { model } = play(HOSTILE);
+    for (const line of renderRegion(model, { now: 0, width: 20, glyphs: ASCII_GLYPHS, color: false, frame: 0 })) {
+      assert.ok(!line.includes(ESC), JSON.stringify(line));
+      assert.ok(displayWidth(line) <= 19, JSON.stringify(line));
+    }
+  });
+});
+
+describe('the region after the terminal shrinks', () => {
+  it('a line wider than the terminal now counts as the rows it wrapped onto', () => {
+    assert.equal(shownRows([79, 10, 0], 80), 3);
+    assert.equal(shownRows([79, 10, 0], 40), 2 + 1 + 1);
+    assert.equal(shownRows([79, 40, 41], 20), 4 + 2 + 3);
+  });
+
+  it('the erase moves up over every row the old lines take at the current width, and a resize redraws', async () => {
+    const listeners: (() => void)[] = [];
+    const out = { ...recorder(80), on(event: 'resize', l: () => void) { if (event === 'resize') listeners.push(l); }, off(event: 'resize', l: () => void) { listeners.splice(listeners.indexOf(l), 1); } };
+    const region = liveRegion(out, { glyphs: ASCII_GLYPHS, color: false, now: () => 0 });
+    region.progress(update([{ kind: 'plan', producers: ['a-producer-label-long-enough-to-wrap-when-the-terminal-is-narrow'] }]));
+    await settle();
+    const drawn = (out.writes.at(-1) ?? '').split('\n').filter((l) => l.length > 0);
+    assert.equal(drawn.length, 2, JSON.stringify(drawn));
+    const expected = shownRows(drawn.map(displayWidth), 30);
+    assert.ok(expected > 2, 'the row wraps at 30 columns');
+    out.columns = 30;
+    assert.equal(listeners.length, 1, 'the region listens for resize');
+    const before = out.writes.length;
+    listeners[0]!();
+    assert.equal(out.writes.length, before + 1, 'a resize redraws at once');
+    assert.ok(out.writes.at(-1)!.startsWith(`\r${ESC}[${expected}A${ESC}[J`), JSON.stringify(out.writes.at(-1)));
+    for (const line of out.writes.at(-1)!.replace(/^\r\x1b\[\d+A\x1b\[J/, '').split('\n')) assert.ok(displayWidth(line) <= 29, JSON.stringify(line));
+    region.close();
+    assert.equal(listeners.length, 0, 'close stops listening');
   });
 });
 

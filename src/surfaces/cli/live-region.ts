@@ -2,16 +2,22 @@
 // times a second while something runs, so times and the spinner move), with durable facts printed above it as
 // lines that stay. Every redraw is one write: move up over the region, erase to the end of the screen, print
 // what is new above, draw the region again, ending at column 0 below it. Closing erases it and prints any
-// durable line still queued (docs/decisions/0033-live-region-on-stderr.md).
+// durable line still queued (docs/decisions/0033-live-region-on-stderr.md). A terminal that shrinks reflows the
+// drawn lines onto more rows, so the erase counts the rows each line takes at the current width, and a resize
+// redraws at once.
 import type { LiveUpdate } from '../../verbs/context.js';
 import { applyUpdate, emptyModel, type LiveModel } from './live-model.js';
 import { durableLine, renderRegion, type Glyphs } from './live-render.js';
+import { visibleWidth } from '../../render/terminal/text.js';
 
 /** What the region needs of a stream: our own writer's view of a tty.WriteStream. */
 export interface RegionStream {
   write(chunk: string): unknown;
   columns?: number;
   rows?: number;
+  /** A tty.WriteStream says 'resize' when the terminal's size changes. */
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
 }
 
 export interface RegionOptions {
@@ -32,14 +38,18 @@ const TICK_MS = 200;
 export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWriter {
   const now = options.now ?? Date.now;
   let model: LiveModel = emptyModel(now());
-  let shown = 0;
+  /** The display width of each line of the region on screen, to know how many rows it takes now. */
+  let shown: number[] = [];
   let frame = 0;
   let queued: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let lastDrawAt = -Infinity;
   let closed = false;
 
-  const erase = (): string => (shown > 0 ? `\r\x1b[${shown}A\x1b[J` : '');
+  const erase = (): string => {
+    const rows = shownRows(shown, stream.columns || 80);
+    return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : '';
+  };
   const hasContent = (): boolean => model.rows.length > 0 || model.wait !== undefined || model.watch !== undefined || model.status !== undefined;
   const draw = (): void => {
     timer = undefined;
@@ -50,7 +60,7 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
     const above = queued.map((l) => `${l}\n`).join('');
     queued = [];
     stream.write(`${erase()}${above}${lines.map((l) => `${l}\n`).join('')}`);
-    shown = lines.length;
+    shown = lines.map(visibleWidth);
   };
   const schedule = (): void => {
     if (timer !== undefined || closed) return;
@@ -61,6 +71,12 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
     if (hasContent()) schedule();
   }, TICK_MS);
   ticker.unref();
+  const resized = (): void => {
+    if (closed || (shown.length === 0 && queued.length === 0)) return;
+    if (timer !== undefined) clearTimeout(timer);
+    draw();
+  };
+  stream.on?.('resize', resized);
 
   return {
     progress: (update) => {
@@ -77,13 +93,20 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
       if (closed) return;
       closed = true;
       clearInterval(ticker);
+      stream.off?.('resize', resized);
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       const above = queued.map((l) => `${l}\n`).join('');
       const out = `${erase()}${above}`;
       if (out.length > 0) stream.write(out);
-      shown = 0;
+      shown = [];
       queued = [];
     },
   };
+}
+
+/** Rows the drawn lines take at `columns`: a line wider than the terminal now wraps onto more than one. */
+export function shownRows(widths: readonly number[], columns: number): number {
+  const cols = Math.max(1, columns);
+  return widths.reduce((n, w) => n + Math.max(1, Math.ceil(w / cols)), 0);
 }

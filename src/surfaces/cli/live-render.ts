@@ -1,9 +1,11 @@
 // Draws the live model as text, pure: the region's lines (one row per producer, a wait, a watch, the overall
 // count and time) cut to the terminal's width so a row never wraps, and the durable lines printed above it.
 // Markers are Unicode on a UTF-8 locale and ASCII otherwise; colour only when allowed (NO_COLOR, TERM=dumb).
+// Text from the project's jobs (labels, failure names and messages, files, details) is shown with its control
+// characters as caret notation before it is measured or printed: a job's escape sequence never reaches stderr.
 import type { LiveCounts, LiveProducerState } from '../../engine/live/live-events.js';
 import type { LiveFact, LiveModel, RowModel } from './live-model.js';
-import { charWidth, textWidth } from '../../render/terminal/text.js';
+import { charWidth, textWidth, visibleControls } from '../../render/terminal/text.js';
 
 export interface Glyphs {
   pending: string;
@@ -52,7 +54,7 @@ export function renderRegion(model: LiveModel, o: RenderOptions): string[] {
   if (model.status !== undefined && !anyRunning && !model.wait && !model.watch) extra.push([[spinner(o), 'cyan'], [` ${model.status}`]]);
   const summary = model.rows.length > 0 ? summaryLine(model, o) : undefined;
   const room = Math.max(1, Math.min(MAX_ROWS, (o.height ?? Infinity) - 1 - extra.length - (summary ? 1 : 0)));
-  const labelWidth = Math.min(Math.max(0, ...model.rows.map((r) => displayWidth(r.label))), Math.max(8, Math.floor(o.width / 3)));
+  const labelWidth = Math.min(Math.max(0, ...model.rows.map((r) => displayWidth(oneLine(r.label)))), Math.max(8, Math.floor(o.width / 3)));
   const { shown, hidden } = chooseRows(model.rows, room);
   for (const row of shown) lines.push(rowLine(row, labelWidth, o));
   if (hidden.length > 0) lines.push([[`  ${o.glyphs.ellipsis} ${hidden.length} more: ${tally(hidden)}`, 'dim']]);
@@ -65,7 +67,7 @@ export function renderRegion(model: LiveModel, o: RenderOptions): string[] {
 export function durableLine(fact: LiveFact, o: Pick<RenderOptions, 'glyphs' | 'color'>): string | undefined {
   switch (fact.kind) {
     case 'note':
-      return fact.durable ? `discern: ${fact.text}` : undefined;
+      return fact.durable ? `discern: ${visibleControls(fact.text)}` : undefined;
     case 'failure':
       return paint([[o.glyphs.failed, 'red'], [` ${fact.label}: ${fact.name}`, 'bold'], [` ${o.glyphs.dash} ${firstLine(fact.message, o.glyphs.ellipsis)}${where(fact)}`]], o.color);
     case 'ended':
@@ -77,6 +79,11 @@ export function durableLine(fact: LiveFact, o: Pick<RenderOptions, 'glyphs' | 'c
 
 /** A fact as one plain line, for stderr that is not a terminal; undefined for facts not worth a line. */
 export function plainLine(fact: LiveFact): string | undefined {
+  const line = plainText(fact);
+  return line === undefined ? undefined : visibleControls(line);
+}
+
+function plainText(fact: LiveFact): string | undefined {
   switch (fact.kind) {
     case 'note':
       return fact.durable ? `discern: ${fact.text}` : undefined;
@@ -122,7 +129,7 @@ const MARK_STYLE: Record<LiveProducerState, Style> = { pending: 'dim', running: 
 function rowLine(row: RowModel, labelWidth: number, o: RenderOptions): Segment[] {
   const marker = row.state === 'running' ? spinner(o) : o.glyphs[row.state];
   const elapsed = row.state === 'running' && row.startedAt !== undefined ? formatElapsed(o.now - row.startedAt) : row.durationMs !== undefined && row.state !== 'skipped' ? formatElapsed(row.durationMs) : '';
-  const label = fit([[row.label]], labelWidth, o.glyphs.ellipsis)[0]?.[0] ?? row.label;
+  const label = fit([[oneLine(row.label)]], labelWidth, o.glyphs.ellipsis)[0]?.[0] ?? row.label;
   const counts = [...countParts(row.counts, row.state === 'running'), ...(row.detail !== undefined ? [row.detail] : [])].join(o.glyphs.sep);
   const quiet = row.state === 'pending' || row.state === 'skipped';
   return [
@@ -180,8 +187,14 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
 
-/** Cuts segments to `width` columns, ending with the ellipsis when something was cut. */
-function fit(segments: readonly Segment[], width: number, ellipsis: string): Segment[] {
+/** Text for one row: control characters as caret notation, tabs and line breaks as spaces. */
+function oneLine(text: string): string {
+  return visibleControls(text.replace(/[\t\n]/g, ' '));
+}
+
+/** Cuts segments to `width` columns, ending with the ellipsis when something was cut; measures what is shown. */
+function fit(raw: readonly Segment[], width: number, ellipsis: string): Segment[] {
+  const segments = raw.map(([text, style]): Segment => (style === undefined ? [oneLine(text)] : [oneLine(text), style]));
   const total = segments.reduce((n, [t]) => n + displayWidth(t), 0);
   if (total <= width) return [...segments];
   const budget = Math.max(0, width - displayWidth(ellipsis));
@@ -202,8 +215,14 @@ function fit(segments: readonly Segment[], width: number, ellipsis: string): Seg
   return out;
 }
 
+/** The only escape sequences the view writes are its own SGR; every text between them is shown, not obeyed. */
 function paint(segments: readonly Segment[], color: boolean): string {
-  return segments.map(([text, style]) => (color && style !== undefined && text.length > 0 ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text)).join('');
+  return segments
+    .map(([raw, style]) => {
+      const text = oneLine(raw);
+      return color && style !== undefined && text.length > 0 ? `\x1b[${SGR[style]}m${text}\x1b[0m` : text;
+    })
+    .join('');
 }
 
 /** A failure's first line: a multi-line message would push the region off the screen. */

@@ -79,7 +79,7 @@ async function desk(format: Format, presentation: Presentation, common: InvokeOp
   const interactive = format === 'human' && process.stdin.isTTY === true && process.stdout.isTTY === true;
   if (!interactive) return await emit(await invoke('status', {}, common), format, presentation);
   const { openDesk } = await import('./desk/desk.js');
-  const outcome = await openDesk(common);
+  const outcome = await openDesk(common, presentation);
   return outcome.kind === 'exit' ? outcome.code : await emit(outcome.result, 'human', presentation);
 }
 

@@ -14,7 +14,8 @@ import { layout } from './layout.js';
 import { takeDeskLock } from './lock.js';
 import { initialState, onKey, onOperation, onProblem, onSnapshot, type DeskState, type Effect } from './model.js';
 import { deskSources } from './sources.js';
-import { colorAllowed, openTerminal } from './terminal.js';
+import { DEFAULT_PRESENTATION, type Presentation } from '../../../render/terminal/options.js';
+import { deskColor, openTerminal } from './terminal.js';
 import { glyphsFor } from './text.js';
 import { watchRepository } from './watch.js';
 
@@ -29,7 +30,8 @@ export type DeskOutcome = { kind: 'exit'; code: number } | { kind: 'result'; res
 
 const SIGNALS = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 
-export async function openDesk(common: InvokeOptions): Promise<DeskOutcome> {
+/** `presentation`: --no-color and --plain turn the tones off, --plain draws ASCII glyphs whatever the locale. */
+export async function openDesk(common: InvokeOptions, presentation: Presentation = DEFAULT_PRESENTATION): Promise<DeskOutcome> {
   const found = await findCheckout(common.defaultTarget, common.env, common.signal);
   const commonDir = found.ok ? found.checkout.commonDir : undefined;
   // The status read that refuses (no repository, no project, a broken discern.toml) answers as status would.
@@ -52,8 +54,8 @@ export async function openDesk(common: InvokeOptions): Promise<DeskOutcome> {
 
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const terminal = openTerminal(stdin, stdout, colorAllowed(common.env));
-  const glyphs = glyphsFor(common.env);
+  const terminal = openTerminal(stdin, stdout, deskColor(presentation, common.env));
+  const glyphs = glyphsFor(common.env, presentation.plain);
   let state: DeskState = initialState(first.snapshot);
   const draw = (): void => terminal.draw(layout(state, { ...terminal.size(), glyphs, now: Date.now() }));
 

@@ -2,6 +2,7 @@
 // terminal given back exactly as it was on every way out — quitting, an error, a signal, an uncaught exception,
 // process.exit from anywhere. Restoring is synchronous and idempotent, so each exit path can call it: writes to
 // a terminal are synchronous in Node on Linux and macOS, so even an 'exit' listener's write reaches it.
+import type { Presentation } from '../../../render/terminal/options.js';
 import type { Line, ScreenSize, Tone } from './layout.js';
 
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J';
@@ -25,6 +26,21 @@ export interface Terminal {
 /** NO_COLOR (any non-empty value, no-color.org) turns every tone off; the selection still shows by its cursor. */
 export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
   return (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
+}
+
+/**
+ * Tones become colour unless --no-color or --plain says no, and then as the environment allows. The tones are
+ * attributes (bold, reverse, dim) and the basic red, legible on a light and a dark background alike, so --theme
+ * has nothing to change here.
+ */
+export function deskColor(presentation: Presentation, env: Readonly<Record<string, string | undefined>>): boolean {
+  return !(presentation.noColor || presentation.plain) && colorAllowed(env);
+}
+
+/** One drawn line: its text, wrapped in its tone's attributes only when colour is on. */
+export function paintLine(line: Line, color: boolean): string {
+  const tone = color && line.tone !== undefined ? TONES[line.tone] : '';
+  return `${tone}${line.text}${tone ? RESET : ''}`;
 }
 
 export function openTerminal(input: NodeJS.ReadStream, output: NodeJS.WriteStream, color: boolean): Terminal {
@@ -63,8 +79,7 @@ export function openTerminal(input: NodeJS.ReadStream, output: NodeJS.WriteStrea
       // and a line as wide as the screen never leaves the cursor waiting to wrap onto the next row.
       let frame = '';
       lines.forEach((line, i) => {
-        const tone = color && line.tone !== undefined ? TONES[line.tone] : '';
-        frame += `\x1b[${i + 1};1H\x1b[2K${tone}${line.text}${tone ? RESET : ''}`;
+        frame += `\x1b[${i + 1};1H\x1b[2K${paintLine(line, color)}`;
       });
       if (lines.length < rows) frame += `\x1b[${lines.length + 1};1H\x1b[J`;
       write(frame);

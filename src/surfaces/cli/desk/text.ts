@@ -15,8 +15,9 @@ export interface Glyphs {
 const UNICODE: Glyphs = { cursor: '›', here: '●', separator: '·', ellipsis: '…', move: '↑↓/jk' };
 const ASCII: Glyphs = { cursor: '>', here: '*', separator: '-', ellipsis: '~', move: 'up/down/jk' };
 
-/** The locale decides: the first of LC_ALL, LC_CTYPE and LANG that is set names the character set. */
-export function glyphsFor(env: Readonly<Record<string, string | undefined>>): Glyphs {
+/** --plain asks for ASCII; otherwise the locale decides: the first of LC_ALL, LC_CTYPE and LANG that is set. */
+export function glyphsFor(env: Readonly<Record<string, string | undefined>>, plain = false): Glyphs {
+  if (plain) return ASCII;
   const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find((v) => v !== undefined && v !== '') ?? '';
   return /utf-?8/i.test(locale) ? UNICODE : ASCII;
 }
