@@ -239,6 +239,16 @@ describe('the two arrangements', () => {
     const words = (s: string): string[] => s.replace(/^- |^## Next$|[#•→`─═]/gm, ' ').split(/\s+/).filter(Boolean);
     assert.deepEqual(words(render(DOC, { compact: true })), words(DOC));
   });
+  it('human: only the final "## Next" is the arrow; a page\'s "## Next steps" or a mid-page "## Next" stays a section', () => {
+    const page = '# Getting started\n\nIntro.\n\n## Next steps\n\n- Read the manual.\n- Run the gate.\n\n## Next\n\nA section named Next.\n\n## Later\n\nMore.\n\n## Next\n\nRun `discern done`.\n';
+    assert.equal(
+      render(page, { compact: true }),
+      'Getting started\nIntro.\n\nNext steps\n• Read the manual.\n• Run the gate.\n\nNext\nA section named Next.\n\nLater\nMore.\n\n→ Run `discern done`.\n',
+    );
+    const noFinal = '# Page\n\n## Next steps\n\n- Do a thing.\n\n## Next\n\nStill content.\n\n## After\n\nEnd.\n';
+    assert.ok(!render(noFinal, { compact: true }).includes('→'), 'a "## Next" followed by another section is content');
+    assert.ok(render('# Page\n\n## Next\n\nDo it.\n\n### Detail\n\nMore.\n', { compact: true }).includes('→ Do it.'), 'deeper headings may follow');
+  });
   it('a quote keeps its lines behind a bar', () => {
     assert.equal(render('> discern Proof: main @ abc — gate green\n'), '│ discern Proof: main @ abc — gate green\n');
   });
