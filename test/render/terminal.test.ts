@@ -227,6 +227,29 @@ describe('inline forms', () => {
   });
 });
 
+describe('inline parsing stays near-linear on pathological input', () => {
+  // Each of these once rescanned the rest of the text from every unmatched marker (seconds each). The timeout
+  // only catches a return of that; the assertions are about the output.
+  const words = (s: string): string => s.split(/\s+/).filter(Boolean).join(' ');
+  it('unclosed `_`, `**`, backtick runs and brackets are literal text, every character kept', { timeout: 20000 }, () => {
+    for (const source of ['_a '.repeat(20000), '**a '.repeat(20000), '[a '.repeat(20000), '[a](b '.repeat(20000)]) {
+      const out = render(source);
+      assert.ok(!out.includes(ESC));
+      assert.equal(words(out), words(source), source.slice(0, 8));
+    }
+    const ticks = '`'.repeat(20000);
+    const mixed = `Run [a *b _c ${ticks} d and \`x\` ${ticks}\`\` end`;
+    assert.equal(words(render(mixed)), words(mixed), 'a run matching no other run of its length is literal');
+    const spans = `${'`a` '.repeat(10000)}${ticks} x ${ticks}`;
+    assert.equal(words(render(spans, { tty: true }).replace(/\x1b\[[0-9;]*m/g, '')), words(`${'a '.repeat(10000)} x `));
+  });
+  it('nesting deeper than sixteen levels leaves the inner markers as text instead of exhausting the stack', { timeout: 20000 }, () => {
+    const out = render(`${'['.repeat(20000)}x${'](u)'.repeat(20000)}`);
+    assert.ok(out.includes('x'));
+    assert.ok(out.replace(/\s/g, '').startsWith('['.repeat(100)), 'the unparsed brackets are shown');
+  });
+});
+
 describe('the two arrangements', () => {
   const DOC = '# discern doctor: ok\n\nAll good.\n\n## Other actions\n\n- Check the map.\n\n## Next\n\nRun `discern done`.\n';
   it('--render: headings underlined and blocks a blank line apart', () => {
