@@ -57,7 +57,7 @@ describe('fenced code is kept byte for byte', () => {
     ['render', {}],
     ['human', { compact: true }],
     ['plain', { flags: { plain: true } }],
-    ['colour', { env: { ...UTF8, FORCE_COLOR: '1' } }],
+    ['colour', { tty: true }],
     ['narrow', { env: { ...UTF8, COLUMNS: '40' } }],
   ] as const) {
     it(`${name}: every content line, with its leading and trailing spaces and tabs, unwrapped`, () => {
@@ -166,9 +166,12 @@ describe('colour', () => {
     ['--no-color', { flags: { noColor: true }, tty: true }],
     ['--plain', { flags: { plain: true }, tty: true }],
     ['TERM=dumb', { env: { ...UTF8, TERM: 'dumb' }, tty: true }],
-    ['--no-color over FORCE_COLOR', { flags: { noColor: true }, env: { ...UTF8, FORCE_COLOR: '1' } }],
-    ['--plain over FORCE_COLOR', { flags: { plain: true }, env: { ...UTF8, FORCE_COLOR: '3' } }],
+    ['--no-color over FORCE_COLOR', { flags: { noColor: true }, env: { ...UTF8, FORCE_COLOR: '1' }, tty: true }],
+    ['--plain over FORCE_COLOR', { flags: { plain: true }, env: { ...UTF8, FORCE_COLOR: '3' }, tty: true }],
     ['FORCE_COLOR=0 on a terminal', { env: { ...UTF8, FORCE_COLOR: '0' }, tty: true }],
+    ['FORCE_COLOR=false on a terminal', { env: { ...UTF8, FORCE_COLOR: 'false' }, tty: true }],
+    ['FORCE_COLOR when redirected', { env: { ...UTF8, FORCE_COLOR: '1' } }],
+    ['FORCE_COLOR=3 when redirected', { env: { ...UTF8, FORCE_COLOR: '3' } }],
   ] as const) {
     it(`${name}: no ESC byte at all`, () => {
       for (const compact of [false, true]) assert.ok(!render(DOC, { ...options, compact }).includes(ESC), name);
@@ -177,14 +180,15 @@ describe('colour', () => {
   it('an empty NO_COLOR does not count (no-color.org)', () => {
     assert.ok(render(DOC, { env: { ...UTF8, NO_COLOR: '' }, tty: true }).includes(ESC));
   });
-  it('FORCE_COLOR turns it on when redirected, and wins over NO_COLOR as in Node', () => {
-    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } }).includes(ESC));
-    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', NO_COLOR: '1' } }).includes(ESC));
+  it('FORCE_COLOR never turns it on: not when redirected, not over NO_COLOR on a terminal', () => {
+    assert.ok(!render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } }).includes(ESC));
+    assert.ok(!render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', NO_COLOR: '1' }, tty: true }).includes(ESC));
+    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' }, tty: true }).includes(ESC));
   });
   it('styles never stay open at a line end, and the text is the same with or without colour', () => {
-    const coloured = render(`# Title\n\n**${PARAGRAPH}**\n`, { env: { ...UTF8, FORCE_COLOR: '1', COLUMNS: '40' } });
+    const coloured = render(`# Title\n\n**${PARAGRAPH}**\n`, { tty: true, columns: 40 });
     for (const line of coloured.split('\n').filter((l) => l.includes(ESC))) assert.ok(line.endsWith('\x1b[0m'), JSON.stringify(line));
-    assert.equal(stripSgr(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } })).replace(/`/g, ''), render(DOC).replace(/`/g, ''));
+    assert.equal(stripSgr(render(DOC, { tty: true })).replace(/`/g, ''), render(DOC).replace(/`/g, ''));
   });
   it('control characters in the content are shown, never passed to the terminal', () => {
     const out = render('A name with \x1b[31mred\x1b[0m in it.\n\n```\nout\x1b[2Kput\r\n```\n');
@@ -195,7 +199,7 @@ describe('colour', () => {
 
 describe('palettes', () => {
   const DOC = '# Title\n\nSome `code`.\n';
-  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string => render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', ...env }, flags: { theme } });
+  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string => render(DOC, { env: { ...UTF8, ...env }, tty: true, flags: { theme } });
   it('light and dark differ, and auto is dark without a hint', () => {
     assert.notEqual(colours({}, 'light'), colours({}, 'dark'));
     assert.equal(colours({}), colours({}, 'dark'));
@@ -222,7 +226,7 @@ describe('inline forms', () => {
     assert.equal(render('A **bold** _em_ `co*de*` \\*not em\\* snake_case_name.\n'), 'A bold em `co*de*` *not em* snake_case_name.\n');
   });
   it('with colour, code and bold are styled instead', () => {
-    const out = render('A **bold** and `code`.\n', { env: { ...UTF8, FORCE_COLOR: '1' } });
+    const out = render('A **bold** and `code`.\n', { tty: true });
     assert.equal(out, 'A \x1b[1mbold\x1b[0m and \x1b[33mcode\x1b[0m.\n');
   });
 });
