@@ -57,7 +57,7 @@ describe('fenced code is kept byte for byte', () => {
     ['render', {}],
     ['human', { compact: true }],
     ['plain', { flags: { plain: true } }],
-    ['colour', { env: { ...UTF8, FORCE_COLOR: '1' } }],
+    ['colour', { tty: true }],
     ['narrow', { env: { ...UTF8, COLUMNS: '40' } }],
   ] as const) {
     it(`${name}: every content line, with its leading and trailing spaces and tabs, unwrapped`, () => {
@@ -166,9 +166,12 @@ describe('colour', () => {
     ['--no-color', { flags: { noColor: true }, tty: true }],
     ['--plain', { flags: { plain: true }, tty: true }],
     ['TERM=dumb', { env: { ...UTF8, TERM: 'dumb' }, tty: true }],
-    ['--no-color over FORCE_COLOR', { flags: { noColor: true }, env: { ...UTF8, FORCE_COLOR: '1' } }],
-    ['--plain over FORCE_COLOR', { flags: { plain: true }, env: { ...UTF8, FORCE_COLOR: '3' } }],
+    ['--no-color over FORCE_COLOR', { flags: { noColor: true }, env: { ...UTF8, FORCE_COLOR: '1' }, tty: true }],
+    ['--plain over FORCE_COLOR', { flags: { plain: true }, env: { ...UTF8, FORCE_COLOR: '3' }, tty: true }],
     ['FORCE_COLOR=0 on a terminal', { env: { ...UTF8, FORCE_COLOR: '0' }, tty: true }],
+    ['FORCE_COLOR=false on a terminal', { env: { ...UTF8, FORCE_COLOR: 'false' }, tty: true }],
+    ['FORCE_COLOR when redirected', { env: { ...UTF8, FORCE_COLOR: '1' } }],
+    ['FORCE_COLOR=3 when redirected', { env: { ...UTF8, FORCE_COLOR: '3' } }],
   ] as const) {
     it(`${name}: no ESC byte at all`, () => {
       for (const compact of [false, true]) assert.ok(!render(DOC, { ...options, compact }).includes(ESC), name);
@@ -177,14 +180,15 @@ describe('colour', () => {
   it('an empty NO_COLOR does not count (no-color.org)', () => {
     assert.ok(render(DOC, { env: { ...UTF8, NO_COLOR: '' }, tty: true }).includes(ESC));
   });
-  it('FORCE_COLOR turns it on when redirected, and wins over NO_COLOR as in Node', () => {
-    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } }).includes(ESC));
-    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', NO_COLOR: '1' } }).includes(ESC));
+  it('FORCE_COLOR never turns it on: not when redirected, not over NO_COLOR on a terminal', () => {
+    assert.ok(!render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } }).includes(ESC));
+    assert.ok(!render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', NO_COLOR: '1' }, tty: true }).includes(ESC));
+    assert.ok(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' }, tty: true }).includes(ESC));
   });
   it('styles never stay open at a line end, and the text is the same with or without colour', () => {
-    const coloured = render(`# Title\n\n**${PARAGRAPH}**\n`, { env: { ...UTF8, FORCE_COLOR: '1', COLUMNS: '40' } });
+    const coloured = render(`# Title\n\n**${PARAGRAPH}**\n`, { tty: true, columns: 40 });
     for (const line of coloured.split('\n').filter((l) => l.includes(ESC))) assert.ok(line.endsWith('\x1b[0m'), JSON.stringify(line));
-    assert.equal(stripSgr(render(DOC, { env: { ...UTF8, FORCE_COLOR: '1' } })).replace(/`/g, ''), render(DOC).replace(/`/g, ''));
+    assert.equal(stripSgr(render(DOC, { tty: true })).replace(/`/g, ''), render(DOC).replace(/`/g, ''));
   });
   it('control characters in the content are shown, never passed to the terminal', () => {
     const out = render('A name with \x1b[31mred\x1b[0m in it.\n\n```\nout\x1b[2Kput\r\n```\n');
@@ -195,7 +199,7 @@ describe('colour', () => {
 
 describe('palettes', () => {
   const DOC = '# Title\n\nSome `code`.\n';
-  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string => render(DOC, { env: { ...UTF8, FORCE_COLOR: '1', ...env }, flags: { theme } });
+  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string => render(DOC, { env: { ...UTF8, ...env }, tty: true, flags: { theme } });
   it('light and dark differ, and auto is dark without a hint', () => {
     assert.notEqual(colours({}, 'light'), colours({}, 'dark'));
     assert.equal(colours({}), colours({}, 'dark'));
@@ -222,8 +226,31 @@ describe('inline forms', () => {
     assert.equal(render('A **bold** _em_ `co*de*` \\*not em\\* snake_case_name.\n'), 'A bold em `co*de*` *not em* snake_case_name.\n');
   });
   it('with colour, code and bold are styled instead', () => {
-    const out = render('A **bold** and `code`.\n', { env: { ...UTF8, FORCE_COLOR: '1' } });
+    const out = render('A **bold** and `code`.\n', { tty: true });
     assert.equal(out, 'A \x1b[1mbold\x1b[0m and \x1b[33mcode\x1b[0m.\n');
+  });
+});
+
+describe('inline parsing stays near-linear on pathological input', () => {
+  // Each of these once rescanned the rest of the text from every unmatched marker (seconds each). The timeout
+  // only catches a return of that; the assertions are about the output.
+  const words = (s: string): string => s.split(/\s+/).filter(Boolean).join(' ');
+  it('unclosed `_`, `**`, backtick runs and brackets are literal text, every character kept', { timeout: 20000 }, () => {
+    for (const source of ['_a '.repeat(20000), '**a '.repeat(20000), '[a '.repeat(20000), '[a](b '.repeat(20000)]) {
+      const out = render(source);
+      assert.ok(!out.includes(ESC));
+      assert.equal(words(out), words(source), source.slice(0, 8));
+    }
+    const ticks = '`'.repeat(20000);
+    const mixed = `Run [a *b _c ${ticks} d and \`x\` ${ticks}\`\` end`;
+    assert.equal(words(render(mixed)), words(mixed), 'a run matching no other run of its length is literal');
+    const spans = `${'`a` '.repeat(10000)}${ticks} x ${ticks}`;
+    assert.equal(words(render(spans, { tty: true }).replace(/\x1b\[[0-9;]*m/g, '')), words(`${'a '.repeat(10000)} x `));
+  });
+  it('nesting deeper than sixteen levels leaves the inner markers as text instead of exhausting the stack', { timeout: 20000 }, () => {
+    const out = render(`${'['.repeat(20000)}x${'](u)'.repeat(20000)}`);
+    assert.ok(out.includes('x'));
+    assert.ok(out.replace(/\s/g, '').startsWith('['.repeat(100)), 'the unparsed brackets are shown');
   });
 });
 
@@ -238,6 +265,16 @@ describe('the two arrangements', () => {
   it('the human view keeps every word of the Markdown; only the Next heading becomes the arrow', () => {
     const words = (s: string): string[] => s.replace(/^- |^## Next$|[#•→`─═]/gm, ' ').split(/\s+/).filter(Boolean);
     assert.deepEqual(words(render(DOC, { compact: true })), words(DOC));
+  });
+  it('human: only the final "## Next" is the arrow; a page\'s "## Next steps" or a mid-page "## Next" stays a section', () => {
+    const page = '# Getting started\n\nIntro.\n\n## Next steps\n\n- Read the manual.\n- Run the gate.\n\n## Next\n\nA section named Next.\n\n## Later\n\nMore.\n\n## Next\n\nRun `discern done`.\n';
+    assert.equal(
+      render(page, { compact: true }),
+      'Getting started\nIntro.\n\nNext steps\n• Read the manual.\n• Run the gate.\n\nNext\nA section named Next.\n\nLater\nMore.\n\n→ Run `discern done`.\n',
+    );
+    const noFinal = '# Page\n\n## Next steps\n\n- Do a thing.\n\n## Next\n\nStill content.\n\n## After\n\nEnd.\n';
+    assert.ok(!render(noFinal, { compact: true }).includes('→'), 'a "## Next" followed by another section is content');
+    assert.ok(render('# Page\n\n## Next\n\nDo it.\n\n### Detail\n\nMore.\n', { compact: true }).includes('→ Do it.'), 'deeper headings may follow');
   });
   it('a quote keeps its lines behind a bar', () => {
     assert.equal(render('> discern Proof: main @ abc — gate green\n'), '│ discern Proof: main @ abc — gate green\n');

@@ -1,6 +1,7 @@
 // Inline Markdown → styled runs: `code`, **strong**, *emphasis*, [text](url), <autolinks>, backslash escapes and
 // hard line breaks — the inline forms authored presentations use. Without colour, code keeps its backticks
 // (they still mark a literal) and emphasis loses its markers; a link reads `text (url)` unless the text is the url.
+import { Delimiters } from './delimiters.js';
 import type { Role } from './palette.js';
 
 export interface Run {
@@ -14,8 +15,17 @@ export const BREAK = '\n';
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 /** The characters that may start an inline form; text between them is copied in one piece. */
 const SPECIAL = /[\\`*_[!<\n]/g;
+/** `<scheme:…>`, matched where it stands (sticky) rather than on a copy of the rest of the text. */
+const AUTOLINK = /<((?:https?|mailto|file):[^\s<>]*)>/y;
 
-export function parseInline(source: string, color: boolean, roles: Role[] = []): Run[] {
+/**
+ * Emphasis and links nest by parsing their content again; deeper than this their markers stay literal text,
+ * so a pathological `[[[[…` neither exhausts the stack nor rescans the text thousands of times.
+ */
+const MAX_NESTING = 16;
+
+export function parseInline(source: string, color: boolean, roles: Role[] = [], depth = 0): Run[] {
+  const nests = depth < MAX_NESTING;
   const runs: Run[] = [];
   let plain = '';
   const flush = (): void => {
@@ -26,6 +36,8 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
     flush();
     runs.push(...more);
   };
+  // Per source string: what the searches for closers learned, so no failed search is repeated.
+  const d = new Delimiters(source);
   let i = 0;
   while (i < source.length) {
     const ch = source[i] ?? '';
@@ -41,38 +53,38 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
       continue;
     }
     if (ch === '`') {
-      const span = codeSpan(source, i);
+      const span = d.codeSpan(i);
       if (span) {
         push([{ text: color ? span.content : span.raw, roles: [...roles, 'code'] }]);
         i = span.end;
         continue;
       }
       // An unmatched run of backticks is literal text.
-      const run = /^`+/.exec(source.slice(i))?.[0] ?? '`';
-      plain += run;
-      i += run.length;
+      const end = d.runEnd(i);
+      plain += source.slice(i, end);
+      i = end;
       continue;
     }
-    if ((ch === '*' || ch === '_') && next === ch) {
-      const close = closing(source, i, ch + ch);
+    if (nests && (ch === '*' || ch === '_') && next === ch) {
+      const close = d.closing(i, ch + ch);
       if (close !== -1) {
-        push(parseInline(source.slice(i + 2, close), color, [...roles, 'bold']));
+        push(parseInline(source.slice(i + 2, close), color, [...roles, 'bold'], depth + 1));
         i = close + 2;
         continue;
       }
     }
-    if (ch === '*' || ch === '_') {
-      const close = closing(source, i, ch);
+    if (nests && (ch === '*' || ch === '_')) {
+      const close = d.closing(i, ch);
       if (close !== -1) {
-        push(parseInline(source.slice(i + 1, close), color, [...roles, 'em']));
+        push(parseInline(source.slice(i + 1, close), color, [...roles, 'em'], depth + 1));
         i = close + 1;
         continue;
       }
     }
-    if (ch === '[' || (ch === '!' && next === '[')) {
-      const link = linkAt(source, ch === '!' ? i + 1 : i);
+    if (nests && (ch === '[' || (ch === '!' && next === '['))) {
+      const link = linkAt(d, ch === '!' ? i + 1 : i);
       if (link) {
-        const text = parseInline(link.text, color, [...roles, 'link']);
+        const text = parseInline(link.text, color, [...roles, 'link'], depth + 1);
         const shown = text.map((r) => r.text).join('');
         push(text);
         if (link.url !== '' && shown !== link.url) runs.push({ text: ` (${link.url})`, roles: [...roles, 'url'] });
@@ -81,7 +93,8 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
       }
     }
     if (ch === '<') {
-      const auto = /^<((?:https?|mailto|file):[^\s<>]*)>/.exec(source.slice(i));
+      AUTOLINK.lastIndex = i;
+      const auto = AUTOLINK.exec(source);
       if (auto?.[1] !== undefined) {
         push([{ text: auto[1], roles: [...roles, 'url'] }]);
         i += auto[0].length;
@@ -91,7 +104,7 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
     if (ch === '\n') {
       // Two trailing spaces make a hard break; otherwise a line break inside a paragraph is a space.
       const hard = plain.endsWith('  ');
-      plain = plain.replace(/ +$/, '') + (hard ? BREAK : ' ');
+      plain = trimEndSpaces(plain) + (hard ? BREAK : ' ');
       i += 1;
       continue;
     }
@@ -105,101 +118,21 @@ export function parseInline(source: string, color: boolean, roles: Role[] = []):
   return runs;
 }
 
-/** A code span opening at `start`: the same number of backticks closes it; one padding space each side goes. */
-function codeSpan(source: string, start: number): { content: string; raw: string; end: number } | undefined {
-  const ticks = /^`+/.exec(source.slice(start))?.[0] ?? '`';
-  let at = start + ticks.length;
-  while (at < source.length) {
-    const found = source.indexOf(ticks, at);
-    if (found === -1) return undefined;
-    const after = found + ticks.length;
-    if (source[after] === '`' || source[found - 1] === '`') {
-      at = /^`+/.exec(source.slice(found))?.[0].length ?? 1;
-      at += found;
-      continue;
-    }
-    let content = source.slice(start + ticks.length, found).replace(/\n/g, ' ');
-    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '') content = content.slice(1, -1);
-    return { content, raw: source.slice(start, after).replace(/\n/g, ' '), end: after };
-  }
-  return undefined;
-}
-
-/**
- * Where the emphasis opened at `start` by `marker` closes, or -1. The opener must be followed by a non-space
- * and the closer preceded by one; `_` does not open or close inside a word (snake_case stays as it is).
- */
-function closing(source: string, start: number, marker: string): number {
-  const inner = start + marker.length;
-  const first = source[inner];
-  if (first === undefined || /\s/.test(first)) return -1;
-  if (marker[0] === '_' && /[\p{L}\p{N}]/u.test(source[start - 1] ?? '')) return -1;
-  let at = inner + 1;
-  while (at < source.length) {
-    const ch = source[at];
-    if (ch === '\\') {
-      at += 2;
-      continue;
-    }
-    if (ch === '`') {
-      const span = codeSpan(source, at);
-      if (span) {
-        at = span.end;
-        continue;
-      }
-    }
-    if (source.startsWith(marker, at) && !/\s/.test(source[at - 1] ?? ' ')) {
-      const after = source[at + marker.length] ?? '';
-      // A single marker next to another of its kind is part of a stronger one, not this one's end.
-      if (marker.length === 1 && after === marker) {
-        at += 2;
-        continue;
-      }
-      if (marker[0] === '_' && /[\p{L}\p{N}]/u.test(after)) {
-        at += 1;
-        continue;
-      }
-      return at;
-    }
-    at += 1;
-  }
-  return -1;
-}
-
 /** `[text](url)` or `[text](url "title")` at `start` (the bracket), with balanced brackets and parentheses. */
-function linkAt(source: string, start: number): { text: string; url: string; end: number } | undefined {
-  let depth = 0;
-  let i = start;
-  for (; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === '\\') {
-      i++;
-      continue;
-    }
-    if (ch === '`') {
-      const span = codeSpan(source, i);
-      if (span) i = span.end - 1;
-      continue;
-    }
-    if (ch === '[') depth++;
-    if (ch === ']' && --depth === 0) break;
-  }
-  if (i >= source.length || source[i + 1] !== '(') return undefined;
-  const text = source.slice(start + 1, i);
-  let parens = 0;
-  let j = i + 2;
-  for (; j < source.length; j++) {
-    const ch = source[j];
-    if (ch === '\\') {
-      j++;
-      continue;
-    }
-    if (ch === '(') parens++;
-    if (ch === ')' && parens-- === 0) break;
-    if (ch === '\n') return undefined;
-  }
-  if (j >= source.length) return undefined;
-  const target = source.slice(i + 2, j).trim();
+function linkAt(d: Delimiters, start: number): { text: string; url: string; end: number } | undefined {
+  const { source } = d;
+  const close = d.closingBracket(start);
+  if (close === -1 || source[close + 1] !== '(') return undefined;
+  const end = d.closingParen(close + 2);
+  if (end === -1) return undefined;
+  const target = source.slice(close + 2, end).trim();
   const url = (/^<([^>]*)>/.exec(target)?.[1] ?? target.split(/\s+/)[0] ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
-  return { text, url, end: j + 1 };
+  return { text: source.slice(start + 1, close), url, end: end + 1 };
+}
+
+/** `plain` without its trailing spaces, walking back from the end rather than matching the whole string. */
+function trimEndSpaces(plain: string): string {
+  let end = plain.length;
+  while (end > 0 && plain[end - 1] === ' ') end--;
+  return plain.slice(0, end);
 }

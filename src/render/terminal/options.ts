@@ -1,8 +1,8 @@
 // What the terminal renderer may draw, decided once from the presentation flags, the environment and stdout:
 // the width, whether colour is allowed, whether Unicode box and bullet characters are, and the palette.
-// The rules (docs/decisions/0032): colour is off under --plain or --no-color, and otherwise follows
-// FORCE_COLOR when it is set (as Node's own tty does), then NO_COLOR (https://no-color.org), TERM=dumb and
-// whether stdout is a terminal — so a redirected run never carries a control sequence.
+// The rules (docs/decisions/0032): colour needs stdout to be a terminal — a redirected run never carries a
+// control sequence, whatever FORCE_COLOR says — and is off under --plain, --no-color, FORCE_COLOR=0/false,
+// a non-empty NO_COLOR (https://no-color.org) or TERM=dumb.
 import { paletteFor, type Palette } from './palette.js';
 
 export type Theme = 'auto' | 'light' | 'dark';
@@ -61,12 +61,13 @@ function widthOf(target: TerminalTarget): number {
 
 function colorAllowed(presentation: Presentation, target: TerminalTarget): boolean {
   if (presentation.plain || presentation.noColor) return false;
+  // Redirected output is read by programs and files: FORCE_COLOR cannot put escape sequences into it.
+  if (!target.isTTY) return false;
   const { env } = target;
   const force = env['FORCE_COLOR'];
-  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (force === '0' || force === 'false') return false;
   if ((env['NO_COLOR'] ?? '') !== '') return false;
-  if (env['TERM'] === 'dumb') return false;
-  return target.isTTY;
+  return env['TERM'] !== 'dumb';
 }
 
 /** The locale that governs character classification, in POSIX precedence: LC_ALL, then LC_CTYPE, then LANG. */

@@ -1,7 +1,7 @@
 // Blocks → terminal lines. Two arrangements of the same blocks, neither adding nor dropping a fact:
 // - render (--render): blocks a blank line apart, h1/h2 underlined, code indented;
 // - compact (the human view): headings as single bold lines that their content follows directly, and the
-//   "Next" section's action as one highlighted `→` line at the end.
+//   frame's final "## Next" section as one highlighted `→` line at the end.
 import { parseInline, type Run } from './inline.js';
 import type { Block } from './lexer.js';
 import type { TerminalOptions } from './options.js';
@@ -35,21 +35,18 @@ function spaced(blocks: readonly Block[], width: number, options: TerminalOption
 
 function compact(blocks: readonly Block[], options: TerminalOptions): string[] {
   const out: string[] = [];
+  const next = finalNext(blocks);
   let afterHeading = false;
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    if (block.type === 'heading' && /^next\b/i.test(block.text.trim())) {
-      // The section up to the next heading of the same or a higher level is the next action.
-      let end = i + 1;
-      while (end < blocks.length && !isHeadingAtMost(blocks[end], block.level)) end++;
-      const lines = nextAction(blocks.slice(i + 1, end), options);
+    if (i === next) {
+      // The frame's last section: everything after the heading (only deeper headings can follow) is the action.
+      const lines = nextAction(blocks.slice(i + 1), options);
       if (lines.length > 0) {
         if (out.length > 0) out.push('');
         out.push(...lines);
       }
-      afterHeading = false;
-      i = end - 1;
-      continue;
+      break;
     }
     if (block.type === 'heading') {
       if (out.length > 0 && !afterHeading) out.push('');
@@ -66,8 +63,18 @@ function compact(blocks: readonly Block[], options: TerminalOptions): string[] {
   return out;
 }
 
-function isHeadingAtMost(block: Block | undefined, level: number): boolean {
-  return block?.type === 'heading' && block.level <= level;
+/**
+ * The index of the frame's next-action heading, or -1: the document's last heading of level 1 or 2, when it is
+ * a level-2 heading reading exactly "Next". A page's own "## Next steps", or a "## Next" followed by more
+ * sections, is content and is drawn like any other heading.
+ */
+function finalNext(blocks: readonly Block[]): number {
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    const block = blocks[i];
+    if (block?.type !== 'heading' || block.level > 2) continue;
+    return block.level === 2 && block.text.trim() === 'Next' ? i : -1;
+  }
+  return -1;
 }
 
 /** The next action: its first paragraph highlighted behind an arrow, anything else indented under it. */
