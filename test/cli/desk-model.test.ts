@@ -14,6 +14,7 @@ import type { OperationRecord } from '../../src/engine/journal/index.js';
 import { call } from '../helpers/drive.js';
 import { effort, trackedRepo } from '../helpers/efforts.js';
 import type { ScratchRepo } from '../helpers/scratch-repo.js';
+import { fakeRecord } from '../engine/journal/fixtures-records.js';
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
@@ -34,9 +35,9 @@ function queueRow(effort: string, position: number): DiscernQueueRow {
   return { effort, branch: `agent/${effort}`, path: `/w/${effort}`, head: 'b'.repeat(40), submitted_at: `2030-01-01T11:0${position}:00Z`, authority: 'awaiting-owner', position, readiness: 'waiting', reason: 'needs the owner' };
 }
 
+/** A running done of another checkout, as the journal would hold it. */
 function record(handle: string, extra: Partial<OperationRecord> = {}): OperationRecord {
-  return {
-    format: 1,
+  return fakeRecord({
     handle,
     verb: 'done',
     checkout: '/w/one',
@@ -46,15 +47,8 @@ function record(handle: string, extra: Partial<OperationRecord> = {}): Operation
     started_at: '2030-01-01T11:59:00Z',
     last_activity_at: '2030-01-01T11:59:30Z',
     progress: { phase: 'check', state: 'running', reason: 'running test', next: 'wait', owner_must_act: false },
-    producers: {},
-    failures: [],
-    timings: [],
-    waits: [],
-    steps: [],
-    pgids: [],
-    account: [],
     ...extra,
-  };
+  });
 }
 
 function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
