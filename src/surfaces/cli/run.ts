@@ -10,7 +10,6 @@ import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
 import { installSignalHandlers, onInterrupt, releaseSignals } from './signals.js';
-import { liveView } from './live.js';
 
 export async function run(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
@@ -34,7 +33,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     const target = dispatch(check.tokens, check.command, check.present);
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
     const { noColor, plain } = check.presentation;
-    const live = liveView(check.format, { ...(noColor || plain ? { color: false } : {}), ascii: plain });
+    // The live view loads only for the human format: a --json or --markdown call prints nothing while it runs.
+    const live = check.format === 'human' ? (await import('./live.js')).liveView(check.format, { ...(noColor || plain ? { color: false } : {}), ascii: plain }) : undefined;
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
     onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());

@@ -6,7 +6,6 @@ import { MANUAL } from '../../engine/manual/bundle.js';
 import { MCP_SCHEMAS, type McpResourceName } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
-import { renderMarkdown } from '../../render/markdown/index.js';
 import { nextAction } from '../../core/next-action.js';
 
 export type ResourceReader = (uri: URL, variables: Readonly<Record<string, string | string[]>>, options: InvokeOptions) => Promise<ReadResourceResult>;
@@ -30,7 +29,8 @@ function pageOf(verb: 'docs' | 'map'): ResourceReader {
     const result = await invoke(verb, { target }, options);
     if (!result.ok) throw new ResourceNotFoundError(uri.href, `discern ${verb}: ${result.message}`);
     const data = result.data;
-    const text = data && typeof data === 'object' && 'doc' in data ? data.doc.content : renderMarkdown(result);
+    // The presentations load only when a region's index is asked for, not with the server's start.
+    const text = data && typeof data === 'object' && 'doc' in data ? data.doc.content : (await import('../../render/markdown/index.js')).renderMarkdown(result);
     return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
   };
 }

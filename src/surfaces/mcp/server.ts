@@ -44,7 +44,7 @@ export function createServer(state: ServerState): McpServer {
           const result = await running;
           state.target = nextTarget(result, state.target);
           const delivered = faultRequested(state.env, `result:${tool.verb}`) ? ({ ...result, injected_fault: true } as unknown as typeof result) : result;
-          return toolResult(await checkedResult(tool.verb, delivered, state.target));
+          return await toolResult(await checkedResult(tool.verb, delivered, state.target));
         } finally {
           notifier?.stop();
           state.inflight?.delete(running);

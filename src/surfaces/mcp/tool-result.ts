@@ -7,7 +7,6 @@ import { VERBS, type VerbId } from '../../../generated/registry.js';
 import type { DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { writeCrashRecord } from '../../engine/crash/record.js';
-import { renderMarkdown } from '../../render/markdown/index.js';
 
 export async function checkedResult(verb: VerbId, result: DiscernResult, target: string): Promise<DiscernResult> {
   const validate = await RESULT_VALIDATORS[verb]();
@@ -20,7 +19,9 @@ export async function checkedResult(verb: VerbId, result: DiscernResult, target:
   );
 }
 
-export function toolResult(result: DiscernResult): CallToolResult {
+/** The presentations (every verb's parsed template) load with the first tool call, not with the server's start. */
+export async function toolResult(result: DiscernResult): Promise<CallToolResult> {
+  const { renderMarkdown } = await import('../../render/markdown/index.js');
   return {
     content: [{ type: 'text', text: renderMarkdown(result) }],
     structuredContent: result as unknown as Record<string, unknown>,
