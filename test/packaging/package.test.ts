@@ -160,8 +160,8 @@ export { main } from 'discern/dist/discern.js';
     return spawnSync(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: consumer, encoding: 'utf8', timeout: 90_000 });
   }
 
-  // One compile for both files (tsc parses the 200 KB declaration file once): consumer.ts must be clean — its
-  // @ts-expect-error lines included — and wrong.ts must fail, with exactly the errors it was written to cause.
+  // One compile for both files (tsc parses the 200 KB declaration file once): consumer.ts must be clean (its
+  // expected-error directives each needed) and wrong.ts must fail, with exactly the errors it was written to cause.
   it('types and a JSON schema resolve for tsc under nodenext; a wrong use and an unlisted path fail', () => {
     writeFileSync(join(consumer, 'consumer.ts'), CONSUMER);
     const result = compile('nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext', resolveJsonModule: true }, 'wrong.ts', WRONG, ['consumer.ts']);
