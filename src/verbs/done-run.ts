@@ -147,7 +147,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     journal = undefined;
   }
   killAt(ctx.env, 'done:journal-opened');
-  const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), journal, ctx.env);
+  const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), plan, journal, ctx.env);
   if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
   let envelope: DoneOutcome | undefined;
   try {
@@ -302,15 +302,16 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
 }
 
 /**
- * The kill points inside the gate (docs/decisions/0037): a stage's start, and a job's start, each once the
- * journal holds it (a killed job start leaves the job running, as a kill from outside would).
+ * The kill points inside the gate (docs/decisions/0037): a stage's start, at once, before its jobs spawn (named
+ * by its stage, which has no comma, unlike some group names); and a job's start once the journal holds its
+ * process group — that kill leaves the job running, as a kill from outside would, for the next run to reap.
  */
-function withKillPoints(listener: GateListener, journal: Journal | undefined, env: DoneRun['ctx']['env']): GateListener {
+function withKillPoints(listener: GateListener, plan: GatePlan, journal: Journal | undefined, env: DoneRun['ctx']['env']): GateListener {
   if ((env['DISCERN_FAULT'] ?? '') === '') return listener;
   const killOnceWritten = (point: string): void => void (journal?.writer.flush() ?? Promise.resolve()).then(() => killAt(env, point));
   return (event) => {
     listener(event);
-    if (event.type === 'group-start') killOnceWritten(`done:stage-started:${event.group}`);
+    if (event.type === 'group-start') killAt(env, `done:stage-started:${plan.groups.find((g) => g.name === event.group)?.stage ?? event.group}`);
     if (event.type === 'producer-pgid' && event.event === 'start') killOnceWritten(`done:job-started:${event.label}`);
   };
 }
