@@ -6,9 +6,9 @@
 // outside any awaited call, as an uncaught exception would.
 // Kill points (docs/decisions/0037-kill-and-disk-faults.md) SIGKILL discern itself right after a named step, so
 // the next call's recovery can be tested: `accept:<step>` and `emergency:<step>` (landing), `done:<step>`
-// (locked, journal-opened, preconditions, stage-started:<group>, job-started:<label>, proof-recorded,
-// lock-released, journal-finished), `start:<step>` (locked, worktree-added, task-recorded, setup-done,
-// resources-recorded) and `update:<step>` (locked, merged, regenerated).
+// (locked, journal-opened, preconditions, stage-started:<stage>, job-started:<label>, proof-recorded,
+// lock-released, journal-finished), `start:<step>` (locked, worktree-added, task-recorded, setup-done) and
+// `update:<step>` (locked, merged, regenerated).
 
 export function faultRequested(env: Readonly<Record<string, string | undefined>>, point: string): boolean {
   return (env['DISCERN_FAULT'] ?? '')

@@ -161,7 +161,7 @@ destroy = "rm -f ${dir}/$DISCERN_EFFORT.db"
 `;
 
 describe('start killed at each step', () => {
-  for (const step of ['locked', 'worktree-added', 'task-recorded', 'setup-done', 'resources-recorded']) {
+  for (const step of ['locked', 'worktree-added', 'task-recorded', 'setup-done']) {
     it(`a kill at start:${step}: nothing orphaned, and the next calls give a working effort`, async () => {
       const dir = outsideDir();
       const r = gateRepo(START_CONFIG(dir));

@@ -78,16 +78,13 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     return fail(`the task record could not be written: ${(error as Error).message}.`, [], []);
   }
 
-  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources });
+  // Each resource is recorded as soon as it exists, so a start killed later leaves nothing teardown cannot destroy.
+  const recordMade = (made: readonly PlannedResource[]): Promise<void> => writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
+  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources, onMade: recordMade });
   steps.push(...setup.steps);
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
   killAt(run.env, 'start:setup-done');
-
-  if (made.length > 0) {
-    await writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
-  }
-  killAt(run.env, 'start:resources-recorded');
   return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
 }
 
