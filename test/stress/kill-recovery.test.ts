@@ -175,6 +175,8 @@ describe('start killed at each step', () => {
       const status = await cli(['status'], r.root);
       const fleet = (status.result?.data?.['fleet'] as { path: string }[] | undefined) ?? [];
       for (const wt of worktrees(r)) assert.ok(fleet.some((f) => f.path === wt.path), `status lists ${wt.path}: ${JSON.stringify(fleet)}`);
+      const prune = await cli(['worktree', 'prune', '--dry-run'], r.root);
+      assert.deepEqual(prune.result?.data?.['worktrees_pruned'], [], `git has no stale worktree to prune: ${JSON.stringify(prune.result)}`);
 
       const again = await cli(['start', 'job'], r.root);
       assert.equal(again.result?.ok, true, JSON.stringify(again.result, null, 2));
