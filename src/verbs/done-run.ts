@@ -29,6 +29,8 @@ import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
 import { withCouplingHints } from './coupling-hints.js';
+import { killAt } from '../engine/faults.js';
+import type { GateListener } from '../engine/gate/events.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -136,6 +138,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     };
   }
 
+  killAt(ctx.env, 'done:locked');
   let journal: Journal | undefined;
   try {
     journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
@@ -143,7 +146,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // The journal is advisory: without it the run still happens, it just cannot be read back.
     journal = undefined;
   }
-  const listener = runListener(journal, ctx.progress, producerLabels(plan));
+  killAt(ctx.env, 'done:journal-opened');
+  const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), plan, journal, ctx.env);
   if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
   let envelope: DoneOutcome | undefined;
   try {
@@ -153,6 +157,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
     const advisories = limitsAdvisories(pre);
     if (pre.standardProposals) run.standardProposals = pre.standardProposals;
+    if (!pre.failure) killAt(ctx.env, 'done:preconditions');
     if (pre.failure) {
       const f = pre.failure;
       envelope = {
@@ -281,16 +286,34 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx);
+    killAt(ctx.env, 'done:proof-recorded');
     return envelope;
   } finally {
     releaseOperationLock(lock);
+    killAt(ctx.env, 'done:lock-released');
     if (journal) {
       const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
       const account = accountOf(envelope);
       listener({ type: 'phase', phase: 'finished', state: outcome, message: account[0] ?? outcome });
       await journal.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account });
+      killAt(ctx.env, 'done:journal-finished');
     }
   }
+}
+
+/**
+ * The kill points inside the gate (docs/decisions/0037): a stage's start, at once, before its jobs spawn (named
+ * by its stage, which has no comma, unlike some group names); and a job's start once the journal holds its
+ * process group — that kill leaves the job running, as a kill from outside would, for the next run to reap.
+ */
+function withKillPoints(listener: GateListener, plan: GatePlan, journal: Journal | undefined, env: DoneRun['ctx']['env']): GateListener {
+  if ((env['DISCERN_FAULT'] ?? '') === '') return listener;
+  const killOnceWritten = (point: string): void => void (journal?.writer.flush() ?? Promise.resolve()).then(() => killAt(env, point));
+  return (event) => {
+    listener(event);
+    if (event.type === 'group-start') killAt(env, `done:stage-started:${plan.groups.find((g) => g.name === event.group)?.stage ?? event.group}`);
+    if (event.type === 'producer-pgid' && event.event === 'start') killOnceWritten(`done:job-started:${event.label}`);
+  };
 }
 
 /** What the plan runs, standards aside (a standard's value may be replayed or deferred without changing it). */

@@ -12,6 +12,7 @@ import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
 import { argumentsHelp, type LiveProgress, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
+import { WriteDenied } from '../engine/state/write-denied.js';
 import { faultRequested } from '../engine/faults.js';
 // Loaded with the CLI itself: most calls are project verbs, and one module graph loads faster than two.
 import { resolveProject } from '../engine/project/resolve.js';
@@ -135,6 +136,9 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
     }
     if (error instanceof GitTooOld && (registration.errors as readonly string[]).includes('precondition_failed')) {
       return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}. Install git 2.38 or newer.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
+    }
+    if (error instanceof WriteDenied && (registration.errors as readonly string[]).includes('write_denied')) {
+      return buildEnvelope(subject, { refusal: { error: 'write_denied', message: `${error.message}, so ${registration.verb} changed nothing.`, next: { target: error.path, access: error.code === 'ENOSPC' || error.code === 'EDQUOT' ? 'writable (free space on its disk)' : 'writable' } } } as AnyOutcome);
     }
     const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });

@@ -17,6 +17,7 @@ import { git } from '../engine/git/git.js';
 import { branchesUnder, registeredWorktreePaths } from '../engine/git/ref-store.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
+import { killAt } from '../engine/faults.js';
 
 const DEFAULT_ENV_FILES = ['.env', '.env.local'];
 
@@ -59,7 +60,9 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: recorded, envFiles }, rooted.root);
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
+    killAt(ctx.env, 'start:locked');
     const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });
+    if (created.ok) killAt(ctx.env, 'start:worktree-added');
     return { ok: true as const, plan: planning.plan, created };
   });
   if (claimed === 'busy') {

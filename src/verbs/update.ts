@@ -16,6 +16,7 @@ import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { readBack } from './done.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
+import { killAt } from '../engine/faults.js';
 
 const FILES_SHOWN = 50;
 const OVERLAP_SHOWN = 50;
@@ -98,6 +99,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
     return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; update would change the tree under it.`, next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` } } };
   }
   try {
+    killAt(ctx.env, 'update:locked');
     const steps: DiscernStep[] = [{ kind: 'merge-check', label: 'the merge is clean (computed without touching the tree)', disposition: 'gate', outcome: 'ok', duration_s: 0 }];
     const began = performance.now();
     const merged = fastForward
@@ -120,8 +122,10 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
       };
     }
     const after = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
+    killAt(ctx.env, 'update:merged');
     const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}` });
     steps.push(...regen.steps);
+    killAt(ctx.env, 'update:regenerated');
     const finalHead = regen.committed ?? after;
     const result: DiscernUpdateData = { ...data, fast_forward: fastForward, range: { ...data.range, after: finalHead }, ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}) };
     if (regen.failure !== undefined) {

@@ -2,7 +2,7 @@
 // the caller gets internal_error naming the file, never a stack trace on stdout. Records live under the
 // repository's git common dir when there is one, else under the OS temp dir.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VERSION } from '../../../generated/registry.js';
@@ -31,16 +31,22 @@ export function writeCrashRecord(facts: CrashFacts): string {
     error: { name: error.name, message: error.message, stack: error.stack ?? '' },
   };
   const name = `${at.toISOString().replace(/[:.]/g, '-')}-${process.pid}.json`;
+  const path = join(dir, name);
+  const temp = `${path}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const path = join(dir, name);
-    const temp = `${path}.tmp`;
     writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`);
     renameSync(temp, path);
     return path;
   } catch {
-    // Even the record could not be written; say where it would have been rather than fail twice.
-    return `${join(dir, name)} (not written: the directory is not writable)`;
+    // Even the record could not be written (a full disk leaves an empty temp file): remove what was begun and
+    // say where it would have been rather than fail twice.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // A read-only directory never let it be created.
+    }
+    return `${path} (not written: the directory is not writable)`;
   }
 }
 

@@ -3,6 +3,7 @@
 // (`git merge-tree --write-tree` computes the merge in the object store).
 import { git, gitComplaint, GitTooOld } from '../git/git.js';
 import { parseNameStatus } from '../git/change-set.js';
+import { gitWriteRefusal, WriteDenied } from '../state/write-denied.js';
 import type { ChangedPath } from '../scopes/index.js';
 
 interface Run {
@@ -84,7 +85,12 @@ export async function mergeConflicts(run: Run, head: string, main: string): Prom
   if (result.code === 0) return [];
   // git before 2.38 has no --write-tree: it answers with its usage (status 129).
   if (result.code === 129) throw new GitTooOld('checking a merge for conflicts without touching the tree (git merge-tree --write-tree) needs git 2.38 or newer');
-  if (result.code !== 1) throw new Error(`git merge-tree failed: ${gitComplaint(result)}`);
+  if (result.code !== 1) {
+    // merge-tree writes the merged trees into the object store: a read-only or full disk refuses before anything changed.
+    const refused = gitWriteRefusal(result.stderr);
+    if (refused !== undefined) throw new WriteDenied((await git(['rev-parse', '--path-format=absolute', '--git-path', 'objects'], run)).stdout.trim(), refused);
+    throw new Error(`git merge-tree failed: ${gitComplaint(result)}`);
+  }
   // -z output: the tree id, then each conflicted path, NUL-terminated; --no-messages drops the rest.
   const [, ...paths] = result.stdout.split('\0');
   return [...new Set(paths.filter((p) => p.length > 0))].sort();

@@ -24,6 +24,9 @@ export interface SetupRun {
   ensure: readonly string[];
   ensureTimeoutS: number;
   resources: readonly PlannedResource[];
+  /** Called with everything made so far right after each resource is created, so it is recorded before anything
+   *  else happens: a start killed later still leaves a record teardown can destroy it by. */
+  onMade?: (made: readonly PlannedResource[]) => Promise<void>;
 }
 
 export type SetupResult =
@@ -68,6 +71,7 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
     if (result.outcome === 'ok') {
       made.push(resource);
       steps.push(step);
+      await run.onMade?.(made);
       continue;
     }
     if (!resource.required && result.outcome === 'failed') {

@@ -7,7 +7,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernAdvisory, DiscernDiagnostic, DiscernStep } from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
-import { faultRequested } from '../faults.js';
+import { faultRequested, killAt } from '../faults.js';
 import { git, gitComplaint } from '../git/git.js';
 import { linkedGitDir } from '../git/ref-store.js';
 import { outputFileName } from '../jobs/output-dir.js';
@@ -72,19 +72,19 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     if (faultRequested(run.env, 'start:task-metadata')) throw new Error('fault injected at start:task-metadata (DISCERN_FAULT)');
     await writeTaskRecord(worktreeGitDir, record);
     steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', note: taskRecordPath(worktreeGitDir), outcome: 'ok', duration_s: seconds(recordStart) });
+    killAt(run.env, 'start:task-recorded');
   } catch (error) {
     steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', outcome: 'failed', duration_s: seconds(recordStart) });
     return fail(`the task record could not be written: ${(error as Error).message}.`, [], []);
   }
 
-  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources });
+  // Each resource is recorded as soon as it exists, so a start killed later leaves nothing teardown cannot destroy.
+  const recordMade = (made: readonly PlannedResource[]): Promise<void> => writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
+  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources, onMade: recordMade });
   steps.push(...setup.steps);
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
-
-  if (made.length > 0) {
-    await writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
-  }
+  killAt(run.env, 'start:setup-done');
   return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
 }
 

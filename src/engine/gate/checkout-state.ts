@@ -27,13 +27,17 @@ export async function checkoutProof(paths: GateStatePaths, head: string | null, 
 /** status's `operation`, less the read-back call (which depends on the surface). */
 export type RunningOperation = Omit<DiscernStatusOperation, 'read_back'> & { executor: 'running' | 'unknown' };
 
-/** The most recently started operation still running in this checkout; files of finished or dead ones are cleared. */
+/** The most recently started operation still running in this checkout; files of finished or dead ones are cleared
+ *  (a dead one's only once it has no jobs left to reap). */
 export async function runningOperation(paths: GateStatePaths): Promise<RunningOperation | undefined> {
   const running: RunningOperation[] = [];
   for (const { handle, record } of await runningRecords(paths)) {
     const executor = record ? executorState(record) : 'gone';
+    // A dead run whose record still lists process groups keeps its file: the next gate run reaps those jobs by
+    // it (reap.ts), and a status read in between must not hide them from it.
+    const toReap = record !== undefined && record.finished_at === undefined && record.pgids.length > 0;
     if (!record || record.finished_at !== undefined || executor === 'gone') {
-      await rm(join(paths.runningOperations, handle), { force: true }).catch(() => undefined);
+      if (!toReap) await rm(join(paths.runningOperations, handle), { force: true }).catch(() => undefined);
       continue;
     }
     running.push({ handle: record.handle, verb: record.verb, started_at: record.started_at, elapsed_ms: Math.max(0, Date.now() - Date.parse(record.started_at)), phase: record.progress.phase, reason: record.progress.reason, executor });
