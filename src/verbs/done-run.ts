@@ -29,6 +29,7 @@ import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
 import { withCouplingHints } from './coupling-hints.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -201,6 +202,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       env: ctx.env,
       signal: ctx.signal,
       settings: gate.settings,
+      secrets: projectSecrets(ctx.project),
       outputDir,
       listener,
       readDirty: () => readDirtySet(ctx.project.root, ctx.env),

@@ -17,6 +17,7 @@ import { git } from '../engine/git/git.js';
 import { branchesUnder, registeredWorktreePaths } from '../engine/git/ref-store.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 const DEFAULT_ENV_FILES = ['.env', '.env.local'];
 
@@ -59,7 +60,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: recorded, envFiles }, rooted.root);
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
-    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });
+    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(project, mainRoot) });
     return { ok: true as const, plan: planning.plan, created };
   });
   if (claimed === 'busy') {
@@ -83,7 +84,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
       refusal: { error: 'checkout_failed', message: `${claimed.created.message}${claimed.created.undone ? ' Nothing was left behind.' : ` Some of it could not be removed: see the steps (${plan.path}, branch ${plan.branch}).`}`, next: {} },
     };
   }
-  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir };
+  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(ctx.project, mainRoot) };
   const applied = await setUpWorktree(startRun, claimed.created.steps);
   if (!applied.ok) {
     const undone = applied.undone ? 'Everything it created was undone: the worktree and branch are gone.' : `Undoing was incomplete (see the steps): remove ${plan.path} and branch ${plan.branch} by hand (\`git worktree remove --force ${plan.path}\`, \`git branch -D ${plan.branch}\`).`;

@@ -16,6 +16,7 @@ import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { readBack } from './done.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 const FILES_SHOWN = 50;
 const OVERLAP_SHOWN = 50;
@@ -120,7 +121,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
       };
     }
     const after = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
-    const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}` });
+    const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}`, secrets: projectSecrets(project) });
     steps.push(...regen.steps);
     const finalHead = regen.committed ?? after;
     const result: DiscernUpdateData = { ...data, fast_forward: fastForward, range: { ...data.range, after: finalHead }, ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}) };
