@@ -95,6 +95,19 @@ describe('CLI inputs that name a page, effort, script, skill, file or archive', 
   });
 });
 
+describe('documents the caller names to be read (setup recipes, configs to validate)', () => {
+  it('a device or an outside file is refused as a recipe, without hanging and without its content', async () => {
+    // A checkout that is not set up yet, so the recipe is what setup reads first.
+    const fresh = scratchRepo();
+    for (const file of ['/dev/zero', '/etc/passwd', join(h.outside, 'secret'), h.outside]) {
+      const run = await discern(['setup', 'begin', '--dry-run', '--config', file, '--json'], fresh.root);
+      assert.equal((JSON.parse(run.stdout) as { error?: string }).error, 'invalid_config_file', `${file}: ${run.stdout.slice(0, 300)}`);
+      const validated = await discern(['validate-config', file, '--json']);
+      assert.equal((JSON.parse(validated.stdout) as { ok: boolean }).ok, false, file);
+    }
+  });
+});
+
 describe('project directories that are links leading outside', () => {
   it('[scripts] dir and [skills] dir as links out of the project: nothing outside is listed, run or written', async () => {
     const r = scratchRepo({ 'discern.toml': `${CONFIG}\n[scripts]\ndir = "tools"\n\n[skills]\ndir = "skills"\n` }, { commit: false });
