@@ -38,6 +38,7 @@ import { readComposition, removeComposition, writeComposition, COMPOSITION_FORMA
 import { acceptCall, effortVariances, judgeComposition, recordEffortDeclarations, type CallDeclarations, type Variance } from './accept-checkpoints.js';
 import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -400,7 +401,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`], next_action: `Look at ${effort.path}; remove it with \`discern worktree teardown ${effort.id}\` when its work is done.` });
   }
   if (!removed && !busy) {
-    const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps);
+    const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps, projectSecrets(ctx.project));
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');
@@ -522,7 +523,7 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
   }
   // The combined tree needs what the effort's own worktree had: the ensure commands.
   for (const command of commandList(ctx.project.config.repository?.ensure)) {
-    const ensured = await runJob({ label: 'ensure', commands: [command], cwd: integration.path, env, timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: '[gate] timeout', outputPath: join(l.outputDir, outputFileName('integration-ensure')) });
+    const ensured = await runJob({ label: 'ensure', commands: [command], cwd: integration.path, env, timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: '[gate] timeout', outputPath: join(l.outputDir, outputFileName('integration-ensure')), secrets: projectSecrets(ctx.project, integration.path) });
     steps.push({ kind: 'repository-ensure', label: 'ensure', disposition: 'run', note: command, outcome: ensured.outcome, duration_s: Math.round(ensured.durationMs / 1000), output_path: ensured.outputPath });
     if (ensured.outcome !== 'ok') return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `ensure failed in the integration worktree ("${command}"). Nothing landed.`, next: { recovery: 'fix the ensure command, then accept again' } } });
   }

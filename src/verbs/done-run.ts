@@ -31,6 +31,7 @@ import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints,
 import { withCouplingHints } from './coupling-hints.js';
 import { killAt } from '../engine/faults.js';
 import type { GateListener } from '../engine/gate/events.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 export interface DoneRun {
   input: DiscernDoneInput;
@@ -206,6 +207,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       env: ctx.env,
       signal: ctx.signal,
       settings: gate.settings,
+      secrets: projectSecrets(ctx.project),
       outputDir,
       listener,
       readDirty: () => readDirtySet(ctx.project.root, ctx.env),

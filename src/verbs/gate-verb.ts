@@ -14,6 +14,7 @@ import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import type { ProjectVerbContext } from './context.js';
 import { openJournal, producerLabels, runListener, runOutputDir, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 export type StageRun =
   | { kind: 'config'; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] }
@@ -76,6 +77,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       env: ctx.env,
       signal: ctx.signal,
       settings: gate.settings,
+      secrets: projectSecrets(project),
       outputDir: await runOutputDir(paths, journal?.handle ?? `${mode}-${process.pid}`),
       listener,
       readDirty: () => readDirtySet(project.root, ctx.env),

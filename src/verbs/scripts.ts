@@ -16,7 +16,11 @@ export async function scripts(input: DiscernScriptsInput, ctx: ProjectVerbContex
   const dir = project.config.scripts?.dir ?? DEFAULT_SCRIPTS_DIR;
   const shown = posix.normalize(dir).replace(/\/+$/, '');
   const realDir = await realpath(join(project.root, dir)).catch(() => undefined);
-  const dirIsFolder = realDir !== undefined && (await stat(realDir).then((s) => s.isDirectory(), () => false));
+  // A scripts directory reached through a link that leads out of the project is not the project's: nothing in
+  // it is listed or run (docs/decisions/0039-confinement-and-redaction.md).
+  const realRoot = await realpath(project.root).catch(() => project.root);
+  const escapes = realDir !== undefined && realDir !== realRoot && !inside(realDir, realRoot);
+  const dirIsFolder = realDir !== undefined && !escapes && (await stat(realDir).then((s) => s.isDirectory(), () => false));
   const listed = dirIsFolder ? await listScripts(realDir, shown) : [];
   const data: DiscernScriptsData = { dir: shown, exists: dirIsFolder, scripts: listed };
   if (input.name === undefined) return { data };
@@ -26,6 +30,7 @@ export async function scripts(input: DiscernScriptsInput, ctx: ProjectVerbContex
   const notACommand = (why: string): ScriptsOutcome => ({ data, refusal: { error: 'script_not_a_command', message: `${why}; ${available}.`, next: { dir: shown } } });
   if (nameLeaves(name)) return notACommand(`"${name}" is not a script name: a script is a file directly in ${shown}, named without \`/\` or \`..\``);
   if (name.startsWith('.')) return notACommand(`"${name}" is not a script: names starting with "." are not scripts`);
+  if (escapes) return notACommand(`"${name}" is not a script: ${shown} leads outside the project (to ${realDir})`);
   if (!dirIsFolder || realDir === undefined) return notACommand(`"${name}" is not a script`);
   const entry = listed.find((s) => s.name === name);
   if (entry === undefined) {

@@ -23,6 +23,7 @@ import { compareWithTrunk, type TrunkComparison } from '../engine/gate/trunk-lim
 import type { ProjectVerbContext } from './context.js';
 import { openJournal, producerLabels, releaseOperationLock, runListener, runOutputDir, statePathsOf, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { pinAfterGreen } from './standards-pin.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 type Advisory = DiscernAdvisory & { kind: StandardsAdvisoryKind };
 
@@ -116,6 +117,7 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
       env: ctx.env,
       signal: ctx.signal,
       settings: measureSettings(gate.settings),
+      secrets: projectSecrets(project),
       outputDir: await runOutputDir(paths, journal?.handle ?? attempt),
       listener,
       readDirty: () => readDirtySet(project.root, ctx.env),

@@ -18,6 +18,7 @@ import { branchesUnder, registeredWorktreePaths } from '../engine/git/ref-store.
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
 import { killAt } from '../engine/faults.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 const DEFAULT_ENV_FILES = ['.env', '.env.local'];
 
@@ -61,7 +62,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
     killAt(ctx.env, 'start:locked');
-    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir });
+    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(project, mainRoot) });
     if (created.ok) killAt(ctx.env, 'start:worktree-added');
     return { ok: true as const, plan: planning.plan, created };
   });
@@ -86,7 +87,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
       refusal: { error: 'checkout_failed', message: `${claimed.created.message}${claimed.created.undone ? ' Nothing was left behind.' : ` Some of it could not be removed: see the steps (${plan.path}, branch ${plan.branch}).`}`, next: {} },
     };
   }
-  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir };
+  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(ctx.project, mainRoot) };
   const applied = await setUpWorktree(startRun, claimed.created.steps);
   if (!applied.ok) {
     const undone = applied.undone ? 'Everything it created was undone: the worktree and branch are gone.' : `Undoing was incomplete (see the steps): remove ${plan.path} and branch ${plan.branch} by hand (\`git worktree remove --force ${plan.path}\`, \`git branch -D ${plan.branch}\`).`;

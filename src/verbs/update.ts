@@ -17,6 +17,7 @@ import type { ProjectVerbContext } from './context.js';
 import { readBack } from './done.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
 import { killAt } from '../engine/faults.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 const FILES_SHOWN = 50;
 const OVERLAP_SHOWN = 50;
@@ -123,7 +124,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
     }
     const after = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
     killAt(ctx.env, 'update:merged');
-    const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}` });
+    const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}`, secrets: projectSecrets(project) });
     steps.push(...regen.steps);
     killAt(ctx.env, 'update:regenerated');
     const finalHead = regen.committed ?? after;

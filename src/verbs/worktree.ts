@@ -40,6 +40,7 @@ import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
 import type { ProjectVerbContext } from './context.js';
+import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Found = { effort: Effort; mainRoot: string } | { refusal: { error: 'unknown_target' | 'invalid_value'; message: string; next: { list: string } | { help: string } } };
@@ -92,7 +93,7 @@ export async function worktreeTeardown(input: DiscernWorktreeTeardownInput, ctx:
   const guarded = await guard(ctx, effort, mainRoot, 'worktree teardown', input.force === true, true);
   if (guarded.refusal) return { data: { effort: effort.id, branch: effort.branch, path: effort.path, unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total }, refusal: guarded.refusal };
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'teardown', effort.id), steps);
+  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'teardown', effort.id), steps, projectSecrets(ctx.project));
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   const branch = removed ? await deleteBranchIfLanded(mainRoot, effort.branch, ctx.project.trunk.name, ctx.env, steps) : { deleted: false, reason: 'the worktree could not be removed' };
   if (branch.deleted) await forgetRecords(ctx, effort.id);
@@ -120,7 +121,7 @@ export async function worktreeDrop(input: DiscernWorktreeDropInput, ctx: Project
   const run = { cwd: mainRoot, env: ctx.env };
   const tip = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${effort.branch}`], run)).stdout.trim();
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'drop', effort.id), steps);
+  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'drop', effort.id), steps, projectSecrets(ctx.project));
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   // Compare-and-swap on the tip reported: a commit added meanwhile keeps the branch.
   const deleted = removed && tip !== '' ? (await git(['update-ref', '-d', `refs/heads/${effort.branch}`, tip], run)).code === 0 : false;
@@ -151,7 +152,7 @@ export async function worktreePark(input: DiscernWorktreeParkInput, ctx: Project
   // The task is kept under the common dir: the worktree's git dir goes with the worktree.
   await parkedRecords(ctx.project.commonDir).write({ ...record, resources: [] });
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'park', effort.id), steps);
+  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'park', effort.id), steps, projectSecrets(ctx.project));
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   const data = { effort: effort.id, branch: effort.branch, path: effort.path, worktree_removed: removed, ...(resources.destroyed.length > 0 ? { resources_destroyed: resources.destroyed } : {}) };
   if (!removed) return { steps, data, refusal: { error: 'apply_failed', message: `The worktree ${effort.path} could not be removed; see the steps.`, next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` } } };
@@ -189,7 +190,7 @@ export async function worktreeSetup(input: DiscernWorktreeSetupInput, ctx: Proje
     r === undefined || have.has(name) || commandList(r.create).length === 0 ? [] : [{ name, create: r.create, ...(r.destroy !== undefined ? { destroy: r.destroy } : {}), required: r.required ?? true, retries: r.retries ?? 0, timeoutS: r.timeout ?? gateTimeout }],
   );
   const envFiles = (project.config.worktree?.env_files ?? ['.env', '.env.local']).filter((f) => existsSync(join(mainRoot, f)) && !existsSync(join(effort.path, f)));
-  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'setup', effort.id), envFiles, ensure: commandList(project.config.repository?.ensure), ensureTimeoutS: gateTimeout, resources: missing });
+  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'setup', effort.id), envFiles, ensure: commandList(project.config.repository?.ensure), ensureTimeoutS: gateTimeout, resources: missing, secrets: projectSecrets(project, mainRoot) });
   steps.push(...setup.steps);
   // What was made is recorded whatever happened next, so teardown destroys it.
   const made = recordResources(setup.made, effort);
@@ -203,7 +204,7 @@ export async function worktreeEnsure(input: DiscernWorktreeEnsureInput, ctx: Pro
   const found = await locate(ctx, input.target, 'worktree ensure');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeEnsureOutcome;
   const { effort, mainRoot } = found;
-  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'ensure', effort.id), envFiles: [], ensure: commandList(ctx.project.config.repository?.ensure), ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, resources: [] });
+  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'ensure', effort.id), envFiles: [], ensure: commandList(ctx.project.config.repository?.ensure), ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, resources: [], secrets: projectSecrets(ctx.project, mainRoot) });
   const data = { effort: effort.id, branch: effort.branch, path: effort.path };
   if (!setup.ok) return { steps: setup.steps, data, ...(setup.diagnostics.length > 0 ? { diagnostics: setup.diagnostics } : {}), refusal: { error: 'apply_failed', message: `ensure stopped: ${setup.message}.`, next: { recovery: `fix it, then run \`discern worktree ensure ${effort.id}\` again` } } };
   return { steps: setup.steps, data, hints: setup.steps.length === 0 ? ['[repository] ensure is empty: nothing to run.'] : [`${effort.id} is ensured.`] };

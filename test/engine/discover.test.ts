@@ -63,6 +63,15 @@ describe('discoverCheckout leaves to git what it does not recognise', () => {
     assert.equal(discoverCheckout(join(r.root, '.git')), undefined);
     assert.equal(discoverCheckout(join(r.root, '.git', 'refs')), undefined);
   });
+  it('a link inside a checkout to a folder outside it, and a path that steps out with .. (git: not a repository)', () => {
+    // git changes into the directory first, so both name the folder they reach, never the checkout around them.
+    const r = repo();
+    const outside = tempDir();
+    symlinkSync(outside, join(r.root, 'out'));
+    assert.equal(discoverCheckout(join(r.root, 'out')), undefined);
+    assert.equal(discoverCheckout(`${r.root}/../${outside.split('/').pop() ?? ''}`), undefined);
+    assert.deepEqual(discoverCheckout(`${outside}/../${r.root.split('/').pop() ?? ''}/src`), gitSays(join(r.root, 'src')));
+  });
   it('outside any repository', () => {
     assert.equal(discoverCheckout(tempDir()), undefined);
   });

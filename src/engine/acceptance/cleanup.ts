@@ -11,7 +11,7 @@ import { runJob } from '../jobs/run-job.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export async function destroyResources(record: TaskRecord | undefined, path: string, env: Env, outputDir: string, steps: DiscernStep[]): Promise<{ destroyed: string[]; failed: string[] }> {
+export async function destroyResources(record: TaskRecord | undefined, path: string, env: Env, outputDir: string, steps: DiscernStep[], secrets: readonly string[] = []): Promise<{ destroyed: string[]; failed: string[] }> {
   const destroyed: string[] = [];
   const failed: string[] = [];
   for (const resource of [...(record?.resources ?? [])].reverse()) {
@@ -26,6 +26,7 @@ export async function destroyResources(record: TaskRecord | undefined, path: str
       timeoutS: DEFAULT_GATE_TIMEOUT_S,
       timeoutKey: '[gate] timeout',
       outputPath: join(outputDir, outputFileName(`destroy-${resource.name}`)),
+      secrets,
     });
     steps.push({ kind: 'resource-destroy', label: `destroy resource:${resource.name}`, disposition: 'run', note: commands.join(' && '), outcome: result.outcome, duration_s: Math.round(result.durationMs / 1000), output_path: result.outputPath });
     (result.outcome === 'ok' ? destroyed : failed).push(resource.name);

@@ -17,6 +17,7 @@ import type { Effort } from './efforts.js';
 import { emergencyTransactions, type EmergencyTransaction } from './emergency-records.js';
 import { grants, submissions, type AcceptancePaths, type TransactionStep } from './records.js';
 import { moveTrunk, trunkContains } from './trunk.js';
+import { projectSecrets } from '../jobs/project-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -149,7 +150,8 @@ async function cleanUp(place: EmergencyLandingPlace, tx: EmergencyTransaction, s
   const busy = now !== undefined && (now.changed > 0 || now.head !== tx.head);
   if (busy) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${tx.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`], next_action: `Look at ${tx.path}; remove it with \`discern worktree teardown ${tx.effort}\` when its work is done.` });
   if (!removed && !busy) {
-    const resources = await destroyResources(place.effort?.record, tx.path, env, place.outputDir, steps);
+    // The config is not at hand here: the default env files of the worktree and the main checkout are masked.
+    const resources = await destroyResources(place.effort?.record, tx.path, env, place.outputDir, steps, projectSecrets({ root: tx.path, commonDir }));
     destroyed = resources.destroyed;
     await advance(commonDir, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');

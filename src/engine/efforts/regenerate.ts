@@ -21,6 +21,8 @@ export interface RegenerateRun {
   /** The commit message for the regenerated files. */
   message: string;
   gateTimeoutS?: number;
+  /** Masked as `***` in the generators' captured output (jobs/redaction.ts). */
+  secrets?: readonly string[];
 }
 
 export interface Regenerated {
@@ -43,7 +45,7 @@ export async function regenerate(run: RegenerateRun): Promise<Regenerated> {
     if (commands.length === 0) continue;
     const before = await readDirtySet(run.root, run.env);
     const label = `generated:${name}`;
-    const result = await runJob({ label, commands, cwd: run.root, env, timeoutS: table.timeout ?? run.gateTimeoutS ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: table.timeout !== undefined ? `[generated.${name}] timeout` : '[gate] timeout', outputPath: join(run.outputDir, outputFileName(label)), signal: run.signal });
+    const result = await runJob({ label, commands, cwd: run.root, env, timeoutS: table.timeout ?? run.gateTimeoutS ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: table.timeout !== undefined ? `[generated.${name}] timeout` : '[gate] timeout', outputPath: join(run.outputDir, outputFileName(label)), signal: run.signal, ...(run.secrets ? { secrets: run.secrets } : {}) });
     steps.push({ kind: 'job', label, disposition: 'run', note: commands.join(' && '), outcome: result.outcome, duration_s: Math.round(result.durationMs / 1000), output_path: result.outputPath, output_lines: result.outputLines, error_like_lines: result.errorLikeLines });
     if (result.outcome !== 'ok') {
       const diagnosis = result.outcome === 'failed' ? await diagnoseOutput({ tool: label, reproduce_cmd: commands.join(' && '), output_path: result.outputPath, cwd: run.root }) : { diagnostics: [] };

@@ -27,6 +27,8 @@ export interface SetupRun {
   /** Called with everything made so far right after each resource is created, so it is recorded before anything
    *  else happens: a start killed later still leaves a record teardown can destroy it by. */
   onMade?: (made: readonly PlannedResource[]) => Promise<void>;
+  /** Masked as `***` in the commands' captured output (jobs/redaction.ts). */
+  secrets?: readonly string[];
 }
 
 export type SetupResult =
@@ -55,7 +57,7 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   const outputDir = run.outputDir;
   const commandEnv = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
   for (const [i, command] of plan.ensure.entries()) {
-    const result = await runJob({ label: 'ensure', commands: [command], cwd: plan.path, env: commandEnv, timeoutS: plan.ensureTimeoutS, timeoutKey: '[gate] timeout', outputPath: join(outputDir, outputFileName(`ensure-${i + 1}`)), signal: run.signal });
+    const result = await runJob({ label: 'ensure', commands: [command], cwd: plan.path, env: commandEnv, timeoutS: plan.ensureTimeoutS, timeoutKey: '[gate] timeout', outputPath: join(outputDir, outputFileName(`ensure-${i + 1}`)), signal: run.signal, ...(run.secrets ? { secrets: run.secrets } : {}) });
     steps.push(jobStep('repository-ensure', 'ensure', command, result));
     if (result.outcome !== 'ok') return fail(failureMessage(`[repository] ensure command "${command}"`, result), await diagnose(result, 'ensure', command, plan.path));
   }
@@ -63,7 +65,7 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   for (const resource of plan.resources) {
     let result: JobRunResult | undefined;
     for (let attempt = 0; attempt <= resource.retries; attempt++) {
-      result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.create), cwd: plan.path, env: commandEnv, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(outputDir, outputFileName(`resource-${resource.name}-${attempt + 1}`)), signal: run.signal });
+      result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.create), cwd: plan.path, env: commandEnv, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(outputDir, outputFileName(`resource-${resource.name}-${attempt + 1}`)), signal: run.signal, ...(run.secrets ? { secrets: run.secrets } : {}) });
       if (result.outcome !== 'failed') break;
     }
     if (result === undefined) continue;

@@ -23,6 +23,8 @@ export interface StartRun {
   signal: AbortSignal;
   /** Where this start's command outputs go: outside the new worktree, so an undo keeps them readable. */
   outputDir: string;
+  /** Masked as `***` in every command's captured output (jobs/redaction.ts). */
+  secrets?: readonly string[];
 }
 
 export type StartApplied =
@@ -80,7 +82,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
 
   // Each resource is recorded as soon as it exists, so a start killed later leaves nothing teardown cannot destroy.
   const recordMade = (made: readonly PlannedResource[]): Promise<void> => writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
-  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources, onMade: recordMade });
+  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources, onMade: recordMade, ...(run.secrets ? { secrets: run.secrets } : {}) });
   steps.push(...setup.steps);
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
@@ -94,7 +96,7 @@ async function destroyResources(run: StartRun, created: readonly PlannedResource
   for (const resource of [...created].reverse()) {
     if (resource.destroy === undefined) continue;
     // Undoing runs to the end even when the call was cancelled: it is what leaves nothing behind.
-    const result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.destroy), cwd: plan.path, env, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(run.outputDir, outputFileName(`destroy-${resource.name}`)) });
+    const result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.destroy), cwd: plan.path, env, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(run.outputDir, outputFileName(`destroy-${resource.name}`)), ...(run.secrets ? { secrets: run.secrets } : {}) });
     steps.push(jobStep('resource-destroy', `destroy resource:${resource.name}`, resource.destroy, result));
   }
 }

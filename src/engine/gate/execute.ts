@@ -47,6 +47,8 @@ export interface ExecuteOptions {
   acquireTestSlot?: SlotAcquirer;
   /** Judges a standard producer's metrics after its command succeeded. */
   judgeStandard?: (producer: Producer, result: JobRunResult) => Promise<StandardJudgement>;
+  /** Masked as `***` in every producer's captured output (engine/jobs/redaction.ts). */
+  secrets?: readonly string[];
 }
 
 export interface GateRun {
@@ -162,6 +164,7 @@ async function runProducer(producer: Producer, group: StageGroup, signal: AbortS
     timeoutKey: producer.timeoutKey,
     outputPath: join(options.outputDir, outputFileName(producer.label)),
     signal,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     onProgress: (fact) => listener({ type: 'producer-progress', label: producer.label, fact }),
     onProcessGroup: (event, pgid) => listener({ type: 'producer-pgid', label: producer.label, event, pgid }),
     onOutput: (counts) => listener({ type: 'producer-output', label: producer.label, lines: counts.lines, errorLikeLines: counts.errorLikeLines }),

@@ -25,10 +25,16 @@ export function discoverCheckout(start: string): Discovered | undefined {
   if (start.split(sep).includes('.git')) return undefined;
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  let dir = start;
+  // The directory itself, as git finds it once it has changed into it: `..` steps taken after any links, not
+  // before (`/repo/../elsewhere` is elsewhere, and a link inside the checkout to a folder outside it is that
+  // folder). A lexical walk would climb from either into the checkout around it and answer for a project the
+  // path does not name.
+  const real = attempt(() => realpathSync(start), () => undefined);
+  if (real === undefined || real.split(sep).includes('.git')) return undefined;
+  let dir = real;
   let device: number;
   try {
-    device = statSync(start).dev;
+    device = statSync(real).dev;
   } catch {
     return undefined;
   }

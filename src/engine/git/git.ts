@@ -60,6 +60,9 @@ export function gitEnvironment(base: Readonly<Record<string, string | undefined>
 let spawner: typeof Spawn | undefined;
 
 export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  // A NUL byte cannot reach a process's argv (spawn throws): an argument carrying one — a ref or name from
+  // input — is a value git would reject, so git's own failure is what the caller sees, never a crash.
+  if (args.some((a) => a.includes('\0'))) return { code: 128, stdout: '', stderr: 'fatal: an argument contains a NUL byte\n' };
   spawner ??= (await import('node:child_process')).spawn;
   const spawn = spawner;
   return new Promise((resolve, reject) => {

@@ -11,6 +11,7 @@ import { isErrorLikeLine } from '../diagnostics/error-like.js';
 import { LineSplitter } from './line-splitter.js';
 import { emptyMergedProgress, mergeProgress, type MergedProgress } from './progress-merge.js';
 import { MAX_PROTOCOL_LINE_BYTES, parseMetricLine, parseProgressLine } from './protocol-lines.js';
+import { StreamRedactor } from './redaction.js';
 
 export interface OutputCounts {
   lines: number;
@@ -21,6 +22,8 @@ export interface OutputCounts {
 export interface OutputCaptureHooks {
   onProgress?: ((fact: DiscernProgressLine) => void) | undefined;
   onOutput?: ((counts: OutputCounts) => void) | undefined;
+  /** Values masked as `***` before anything reads or stores the output (redaction.ts). */
+  secrets?: readonly string[] | undefined;
 }
 
 export type Channel = 'stdout' | 'stderr';
@@ -36,6 +39,8 @@ export class OutputCapture {
   // together mid-line, while one command's unterminated line followed by the next command's text is, in the
   // file, one line too.
   private readonly splitters: Record<Channel, LineSplitter>;
+  // One per channel for the same reason: a secret split across chunks is caught within its own stream.
+  private readonly redactors: Record<Channel, StreamRedactor>;
   private readonly sources = new Map<Readable, (chunk: Buffer) => void>();
   private saturated = false;
   private writeFailed = false;
@@ -50,6 +55,8 @@ export class OutputCapture {
   ) {
     const onLine = (line: string | undefined): void => this.line(line);
     this.splitters = { stdout: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine), stderr: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine) };
+    const secrets = hooks.secrets ?? [];
+    this.redactors = { stdout: new StreamRedactor(secrets), stderr: new StreamRedactor(secrets) };
     // The output file is best-effort evidence: if the disk fills up, the job still runs to its verdict, its
     // lines are still counted, and the pipes must not stay paused waiting for a 'drain' that never comes.
     file.on('error', () => {
@@ -104,6 +111,7 @@ export class OutputCapture {
 
   /** One line of discern's own (a timeout, a cancellation), on a line of its own. Not parsed as protocol. */
   note(text: string): void {
+    this.release();
     const line = `${this.lastByte === undefined || this.lastByte === 0x0a ? '' : '\n'}${text}\n`;
     const bytes = Buffer.from(line, 'utf8');
     this.write(bytes);
@@ -115,6 +123,7 @@ export class OutputCapture {
   async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
+    this.release();
     this.splitters.stdout.flush();
     this.splitters.stderr.flush();
     if (this.notifyTimer !== undefined) clearTimeout(this.notifyTimer);
@@ -127,11 +136,21 @@ export class OutputCapture {
     });
   }
 
-  private chunk(chunk: Buffer, channel: Channel): void {
+  private chunk(raw: Buffer, channel: Channel): void {
+    this.take(this.redactors[channel].push(raw), channel);
+    this.scheduleNotify();
+  }
+
+  private take(chunk: Buffer, channel: Channel): void {
+    if (chunk.length === 0) return;
     this.write(chunk);
     this.counts.bytes += chunk.length;
     this.splitters[channel].push(chunk);
-    this.scheduleNotify();
+  }
+
+  /** Writes what the redactors held back as a possible start of a secret: the stream has ended or paused. */
+  private release(): void {
+    for (const channel of ['stdout', 'stderr'] as const) this.take(this.redactors[channel].flush(), channel);
   }
 
   private write(bytes: Buffer): void {

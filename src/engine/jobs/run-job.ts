@@ -29,6 +29,8 @@ export interface JobSpec {
   onProcessGroup?: (event: 'start' | 'end', pgid: number) => void;
   /** Live counts, at most 4 times a second. */
   onOutput?: (counts: OutputCounts) => void;
+  /** Values from the project's env files, masked as `***` in everything captured (redaction.ts). */
+  secrets?: readonly string[];
 }
 
 export type JobFailure =
@@ -76,7 +78,7 @@ export async function runJob(spec: JobSpec): Promise<JobRunResult> {
 
   let capture: OutputCapture;
   try {
-    capture = await OutputCapture.open(spec.outputPath, { onProgress: spec.onProgress, onOutput: spec.onOutput });
+    capture = await OutputCapture.open(spec.outputPath, { onProgress: spec.onProgress, onOutput: spec.onOutput, secrets: spec.secrets });
   } catch (error) {
     const message = `cannot write the output file ${spec.outputPath}: ${error instanceof Error ? error.message : String(error)}`;
     return finish('failed', { kind: 'spawn', message, command: spec.commands[0] ?? '' }, undefined);

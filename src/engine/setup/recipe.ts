@@ -1,7 +1,7 @@
 // Reads a setup recipe (`setup begin --config <file>`): JSON, or TOML when the name ends in .toml, validated
 // against the published schema/discern-setup-config.schema.json. A problem names the key and, where it can be
 // found, the line and column in the recipe.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { DiscernSetupConfig } from '../../../generated/types.js';
 import { dotted } from '../config/load.js';
 import { locateKey, type Location } from '../config/locate.js';
@@ -11,9 +11,15 @@ import { explain, mostSpecific, pointerKeys } from '../config/validate.js';
 
 export type RecipeLoad = { ok: true; recipe: DiscernSetupConfig } | { ok: false; message: string; where: string; line?: number };
 
+/** A recipe is a few dozen lines; the bound keeps `--config /dev/zero` (or a huge file) from hanging setup. */
+const MAX_RECIPE_BYTES = 256 * 1024;
+
 export async function loadRecipe(path: string): Promise<RecipeLoad> {
   let bytes: Buffer;
   try {
+    const info = await stat(path);
+    if (!info.isFile()) return { ok: false, message: `The setup recipe ${path} is not a regular file.`, where: 'the file itself' };
+    if (info.size > MAX_RECIPE_BYTES) return { ok: false, message: `The setup recipe ${path} has ${info.size} bytes; a recipe is at most 256 KiB.`, where: 'the file itself' };
     bytes = await readFile(path);
   } catch (error) {
     return { ok: false, message: `The setup recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, where: 'the file itself' };
@@ -36,7 +42,10 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
     } catch (error) {
       const at = jsonErrorLocation(text, (error as Error).message);
       const where = at ? `line ${at.line}, column ${at.column}` : 'the start of the file';
-      return { ok: false, message: `The setup recipe ${path} is not valid JSON (${(error as Error).message}); name it *.toml if it is TOML.`, where, ...(at ? { line: at.line } : {}) };
+      // V8 quotes the text's first characters (`"root:x:0:0"... is not valid JSON`): the line and column say where,
+      // without echoing a file the caller may have named by mistake.
+      const reason = (error as Error).message.replace(/, ".*?"(?:\.\.\.)? is not valid JSON$/s, '');
+      return { ok: false, message: `The setup recipe ${path} is not valid JSON (${reason}); name it *.toml if it is TOML.`, where, ...(at ? { line: at.line } : {}) };
     }
   }
   const { validateSetupConfig } = await import('../../../generated/validators/setup-config.js');
