@@ -1,6 +1,7 @@
 // A second done (or a done beside a prepare) in a checkout where another attempt holds the operation lock:
 // refused as incomplete, naming the running attempt, its lease expiry and its progress handle, so the caller
-// reads that run back instead of starting another gate on the same evidence.
+// reads that run back instead of starting another gate on the same evidence. Two done started together can
+// meet before the winner has opened its journal: the loser waits a moment for that record (a bounded wait).
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData } from '../../generated/types.js';
 import { runningOperations } from '../engine/journal/index.js';

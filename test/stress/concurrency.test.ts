@@ -1,8 +1,9 @@
 // Two discern processes racing for the same evidence or the same trunk, started together as real CLI
 // processes: two `done` on one commit in one checkout (one runs the gate and records Proof, the other is told
 // the evidence is being gathered and to wait), and two `accept` at once — of two different proven efforts
-// (serialised by the repository's accept lock: both land, each commit once), and of the same effort (one lands,
-// the other finds nothing left to land and says so; nothing lost). No lock file is left behind.
+// (serialised by the repository's accept lock: both land, each commit once), and of the same effort, named from
+// the main checkout or run in its worktree (one lands, the other finds nothing left to land and says so;
+// nothing lost). No lock file is left behind. Every answer is one envelope valid against the published schema.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -107,24 +108,27 @@ describe('two accept at once', () => {
     t.diagnostic(`fast-forward: ${landings.map((l) => l.fast_forward).join(', ')}`);
   });
 
-  it('of the same effort: one lands it; the other finds nothing left to land, classified; nothing lost, no lock left', async (t) => {
-    const r = trackedRepo(repos);
-    const base = trunk(r);
-    const w = await effort(r, 'twice', 'twice.txt', 't\n');
-    const head = w.git('rev-parse', 'HEAD').trim();
-    const [ra, rb] = await Promise.all([startCli(['accept', 'twice', '--confirmed', '--json'], r.root).result, startCli(['accept', 'twice', '--confirmed', '--json'], r.root).result]);
-    const both = [parsed(ra), parsed(rb)];
-    const landed = both.filter((e) => e.ok);
-    const other = both.find((e) => !e.ok);
-    assert.equal(landed.length, 1, JSON.stringify(both, null, 2));
-    assert.ok(other, JSON.stringify(both, null, 2));
-    assert.equal(other.error, 'unknown_target', JSON.stringify(other, null, 2));
-    assert.equal((other === both[0] ? ra : rb).code, 1);
-    assert.equal(trunk(r), head);
-    assert.equal(landedTimes(r, base, 'change twice.txt'), 1);
-    assert.equal(r.git('status', '--porcelain').trim(), '');
-    assert.ok(!existsSync(w.path));
-    assert.deepEqual(locksLeft(join(r.root, '.git')), []);
-    t.diagnostic(`the second accept: ${other.error} — ${other.message}`);
-  });
+  for (const from of ['the main checkout, naming it', 'its own worktree'] as const) {
+    it(`of the same effort, from ${from}: one lands it; the other finds nothing left to land, classified; nothing lost, no lock left`, async (t) => {
+      const r = trackedRepo(repos);
+      const base = trunk(r);
+      const w = await effort(r, 'twice', 'twice.txt', 't\n');
+      const head = w.git('rev-parse', 'HEAD').trim();
+      const [args, cwd] = from === 'its own worktree' ? [['accept', '--confirmed', '--json'], w.path] : [['accept', 'twice', '--confirmed', '--json'], r.root];
+      const [ra, rb] = await Promise.all([startCli(args, cwd).result, startCli(args, cwd).result]);
+      const both = [parsed(ra), parsed(rb)];
+      const landed = both.filter((e) => e.ok);
+      const other = both.find((e) => !e.ok);
+      assert.equal(landed.length, 1, JSON.stringify(both, null, 2));
+      assert.ok(other, JSON.stringify(both, null, 2));
+      assert.equal(other.error, 'unknown_target', JSON.stringify(other, null, 2));
+      assert.equal((other === both[0] ? ra : rb).code, 1);
+      assert.equal(trunk(r), head);
+      assert.equal(landedTimes(r, base, 'change twice.txt'), 1);
+      assert.equal(r.git('status', '--porcelain').trim(), '');
+      assert.ok(!existsSync(w.path));
+      assert.deepEqual(locksLeft(join(r.root, '.git')), []);
+      t.diagnostic(`the second accept from ${from}: ${other.error} — ${other.message}`);
+    });
+  }
 });
