@@ -102,6 +102,12 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     const stale = found !== undefined && (found.branch !== effort.branch || found.path !== effort.path || (effort.record !== undefined && effort.record.created_at > found.started_at));
     if (stale) await transactions.remove(paths, effort.id);
     const pending = stale ? undefined : found;
+    // The efforts as they are now, not as they were before the wait: an acceptance that held the lock meanwhile
+    // may have landed this effort (its worktree and branch are gone) or others on the list.
+    const live = pending === undefined ? (await listEfforts(mainRoot, ctx.env)).efforts : efforts;
+    if (pending === undefined && !live.some((e) => e.path === effort.path && e.branch === effort.branch)) {
+      return { refusal: { error: 'unknown_target' as const, message: `${effort.id} (${effort.branch}) is no longer an effort here: another acceptance landed or removed it while this call waited for the repository's accept lock. This call changed nothing.`, next: { list: statusCall } } };
+    }
     const earlier: DiscernStep[] = [];
     if (pending !== undefined) {
       const recovered = await recover(pending, landing);
@@ -112,15 +118,15 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     // queue order; the first that fails stops the walk.
     const landed: NonNullable<DiscernAcceptData['landings']> = [];
     if (input.action !== 'queue') {
-      const queue = await queueRows(paths, efforts, gate.gate.scopes, project.config, trunk, { cwd: mainRoot, env: ctx.env });
+      const queue = await queueRows(paths, live, gate.gate.scopes, project.config, trunk, { cwd: mainRoot, env: ctx.env });
       const mine = queue.findIndex((q) => q.effort === effort.id);
       // An effort not queued yet joins at the back: everything queued is ahead of it.
       for (const row of queue.slice(0, mine === -1 ? queue.length : mine)) {
         if (row.authority !== 'pre-authorized' || row.readiness !== 'ready') continue;
-        const ahead = efforts.find((e) => e.id === row.effort);
+        const ahead = live.find((e) => e.id === row.effort);
         if (ahead === undefined) continue;
         const aheadLanding: Landing = { ...landing, effort: ahead, outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`) };
-        const result = await acceptEffort({}, aheadLanding, efforts, gate.gate.scopes, []);
+        const result = await acceptEffort({}, aheadLanding, live, gate.gate.scopes, []);
         const entry = result.data && 'landings' in result.data ? result.data.landings?.[0] : undefined;
         if (result.refusal === undefined && entry !== undefined) {
           landed.push({ ...entry, selected: false });
@@ -134,7 +140,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
         landed.push({ effort: ahead.id, branch: ahead.branch, head: row.head, selected: false, status: 'failed', reason });
       }
     }
-    const own = await acceptEffort(input, landing, efforts, gate.gate.scopes, earlier);
+    const own = await acceptEffort(input, landing, live, gate.gate.scopes, earlier);
     return landed.length === 0 ? own : withEarlierLandings(landed, own, effort, mcp);
   });
   if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` } } };

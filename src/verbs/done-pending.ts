@@ -1,6 +1,7 @@
 // A second done (or a done beside a prepare) in a checkout where another attempt holds the operation lock:
 // refused as incomplete, naming the running attempt, its lease expiry and its progress handle, so the caller
-// reads that run back instead of starting another gate on the same evidence.
+// reads that run back instead of starting another gate on the same evidence. Two done started together can
+// meet before the winner has opened its journal: the loser waits a moment for that record (a bounded wait).
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData } from '../../generated/types.js';
 import { runningOperations } from '../engine/journal/index.js';
@@ -8,11 +9,26 @@ import type { HolderInfo } from '../engine/state/lease-lock.js';
 import { readBack } from './done.js';
 import type { DoneRun } from './done-run.js';
 
+/** The holder opens its journal just after taking the lock: a call landing in between waits that long for it. */
+const RECORD_WAIT_MS = 2000;
+const RECORD_POLL_MS = 50;
+
+/** The progress handle of the attempt holding the lock, once its journal record is there (a bounded wait). */
+async function holderHandle(run: DoneRun, holder: HolderInfo | null): Promise<string | undefined> {
+  if (holder === null) return undefined;
+  const deadline = Date.now() + RECORD_WAIT_MS;
+  for (;;) {
+    const running = await runningOperations(run.paths.repositoryDir, run.ctx.project.root).catch(() => []);
+    // Only the holder's own record names it: another run in the checkout (a test) is not the attempt.
+    const theirs = running.find((r) => r.record.pid === holder.pid && r.record.verb === holder['verb']);
+    // No record after the wait: the holder runs without a journal (it is advisory), or has just finished.
+    if (theirs !== undefined || Date.now() > deadline || run.ctx.signal.aborted) return theirs?.record.handle;
+    await new Promise((resolve) => setTimeout(resolve, RECORD_POLL_MS));
+  }
+}
+
 export async function attemptPending(run: DoneRun, holder: HolderInfo | null, base: Pick<DiscernDoneData, 'mode' | 'scopes_changed'>): Promise<DoneOutcome> {
-  const running = await runningOperations(run.paths.repositoryDir, run.ctx.project.root).catch(() => []);
-  // Only the holder's own record names it: another run in the checkout (a test) is not the attempt.
-  const theirs = running.find((r) => holder !== null && r.record.pid === holder.pid && r.record.verb === holder['verb']);
-  const handle = theirs?.record.handle;
+  const handle = await holderHandle(run, holder);
   const verb = typeof holder?.['verb'] === 'string' ? holder['verb'] : 'done';
   const since = holder?.acquired_at ? ` since ${holder.acquired_at}` : '';
   const reason = `another ${verb} is running in this checkout${holder ? ` (pid ${holder.pid}${since})` : ''}`;
