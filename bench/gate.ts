@@ -42,7 +42,7 @@ function repository(name: string, config: string, extra: Record<string, string> 
 }
 
 /** lefthook's Go binary from its npm package, installed once into the cache; undefined when unavailable. */
-function lefthookBinary(cacheDir: string): string | undefined {
+export function lefthookBinary(cacheDir: string): string | undefined {
   const dir = join(cacheDir, 'lefthook');
   const find = (): string | undefined => {
     for (const pkg of ['lefthook-linux-x64', 'lefthook-linux-arm64', 'lefthook-darwin-arm64', 'lefthook-darwin-x64']) {

@@ -11,7 +11,10 @@
 //                (reported).
 //   coupling:    on 10,000 generated commits, a cold `coupling --file` ≤ 2× the bare git log it needs, and a
 //                warm one (cache present, same HEAD) ≤ 1.3× node -e 0.
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|all (default all), --strict (exit 1 over budget).
+//   peers:       the gate (done --rerun) ≤ 1.2× lefthook's parallel mode on the same four jobs, beside `discern test`
+//                and a sequential `npm run` chain; a warm MCP tool call ≤ 2× a bare echo server on the same SDK;
+//                CLI cold start against node -e 0 (bench/README.md has the latest figures).
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|all (default all), --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +26,7 @@ import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from 
 import { acceptBench, awaitBench, startBench } from './efforts.js';
 import { patternsBench } from './patterns.js';
 import { couplingBench } from './coupling.js';
+import { coldStartPeersBench, gatePeersBench, mcpPeersBench } from './peers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -113,6 +117,13 @@ if (suite === 'coupling' || suite === 'all') {
   process.stdout.write('\nPreparing the coupling fixture (10,000 commits, reused between runs)…\n');
   const couplingRounds = Math.max(15, rounds === 21 ? 15 : rounds);
   reportGate(await couplingBench({ bin, rounds: couplingRounds }), couplingRounds);
+}
+
+// `--suite peers:gate`, `peers:mcp` or `peers:start` runs one part alone.
+if (suite === 'all' || suite === 'peers' || suite.startsWith('peers:')) {
+  const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds), cacheDir: join(tmpdir(), 'discern-bench-cache') };
+  const parts = { gate: gatePeersBench, mcp: mcpPeersBench, start: coldStartPeersBench };
+  for (const [part, run] of Object.entries(parts)) if (!suite.startsWith('peers:') || suite === `peers:${part}`) reportGate(await run(options), options.rounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {

@@ -81,10 +81,13 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       outputDir: await runOutputDir(paths, journal?.handle ?? `${mode}-${process.pid}`),
       listener,
       readDirty: () => readDirtySet(project.root, ctx.env),
+      // Just read: a second `git status` before the first stage would find the same (on a large tree it costs).
+      initialDirty: before,
       generated: gate.generated,
       ...(acquirer ? { acquireTestSlot: acquirer } : {}),
     });
-    const after = ctx.signal.aborted ? before : await readDirtySet(project.root, ctx.env);
+    // The executor read the tree after the last group that ran; nothing has run since.
+    const after = ctx.signal.aborted ? before : (run.dirtyAfter ?? (await readDirtySet(project.root, ctx.env)));
     const report = await reportGateRun(plan, run, project.root, new Map());
     // The message quotes the first error (a warning printed before it is not why the run failed).
     const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];

@@ -59,6 +59,8 @@ export interface GateRun {
   cancelled: boolean;
   /** Why the test-slot cap could not be applied, when it could not (the run went ahead without it). */
   capUnavailable?: string;
+  /** The dirty set read after the last group that ran, so the caller need not read it again; absent when cancelled. */
+  dirtyAfter?: Set<string>;
 }
 
 export async function executeGate(options: ExecuteOptions): Promise<GateRun> {
@@ -111,7 +113,15 @@ export async function executeGate(options: ExecuteOptions): Promise<GateRun> {
       }
     }
   }
-  return { runs, failedStage, ...(drift ? { drift } : {}), waitedMs, cancelled: signal.aborted, ...(capUnavailable !== undefined ? { capUnavailable } : {}) };
+  return {
+    runs,
+    failedStage,
+    ...(drift ? { drift } : {}),
+    waitedMs,
+    cancelled: signal.aborted,
+    ...(capUnavailable !== undefined ? { capUnavailable } : {}),
+    ...(signal.aborted ? {} : { dirtyAfter: before }),
+  };
 }
 
 async function runGroup(group: StageGroup, options: ExecuteOptions): Promise<ProducerRun[]> {

@@ -2,7 +2,6 @@
 // envelope: the index resources are their verb's data (JSON); the page templates are one page's Markdown. The
 // published schemas are served as generated, byte for byte.
 import { ResourceNotFoundError, type ReadResourceResult } from '@modelcontextprotocol/server';
-import { MANUAL } from '../../engine/manual/bundle.js';
 import { MCP_SCHEMAS, type McpResourceName } from '../../../generated/mcp-table.js';
 import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
@@ -70,7 +69,8 @@ export interface ListedResource {
 
 /** The pages a template resource can read, for resources/list: the manual's, or the server's project map's. */
 export const TEMPLATE_LISTS: Readonly<Partial<Record<McpResourceName, (options: InvokeOptions) => Promise<ListedResource[]>>>> = {
-  'docs-page': async () => MANUAL.pages.map((p) => listed('docs', p)),
+  // The manual (over a megabyte of JSON) loads with the first call that needs it, not with the server's start.
+  'docs-page': async () => (await import('../../engine/manual/bundle.js')).MANUAL.pages.map((p) => listed('docs', p)),
   'map-page': async (options) => {
     const result = await invoke('map', {}, options);
     // No map (or no project) is an empty list, not an error: the template still exists.

@@ -8,8 +8,20 @@ import type { DiscernResult } from '../../../generated/types.js';
 import { buildEnvelope } from '../../core/envelope.js';
 import { writeCrashRecord } from '../../engine/crash/record.js';
 
+type ResultValidator = Awaited<ReturnType<(typeof RESULT_VALIDATORS)[VerbId]>>;
+type Markdown = typeof import('../../render/markdown/index.js');
+
+// Loaded once and kept: a warm server's call then costs no import() (about 10 µs each on Node 20), and only a
+// module that did load is kept, so a failed load is retried by the next call as before.
+const loadedValidators = new Map<VerbId, ResultValidator>();
+let loadedMarkdown: Markdown | undefined;
+
 export async function checkedResult(verb: VerbId, result: DiscernResult, target: string): Promise<DiscernResult> {
-  const validate = await RESULT_VALIDATORS[verb]();
+  let validate = loadedValidators.get(verb);
+  if (validate === undefined) {
+    validate = await RESULT_VALIDATORS[verb]();
+    loadedValidators.set(verb, validate);
+  }
   if (validate(result)) return result;
   const problem = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
   const record = writeCrashRecord({ verb: VERBS[verb].verb, target, surface: 'mcp', error: new Error(`result failed its schema: ${problem}`) });
@@ -21,7 +33,8 @@ export async function checkedResult(verb: VerbId, result: DiscernResult, target:
 
 /** The presentations (every verb's parsed template) load with the first tool call, not with the server's start. */
 export async function toolResult(result: DiscernResult): Promise<CallToolResult> {
-  const { renderMarkdown } = await import('../../render/markdown/index.js');
+  loadedMarkdown ??= await import('../../render/markdown/index.js');
+  const { renderMarkdown } = loadedMarkdown;
   return {
     content: [{ type: 'text', text: renderMarkdown(result) }],
     structuredContent: result as unknown as Record<string, unknown>,
