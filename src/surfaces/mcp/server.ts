@@ -12,6 +12,7 @@ import { readInstructions, readSchema, readSkill, RESOURCE_READERS, schemaList, 
 import { registerPrompts } from './prompts/index.js';
 import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
+import { idleCollector } from './idle-collect.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -29,6 +30,7 @@ export function createServer(state: ServerState): McpServer {
     // The prompt list never changes while the server runs.
     { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: { listChanged: false } } },
   );
+  const compact = idleCollector();
   for (const tool of MCP_TOOLS) {
     server.registerTool(
       tool.name,
@@ -48,6 +50,7 @@ export function createServer(state: ServerState): McpServer {
         } finally {
           notifier?.stop();
           state.inflight?.delete(running);
+          compact.settled((state.inflight?.size ?? 0) > 0);
         }
       },
     );

@@ -1,0 +1,59 @@
+// Keeps a long-lived MCP server compact. V8 sizes its old generation for throughput and, with the short
+// bursts of garbage a tool call leaves (parsed git output, validated envelopes, rendered Markdown), its first
+// full collection comes only after a thousand or more calls; until then the server's resident memory climbs with
+// dead objects, which on an agent's machine, where the server lives for the whole session, reads as a leak.
+// So, once no call is running and the heap has grown by a set amount since the last collection, the server
+// collects it itself, after the answer has gone out. (docs/decisions/0038-memory-under-sequential-load.md)
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** Growth of the used heap since the last collection that makes an idle server collect. */
+const GROWTH_BYTES = 8 * 1024 * 1024;
+/** A collection waits until this many times its last cost has passed, so collecting takes at most about a ninth of the time. */
+const SPACING = 8;
+
+let collect: (() => void) | null | undefined;
+
+/** V8's own `gc`, exposed for this process; null where the runtime refuses (the server then leaves it to V8). */
+function collector(): (() => void) | null {
+  if (collect !== undefined) return collect;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    collect = typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    collect = null;
+  }
+  return collect;
+}
+
+export interface IdleCollector {
+  /** Called when a call has finished; `busy` says whether another is still running. */
+  settled(busy: boolean): void;
+}
+
+export function idleCollector(): IdleCollector {
+  let baseline = getHeapStatistics().used_heap_size;
+  let scheduled = false;
+  let lastEnd = 0;
+  let lastCost = 0;
+  return {
+    settled(busy) {
+      if (busy || scheduled) return;
+      if (getHeapStatistics().used_heap_size - baseline < GROWTH_BYTES) return;
+      if (performance.now() - lastEnd < lastCost * SPACING) return;
+      scheduled = true;
+      // setImmediate: the answer is written to stdout first; a call that arrived meanwhile keeps the heap as is.
+      setImmediate(() => {
+        scheduled = false;
+        const gc = collector();
+        if (gc === null) return;
+        const began = performance.now();
+        gc();
+        lastEnd = performance.now();
+        lastCost = lastEnd - began;
+        baseline = getHeapStatistics().used_heap_size;
+      });
+    },
+  };
+}
