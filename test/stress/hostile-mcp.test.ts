@@ -1,0 +1,143 @@
+// Hostile input over MCP, property-based (docs/decisions/0035): every tool in tools/list gets at least 200
+// generated calls — valid arguments derived from its published inputSchema and deliberately invalid ones
+// (wrong types, 100 KB+ strings, 5,000-level nesting, undeclared keys, traversing and option-looking paths,
+// NUL bytes, Unicode oddities, non-object arguments) — against the built server in a real scratch project,
+// and more against a second server over a broken project (malformed discern.toml, invalid UTF-8 in files,
+// names and map pages). Each answer must be a classified, schema-valid envelope (or the protocol's
+// invalid-params error for non-object arguments); the servers stay up and print no stack trace; nothing
+// outside the projects changes. The seed is printed; DISCERN_FUZZ_SEED replays a run, DISCERN_FUZZ_RUNS
+// scales it.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { MCP_TOOLS } from '../../generated/mcp-table.js';
+import { connectStdio, type Connected } from '../helpers/mcp-client.js';
+import { fingerprint, hostileScene, listing, HOSTILE_CONFIG, INVALID_UTF8, SENTINEL_SECRET, type HostileScene } from '../helpers/hostile-project.js';
+import { hostileCases, hostilePaths, describeArgs, type HostileCase } from '../helpers/hostile-values.js';
+import { checkCase, STACK_LINE, toolUnderTest, type ToolUnderTest } from '../helpers/hostile-check.js';
+import { processAlive } from '../helpers/processes.js';
+
+const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
+const RUNS = Number(process.env['DISCERN_FUZZ_RUNS'] ?? 200);
+const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 5));
+/** A gate here runs `true`: anything slower than this is a hang, not work. */
+const CALL_TIMEOUT_MS = 30_000;
+
+let scene: HostileScene;
+let good: Connected;
+let broken: Connected;
+let outsideBefore: string;
+const SKIP = new Set(['project', 'project.worktrees', 'broken', 'broken.worktrees']);
+
+before(async () => {
+  scene = hostileScene();
+  outsideBefore = fingerprint(scene.parent, SKIP);
+  const env = { HOME: scene.home, TMPDIR: scene.tmp, GIT_CONFIG_NOSYSTEM: '1' };
+  good = await connectStdio(scene.project, env);
+  broken = await connectStdio(scene.broken, env);
+});
+after(async () => {
+  await good?.client.close();
+  await broken?.client.close();
+});
+
+/** Per tool: values that reach real code paths (efforts that exist, pages that exist, ids the config declares). */
+function pools(s: HostileScene): Record<string, Record<string, readonly unknown[]>> {
+  const efforts = ['fuzz-a', 'fuzz-b'];
+  const path = [s.project, `${s.project}/src`, `${s.project}/api/v1.txt`, s.broken, ...efforts.map((e) => `${s.project}.worktrees/${e}`), s.sentinel, s.home, '/', '/etc', `${s.project}/nope`];
+  const common = { path, name: [...efforts, 'x.y', 'main', 'HEAD'], from: ['main', 'HEAD', 'HEAD~1', 'agent/fuzz-a', '0000000'], met: [['api-review'], ['nope']], unmet: [[{ id: 'api-review', why: 'not yet' }]] };
+  const targets = [...efforts, 'agent/fuzz-a', 'refs/heads/agent/fuzz-b', ...efforts.map((e) => `${s.project}.worktrees/${e}`)];
+  return {
+    discern_accept: { ...common, target: targets, action: ['queue', 'emergency'] },
+    discern_await: { ...common, green: targets, landed: targets, resume: ['C1-0000-0000-00'] },
+    discern_map: { ...common, target: ['guide/start', 'guide', 'start', 'leak', 'guide/leak', 'bad', 'nope'], search: ['start', 'project page', '*', '"'] },
+    discern_docs: { target: ['exit-codes', 'reference/exit-codes', 'guides', 'reference', 'nope'], search: ['connect an agent', 'exit', '*'] },
+    discern_progress: { ...common, handle: ['R1-0000-0000-00', 'C1-0000-0000-00', 'R1-'] },
+    discern_standards: { ...common, names: [['cov'], ['nope']], proposals: [[{ name: 'cov', reason: 'why' }]] },
+    discern_coupling: { ...common, file: [['api/v1.txt'], ['discern.toml', 'README.md'], [`${s.project}/src/a.txt`], ['escape/secret.txt']], with: ['README.md', 'api/v1.txt'] },
+    discern_improvement: { ...common, category: ['gate', 'map', 'skills', 'nope'] },
+    discern_patterns: { ...common, logbook_file: ['missing', 'logbook', 'a.jsonl'] },
+    discern_validate_config: { ...common, toml: [HOSTILE_CONFIG, '', '[[[', 'a = 1\na = 2\n', '\ufeff[project]\nname = "x"\n', INVALID_UTF8.toString('latin1')], file: ['discern.toml', `${s.project}/discern.toml`, `${s.broken}/discern.toml`, 'README.md', 'escape/secret.txt', 'nope.toml'] },
+  };
+}
+
+/** await waits up to its budget for a condition: keep valid calls to a glance so a wait is not a hang. */
+function tameFor(tool: string): ((args: Record<string, unknown>) => Record<string, unknown>) | undefined {
+  if (tool !== 'discern_await') return undefined;
+  return (args) => ({ ...args, timeout: typeof args['timeout'] === 'number' && args['timeout'] <= 1 ? args['timeout'] : 0 });
+}
+
+/** A stable per-tool seed: adding a tool does not change the cases of the others. */
+function toolSeed(seed: number, tool: string): number {
+  let h = seed | 0;
+  for (const ch of tool) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+interface Tally {
+  cases: number;
+  ms: number;
+  kinds: Map<string, number>;
+}
+
+async function campaign(server: Connected, label: string, runs: number, seed: number, t: { diagnostic(msg: string): void }): Promise<string[]> {
+  const { tools } = await server.client.listTools();
+  const byPool = pools(scene);
+  const paths = hostilePaths(scene);
+  const plan: { tool: ToolUnderTest; cases: HostileCase[] }[] = tools.map((listed) => {
+    const verb = MCP_TOOLS.find((m) => m.name === listed.name)?.verb ?? '';
+    const schema = listed.inputSchema as Record<string, unknown>;
+    const arbitrary = hostileCases(schema, byPool[listed.name] ?? byPool['discern_accept'] ?? {}, paths, tameFor(listed.name));
+    return { tool: toolUnderTest(listed.name, verb, schema), cases: fc.sample(arbitrary, { seed: toolSeed(seed, listed.name), numRuns: runs }) };
+  });
+  const failures: string[] = [];
+  const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map() }]));
+  // Round robin: each tool meets the state the others left (efforts started, landed, a config rewritten).
+  for (let i = 0; i < runs; i += 1) {
+    for (const { tool, cases } of plan) {
+      const c = cases[i];
+      if (c === undefined) continue;
+      const started = Date.now();
+      const problem = await checkCase(server.client, tool, c, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
+      const entry = tally.get(tool.name) as Tally;
+      entry.cases += 1;
+      entry.ms += Date.now() - started;
+      entry.kinds.set(c.kind, (entry.kinds.get(c.kind) ?? 0) + 1);
+      if (problem !== undefined) failures.push(`${label} ${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args)}\n    ${problem}`);
+    }
+  }
+  t.diagnostic(`${label}: tool | cases | ms | kinds`);
+  for (const [name, entry] of tally) t.diagnostic(`${label}: ${name} | ${entry.cases} | ${entry.ms} | ${[...entry.kinds].map(([k, n]) => `${k}:${n}`).join(' ')}`);
+  assert.deepEqual(plan.map((p) => p.tool.name).sort(), MCP_TOOLS.map((m) => m.name).sort(), 'every tool in tools/list was called');
+  return failures;
+}
+
+function report(failures: string[]): string {
+  return `${failures.length} hostile case(s) failed (replay: DISCERN_FUZZ_SEED=${SEED} DISCERN_FUZZ_RUNS=${RUNS}):\n${failures.slice(0, 25).join('\n')}`;
+}
+
+describe(`hostile input over MCP (seed ${SEED}, ${RUNS} cases per tool)`, () => {
+  it('prints the seed', (t) => {
+    t.diagnostic(`DISCERN_FUZZ_SEED=${SEED} DISCERN_FUZZ_RUNS=${RUNS} (broken project: ${BROKEN_RUNS} per tool)`);
+  });
+  it(`every tool answers ${RUNS} generated calls in a sane project with a classified envelope`, async (t) => {
+    const failures = await campaign(good, 'project', RUNS, SEED, t);
+    assert.deepEqual(failures, [], report(failures));
+  });
+  it(`every tool answers ${BROKEN_RUNS} generated calls in a broken project with a classified envelope`, async (t) => {
+    const failures = await campaign(broken, 'broken', BROKEN_RUNS, SEED ^ 0x5bd1e995, t);
+    assert.deepEqual(failures, [], report(failures));
+  });
+  it('both servers are still up, answer a normal call, and printed no stack trace', async () => {
+    for (const server of [good, broken]) {
+      assert.ok(server.transport.pid !== null && server.transport.pid !== undefined && processAlive(server.transport.pid), 'the server process is alive');
+      const answer = (await server.client.callTool({ name: 'discern_docs', arguments: { search: 'doctor' } })) as { structuredContent?: Record<string, unknown> };
+      assert.equal(answer.structuredContent?.['ok'], true);
+      assert.doesNotMatch(server.stderr(), STACK_LINE, server.stderr().slice(0, 2000));
+    }
+  });
+  it('no file outside the projects changed: the parent, the sentinel, HOME and TMPDIR are as they were', () => {
+    const after = fingerprint(scene.parent, SKIP);
+    assert.equal(after, outsideBefore, listing(scene.parent, SKIP).join('\n'));
+  });
+});
