@@ -16,6 +16,8 @@ import { fingerprint, hostileScene, listing, HOSTILE_CONFIG, INVALID_UTF8, SENTI
 import { hostileCases, hostilePaths, describeArgs, type HostileCase } from '../helpers/hostile-values.js';
 import { checkCase, STACK_LINE, toolUnderTest, type ToolUnderTest } from '../helpers/hostile-check.js';
 import { processAlive } from '../helpers/processes.js';
+import { rawServer, toolsCallLine } from '../helpers/raw-mcp.js';
+import { resultValidator } from '../helpers/published-schema.js';
 
 const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
 const RUNS = Number(process.env['DISCERN_FUZZ_RUNS'] ?? 200);
@@ -92,6 +94,7 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
   });
   const failures: string[] = [];
   const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map() }]));
+  const slowest: { ms: number; what: string }[] = [];
   // Round robin: each tool meets the state the others left (efforts started, landed, a config rewritten).
   for (let i = 0; i < runs; i += 1) {
     for (const { tool, cases } of plan) {
@@ -101,13 +104,17 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
       const problem = await checkCase(server.client, tool, c, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
       const entry = tally.get(tool.name) as Tally;
       entry.cases += 1;
-      entry.ms += Date.now() - started;
+      const ms = Date.now() - started;
+      entry.ms += ms;
+      slowest.push({ ms, what: `${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args).slice(0, 160)}` });
+      slowest.sort((a, b) => b.ms - a.ms).splice(5);
       entry.kinds.set(c.kind, (entry.kinds.get(c.kind) ?? 0) + 1);
       if (problem !== undefined) failures.push(`${label} ${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args)}\n    ${problem}`);
     }
   }
   t.diagnostic(`${label}: tool | cases | ms | kinds`);
   for (const [name, entry] of tally) t.diagnostic(`${label}: ${name} | ${entry.cases} | ${entry.ms} | ${[...entry.kinds].map(([k, n]) => `${k}:${n}`).join(' ')}`);
+  for (const s of slowest) t.diagnostic(`${label}: slow ${s.ms} ms ${s.what}`);
   assert.deepEqual(plan.map((p) => p.tool.name).sort(), MCP_TOOLS.map((m) => m.name).sort(), 'every tool in tools/list was called');
   return failures;
 }
@@ -139,5 +146,57 @@ describe(`hostile input over MCP (seed ${SEED}, ${RUNS} cases per tool)`, () => 
   it('no file outside the projects changed: the parent, the sentinel, HOME and TMPDIR are as they were', () => {
     const after = fingerprint(scene.parent, SKIP);
     assert.equal(after, outsideBefore, listing(scene.parent, SKIP).join('\n'));
+  });
+});
+
+describe('regressions the generated runs found', () => {
+  it('an undeclared `__proto__` key is refused by name, not dropped by the SDK\'s parse and run without it', async () => {
+    // JSON.parse makes `__proto__` an own key, as it is on the wire.
+    const args = JSON.parse('{"name":"proto-probe","__proto__":{"dry_run":true}}') as Record<string, unknown>;
+    const answer = (await good.client.request({ method: 'tools/call', params: { name: 'discern_start', arguments: args } })) as { structuredContent?: Record<string, unknown> };
+    assert.equal(answer.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(answer.structuredContent));
+    assert.match(String(answer.structuredContent?.['message']), /`__proto__` is not an accepted key/);
+  });
+});
+
+describe('what the SDK client cannot send, written to the server line by line', () => {
+  const deep = (n: number, open: string, close: string): string => `${open.repeat(n)}1${close.repeat(n)}`;
+  const calls: [string, string, string][] = [
+    ['5,000 nested arrays in a declared key', 'discern_status', `{"all":${deep(5000, '[', ']')}}`],
+    ['5,000 nested objects in an undeclared key', 'discern_docs', `{"deep":${deep(5000, '{"a":', '}')}}`],
+    ['100,000 nested arrays in path', 'discern_doctor', `{"path":${deep(100_000, '[', ']')}}`],
+    ['100,000 nested objects in a list of checkpoint ids', 'discern_done', `{"met":[${deep(100_000, '{"a":', '}')}]}`],
+  ];
+  it('answers each with an invalid_arguments envelope, survives lines that are not JSON or not UTF-8, and stays up', async () => {
+    const server = await rawServer(scene.project, { HOME: scene.home, TMPDIR: scene.tmp, GIT_CONFIG_NOSYSTEM: '1' });
+    try {
+      let id = 1;
+      for (const [what, tool, args] of calls) {
+        server.send(toolsCallLine(id, tool, args));
+        const answer = await server.response(id);
+        const result = answer['result'] as { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
+        assert.equal(result?.structuredContent?.['error'], 'invalid_arguments', `${what}: ${JSON.stringify(answer).slice(0, 400)}`);
+        const verb = MCP_TOOLS.find((m) => m.name === tool)?.verb ?? '';
+        const validate = resultValidator(`Discern${verb.charAt(0).toUpperCase()}${verb.slice(1)}McpToolResult`);
+        assert.ok(validate(result?.structuredContent), `${what}: ${JSON.stringify(validate.errors)}`);
+        assert.equal(result?.isError, true);
+        id += 1;
+      }
+      // Not JSON, a truncated message, and a request whose text is not UTF-8: none may end the server.
+      server.send('this is not json');
+      server.send('{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"discern_docs","argu');
+      const head = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"discern_docs","arguments":{"search":"`;
+      server.send(Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc0, 0xaf]), Buffer.from('"}}}')]));
+      const odd = await server.response(id);
+      assert.ok(odd['result'] !== undefined || odd['error'] !== undefined, JSON.stringify(odd));
+      id += 1;
+      server.send(toolsCallLine(id, 'discern_docs', '{"search":"doctor"}'));
+      const normal = await server.response(id);
+      assert.equal((normal['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.['ok'], true);
+      assert.ok(processAlive(server.child.pid ?? -1));
+      assert.doesNotMatch(server.stderr(), STACK_LINE, server.stderr().slice(0, 2000));
+    } finally {
+      await server.close();
+    }
   });
 });
