@@ -34,8 +34,27 @@ export function toolUnderTest(name: string, verb: string, inputSchema: Record<st
 
 type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
-/** Calls one case and returns what is wrong with the answer, or undefined when it is as it must be. */
-export async function checkCase(client: Client, tool: ToolUnderTest, c: HostileCase, options: { timeoutMs: number; secret: string }): Promise<string | undefined> {
+export interface Verdict {
+  /** ok, the error slug, or how the protocol answered. */
+  outcome: string;
+  /** The envelope's message (or the protocol error's), for tracing a run. */
+  message: string;
+  /** What is wrong with the answer; absent when it is as it must be. */
+  problem?: string;
+}
+
+/** Calls one case and judges the answer. */
+export async function checkCase(client: Client, tool: ToolUnderTest, c: HostileCase, options: { timeoutMs: number; secret: string }): Promise<Verdict> {
+  let outcome = 'no answer';
+  let message = '';
+  const problem = await judge(client, tool, c, options, (o, m) => {
+    outcome = o;
+    message = m;
+  });
+  return problem === undefined ? { outcome, message } : { outcome, message, problem };
+}
+
+async function judge(client: Client, tool: ToolUnderTest, c: HostileCase, options: { timeoutMs: number; secret: string }, saw: (outcome: string, message: string) => void): Promise<string | undefined> {
   const isObject = typeof c.args === 'object' && c.args !== null && !Array.isArray(c.args);
   let answer: ToolResult;
   try {
@@ -45,12 +64,14 @@ export async function checkCase(client: Client, tool: ToolUnderTest, c: HostileC
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
+    saw(`protocol ${String(code)}`, message);
     if (/timed out|timeout/i.test(message)) return `no answer within ${options.timeoutMs} ms (a hang)`;
     if (!isObject && code === -32602) return undefined;
     return `the call failed at the protocol level (${String(code)}): ${message.slice(0, 300)}`;
   }
   if (!isObject) return `non-object arguments were answered as a tool result: ${JSON.stringify(answer).slice(0, 300)}`;
   const envelope = answer.structuredContent;
+  saw(envelope?.['ok'] === true ? 'ok' : String(envelope?.['error']), String(envelope?.['message'] ?? ''));
   if (envelope === undefined) return `no structuredContent: ${JSON.stringify(answer).slice(0, 300)}`;
   if (!tool.result(envelope)) return `structuredContent does not match the published result schema: ${JSON.stringify(tool.result.errors?.slice(0, 3))}`;
   if (answer.isError !== (envelope['ok'] !== true)) return `isError is ${String(answer.isError)} but ok is ${String(envelope['ok'])}`;

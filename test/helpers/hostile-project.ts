@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cleanEnv, tempDir } from './scratch-repo.js';
+import { runCli } from './cli.js';
 
 /** Text the sentinel holds: no answer may ever contain it. */
 export const SENTINEL_SECRET = 'sentinel-secret-7f3a91';
@@ -144,4 +145,22 @@ export function listing(root: string, skip: ReadonlySet<string> = new Set()): st
   };
   walk(root, '');
   return out;
+}
+
+/**
+ * Two efforts the generated calls can name: fuzz-a changes the API (so its checkpoint question fires) and is
+ * not proven; fuzz-b changes a source file and is proven, so accept, await and update meet real efforts.
+ */
+export async function seedEfforts(scene: HostileScene, env: Record<string, string>): Promise<void> {
+  const cli = async (args: string[], cwd: string): Promise<void> => {
+    const run = await runCli([...args, '--json'], { cwd, env: cleanEnv(env) });
+    if (run.code !== 0) throw new Error(`discern ${args.join(' ')} failed: ${run.stdout}${run.stderr}`);
+  };
+  for (const [name, file] of [['fuzz-a', 'api/v2.txt'], ['fuzz-b', 'src/b.txt']] as const) {
+    await cli(['start', name], scene.project);
+    const worktree = `${scene.project}.worktrees/${name}`;
+    write(worktree, file, `${name}\n`);
+    commitAll(worktree, `${name} changes ${file}`);
+  }
+  await cli(['done'], `${scene.project}.worktrees/fuzz-b`);
 }

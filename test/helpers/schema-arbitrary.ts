@@ -81,10 +81,19 @@ function arrayFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonSc
 
 function objectFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonSchema }): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
-  const required = (schema['required'] ?? []) as string[];
+  const required = ((schema['required'] ?? []) as string[]).filter((r) => r in properties);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [name, sub] of Object.entries(properties)) model[name] = arbitraryFor(sub, options, name);
-  return fc.record(model, { requiredKeys: required.filter((r) => r in model) }) as fc.Arbitrary<Record<string, unknown>>;
+  const full = fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Record<string, unknown>>;
+  // Calls name few keys: a record of every optional key mostly meets a cross-key rule and stops there, so
+  // most objects take the required keys and up to three others.
+  const optional = Object.keys(model).filter((k) => !required.includes(k));
+  const sparse = fc.shuffledSubarray(optional, { maxLength: Math.min(3, optional.length) }).chain((keys) => {
+    const picked: Record<string, fc.Arbitrary<unknown>> = {};
+    for (const k of [...required, ...keys]) picked[k] = model[k] as fc.Arbitrary<unknown>;
+    return fc.record(picked) as fc.Arbitrary<Record<string, unknown>>;
+  });
+  return fc.oneof({ arbitrary: sparse, weight: 3 }, { arbitrary: full, weight: 1 });
 }
 
 function resolveRef(root: JsonSchema, ref: string): JsonSchema {

@@ -8,20 +8,23 @@
 // outside the projects changes. The seed is printed; DISCERN_FUZZ_SEED replays a run, DISCERN_FUZZ_RUNS
 // scales it.
 import { describe, it, before, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { fingerprint, hostileScene, listing, HOSTILE_CONFIG, INVALID_UTF8, SENTINEL_SECRET, type HostileScene } from '../helpers/hostile-project.js';
+import { fingerprint, hostileScene, listing, seedEfforts, HOSTILE_CONFIG, INVALID_UTF8, SENTINEL_SECRET, type HostileScene } from '../helpers/hostile-project.js';
 import { hostileCases, hostilePaths, describeArgs, type HostileCase } from '../helpers/hostile-values.js';
 import { checkCase, STACK_LINE, toolUnderTest, type ToolUnderTest } from '../helpers/hostile-check.js';
 import { processAlive } from '../helpers/processes.js';
 import { rawServer, toolsCallLine } from '../helpers/raw-mcp.js';
-import { resultValidator } from '../helpers/published-schema.js';
+import { readPublished, resultValidator } from '../helpers/published-schema.js';
 
 const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
 const RUNS = Number(process.env['DISCERN_FUZZ_RUNS'] ?? 200);
-const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 5));
+const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 10));
+/** DISCERN_FUZZ_TRACE=1 prints every case with its answer. */
+const TRACE = process.env['DISCERN_FUZZ_TRACE'] === '1';
 /** A gate here runs `true`: anything slower than this is a hang, not work. */
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -33,8 +36,9 @@ const SKIP = new Set(['project', 'project.worktrees', 'broken', 'broken.worktree
 
 before(async () => {
   scene = hostileScene();
-  outsideBefore = fingerprint(scene.parent, SKIP);
   const env = { HOME: scene.home, TMPDIR: scene.tmp, GIT_CONFIG_NOSYSTEM: '1' };
+  await seedEfforts(scene, env);
+  outsideBefore = fingerprint(scene.parent, SKIP);
   good = await connectStdio(scene.project, env);
   broken = await connectStdio(scene.broken, env);
 });
@@ -43,10 +47,17 @@ after(async () => {
   await broken?.client.close();
 });
 
+function inputSchemaOf(tool: string): Record<string, unknown> {
+  const published = readPublished('discern-mcp-tools.json') as { tools: { name: string; inputSchema: Record<string, unknown> }[] };
+  const found = published.tools.find((t) => t.name === tool);
+  if (!found) throw new Error(`no published tool ${tool}`);
+  return found.inputSchema;
+}
+
 /** Per tool: values that reach real code paths (efforts that exist, pages that exist, ids the config declares). */
 function pools(s: HostileScene): Record<string, Record<string, readonly unknown[]>> {
   const efforts = ['fuzz-a', 'fuzz-b'];
-  const path = [s.project, `${s.project}/src`, `${s.project}/api/v1.txt`, s.broken, ...efforts.map((e) => `${s.project}.worktrees/${e}`), s.sentinel, s.home, '/', '/etc', `${s.project}/nope`];
+  const path = [s.project, s.project, `${s.project}/src`, `${s.project}/api/v1.txt`, s.broken, ...efforts.map((e) => `${s.project}.worktrees/${e}`), s.sentinel, s.home, '/', '/etc', `${s.project}/nope`];
   const common = { path, name: [...efforts, 'x.y', 'main', 'HEAD'], from: ['main', 'HEAD', 'HEAD~1', 'agent/fuzz-a', '0000000'], met: [['api-review'], ['nope']], unmet: [[{ id: 'api-review', why: 'not yet' }]] };
   const targets = [...efforts, 'agent/fuzz-a', 'refs/heads/agent/fuzz-b', ...efforts.map((e) => `${s.project}.worktrees/${e}`)];
   return {
@@ -63,10 +74,21 @@ function pools(s: HostileScene): Record<string, Record<string, readonly unknown[
   };
 }
 
-/** await waits up to its budget for a condition: keep valid calls to a glance so a wait is not a hang. */
+/** At most this many generated starts create a real effort; the rest preview (see tameFor). */
+const REAL_STARTS = 6;
+
+/**
+ * await waits up to its budget for a condition: keep valid calls to a glance so a wait is not a hang. start
+ * creates a worktree each time, and every status call then walks the whole fleet: a few real efforts show the
+ * same paths as dozens, so later starts only preview. Generation is deterministic, so the count is too.
+ */
 function tameFor(tool: string): ((args: Record<string, unknown>) => Record<string, unknown>) | undefined {
-  if (tool !== 'discern_await') return undefined;
-  return (args) => ({ ...args, timeout: typeof args['timeout'] === 'number' && args['timeout'] <= 1 ? args['timeout'] : 0 });
+  if (tool === 'discern_await') return (args) => ({ ...args, timeout: typeof args['timeout'] === 'number' && args['timeout'] <= 1 ? args['timeout'] : 0 });
+  if (tool === 'discern_start') {
+    let real = 0;
+    return (args) => (args['dry_run'] === true || (real += 1) <= REAL_STARTS ? args : { ...args, dry_run: true });
+  }
+  return undefined;
 }
 
 /** A stable per-tool seed: adding a tool does not change the cases of the others. */
@@ -80,7 +102,10 @@ interface Tally {
   cases: number;
   ms: number;
   kinds: Map<string, number>;
+  outcomes: Map<string, number>;
 }
+
+const counts = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}:${n}`).join(' ');
 
 async function campaign(server: Connected, label: string, runs: number, seed: number, t: { diagnostic(msg: string): void }): Promise<string[]> {
   const { tools } = await server.client.listTools();
@@ -93,7 +118,7 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
     return { tool: toolUnderTest(listed.name, verb, schema), cases: fc.sample(arbitrary, { seed: toolSeed(seed, listed.name), numRuns: runs }) };
   });
   const failures: string[] = [];
-  const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map() }]));
+  const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map(), outcomes: new Map() }]));
   const slowest: { ms: number; what: string }[] = [];
   // Round robin: each tool meets the state the others left (efforts started, landed, a config rewritten).
   for (let i = 0; i < runs; i += 1) {
@@ -101,7 +126,7 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
       const c = cases[i];
       if (c === undefined) continue;
       const started = Date.now();
-      const problem = await checkCase(server.client, tool, c, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
+      const { problem, outcome, message } = await checkCase(server.client, tool, c, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
       const entry = tally.get(tool.name) as Tally;
       entry.cases += 1;
       const ms = Date.now() - started;
@@ -109,12 +134,16 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
       slowest.push({ ms, what: `${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args).slice(0, 160)}` });
       slowest.sort((a, b) => b.ms - a.ms).splice(5);
       entry.kinds.set(c.kind, (entry.kinds.get(c.kind) ?? 0) + 1);
+      entry.outcomes.set(outcome, (entry.outcomes.get(outcome) ?? 0) + 1);
+      if (TRACE) t.diagnostic(`${label} ${tool.name} case ${i} [${c.kind}] ${ms} ms ${outcome}: ${message.slice(0, 160)} ← ${describeArgs(c.args).slice(0, 200)}`);
       if (problem !== undefined) failures.push(`${label} ${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args)}\n    ${problem}`);
     }
   }
-  t.diagnostic(`${label}: tool | cases | ms | kinds`);
-  for (const [name, entry] of tally) t.diagnostic(`${label}: ${name} | ${entry.cases} | ${entry.ms} | ${[...entry.kinds].map(([k, n]) => `${k}:${n}`).join(' ')}`);
+  t.diagnostic(`${label}: tool | cases | ms | input families | answers`);
+  for (const [name, entry] of tally) t.diagnostic(`${label}: ${name} | ${entry.cases} | ${entry.ms} | ${counts(entry.kinds)} | ${counts(entry.outcomes)}`);
   for (const s of slowest) t.diagnostic(`${label}: slow ${s.ms} ms ${s.what}`);
+  const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: label === 'project' ? scene.project : scene.broken, encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('worktree ')).length;
+  t.diagnostic(`${label}: ${worktrees} checkout(s) at the end`);
   assert.deepEqual(plan.map((p) => p.tool.name).sort(), MCP_TOOLS.map((m) => m.name).sort(), 'every tool in tools/list was called');
   return failures;
 }
@@ -157,6 +186,25 @@ describe('regressions the generated runs found', () => {
     assert.equal(answer.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(answer.structuredContent));
     assert.match(String(answer.structuredContent?.['message']), /`__proto__` is not an accepted key/);
   });
+  // A NUL byte in a ref or name reached spawn('git', …), which throws: internal_error instead of an answer.
+  const nul: [string, Record<string, unknown>][] = [
+    ['discern_start', { from: 'main\u0000main', dry_run: true }],
+    ['discern_update', { from: 'main\u0000', dry_run: true }],
+    ['discern_done', { ci: true, standalone: true, policy_base: 'main\u0000x', dry_run: true }],
+    ['discern_accept', { target: 'fuzz-b\u0000', dry_run: true }],
+    ['discern_await', { green: 'agent/fuzz-b\u0000', timeout: 0 }],
+    ['discern_coupling', { file: ['README.md'], with: 'api/v1.txt\u0000' }],
+    ['discern_coupling', { file: ['a\u0000b'] }],
+    ['discern_map', { target: 'guide\u0000/start' }],
+    ['discern_progress', { handle: 'R1-0000\u0000' }],
+  ];
+  for (const [tool, args] of nul) {
+    it(`${tool} ${describeArgs(args)} answers with a classified envelope`, async () => {
+      const verb = MCP_TOOLS.find((m) => m.name === tool)?.verb ?? '';
+      const verdict = await checkCase(good.client, toolUnderTest(tool, verb, inputSchemaOf(tool)), { kind: 'nul', args }, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
+      assert.equal(verdict.problem, undefined, `${verdict.outcome}: ${verdict.message}`);
+    });
+  }
 });
 
 describe('what the SDK client cannot send, written to the server line by line', () => {
