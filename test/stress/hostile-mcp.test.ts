@@ -55,12 +55,12 @@ function inputSchemaOf(tool: string): Record<string, unknown> {
 }
 
 /** Per tool: values that reach real code paths (efforts that exist, pages that exist, ids the config declares). */
-function pools(s: HostileScene): Record<string, Record<string, readonly unknown[]>> {
+function pools(s: HostileScene, tool: string): Record<string, readonly unknown[]> {
   const efforts = ['fuzz-a', 'fuzz-b'];
   const path = [s.project, s.project, `${s.project}/src`, `${s.project}/api/v1.txt`, s.broken, ...efforts.map((e) => `${s.project}.worktrees/${e}`), s.sentinel, s.home, '/', '/etc', `${s.project}/nope`];
   const common = { path, name: [...efforts, 'x.y', 'main', 'HEAD'], from: ['main', 'HEAD', 'HEAD~1', 'agent/fuzz-a', '0000000'], met: [['api-review'], ['nope']], unmet: [[{ id: 'api-review', why: 'not yet' }]] };
   const targets = [...efforts, 'agent/fuzz-a', 'refs/heads/agent/fuzz-b', ...efforts.map((e) => `${s.project}.worktrees/${e}`)];
-  return {
+  const byTool: Record<string, Record<string, readonly unknown[]>> = {
     discern_accept: { ...common, target: targets, action: ['queue', 'emergency'] },
     discern_await: { ...common, green: targets, landed: targets, resume: ['C1-0000-0000-00'] },
     discern_map: { ...common, target: ['guide/start', 'guide', 'start', 'leak', 'guide/leak', 'bad', 'nope'], search: ['start', 'project page', '*', '"'] },
@@ -72,6 +72,7 @@ function pools(s: HostileScene): Record<string, Record<string, readonly unknown[
     discern_patterns: { ...common, logbook_file: ['missing', 'logbook', 'a.jsonl'] },
     discern_validate_config: { ...common, toml: [HOSTILE_CONFIG, '', '[[[', 'a = 1\na = 2\n', '\ufeff[project]\nname = "x"\n', INVALID_UTF8.toString('latin1')], file: ['discern.toml', `${s.project}/discern.toml`, `${s.broken}/discern.toml`, 'README.md', 'escape/secret.txt', 'nope.toml'] },
   };
+  return byTool[tool] ?? common;
 }
 
 /** At most this many generated starts create a real effort; the rest preview (see tameFor). */
@@ -109,18 +110,17 @@ const counts = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - 
 
 async function campaign(server: Connected, label: string, runs: number, seed: number, t: { diagnostic(msg: string): void }): Promise<string[]> {
   const { tools } = await server.client.listTools();
-  const byPool = pools(scene);
   const paths = hostilePaths(scene);
   const plan: { tool: ToolUnderTest; cases: HostileCase[] }[] = tools.map((listed) => {
     const verb = MCP_TOOLS.find((m) => m.name === listed.name)?.verb ?? '';
     const schema = listed.inputSchema as Record<string, unknown>;
-    const arbitrary = hostileCases(schema, byPool[listed.name] ?? byPool['discern_accept'] ?? {}, paths, tameFor(listed.name));
+    const arbitrary = hostileCases(schema, pools(scene, listed.name), paths, tameFor(listed.name));
     return { tool: toolUnderTest(listed.name, verb, schema), cases: fc.sample(arbitrary, { seed: toolSeed(seed, listed.name), numRuns: runs }) };
   });
   const failures: string[] = [];
   const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map(), outcomes: new Map() }]));
   const slowest: { ms: number; what: string }[] = [];
-  // Round robin: each tool meets the state the others left (efforts started, landed, a config rewritten).
+  // Round robin: each tool meets the state the others left (efforts started, gates run, refresh's files written).
   for (let i = 0; i < runs; i += 1) {
     for (const { tool, cases } of plan) {
       const c = cases[i];
@@ -230,6 +230,16 @@ describe('what the SDK client cannot send, written to the server line by line', 
         assert.equal(result?.isError, true);
         id += 1;
       }
+      // A tool that does not exist, or a name that is not a string: the protocol's invalid-params error. No
+      // arguments at all: the tool's answer to {}.
+      for (const params of ['{"name":"discern_nope","arguments":{}}', '{"name":5}', '{"name":["discern_docs"],"arguments":{}}']) {
+        server.send(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
+        assert.equal((((await server.response(id))['error'] ?? {}) as { code?: number }).code, -32602, params);
+        id += 1;
+      }
+      server.send(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"discern_docs"}}`);
+      assert.equal(((await server.response(id))['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.['ok'], true);
+      id += 1;
       // Not JSON, a truncated message, and a request whose text is not UTF-8: none may end the server.
       server.send('this is not json');
       server.send('{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"discern_docs","argu');
