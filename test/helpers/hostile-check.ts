@@ -77,7 +77,8 @@ async function judge(client: Client, tool: ToolUnderTest, c: HostileCase, option
   if (answer.isError !== (envelope['ok'] !== true)) return `isError is ${String(answer.isError)} but ok is ${String(envelope['ok'])}`;
   const text = answer.content?.[0]?.type === 'text' ? (answer.content[0].text ?? '') : '';
   if (text.trim() === '') return 'content[0] is not non-empty text';
-  if (STACK_LINE.test(text) || STACK_LINE.test(JSON.stringify(envelope))) return 'the answer carries a stack trace';
+  // The envelope's strings with their newlines back, so a stack inside any field shows as one.
+  if (STACK_LINE.test(text) || STACK_LINE.test(JSON.stringify(envelope).replace(/\\n/g, '\n'))) return 'the answer carries a stack trace';
   if (!tool.mayQuoteFiles && (text.includes(options.secret) || JSON.stringify(envelope).includes(options.secret))) return 'the answer quotes the sentinel outside the project';
   const error = envelope['error'];
   if (error === 'internal_error') return `internal_error: ${String(envelope['message']).slice(0, 300)}`;
