@@ -60,9 +60,10 @@ export function gitEnvironment(base: Readonly<Record<string, string | undefined>
 let spawner: typeof Spawn | undefined;
 
 export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  // A NUL byte cannot reach a process's argv (spawn throws): an argument carrying one — a ref or name from
-  // input — is a value git would reject, so git's own failure is what the caller sees, never a crash.
-  if (args.some((a) => a.includes('\0'))) return { code: 128, stdout: '', stderr: 'fatal: an argument contains a NUL byte\n' };
+  // No program can receive a NUL byte in an argument (spawn throws before git runs). A ref or path from the
+  // caller that holds one names nothing, so it fails the way git fails on a name it cannot resolve, and each
+  // caller's handling of a failed git call answers it (docs/decisions/0035-hostile-input-over-mcp.md).
+  if (args.some((a) => a.includes('\0'))) return { code: 128, stdout: '', stderr: 'fatal: an argument holds a NUL byte, which no git name can contain\n' };
   spawner ??= (await import('node:child_process')).spawn;
   const spawn = spawner;
   return new Promise((resolve, reject) => {

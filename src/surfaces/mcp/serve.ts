@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { stopChildren } from '../../engine/process/children.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { createServer } from './server.js';
+import { RawArguments } from './raw-arguments.js';
 import { onInterrupt } from '../cli/signals.js';
 
 function delay(ms: number): Promise<void> {
@@ -17,7 +18,8 @@ const SHUTDOWN_GRACE_MS = 5000;
 export async function serve(): Promise<number> {
   const closing = new AbortController();
   const inflight = new Set<Promise<unknown>>();
-  const server = createServer({ target: workingDirectory(), env: process.env, closing: closing.signal, inflight });
+  const rawArguments = new RawArguments();
+  const server = createServer({ target: workingDirectory(), env: process.env, closing: closing.signal, inflight, rawArguments });
   // A signal is the same as the client leaving: running calls are cancelled and recorded before the exit.
   onInterrupt(async () => {
     closing.abort(new Error('discern was interrupted'));
@@ -33,6 +35,7 @@ export async function serve(): Promise<number> {
   await server.connect(transport);
   // Set after connect, which installs its own transport callbacks.
   server.server.onclose = done;
+  rawArguments.watch(transport);
   await closed;
   // The client is gone: cancel what still runs (its jobs are killed and its journal records the cancellation),
   // give it a bounded moment to finish that, then stop anything left.

@@ -13,6 +13,7 @@ import { registerPrompts } from './prompts/index.js';
 import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
 import { idleCollector } from './idle-collect.js';
+import type { RawArguments } from './raw-arguments.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -22,6 +23,8 @@ export interface ServerState {
   closing?: AbortSignal;
   /** Calls still running, so shutdown can let them record their cancellation before the process exits. */
   inflight?: Set<Promise<unknown>>;
+  /** Arguments the SDK's parse dropped a key from, as they arrived (see raw-arguments.ts). */
+  rawArguments?: RawArguments;
 }
 
 export function createServer(state: ServerState): McpServer {
@@ -40,7 +43,8 @@ export function createServer(state: ServerState): McpServer {
         const notifier = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification));
         const client = server.server.getClientVersion()?.name;
         const options: InvokeOptions = { surface: 'mcp', defaultTarget: state.target, env: state.env, signal, ...(notifier ? { progress: notifier.progress } : {}), ...(client !== undefined ? { client } : {}) };
-        const running = invoke(tool.verb, args, options);
+        const input = state.rawArguments ? state.rawArguments.take(ctx.mcpReq.id, args) : args;
+        const running = invoke(tool.verb, input, options);
         state.inflight?.add(running);
         try {
           const result = await running;
