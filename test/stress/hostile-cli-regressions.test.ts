@@ -69,3 +69,21 @@ test('a discern.toml nested thousands of tables deep is answered, not a stack ov
     judge({ argv, format: 'json' }, await runInProcess(argv));
   }
 });
+
+test('`__proto__` cannot name a key the config commands write, and a job named like an Object member is a custom job', async () => {
+  for (const argv of [
+    ['config', 'set-scope', '__proto__', '--paths', 'src/**', '--json'],
+    ['config', 'set', 'scopes.__proto__.paths', '["x"]', '--json'],
+    ['config', 'set-job', '__proto__', 'true', '--stage', 'test', '--json'],
+  ]) {
+    config(GOOD_CONFIG);
+    const r = await runInProcess(argv);
+    judge({ argv, format: 'json' }, r);
+    assert.equal((JSON.parse(r.stdout) as { error?: string }).error, 'invalid_value', r.stdout);
+  }
+  config(GOOD_CONFIG);
+  // Before the fix: "`constructor` is a known job name, and its stage is always function Object() …".
+  const r = await runInProcess(['config', 'set-job', 'constructor', 'true', '--json']);
+  judge({ argv: [], format: 'json' }, r);
+  assert.doesNotMatch(r.stdout, /known job name|function|\[object/);
+});

@@ -148,6 +148,14 @@ test(`hostile JUnit XML never breaks the diagnostics reader (seed ${SEED})`, asy
 });
 
 test('named regressions: inputs that once broke a reader', async () => {
-  // (filled in as the properties find them)
   await diagnosed(Buffer.from([0xff, 0xfe, 0x00, 0xc3]), 'regression-bytes.log');
+  // A megabyte rule id or test name went into the diagnostic whole (50 of them: a 50 MB result).
+  const sarif = await diagnosed(JSON.stringify({ version: '2.1.0', runs: [{ results: [{ ruleId: 'R'.repeat(1_000_000), message: { text: 'm' } }] }] }), 'regression-rule.log');
+  assert.equal(sarif.format, 'sarif');
+  const junit = await diagnosed(`<testsuite name="s"><testcase name="${'n'.repeat(1_000_000)}" file="${'/a'.repeat(5_000)}"><failure message="m"/></testcase></testsuite>`, 'regression-name.log');
+  assert.equal(junit.format, 'junit');
+  assert.equal(junit.diagnostics[0]?.file, undefined, 'a 10 000-character "path" names no file');
+  // A long run of name characters inside a tag made the attribute scan quadratic: minutes for 200 KB.
+  const long = await diagnosed(`<testsuite ${'a'.repeat(2_000_000)}><testcase name="t"><failure message="m"/></testcase></testsuite>`, 'regression-attr.log');
+  assert.equal(long.format, 'junit');
 });
