@@ -6,6 +6,9 @@ import type { CommandTuning } from './cli-argv.js';
 /** Commands that serve a protocol (stdio MCP) or hand the terminal to a program (queue). */
 export const PROTOCOL_COMMANDS: ReadonlySet<string> = new Set(['mcp', 'queue']);
 
+/** Commands that act on an effort: their project gets one (fz1), so a target can name something real. */
+export const NEEDS_EFFORT: readonly string[] = ['worktree', 'enter', 'accept', 'await', 'progress'];
+
 /** Program names queue may be handed: none exists, or it is harmless and ends at once. */
 const QUEUE_PROGRAM = fc.oneof(
   fc.constantFrom('true', 'false', '$(touch INJECTED)', ';rm -rf .', '../../..', '/', ''),
