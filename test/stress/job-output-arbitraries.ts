@@ -107,7 +107,9 @@ export function hostileSarif(): fc.Arbitrary<string> {
       { requiredKeys: [] },
     ),
   );
-  const log = fc.record({ version: field(fc.constantFrom('2.1.0', '2', '1.0.0')), $schema: field(fc.constantFrom('https://json.schemastore.org/sarif-2.1.0.json', 'x')), runs: field(fc.array(run, { maxLength: 3 })) }, { requiredKeys: ['runs'] });
+  // The envelope is mostly right, so that most logs reach the results and their wrong shapes.
+  const mostly = <T>(right: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.oneof({ arbitrary: right, weight: 9 }, { arbitrary: wild(), weight: 1 });
+  const log = fc.record({ version: mostly(fc.constantFrom('2.1.0', '2.1.0', '2', '1.0.0')), $schema: field(fc.constantFrom('https://json.schemastore.org/sarif-2.1.0.json', 'x')), runs: mostly(fc.array(run, { minLength: 1, maxLength: 3 })) }, { requiredKeys: ['version', 'runs'] });
   return fc.oneof(
     { arbitrary: maybeTruncate(log.map((l) => JSON.stringify(l) ?? '')), weight: 8 },
     {
