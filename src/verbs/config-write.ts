@@ -77,6 +77,9 @@ type Plan = { edit: (text: string) => string } | { refusal: ConfigRefusal };
 async function writeKey(ctx: InspectVerbContext, command: string, path: string[], plan: (config: OpenedConfig) => Plan): Promise<WriteOutcome> {
   const key = dotted(path);
   const help = `\`discern help ${command}\``;
+  // JavaScript gives `__proto__` a meaning of its own: as a name it would be written to the file and then be
+  // missing from every object read back from it.
+  if (path.includes('__proto__')) return { refusal: invalid(`\`__proto__\` cannot name a key of ${CONFIG_FILE}; choose another name.`, command) } as WriteOutcome;
   const opened = await openConfig(ctx, 'empty');
   if (!opened.ok) return { refusal: opened.refusal } as WriteOutcome;
   const config = opened.config;

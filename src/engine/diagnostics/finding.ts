@@ -21,9 +21,16 @@ export interface JobIdentity {
 // A single tool message can be a whole stack dump; the diagnostic is a pointer, the full text stays in the log.
 const MAX_MESSAGE_CHARS = 2000;
 
+const MAX_RULE_CHARS = 256;
+const MAX_PATH_CHARS = 4096;
+
 export function clipMessage(message: string): string {
-  const trimmed = message.trim();
-  return trimmed.length <= MAX_MESSAGE_CHARS ? trimmed : `${trimmed.slice(0, MAX_MESSAGE_CHARS - 1)}…`;
+  return clip(message, MAX_MESSAGE_CHARS);
+}
+
+function clip(text: string, max: number): string {
+  const trimmed = text.trim();
+  return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1)}…`;
 }
 
 /** A positive integer from a number or numeric string, else undefined (the schema requires line/col ≥ 1). */
@@ -41,12 +48,14 @@ export function toDiagnostic(finding: Finding, job: JobIdentity): DiscernDiagnos
     message: clipMessage(finding.message) || `${job.tool} reported a problem`,
     reproduce_cmd: job.reproduce_cmd,
   };
-  if (finding.file !== undefined && finding.file !== '') diagnostic.file = finding.file;
+  // A report may carry anything in these fields (a megabyte test name): the diagnostic stays a pointer. A longer
+  // "path" than any file system allows names no file; a rule name is clipped like a message.
+  if (finding.file !== undefined && finding.file !== '' && finding.file.length <= MAX_PATH_CHARS) diagnostic.file = finding.file;
   const line = positiveInt(finding.line);
   if (line !== undefined) diagnostic.line = line;
   const col = positiveInt(finding.col);
   if (col !== undefined) diagnostic.col = col;
-  if (finding.rule !== undefined && finding.rule !== '') diagnostic.rule = finding.rule;
+  if (finding.rule !== undefined && finding.rule !== '') diagnostic.rule = clip(finding.rule, MAX_RULE_CHARS);
   if (finding.fix_available === true) diagnostic.fix_available = true;
   return diagnostic;
 }

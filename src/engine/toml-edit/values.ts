@@ -17,7 +17,26 @@ export function parseTree(text: string): Tree {
     if (error instanceof TomlError) throw new TomlEditError(`not valid TOML: ${tomlErrorReason(error)}`, { line: error.line, column: error.column });
     throw error;
   }
+  if (deeperThan(value, MAX_DEPTH)) throw new TomlEditError(`nested more than ${MAX_DEPTH} tables or arrays deep, which no discern.toml needs`);
   return plain(value) as Tree;
+}
+
+/**
+ * Far deeper than any discern.toml needs. The editor's walks (copying, comparing, formatting) recurse, and
+ * smol-toml bounds only inline nesting: a header like `[a.b.c.…]` thousands of names long would otherwise end in
+ * a RangeError instead of a classified answer.
+ */
+const MAX_DEPTH = 64;
+
+function deeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== 'object' || value === null || value instanceof Date) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export function plain(value: unknown): unknown {

@@ -20,9 +20,12 @@ export type ArgvCheck =
   | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; presentation: Presentation; present: Set<string>; tokens: string[]; positionals: string[] }
   | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
 
-/** The result-format flags, from the grammar's global flags of the "format" group: --json → json. */
-const FORMAT_FLAGS: Readonly<Record<string, Format>> = Object.fromEntries(
-  CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group === 'format').flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format])),
+/**
+ * The result-format flags, from the grammar's global flags of the "format" group: --json → json. A Map, not an
+ * object: a value such as "toString" or "constructor" must not be taken for a format flag.
+ */
+const FORMAT_FLAGS: ReadonlyMap<string, Format> = new Map(
+  CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group === 'format').flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format] as const)),
 );
 
 /** The other global flags, which choose how the terminal renderer draws (spec/cli.yaml global_flags). */
@@ -31,9 +34,9 @@ const PRESENTATION_FLAGS: readonly DiscernHelpCliFlag[] = CLI_GRAMMAR.global_fla
 export function checkArgv(argv: readonly string[]): ArgvCheck {
   const end = argv.indexOf('--');
   const all = end === -1 ? argv : argv.slice(0, end);
-  const formats = [...new Set(all.filter((a) => a in FORMAT_FLAGS))];
+  const formats = [...new Set(all.filter((a) => FORMAT_FLAGS.has(a)))];
   // With conflicting formats none is chosen: the error goes to stderr as one line.
-  const format: Format = formats.length === 1 ? (FORMAT_FLAGS[formats[0] ?? ''] ?? 'human') : 'human';
+  const format: Format = formats.length === 1 ? (FORMAT_FLAGS.get(formats[0] ?? '') ?? 'human') : 'human';
   const fail = (error: 'unknown_command' | 'invalid_arguments', message: string, query: string[], extra: { suggestions?: string[]; usage?: string } = {}): ArgvCheck => ({
     kind: 'error',
     error,
@@ -44,7 +47,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     format,
   });
   if (formats.length > 1) return fail('invalid_arguments', `${formats.join(' and ')} are mutually exclusive: choose one result format.`, []);
-  const extracted = extractPresentation(all.filter((a) => !(a in FORMAT_FLAGS)));
+  const extracted = extractPresentation(all.filter((a) => !FORMAT_FLAGS.has(a)));
   if (typeof extracted === 'string') return fail('invalid_arguments', extracted, []);
   const { presentation, rest: options, given } = extracted;
   // Anything global that only shapes the output: a format or a presentation flag.

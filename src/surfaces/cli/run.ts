@@ -211,7 +211,16 @@ async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promi
     await write(process.stdout, await present(result, 'json'));
   } else {
     const pointer = check.usage ? ` Usage: ${check.usage}` : check.suggestions.length > 0 ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?` : ' See: discern help';
-    await write(process.stderr, `discern: ${check.message}${pointer}\n`);
+    await write(process.stderr, `discern: ${printable(`${check.message}${pointer}`)}\n`);
   }
   return EXIT.usage;
+}
+
+/**
+ * A grammar error quotes the caller's tokens; on a terminal it must stay one line and must not carry control
+ * sequences (an argument holding ESC [2J would clear the screen), so line breaks, C0/C1 controls and bidi
+ * overrides are written as escapes.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
