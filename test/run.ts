@@ -26,7 +26,8 @@ if (files.length === 0) {
   process.stderr.write(`no test files match ${filters.join(' ')}\n`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+// Two files at a time: most tests wait on git and child processes, and Node 20's default on two cores is one.
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
   cwd: root,
   stdio: 'inherit',
 });
