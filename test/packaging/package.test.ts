@@ -77,7 +77,7 @@ describe('npm pack', () => {
     const top: Record<string, number> = {};
     for (const f of packed.files) top[f.path.split('/')[0] ?? ''] = (top[f.path.split('/')[0] ?? ''] ?? 0) + f.size;
     t.diagnostic(`bytes by top-level entry: ${JSON.stringify(top)}`);
-    for (const required of ['package.json', 'README.md', 'dist/discern.js', 'dist/licenses.json', 'dist/THIRD-PARTY-LICENSES', 'types/discern-json.d.ts', 'docs/00-start/overview.md']) {
+    for (const required of ['package.json', 'README.md', 'LICENSE', 'dist/discern.js', 'dist/licenses.json', 'dist/THIRD-PARTY-LICENSES', 'types/discern-json.d.ts', 'docs/00-start/overview.md']) {
       assert.ok(paths.includes(required), `${required} is in the package`);
     }
     for (const schema of readdirSync(join(REPO_ROOT, 'schema'))) assert.ok(paths.includes(`schema/${schema}`), `schema/${schema} is in the package`);
