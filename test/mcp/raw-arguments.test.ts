@@ -40,5 +40,10 @@ test('calls the SDK refuses before the handler leave no kept arguments behind', 
   for (let id = 1; id <= 20; id++) input.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"no_such_tool","arguments":{"__proto__":{"x":1}}}}\n`);
   for (let id = 1; id <= 20; id++) await answered(id);
   assert.equal(raw.size, 0, 'an unknown tool\'s call still holds its raw arguments');
+  // A known tool still sees the key the SDK's parse dropped, and refuses it by name.
+  input.write('{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"discern_docs","arguments":{"__proto__":{"x":1}}}}\n');
+  const refused = (await answered(21))['result'] as { structuredContent?: Record<string, unknown> };
+  assert.equal(refused.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(refused));
+  assert.equal(raw.size, 0);
   await server.close();
 });
