@@ -65,8 +65,9 @@ function tagEnd(xml: string, from: number): number {
 
 const NAME = /^\/?\s*([A-Za-z_][\w:.-]*)/;
 // A name may start only where no name character precedes it: without the lookbehind a long run of name
-// characters with no "=" (`<testsuite aaaa…>`) is retried from every position in it, which is quadratic.
-const ATTR = /(?<![^\s=/>])([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+// characters with no "=" (`<testsuite aaaa…>`) is retried from every position in it, which is quadratic. A quote
+// may precede it: some writers put no space between attributes (`name="a"file="b"`), and that read as before.
+const ATTR = /(?<![^\s=/>"'])([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 function parseTag(inner: string, start: number, end: number): Tag | undefined {
   const name = NAME.exec(inner);

@@ -15,6 +15,12 @@ export const REDACTED = '***';
  */
 export const MIN_SECRET_LENGTH = 4;
 const MAX_ENV_FILE_BYTES = 1024 * 1024;
+/**
+ * Settings, not secrets: a mode, a level, a switch, a loopback host, a port or a count. Masking `NODE_ENV=test`
+ * would mask both `test`s of every `test/a.test.ts:3` the output names, and so every diagnostic's file;
+ * masking `PORT=3000` would blank line 3000 of any file.
+ */
+const NOT_SECRET = /^(?:true|false|yes|no|on|off|null|none|nil|undefined|enabled?|disabled?|tests?|testing|dev|development|prod|production|staging|local|localhost|debug|info|warn|warning|error|trace|verbose|silent|127\.0\.0\.1|0\.0\.0\.0|\d{1,5})$/i;
 
 /**
  * The values assigned in the env files under each root, for masking. Lines are `KEY=value` or `export KEY=value`;
@@ -42,7 +48,7 @@ export function readSecrets(roots: readonly string[], files: readonly string[]):
   return [...found].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
 }
 
-/** The values a dotenv-style text assigns, those long enough to mask. */
+/** The values a dotenv-style text assigns, those long enough to mask and not plainly a setting. */
 export function envValues(text: string): string[] {
   const values: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
@@ -54,19 +60,25 @@ export function envValues(text: string): string[] {
     const unquoted = /^(['"`])(.*)\1$/.exec(written)?.[2];
     // An unquoted value ends at an inline comment, as dotenv readers treat ` #`.
     const bare = unquoted ?? written.replace(/\s+#.*$/, '');
-    for (const value of [bare, written]) if (value.length >= MIN_SECRET_LENGTH) values.push(value);
+    for (const value of [bare, written]) if (value.length >= MIN_SECRET_LENGTH && !NOT_SECRET.test(value)) values.push(value);
   }
   return values;
 }
 
-/** Masks one stream's bytes; `push` returns what may be written now, `flush` the rest at end of stream. */
+/**
+ * Masks one stream's bytes; `push` returns what may be written now, `flush` the rest at end of stream.
+ *
+ * The bytes held back are kept as they arrived, not masked: a value that contains another (a database URL and
+ * its password) must be masked whole even when a chunk ends inside it, after the shorter value. Matching is
+ * leftmost-longest, so the output is the same wherever the stream is cut.
+ */
 export class StreamRedactor {
   private readonly secrets: Buffer[];
   private readonly mask = Buffer.from(REDACTED, 'utf8');
   private held: Buffer = Buffer.alloc(0);
 
   constructor(secrets: readonly string[]) {
-    // Longest first, so a value that contains a shorter one is masked whole.
+    // Longest first: of two values found at the same place, the longer is masked.
     this.secrets = [...new Set(secrets)]
       .filter((s) => s.length >= MIN_SECRET_LENGTH)
       .map((s) => Buffer.from(s, 'utf8'))
@@ -79,44 +91,51 @@ export class StreamRedactor {
 
   push(chunk: Buffer): Buffer {
     if (this.secrets.length === 0) return chunk;
-    const masked = this.replace(this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]));
-    const keep = this.pendingPrefix(masked);
-    this.held = Buffer.from(masked.subarray(masked.length - keep));
-    return masked.subarray(0, masked.length - keep);
+    const bytes = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk]);
+    return this.mask_(bytes, bytes.length - this.pendingPrefix(bytes));
   }
 
   flush(): Buffer {
     const rest = this.held;
     this.held = Buffer.alloc(0);
-    return rest;
+    return rest.length === 0 ? rest : this.mask_(rest, rest.length);
   }
 
-  private replace(bytes: Buffer): Buffer {
-    let out = bytes;
-    for (const secret of this.secrets) {
-      let at = out.indexOf(secret);
-      if (at === -1) continue;
-      const parts: Buffer[] = [];
-      let from = 0;
-      while (at !== -1) {
-        parts.push(out.subarray(from, at), this.mask);
-        from = at + secret.length;
-        at = out.indexOf(secret, from);
+  /**
+   * Masks the values that start before `decided` (no value can start there and end in a later chunk) and
+   * returns that part; the rest is held back, as it arrived, for the next chunk.
+   */
+  private mask_(bytes: Buffer, decided: number): Buffer {
+    const next = this.secrets.map((s) => bytes.indexOf(s));
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (;;) {
+      let pick = -1;
+      for (let i = 0; i < next.length; i++) {
+        const at = next[i] as number;
+        if (at !== -1 && (pick === -1 || at < (next[pick] as number))) pick = i;
       }
-      parts.push(out.subarray(from));
-      out = Buffer.concat(parts);
+      const at = pick === -1 ? -1 : (next[pick] as number);
+      if (at === -1 || at >= decided) break;
+      parts.push(bytes.subarray(from, at), this.mask);
+      from = at + (this.secrets[pick] as Buffer).length;
+      for (let i = 0; i < next.length; i++) if ((next[i] as number) !== -1 && (next[i] as number) < from) next[i] = bytes.indexOf(this.secrets[i] as Buffer, from);
     }
-    return out;
+    const cut = Math.max(from, decided);
+    parts.push(bytes.subarray(from, cut));
+    this.held = Buffer.from(bytes.subarray(cut));
+    return Buffer.concat(parts);
   }
 
-  /** How many trailing bytes could begin a secret the next chunk completes. */
+  /** How many trailing bytes could begin a value the next chunk completes. */
   private pendingPrefix(bytes: Buffer): number {
     let longest = 0;
     for (const secret of this.secrets) {
-      const max = Math.min(secret.length - 1, bytes.length);
-      for (let k = max; k > longest; k--) {
-        if (bytes.compare(secret, 0, k, bytes.length - k, bytes.length) === 0) {
-          longest = k;
+      // Only where the value's first byte is can it begin; the first such place that fits is the longest.
+      const first = secret[0] as number;
+      for (let p = bytes.indexOf(first, Math.max(0, bytes.length - secret.length + 1)); p !== -1 && bytes.length - p > longest; p = bytes.indexOf(first, p + 1)) {
+        if (bytes.compare(secret, 0, bytes.length - p, p, bytes.length) === 0) {
+          longest = bytes.length - p;
           break;
         }
       }

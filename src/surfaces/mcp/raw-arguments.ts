@@ -16,6 +16,20 @@ export class RawArguments {
       this.note(message);
       (deliver as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
     }) as Transport['onmessage'];
+    // The SDK answers some calls without running the tool handler (an unknown or disabled tool, arguments over
+    // its element limit), so `take` is never called for them: the answer going out forgets their arguments, or a
+    // client sending such calls under fresh ids would grow the map without end.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const m = message as { id?: unknown; result?: unknown; error?: unknown };
+      if ((typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m)) this.kept.delete(m.id);
+      return send(message, options);
+    };
+  }
+
+  /** How many calls' arguments are kept (each until its handler takes them or its answer goes out). */
+  get size(): number {
+    return this.kept.size;
   }
 
   note(message: unknown): void {

@@ -50,3 +50,24 @@ test('text without a secret passes unchanged, however it is cut', () => {
 test('the longer of two overlapping secrets is masked whole', () => {
   assert.equal(redactText('x tokentoken-long y token', ['token', 'tokentoken-long']), `x ${REDACTED} y ${REDACTED}`);
 });
+
+test('a value inside a longer one (a URL and its password) is masked whole wherever the stream is cut', () => {
+  const url = 'postgres://app:hunter22@db.internal/app';
+  const secrets = [url, 'hunter22', 'db.internal'];
+  assert.equal(redactText(`url=${url} end`, secrets), `url=${REDACTED} end`);
+  fc.assert(
+    fc.property(fc.string(), fc.string(), fc.array(fc.nat(120), { maxLength: 8 }), (before, after, cuts) => {
+      const text = `${before}${url}${after}hunter22 db.internal`;
+      const out = streamed(text, secrets, cuts);
+      assert.equal(out, redactText(text, secrets));
+      for (const s of secrets) assert.ok(!out.includes(s));
+      assert.ok(!out.includes('postgres://app'));
+    }),
+  );
+});
+
+test('settings are not secrets: modes, levels, switches, loopback hosts, ports', () => {
+  const values = envValues('NODE_ENV=test\nLOG_LEVEL=info\nDEBUG=true\nHOST=localhost\nPORT=3000\nAPP_ENV=development\nAPI_KEY=k-1234-abcd\n');
+  assert.deepEqual(values, ['k-1234-abcd', 'k-1234-abcd']);
+  assert.equal(redactText('FAIL test/a.test.ts:3000:5', values), 'FAIL test/a.test.ts:3000:5');
+});
