@@ -42,8 +42,10 @@ function peersRepository(cacheDir: string, name: string, command: string): strin
   const root = join(cacheDir, `peers-${name}`);
   rmSync(root, { recursive: true, force: true });
   mkdirSync(join(root, 'jobs'), { recursive: true });
-  // Busy work in the job's own Node process: a gate's jobs are mostly Node tools doing CPU work.
-  writeFileSync(join(root, 'jobs', 'work.js'), 'const end = Date.now() + Number(process.argv[2]);\nwhile (Date.now() < end);\n');
+  // Busy work in the job's own Node process: a gate's jobs are mostly Node tools doing CPU work. The job spins
+  // until it has used the given CPU time (not until a wall-clock deadline), so whatever else a runner keeps busy
+  // on the same cores slows the jobs, as it would real tools.
+  writeFileSync(join(root, 'jobs', 'work.js'), 'const want = Number(process.argv[2]) * 1000;\nconst used = () => { const u = process.cpuUsage(); return u.user + u.system; };\nconst start = used();\nwhile (used() - start < want);\n');
   const toml = `[project]\nname = "bench"\n\n[gate]\nconcurrency = ${JOBS.length}\n\n${JOBS.map((j) => `[jobs.${j}]\nstage = "test"\nrun = ${JSON.stringify(command)}\n`).join('\n')}`;
   writeFileSync(join(root, 'discern.toml'), toml);
   writeFileSync(join(root, 'lefthook.yml'), `gate:\n  parallel: true\n  commands:\n${JOBS.map((j) => `    ${j}:\n      run: ${command}\n`).join('')}`);
