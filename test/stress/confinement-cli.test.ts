@@ -10,17 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo } from '../helpers/scratch-repo.js';
-import { hostileProject, leaks, SECRET, type Hostile } from './hostile-fixture.js';
+import { HOSTILE_CONFIG as CONFIG, hostileProject, leaks, SECRET, type Hostile } from './hostile-fixture.js';
 
-const CONFIG = `[project]
-name = "Hostile"
-
-[repository]
-trunk = "main"
-
-[jobs]
-test = "true"
-`;
 
 let h: Hostile;
 let before0: Map<string, string>;

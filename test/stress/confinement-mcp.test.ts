@@ -7,17 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { hostileProject, leaks, type Hostile } from './hostile-fixture.js';
+import { HOSTILE_CONFIG as CONFIG, hostileProject, leaks, type Hostile } from './hostile-fixture.js';
 
-const CONFIG = `[project]
-name = "Hostile"
-
-[repository]
-trunk = "main"
-
-[jobs]
-test = "true"
-`;
 
 let h: Hostile;
 let mcp: Connected;

@@ -11,6 +11,17 @@ export const SECRET = 'OUTSIDE-SECRET-7f3a91c2';
 /** /etc/passwd's first line on every Linux: its presence in an answer means the file was read out. */
 export const PASSWD = /root:[^:\n]*:0:0:/;
 
+/** The project's discern.toml: one trivial job, so every verb can run. */
+export const HOSTILE_CONFIG = `[project]
+name = "Hostile"
+
+[repository]
+trunk = "main"
+
+[jobs]
+test = "true"
+`;
+
 export interface Hostile {
   repo: ScratchRepo;
   outside: string;
