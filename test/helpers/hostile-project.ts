@@ -12,7 +12,8 @@ import { runCli } from './cli.js';
 /** Text the sentinel holds: no answer may ever contain it. */
 export const SENTINEL_SECRET = 'sentinel-secret-7f3a91';
 
-export const HOSTILE_CONFIG = `[project]
+/** The smallest project every verb can run in: one trivial job. */
+export const HOSTILE_BASE_CONFIG = `[project]
 name = "Hostile"
 
 [repository]
@@ -20,7 +21,10 @@ trunk = "main"
 
 [jobs]
 test = "true"
+`;
 
+/** The base with a scope, a checkpoint and a standard, so the verbs that govern them have something to act on. */
+export const HOSTILE_CONFIG = `${HOSTILE_BASE_CONFIG}
 [scopes.api]
 paths = ["api/**"]
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo } from '../helpers/scratch-repo.js';
-import { HOSTILE_CONFIG as CONFIG, hostileProject, leaks, SECRET, type Hostile } from './hostile-fixture.js';
+import { HOSTILE_BASE_CONFIG as CONFIG, hostileProject, leaks, SECRET, type Hostile } from './hostile-fixture.js';
 
 
 let h: Hostile;

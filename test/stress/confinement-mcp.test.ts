@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { HOSTILE_CONFIG as CONFIG, hostileProject, leaks, type Hostile } from './hostile-fixture.js';
+import { HOSTILE_BASE_CONFIG as CONFIG, hostileProject, leaks, type Hostile } from './hostile-fixture.js';
 
 
 let h: Hostile;

@@ -12,15 +12,7 @@ export const SECRET = 'OUTSIDE-SECRET-7f3a91c2';
 export const PASSWD = /root:[^:\n]*:0:0:/;
 
 /** The project's discern.toml: one trivial job, so every verb can run. */
-export const HOSTILE_CONFIG = `[project]
-name = "Hostile"
-
-[repository]
-trunk = "main"
-
-[jobs]
-test = "true"
-`;
+export { HOSTILE_BASE_CONFIG } from '../helpers/hostile-project.js';
 
 export interface Hostile {
   repo: ScratchRepo;
