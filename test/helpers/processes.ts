@@ -19,3 +19,17 @@ export function processAlive(pid: number): boolean {
     return true;
   }
 }
+
+/**
+ * The pid a shell wrote with `echo $! > file`, once the line is complete: the redirection creates the file empty
+ * before echo writes, and an empty file read as `Number('')` would be pid 0, which `kill(0, 0)` always finds alive.
+ */
+export function readPidFile(path: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return /^[1-9]\d*\n$/.test(text) ? Number(text) : undefined;
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectStdio } from '../helpers/mcp-client.js';
-import { processAlive as alive } from '../helpers/processes.js';
+import { processAlive as alive, readPidFile } from '../helpers/processes.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -87,7 +87,7 @@ describe('MCP cancellation', () => {
     try {
       const controller = new AbortController();
       const call = mcp.client.callTool({ name: 'discern_done', arguments: {} }, { signal: controller.signal }).catch((e: unknown) => e);
-      const sleeper = await until('the job to start', () => (existsSync(join(r.root, 'sleeper.pid')) ? Number(readFileSync(join(r.root, 'sleeper.pid'), 'utf8')) : undefined));
+      const sleeper = await until('the job to start', () => readPidFile(join(r.root, 'sleeper.pid')));
       assert.ok(alive(sleeper));
       controller.abort();
       assert.ok((await call) instanceof Error, 'the client sees its own cancellation');
@@ -111,7 +111,7 @@ describe('MCP cancellation', () => {
     void mcp.client.callTool({ name: 'discern_test', arguments: {} }).catch(() => undefined);
     let sleeper: number;
     try {
-      sleeper = await until('the job to start', () => (existsSync(join(r.root, 'sleeper.pid')) ? Number(readFileSync(join(r.root, 'sleeper.pid'), 'utf8')) : undefined));
+      sleeper = await until('the job to start', () => readPidFile(join(r.root, 'sleeper.pid')));
     } finally {
       // Closed on failure too: an open transport would keep this test file's process alive.
       await mcp.client.close();
