@@ -3,6 +3,7 @@
 // current declaration refuses awaiting_declaration; advise questions are only reported. Report (ci,
 // standalone): every question is reviewed, nothing is recorded or enforced. What was declared becomes part of
 // the Proof (docs/decisions/0028).
+import type { GitResult } from '../engine/git/git.js';
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData, DiscernProofCheckpoints, DiscernStep } from '../../generated/types.js';
 import {
@@ -31,9 +32,9 @@ export interface DoneCheckpointFacts {
 }
 
 /** HEAD's checkpoints, under the config at its merge-base with `baseRef`. */
-export function evaluateForDone(ctx: ProjectVerbContext, baseRef: string): Promise<CheckpointEvaluation> {
+export function evaluateForDone(ctx: ProjectVerbContext, baseRef: string, headMergeBase?: Promise<GitResult>): Promise<CheckpointEvaluation> {
   const { project } = ctx;
-  return evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal }, revision: 'HEAD', trunkRef: baseRef, workingConfig: project.config, root: project.root });
+  return evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal, ...(headMergeBase ? { headMergeBase } : {}) }, revision: 'HEAD', trunkRef: baseRef, workingConfig: project.config, root: project.root });
 }
 
 /** Whether the call's declarations name questions this change raises; a refusal when they do not. */

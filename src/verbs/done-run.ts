@@ -6,7 +6,7 @@ import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js'
 import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult, DiscernStandardProposal } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
-import { readChangeSet } from '../engine/git/change-set.js';
+import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
 import { readBranch, readHeadIds, type HeadIds } from '../engine/git/head.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
@@ -14,12 +14,12 @@ import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
 import { preconditionChecks, preconditionPlanSteps, runPreconditions, type PreconditionOutcome } from '../engine/gate/preconditions.js';
 import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
-import { git } from '../engine/git/git.js';
+import { git, type GitResult } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { GateStatePaths } from '../engine/gate/state-paths.js';
 import { readDirtySet } from '../engine/gate/dirty-set.js';
-import { diffStatsAgainst } from '../engine/gate/proof-summary.js';
+import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
 import { pendingCompletion, readBack, stageName } from './done.js';
@@ -71,11 +71,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   // Independent reads run together: the change's scopes and the standards that can be replayed.
   // rerun measures everything again: nothing is replayed.
   const replaying = strict && run.input.rerun !== true;
+  // The change's scopes and its checkpoints both start from the merge-base with the base: asked once.
+  const headMergeBase = git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
   const [change, replayable, hidden, checkpoints] = await Promise.all([
-    changedScopes(run, gate),
+    changedScopes(run, gate, headMergeBase),
     replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
     run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
-    evaluateForDone(ctx, run.baseRef),
+    evaluateForDone(ctx, run.baseRef, headMergeBase),
   ]);
   if (hidden.length > 0) {
     return {
@@ -199,7 +201,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
 
     const outputDir = await runOutputDir(run.paths, journal?.handle ?? attempt);
     // The Proof's diff counts depend only on commits: read them while the jobs run.
-    const stats = strict || run.mode === 'report' ? diffStatsAgainst(change.base ?? run.base, ctx.project.root, ctx.env) : undefined;
+    // change.base is already the merge-base with HEAD: it is not asked for again.
+    const stats = strict || run.mode === 'report' ? (change.base !== null ? diffStatsFrom(change.base, ctx.project.root, ctx.env) : diffStatsAgainst(run.base, ctx.project.root, ctx.env)) : undefined;
     stats?.catch(() => undefined);
     const gateRun = await executeGate({
       plan,
@@ -287,7 +290,10 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx);
+    // HEAD is where it was and the run left the checkout clean: the change read before the jobs is the change
+    // now, so the coupling hints need not read it again (the local trunk is the base they compare with).
+    const unchanged = !run.standalone && run.baseRef === `refs/heads/${ctx.project.trunk.name}` && gateRun.dirtyAfter?.size === 0 ? change.change : undefined;
+    envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx, unchanged);
     killAt(ctx.env, 'done:proof-recorded');
     return envelope;
   } finally {
@@ -343,11 +349,11 @@ async function hiddenFromStatus(root: string, env: Readonly<Record<string, strin
     .map((entry) => entry.slice(2));
 }
 
-async function changedScopes(run: DoneRun, gate: GateConfig): Promise<{ scopes: string[]; base: string | null }> {
+async function changedScopes(run: DoneRun, gate: GateConfig, headMergeBase: Promise<GitResult>): Promise<{ scopes: string[]; base: string | null; change?: ChangeSet }> {
   const { project } = run.ctx;
   try {
-    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal }, project.trunk.name, run.baseRef);
-    return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base };
+    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal, headMergeBase }, project.trunk.name, run.baseRef);
+    return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base, change };
   } catch {
     // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.
     return { scopes: gate.catalog.scopeGates.map((p) => p.scope ?? '').filter((s) => s.length > 0), base: null };

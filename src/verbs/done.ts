@@ -34,14 +34,22 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     return { refusal: { error: 'invalid_arguments', message: `met and unmet record checkpoint conclusions for Proof; ${ci ? 'ci reports checkpoint review without declarations' : 'standalone records nothing'}, so they cannot be combined.`, next: { help: argumentsHelp(ctx, 'done') } } };
   }
 
+  const strict = !standalone && !ci;
+  // When the fast path below cannot answer, the gate's machinery is certain to be needed unless a check refuses:
+  // its modules compile while git reads the status, instead of after.
+  const reusable = strict && input.rerun !== true && input.dry_run !== true && !declared.given;
+  const machinery = reusable ? undefined : Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]);
+  machinery?.catch(() => undefined);
+  // HEAD's ids are read beside the status then too (the fast path needs only the status).
+  const headRead = reusable ? undefined : readHeadIds(project.root, ctx.env, ctx.signal);
+  headRead?.catch(() => undefined);
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
-  const strict = !standalone && !ci;
 
   // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only
   // the status already read and one small file, so it answers in about the time the process takes to start.
-  if (strict && input.rerun !== true && input.dry_run !== true && !declared.given && state.changed === 0 && !state.detached && state.head !== null) {
+  if (reusable && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
     // A changed checkpoint declaration makes the Proof stale like a new commit does (the store is one small file).
     if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION) && (await declarationsCurrent(marker.marker, project.gitDir))) {
@@ -62,7 +70,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     }
   }
 
-  const head = await readHeadIds(project.root, ctx.env, ctx.signal);
+  const head = await (headRead ?? readHeadIds(project.root, ctx.env, ctx.signal));
   if (head === undefined || state.unborn) {
     return { refusal: { error: 'dirty_worktree', message: 'HEAD has no commit yet: there is nothing committed to prove.', next: { rerun: rerunCall, standalone: standaloneCall(ctx) } } };
   }

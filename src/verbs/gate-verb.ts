@@ -45,6 +45,11 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   const gate = configured.gate;
   const paths = statePathsOf(project);
   const plan = planGate({ mode, catalog: gate.catalog, settings: gate.settings, changedScopes: [], replayable: new Set() });
+  // The branch (for the journal) and the tree before the first stage are read while the write probe and the
+  // journal's opening run: nothing in between touches the working tree (discern's state is under .git).
+  const branchRead = options.journal ? currentBranch(ctx) : undefined;
+  const beforeRead = readDirtySet(project.root, ctx.env);
+  beforeRead.catch(() => undefined);
   const pre = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), {
     root: project.root,
     env: ctx.env,
@@ -59,7 +64,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
 
   let journal: Journal | undefined;
   if (options.journal) {
-    const branch = await currentBranch(ctx);
+    const branch = (await branchRead) ?? null;
     journal = await openJournal(paths, mode, project, branch, ctx.surface).catch(() => undefined);
   }
   const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
@@ -68,7 +73,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   let run: GateRun | undefined;
   let outcome: O | undefined;
   try {
-    const before = await readDirtySet(project.root, ctx.env);
+    const before = await beforeRead;
     const stamps = mode === 'prepare' ? await stampFiles(project.root, before) : new Map<string, string>();
     const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
     run = await executeGate({

@@ -3,13 +3,16 @@
 // counts and whether git treats it as binary; the commits on the branch; and, only when a filter asks, the text of
 // the added and removed lines and the directories that existed at the merge-base. Renames are not followed: a
 // moved file is a deletion and an addition, so a kinds filter sees both sides.
-import { git, gitComplaint } from '../git/git.js';
+import { git, gitComplaint, type GitResult } from '../git/git.js';
 import type { ChangeKind } from './definitions.js';
 
 export interface Run {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+  /** `git merge-base <baseRef> HEAD`, when the caller already started it for another read of the same change
+   *  (used only for the revision HEAD). */
+  headMergeBase?: Promise<GitResult>;
 }
 
 export interface ChangedFile {
@@ -40,7 +43,7 @@ function options(run: Run): { cwd: string; env: Run['env']; signal?: AbortSignal
 /** Throws when git cannot answer: the caller drops the evidence (fails open) and says so. */
 export async function readChangeFacts(run: Run, revision: string, baseRef: string): Promise<ChangeFacts> {
   const o = options(run);
-  const mergeBase = await git(['merge-base', baseRef, revision], o);
+  const mergeBase = await (revision === 'HEAD' && run.headMergeBase ? run.headMergeBase : git(['merge-base', baseRef, revision], o));
   const base = mergeBase.code === 0 && mergeBase.stdout.trim() !== '' ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(run));
   const [raw, numstat, count] = await Promise.all([

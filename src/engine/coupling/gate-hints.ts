@@ -3,6 +3,7 @@
 // so anything that goes wrong here (no trunk, unreadable history) yields no hint rather than a failure.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ChangeSet } from '../git/change-set.js';
 import type { Project } from '../project/resolve.js';
 import { loadHistory } from './load-history.js';
 import { diffReport } from './report.js';
@@ -11,13 +12,13 @@ import { couplingSettings } from './settings.js';
 /** At most this many hints, so they inform without burying the result. */
 export const HINTS_SHOWN = 3;
 
-export async function couplingHints(project: Project, run: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal }): Promise<string[]> {
+export async function couplingHints(project: Project, run: { env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal; change?: ChangeSet }): Promise<string[]> {
   try {
     const read = couplingSettings(project.config);
     if (!read.ok || !read.settings.inGate) return [];
     const settings = read.settings;
-    const { readChangeSet } = await import('../git/change-set.js');
-    const change = await readChangeSet({ cwd: project.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }, project.trunk.name);
+    // A caller that has just read the change (done, before its jobs) passes it in.
+    const change = run.change ?? (await (await import('../git/change-set.js')).readChangeSet({ cwd: project.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }, project.trunk.name));
     const changed = [...new Set(change.changes.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path])))].filter((p) => settings.ignoredBy(p) === undefined).sort();
     // No merge-base means every file counts as changed: there is no change to find partners missing from.
     if (changed.length === 0 || change.base === null) return [];

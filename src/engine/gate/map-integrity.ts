@@ -1,5 +1,6 @@
 // The map's links intact: every relative link in a tracked map page names a tracked file or folder of the same
 // commit. The gate proves committed work, so it reads what git tracks, not what happens to lie on disk.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { git, gitComplaint } from '../git/git.js';
@@ -22,6 +23,9 @@ const FENCE = /^\s*(```|~~~)/;
 
 export async function brokenMapLinks(run: Run, mapDir: string): Promise<BrokenLink[]> {
   const dir = mapDir.replace(/^\.\//, '').replace(/\/+$/, '');
+  // Pages are read from disk, and a page that cannot be read has no links: with no map folder there is nothing
+  // to check, and git need not list the tree.
+  if (!existsSync(join(run.root, dir))) return [];
   const listed = await git(['ls-files', '-z'], { cwd: run.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) });
   if (listed.code !== 0) throw new Error(`git ls-files failed: ${gitComplaint(listed)}`);
   const tracked = new Set(listed.stdout.split('\0').filter((p) => p !== ''));

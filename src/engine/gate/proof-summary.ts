@@ -20,7 +20,12 @@ export async function diffStatsAgainst(base: string, cwd: string, env: Readonly<
     const empty = await git(['hash-object', '-t', 'tree', '--stdin'], opts);
     from = empty.stdout.trim();
   }
-  const stat = await git(['diff', '--shortstat', '--no-renames', from, 'HEAD'], opts);
+  return diffStatsFrom(from, cwd, env, signal);
+}
+
+/** The same counts from a commit already known to be the merge-base (or the empty tree). */
+export async function diffStatsFrom(from: string, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<DiffStats> {
+  const stat = await git(['diff', '--shortstat', '--no-renames', from, 'HEAD'], { cwd, env, ...(signal ? { signal } : {}) });
   if (stat.code !== 0) throw new Error(`git diff --shortstat failed: ${gitComplaint(stat)}`);
   return parseShortstat(stat.stdout);
 }

@@ -3,7 +3,7 @@
 // merge-base (an unborn HEAD, unrelated or cut-off history) the base is the empty tree: every tracked file
 // counts as changed, which errs towards activating more scopes, never fewer.
 import type { ChangedPath } from '../scopes/index.js';
-import { git } from './git.js';
+import { git, type GitResult } from './git.js';
 
 export interface ChangeSet {
   /** The merge-base commit, or null when the empty tree was used. */
@@ -15,6 +15,8 @@ interface Run {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
+  /** `git merge-base <baseRef> HEAD`, when the caller already started it for another read of the same change. */
+  headMergeBase?: Promise<GitResult>;
 }
 
 /** `baseRef` names the comparison ref in full when it is not the local trunk branch (a fetched policy base). */
@@ -23,7 +25,7 @@ export async function readChangeSet(run: Run, trunk: string, baseRef = `refs/hea
   // The untracked listing does not depend on the base: it runs beside the merge-base and the diff.
   const untrackedRun = git(['ls-files', '--others', '--exclude-standard', '-z'], options);
   // No merge-base (an unborn HEAD, or no shared history) makes git fail here; both fall back to the empty tree.
-  const mergeBase = await git(['merge-base', baseRef, 'HEAD'], options);
+  const mergeBase = await (run.headMergeBase ?? git(['merge-base', baseRef, 'HEAD'], options));
   const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(options));
   const [diff, untracked] = await Promise.all([git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options), untrackedRun]);

@@ -30,9 +30,10 @@ export async function record(recording: Recording): Promise<void> {
     const { result } = recording;
     const before = recording.before ? await recording.before : undefined;
     const ranJobs = (result.steps ?? []).some((s) => s.disposition === 'run' && (s.kind === 'job' || s.kind === 'scope-gate' || s.kind === 'standard'));
-    // The second look only for a gate run that ran jobs; its module is loaded already (the first look's).
+    // The second look only for a gate run that ran jobs from a clean checkout (a tree is recorded only when both
+    // looks saw it clean); its module is loaded already (the first look's).
     let tree: { head: string; tree: string } | undefined;
-    if (before && ranJobs) {
+    if (before?.clean && ranJobs) {
       const { lookAtTree, stableTree } = await import('./tree-probe.js');
       tree = stableTree(before, await lookAtTree(recording.root, recording.env));
     }
