@@ -1,6 +1,7 @@
 // licenses: the third-party packages bundled into dist/, read from dist/licenses.json, which the build writes
 // from Rollup's module list (build/licenses.ts). The file is found beside the discern that runs: the nearest
-// folder above this module with a package.json is the package, and its dist/ holds the file.
+// folder above this module with a dist/licenses.json is the package (dist/ has a package.json of its own, which
+// only says its files are CommonJS).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -53,7 +54,7 @@ function parse(text: string): DiscernLicensesPackage[] | undefined {
 
 function packageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (existsSync(join(dir, 'dist', LICENSES_FILE))) return dir;
     if (dirname(dir) === dir) return dirname(start);
   }
 }
