@@ -1,0 +1,88 @@
+// The code cache of dist/ (docs/decisions/0042): the build's cache is accepted by the Node that runs the tests,
+// a cache V8 refuses (here: garbage) changes nothing but speed, and an ordinary call never writes one. Needs
+// dist/: `npm test` builds first.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { Script } from 'node:vm';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { cleanEnv, scratchRepo, tempDir } from '../helpers/scratch-repo.js';
+
+const DIST = join(REPO_ROOT, 'dist');
+const CACHE = join(DIST, 'code-cache');
+const wrap = (createRequire(import.meta.url)('node:module') as { wrap(source: string): string }).wrap;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+function snapshot(dir: string): string {
+  return filesUnder(dir)
+    .map((f) => `${relative(dir, f)} ${statSync(f).size} ${statSync(f).mtimeMs}`)
+    .join('\n');
+}
+
+function discern(dist: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [join(dist, 'discern.js'), ...args], { cwd, env: cleanEnv(), encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the code cache in dist/', () => {
+  assert.ok(existsSync(join(DIST, 'discern.js')), 'dist/ is missing: run `npm run build` (npm test builds first)');
+
+  it('holds a cache for the CLI entry and the chunks a call loads, and V8 accepts each one for its file', () => {
+    const caches = filesUnder(CACHE);
+    assert.ok(caches.some((f) => relative(CACHE, f) === 'cli.js.bin'), 'the entry is cached');
+    assert.ok(caches.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(CACHE, f))), 'the CLI core chunk is cached');
+    for (const cache of caches) {
+      const source = join(DIST, relative(CACHE, cache).replace(/\.bin$/, ''));
+      assert.ok(existsSync(source), `${relative(CACHE, cache)} belongs to a file of dist/`);
+      const script = new Script(wrap(readFileSync(source, 'utf8')), { filename: source, cachedData: readFileSync(cache) });
+      assert.equal(script.cachedDataRejected, false, `V8 accepts ${relative(CACHE, cache)}`);
+    }
+    console.log(`caches checked: ${caches.length}`);
+  });
+
+  it('a cache V8 refuses is ignored: the same answers, compiled from source', () => {
+    const copy = join(tempDir('code-cache-'), 'dist');
+    cpSync(DIST, copy, { recursive: true });
+    for (const cache of filesUnder(join(copy, 'code-cache'))) writeFileSync(cache, Buffer.from('not bytecode at all'));
+    const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n' });
+    try {
+      for (const args of [['--version'], ['status', '--json'], ['docs', '--search', 'exit codes', '--json']]) {
+        const shipped = discern(DIST, args, repo.root);
+        const garbled = discern(copy, args, repo.root);
+        assert.equal(garbled.status, shipped.status, args.join(' '));
+        assert.equal(garbled.stderr, '', args.join(' '));
+        if (args[0] === 'status') {
+          // Status names times; the verdict and the facts it read are what must agree.
+          const [a, b] = [JSON.parse(shipped.stdout) as { ok: boolean; verb: string }, JSON.parse(garbled.stdout) as { ok: boolean; verb: string }];
+          assert.deepEqual([b.ok, b.verb], [a.ok, a.verb]);
+        } else {
+          assert.equal(garbled.stdout, shipped.stdout, args.join(' '));
+        }
+      }
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('an ordinary call writes no cache', () => {
+    const before = snapshot(CACHE);
+    const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n\n[jobs]\ntest = "true"\n' });
+    try {
+      const done = discern(DIST, ['done', '--json'], repo.root);
+      assert.equal((JSON.parse(done.stdout) as { verb: string }).verb, 'done', 'done ran its gate');
+      assert.equal(discern(DIST, ['status', '--json'], repo.root).status, 0);
+    } finally {
+      repo.cleanup();
+    }
+    assert.equal(snapshot(CACHE), before);
+  });
+});
