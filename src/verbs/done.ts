@@ -36,9 +36,11 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
 
   const strict = !standalone && !ci;
   // When the fast path below cannot answer, the gate's machinery is certain to be needed unless a check refuses:
-  // its modules compile while git reads the status, instead of after.
+  // its modules compile while git reads the status, instead of after. A module loads all at once when asked for
+  // (dist/ is CommonJS, docs/decisions/0042), so it is asked for on the event loop's next turn, once the reads
+  // below have started their git processes.
   const reusable = strict && input.rerun !== true && input.dry_run !== true && !declared.given;
-  const machinery = reusable ? undefined : Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]);
+  const machinery = reusable ? undefined : nextTurn().then(() => Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]));
   machinery?.catch(() => undefined);
   // HEAD's ids are read beside the status then too (the fast path needs only the status).
   const headRead = reusable ? undefined : readHeadIds(project.root, ctx.env, ctx.signal);
@@ -130,4 +132,9 @@ export function stageName(stage: DiscernFailedStage | null): string {
 
 export function pendingCompletion(reason: string): NonNullable<DiscernDoneData['completion']> {
   return { kind: 'pending', pending_reasons: [reason], pending: [{ kind: 'gate', reason }] };
+}
+
+/** Resolves on the event loop's next turn: after the git processes started now are on their way. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
