@@ -171,8 +171,11 @@ async function writeProof(
   }
   const green = { format: RECORD_FORMAT, commit: summary.replayed_from ?? run.head.commit, ...identity, recorded_at: now, producers: [...producers], standards: [...standards] };
   // Evidence and the last-run verdict are conveniences (replay, refusal of a re-run): losing them costs a re-run.
-  await writeEvidence(run.paths.evidence, green).catch(() => undefined);
-  await writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined);
+  // Two files with nothing in common, written at once.
+  await Promise.all([
+    writeEvidence(run.paths.evidence, green).catch(() => undefined),
+    writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined),
+  ]);
   return {};
 }
 

@@ -12,6 +12,10 @@ const GROWTH_BYTES = 8 * 1024 * 1024;
 /** A collection waits until the server has used this many times its last cost in CPU time, so collecting takes at
  *  most about a ninth of the server's CPU. CPU time, not wall time: on a loaded machine both stretch alike. */
 const SPACING = 8;
+/** How long without a call counts as the server being idle between an agent's calls, and the growth that is
+ *  collected then. */
+const QUIET_MS = 150;
+const QUIET_GROWTH_BYTES = 1024 * 1024;
 
 let collect: (() => void) | null | undefined;
 
@@ -37,31 +41,51 @@ function cpuMicros(): number {
 }
 
 export interface IdleCollector {
-  /** Called when a call has finished; `busy` says whether another is still running. */
-  settled(busy: boolean): void;
+  /** Called when a call has finished. */
+  settled(): void;
 }
 
-export function idleCollector(): IdleCollector {
+/**
+ * `busy` says whether a call is running. Two moments to collect: right after an answer, once the heap has grown
+ * GROWTH_BYTES (a server answering calls back to back), and when no call has come for QUIET_MS and it has grown at
+ * all (QUIET_GROWTH_BYTES): what stays resident between an agent's calls is then what the server keeps, not
+ * garbage short of the larger threshold.
+ */
+export function idleCollector(busy: () => boolean): IdleCollector {
+  // Taken now, not at the first collection: it makes a V8 context of its own, a one-off few MiB that belongs to
+  // the server's start, not to the calls it then answers.
+  collector();
   let baseline = getHeapStatistics().used_heap_size;
   let scheduled = false;
   let lastEnd = 0;
   let lastCost = 0;
+  let quiet: NodeJS.Timeout | undefined;
+  const spaced = (): boolean => cpuMicros() - lastEnd >= lastCost * SPACING;
+  const grown = (): number => getHeapStatistics().used_heap_size - baseline;
+  const collectNow = (): void => {
+    const gc = collector();
+    if (gc === null) return;
+    const began = cpuMicros();
+    gc();
+    lastEnd = cpuMicros();
+    lastCost = lastEnd - began;
+    baseline = getHeapStatistics().used_heap_size;
+  };
   return {
-    settled(busy) {
-      if (busy || scheduled) return;
-      if (getHeapStatistics().used_heap_size - baseline < GROWTH_BYTES) return;
-      if (cpuMicros() - lastEnd < lastCost * SPACING) return;
+    settled() {
+      if (quiet !== undefined) clearTimeout(quiet);
+      // Unref'd: a pending collection never keeps a closing server alive.
+      quiet = setTimeout(() => {
+        quiet = undefined;
+        if (!busy() && !scheduled && grown() >= QUIET_GROWTH_BYTES && spaced()) collectNow();
+      }, QUIET_MS).unref();
+      if (busy() || scheduled) return;
+      if (grown() < GROWTH_BYTES || !spaced()) return;
       scheduled = true;
       // setImmediate: the answer is written to stdout first; a call that arrived meanwhile keeps the heap as is.
       setImmediate(() => {
         scheduled = false;
-        const gc = collector();
-        if (gc === null) return;
-        const began = cpuMicros();
-        gc();
-        lastEnd = cpuMicros();
-        lastCost = lastEnd - began;
-        baseline = getHeapStatistics().used_heap_size;
+        collectNow();
       });
     },
   };

@@ -33,7 +33,7 @@ export function createServer(state: ServerState): McpServer {
     // The prompt list never changes while the server runs.
     { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: { listChanged: false } } },
   );
-  const compact = idleCollector();
+  const compact = idleCollector(() => (state.inflight?.size ?? 0) > 0);
   for (const tool of MCP_TOOLS) {
     server.registerTool(
       tool.name,
@@ -54,7 +54,7 @@ export function createServer(state: ServerState): McpServer {
         } finally {
           notifier?.stop();
           state.inflight?.delete(running);
-          compact.settled((state.inflight?.size ?? 0) > 0);
+          compact.settled();
         }
       },
     );
