@@ -12,7 +12,7 @@ import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
-import { preconditionChecks, preconditionPlanSteps, runPreconditions, type PreconditionOutcome } from '../engine/gate/preconditions.js';
+import { preconditionChecks, preconditionPlanSteps, runPreconditions, startPreconditionReads, type PreconditionOutcome } from '../engine/gate/preconditions.js';
 import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { git, type GitResult } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
@@ -145,6 +145,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   killAt(ctx.env, 'done:locked');
+  // Under the lock, the checks' git reads start together and run beside the journal's opening.
+  const checkProbe = { ...probe, reads: startPreconditionReads(checks, probe) };
   let journal: Journal | undefined;
   try {
     journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
@@ -158,7 +160,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   let envelope: DoneOutcome | undefined;
   try {
     listener({ type: 'phase', phase: 'preconditions', message: 'checking preconditions' });
-    const pre = await runPreconditions(checks, probe);
+    const pre = await runPreconditions(checks, checkProbe);
     const handleData = journal ? { handle: journal.handle } : {};
     const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
     const advisories = limitsAdvisories(pre);
