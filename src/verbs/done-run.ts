@@ -19,6 +19,10 @@ import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { GateStatePaths } from '../engine/gate/state-paths.js';
 import { dirtySetFrom } from '../engine/gate/dirty-set.js';
+import { readCommittedFiles } from '../engine/git/committed-files.js';
+import { mergeBaseFrom } from '../engine/checkpoints/change-facts.js';
+import { mergeBaseConfigCommand } from '../engine/checkpoints/governing-config.js';
+import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
 import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
 import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
@@ -76,11 +80,18 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const replaying = strict && run.input.rerun !== true;
   // The change's scopes and its checkpoints both start from the merge-base with the base: asked once.
   const headMergeBase = git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  // The two committed discern.toml files the run reads — the merge-base's (checkpoints) and the trunk's (the
+  // never-loosen check) — in one process, once the merge-base is known (docs/decisions/0043).
+  const configs = headMergeBase.then((m) => committedConfigs(mergeBaseFrom(m), run.baseRef, ctx));
+  configs.catch(() => undefined);
+  const mergeBaseConfig = configs.then((c) => c.atBase);
+  const trunkConfig = configs.then((c) => c.atTrunk);
+  for (const read of [mergeBaseConfig, trunkConfig]) read.catch(() => undefined);
   const [change, replayable, hidden, checkpoints] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
     run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
-    evaluateForDone(ctx, run.baseRef, headMergeBase),
+    evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
   ]);
   if (hidden.length > 0) {
     return {
@@ -146,7 +157,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
 
   killAt(ctx.env, 'done:locked');
   // Under the lock, the checks' git reads start together and run beside the journal's opening.
-  const checkProbe = { ...probe, reads: startPreconditionReads(checks, probe) };
+  const checkProbe = { ...probe, reads: startPreconditionReads(checks, probe, { trunkConfig }) };
   let journal: Journal | undefined;
   try {
     journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
@@ -356,6 +367,14 @@ function covers(evidence: Evidence, planned: readonly string[]): boolean {
 
 function sameLabels(recorded: readonly string[] | undefined, planned: readonly string[]): boolean {
   return recorded !== undefined && recorded.length === planned.length && recorded.every((l, i) => l === planned[i]);
+}
+
+/** The trunk's discern.toml and, when there is a merge-base, the merge-base's: one batch answering as their own commands. */
+function committedConfigs(base: string | null, baseRef: string, ctx: DoneRun['ctx']): { atTrunk: Promise<GitResult>; atBase: Promise<GitResult> | undefined } {
+  const requests = [{ name: `${baseRef}:discern.toml`, command: trunkConfigCommand(baseRef) }, ...(base !== null ? [{ name: `${base}:discern.toml`, command: mergeBaseConfigCommand(base) }] : [])];
+  const [atTrunk, atBase] = readCommittedFiles(requests, { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  for (const read of [atTrunk, atBase]) read?.catch(() => undefined);
+  return { atTrunk: atTrunk as Promise<GitResult>, atBase };
 }
 
 /** Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. */

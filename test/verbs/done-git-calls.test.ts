@@ -49,12 +49,12 @@ function lastLogbookEvent(cwd: string): Record<string, unknown> {
 }
 
 describe('git processes per gate call', () => {
-  it('done on a clean trunk: at most 12, Proof recorded and the logbook names the tree', async (t) => {
+  it('done on a clean trunk: at most 11, Proof recorded and the logbook names the tree', async (t) => {
     const r = gateRepo(JOBS);
     const { result, calls } = await counted(['done', '--rerun', '--json'], r.root);
     t.diagnostic(`done spawned ${calls.length} git processes:\n${calls.join('\n')}`);
     assert.equal(result['ok'], true, JSON.stringify(result));
-    assert.ok(calls.length <= 12, `done spawned ${calls.length} git processes`);
+    assert.ok(calls.length <= 11, `done spawned ${calls.length} git processes`);
     const event = lastLogbookEvent(r.root);
     assert.equal(event['tree'], git(r.root, 'rev-parse', 'HEAD^{tree}'));
     assert.equal(event['head'], git(r.root, 'rev-parse', 'HEAD'));
@@ -62,7 +62,7 @@ describe('git processes per gate call', () => {
   });
 
   // The merge check adds one, and the coupling hints of a branch's change read the history once (one `git log`).
-  it('done in a task worktree ahead of the trunk: at most 14', async (t) => {
+  it('done in a task worktree ahead of the trunk: at most 13', async (t) => {
     const r = gateRepo(JOBS);
     const wt = addWorktree(r, 'task');
     writeFileSync(join(wt.root, 'feature.txt'), 'new\n');
@@ -71,7 +71,7 @@ describe('git processes per gate call', () => {
     const { result, calls } = await counted(['done', '--json'], wt.root);
     t.diagnostic(`done spawned ${calls.length} git processes:\n${calls.join('\n')}`);
     assert.equal(result['ok'], true, JSON.stringify(result));
-    assert.ok(calls.length <= 14, `done spawned ${calls.length} git processes`);
+    assert.ok(calls.length <= 13, `done spawned ${calls.length} git processes`);
     assert.equal(lastLogbookEvent(wt.root)['tree'], git(wt.root, 'rev-parse', 'HEAD^{tree}'));
   });
 

@@ -13,6 +13,9 @@ export interface Run {
   /** `git merge-base <baseRef> HEAD`, when the caller already started it for another read of the same change
    *  (used only for the revision HEAD). */
   headMergeBase?: Promise<GitResult>;
+  /** The merge-base's discern.toml as `cat-file blob` answers it, read with other files once headMergeBase
+   *  answered (undefined: no merge-base); used only with headMergeBase. */
+  mergeBaseConfig?: Promise<GitResult | undefined>;
 }
 
 export interface ChangedFile {

@@ -55,7 +55,7 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
   // The governing config depends only on the merge-base: when the caller already asked for it, the config is read
   // beside the change rather than after it (the same base readChangeFacts takes from the same answer).
   const early =
-    options.revision === 'HEAD' && run.headMergeBase ? run.headMergeBase.then((m) => readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root)) : undefined;
+    options.revision === 'HEAD' && run.headMergeBase ? run.headMergeBase.then((m) => readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root, run.mergeBaseConfig)) : undefined;
   early?.catch(() => undefined);
   let facts;
   try {

@@ -217,15 +217,15 @@ function ignoredTracked(ctx: PreconditionContext): Promise<GitResult> {
 }
 
 /**
- * Starts the git reads of `checks` at once, so they run together (and beside whatever the caller does before the
+ * Starts the git reads of `checks` at once (those in `started` the caller already began), so they run together (and beside whatever the caller does before the
  * checks) instead of one after another. The checks still judge in order and stop at the first failure; a read
  * whose check never runs is discarded.
  */
-export function startPreconditionReads(checks: readonly Check[], ctx: PreconditionContext): PreconditionReads {
+export function startPreconditionReads(checks: readonly Check[], ctx: PreconditionContext, started: PreconditionReads = {}): PreconditionReads {
   const reads: PreconditionReads = {};
-  if (checks.includes(MERGE)) reads.containsBase = containsBase(ctx);
-  if (checks.includes(STANDARDS)) reads.trunkConfig = trunkConfigRead(ctx);
-  if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = ignoredTracked(ctx);
+  if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
+  if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
+  if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = started.ignoredTracked ?? ignoredTracked(ctx);
   for (const read of Object.values(reads)) (read as Promise<GitResult>).catch(() => undefined);
   return reads;
 }

@@ -24,9 +24,13 @@ export interface TrunkRef {
   shown?: Promise<GitResult>;
 }
 
-/** `git show <trunk>:discern.toml`: the trunk's committed file. */
+/** `git show <trunk>:discern.toml`: the trunk's committed file (callers that batch it answer as this command would). */
+export function trunkConfigCommand(baseRef: string): string[] {
+  return ['show', `${baseRef}:discern.toml`];
+}
+
 export function trunkConfigRead(ref: TrunkRef): Promise<GitResult> {
-  return git(['show', `${ref.baseRef}:discern.toml`], { cwd: ref.root, env: ref.env, ...(ref.signal ? { signal: ref.signal } : {}) });
+  return git(trunkConfigCommand(ref.baseRef), { cwd: ref.root, env: ref.env, ...(ref.signal ? { signal: ref.signal } : {}) });
 }
 
 export async function compareWithTrunk(ref: TrunkRef, current: readonly StandardDefinition[]): Promise<TrunkComparison> {
