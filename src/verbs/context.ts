@@ -2,6 +2,7 @@
 // get the resolution itself, success or refusal, because reporting on it is their job.
 import type { LiveEvent } from '../engine/live/live-events.js';
 import type { Project, Resolution } from '../engine/project/resolve.js';
+import type { SharedLooks } from '../engine/git/checkout-status.js';
 
 export type Surface = 'cli' | 'mcp';
 
@@ -32,6 +33,11 @@ export interface VerbContext {
   surface: Surface;
   /** The MCP client's clientInfo.name, when the call came over MCP and the client named itself. */
   client?: string;
+  /**
+   * For a verb that tests a tree, with the logbook on: the look at the checkout taken as the call began, to read
+   * from instead of asking git again, and where the verb leaves its last status for the logbook (docs/decisions/0043).
+   */
+  looks?: SharedLooks;
 }
 
 export interface ProjectVerbContext extends VerbContext {

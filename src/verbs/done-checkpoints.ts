@@ -32,9 +32,9 @@ export interface DoneCheckpointFacts {
 }
 
 /** HEAD's checkpoints, under the config at its merge-base with `baseRef`. */
-export function evaluateForDone(ctx: ProjectVerbContext, baseRef: string, headMergeBase?: Promise<GitResult>): Promise<CheckpointEvaluation> {
+export function evaluateForDone(ctx: ProjectVerbContext, baseRef: string, headMergeBase?: Promise<GitResult>, mergeBaseConfig?: Promise<GitResult | undefined>): Promise<CheckpointEvaluation> {
   const { project } = ctx;
-  return evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal, ...(headMergeBase ? { headMergeBase } : {}) }, revision: 'HEAD', trunkRef: baseRef, workingConfig: project.config, root: project.root });
+  return evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal, ...(headMergeBase ? { headMergeBase } : {}), ...(mergeBaseConfig ? { mergeBaseConfig } : {}) }, revision: 'HEAD', trunkRef: baseRef, workingConfig: project.config, root: project.root });
 }
 
 /** Whether the call's declarations name questions this change raises; a refusal when they do not. */

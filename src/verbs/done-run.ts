@@ -7,18 +7,23 @@ import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult,
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
-import { readBranch, readHeadIds, type HeadIds } from '../engine/git/head.js';
+import type { HeadIds } from '../engine/git/head.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
-import { preconditionChecks, preconditionPlanSteps, runPreconditions, type PreconditionOutcome } from '../engine/gate/preconditions.js';
+import { preconditionChecks, preconditionPlanSteps, runPreconditions, startPreconditionReads, type PreconditionOutcome } from '../engine/gate/preconditions.js';
 import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { git, type GitResult } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
 import type { GateStatePaths } from '../engine/gate/state-paths.js';
-import { readDirtySet } from '../engine/gate/dirty-set.js';
+import { dirtySetFrom } from '../engine/gate/dirty-set.js';
+import { readCommittedFiles } from '../engine/git/committed-files.js';
+import { mergeBaseFrom } from '../engine/checkpoints/change-facts.js';
+import { mergeBaseConfigCommand } from '../engine/checkpoints/governing-config.js';
+import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
+import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
 import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
@@ -49,6 +54,8 @@ export interface DoneRun {
   rerunCall: string;
   /** The checkpoint declarations this call gives (recorded by a strict run). */
   declarations: Declarations;
+  /** The untracked paths, when the status done read listed none (the change set need not list them again). */
+  untracked?: readonly string[];
   /** What the checkpoint stage settled, for the Proof: set once it ran. */
   checkpoints?: DoneCheckpointFacts;
   /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
@@ -73,11 +80,18 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const replaying = strict && run.input.rerun !== true;
   // The change's scopes and its checkpoints both start from the merge-base with the base: asked once.
   const headMergeBase = git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  // The two committed discern.toml files the run reads — the merge-base's (checkpoints) and the trunk's (the
+  // never-loosen check) — in one process, once the merge-base is known (docs/decisions/0043).
+  const configs = headMergeBase.then((m) => committedConfigs(mergeBaseFrom(m), run.baseRef, ctx));
+  configs.catch(() => undefined);
+  const mergeBaseConfig = configs.then((c) => c.atBase);
+  const trunkConfig = configs.then((c) => c.atTrunk);
+  for (const read of [mergeBaseConfig, trunkConfig]) read.catch(() => undefined);
   const [change, replayable, hidden, checkpoints] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
     run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
-    evaluateForDone(ctx, run.baseRef, headMergeBase),
+    evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
   ]);
   if (hidden.length > 0) {
     return {
@@ -142,6 +156,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   killAt(ctx.env, 'done:locked');
+  // Under the lock, the checks' git reads start together and run beside the journal's opening.
+  const checkProbe = { ...probe, reads: startPreconditionReads(checks, probe, { trunkConfig }) };
   let journal: Journal | undefined;
   try {
     journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
@@ -155,7 +171,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   let envelope: DoneOutcome | undefined;
   try {
     listener({ type: 'phase', phase: 'preconditions', message: 'checking preconditions' });
-    const pre = await runPreconditions(checks, probe);
+    const pre = await runPreconditions(checks, checkProbe);
     const handleData = journal ? { handle: journal.handle } : {};
     const limits = pre.standardsLimits ? { standards_limits: pre.standardsLimits } : {};
     const advisories = limitsAdvisories(pre);
@@ -204,6 +220,14 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // change.base is already the merge-base with HEAD: it is not asked for again.
     const stats = strict || run.mode === 'report' ? (change.base !== null ? diffStatsFrom(change.base, ctx.project.root, ctx.env) : diffStatsAgainst(run.base, ctx.project.root, ctx.env)) : undefined;
     stats?.catch(() => undefined);
+    // Each dirty-set read is one strict status (git/checkout-status.ts): the one after the last stage also says
+    // where HEAD is and which branch it is on, and is the logbook's second look (docs/decisions/0043).
+    let lastStatus: CheckoutStatus | undefined;
+    const readDirty = async (): Promise<Set<string>> => {
+      const read = await readCheckoutStatus(ctx.project.root, ctx.env);
+      lastStatus = read.ok ? read.status : undefined;
+      return dirtySetFrom(read, ctx.project.root, ctx.env);
+    };
     const gateRun = await executeGate({
       plan,
       cwd: ctx.project.root,
@@ -213,13 +237,15 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       secrets: projectSecrets(ctx.project),
       outputDir,
       listener,
-      readDirty: () => readDirtySet(ctx.project.root, ctx.env),
+      readDirty,
       // A strict run starts from a clean tree (it refused a dirty one): nothing needs reading before the first stage.
       ...(run.standalone ? {} : { initialDirty: new Set<string>() }),
       generated: gate.generated,
       judgeStandard: (producer, result) => judgeStandardRun(producer, result, ctx.project.root, ctx.env),
       ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
     });
+    // Read after the last stage that ran (a run that was not cancelled read the tree after every stage it ran).
+    if (ctx.looks && lastStatus && !gateRun.cancelled) ctx.looks.last = lastStatus;
     const report = await reportGateRun(plan, gateRun, ctx.project.root, replayable);
     // A replayed value is judged against today's limit: one that no longer clears it fails like a measured one.
     const staleReplays = report.standards.filter((s) => s.measurement === 'replayed' && s.verdict === 'regressed');
@@ -276,7 +302,11 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
-    const [headNow, branchNow] = await Promise.all([readHeadIds(ctx.project.root, ctx.env), readBranch(ctx.project.root, ctx.env)]);
+    // The executor read the tree after the last stage that ran, and nothing ran since: that status says where
+    // HEAD is. With no stage run (nothing planned), one status is read now.
+    const now = lastStatus ?? (await readCheckoutStatus(ctx.project.root, ctx.env).then((r) => (r.ok ? r.status : undefined)));
+    const headNow = now?.head !== null && now?.head !== undefined ? { commit: now.head } : undefined;
+    const branchNow = now?.branch ?? null;
     if (!run.standalone && (headNow?.commit !== run.head.commit || branchNow !== run.branch)) {
       // The evidence belongs to the commit (and branch) the run started on; a HEAD that moved meanwhile earns nothing.
       const moved =
@@ -339,6 +369,14 @@ function sameLabels(recorded: readonly string[] | undefined, planned: readonly s
   return recorded !== undefined && recorded.length === planned.length && recorded.every((l, i) => l === planned[i]);
 }
 
+/** The trunk's discern.toml and, when there is a merge-base, the merge-base's: one batch answering as their own commands. */
+function committedConfigs(base: string | null, baseRef: string, ctx: DoneRun['ctx']): { atTrunk: Promise<GitResult>; atBase: Promise<GitResult> | undefined } {
+  const requests = [{ name: `${baseRef}:discern.toml`, command: trunkConfigCommand(baseRef) }, ...(base !== null ? [{ name: `${base}:discern.toml`, command: mergeBaseConfigCommand(base) }] : [])];
+  const [atTrunk, atBase] = readCommittedFiles(requests, { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  for (const read of [atTrunk, atBase]) read?.catch(() => undefined);
+  return { atTrunk: atTrunk as Promise<GitResult>, atBase };
+}
+
 /** Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. */
 async function hiddenFromStatus(root: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const listed = await git(['ls-files', '-v', '-z'], { cwd: root, env });
@@ -352,7 +390,7 @@ async function hiddenFromStatus(root: string, env: Readonly<Record<string, strin
 async function changedScopes(run: DoneRun, gate: GateConfig, headMergeBase: Promise<GitResult>): Promise<{ scopes: string[]; base: string | null; change?: ChangeSet }> {
   const { project } = run.ctx;
   try {
-    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal, headMergeBase }, project.trunk.name, run.baseRef);
+    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal, headMergeBase, ...(run.untracked ? { untracked: run.untracked } : {}) }, project.trunk.name, run.baseRef);
     return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base, change };
   } catch {
     // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.

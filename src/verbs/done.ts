@@ -5,7 +5,7 @@
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData, DiscernDoneInput, DiscernFailedStage } from '../../generated/types.js';
 import { VERSION } from '../../generated/version.js';
-import { readWorkingState } from '../engine/git/porcelain-status.js';
+import { readWorkingState, workingStateFrom } from '../engine/git/porcelain-status.js';
 import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker, type EvidenceKey } from '../engine/gate/proof-records.js';
@@ -42,10 +42,12 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const reusable = strict && input.rerun !== true && input.dry_run !== true && !declared.given;
   const machinery = reusable ? undefined : nextTurn().then(() => Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]));
   machinery?.catch(() => undefined);
-  // HEAD's ids are read beside the status then too (the fast path needs only the status).
-  const headRead = reusable ? undefined : readHeadIds(project.root, ctx.env, ctx.signal);
+  // HEAD's ids are read beside the status then too (the fast path needs only the status). With the logbook on,
+  // invoke() already started both reads for its first look: they are taken from it, not asked again.
+  const look = ctx.looks?.first;
+  const headRead = look ? look.ids : reusable ? undefined : readHeadIds(project.root, ctx.env, ctx.signal);
   headRead?.catch(() => undefined);
-  const state = await readWorkingState(project.root, ctx.env, ctx.signal);
+  const state = look ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal) : await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
 
@@ -107,6 +109,8 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     baseRef: input.policy_base ?? `refs/heads/${project.trunk.name}`,
     rerunCall,
     declarations: declared.declarations,
+    // The status just read listed no untracked file: the change set need not list them again.
+    ...(state.untracked === 0 ? { untracked: [] } : {}),
   };
   // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
   const { runDoneGate } = await import('./done-run.js');

@@ -6,7 +6,8 @@ import { gateConfig } from '../engine/gate/gate-config.js';
 import { planGate, type GateMode } from '../engine/gate/plan.js';
 import { preconditionChecks, runPreconditions } from '../engine/gate/preconditions.js';
 import { reportGateRun } from '../engine/gate/report.js';
-import { readDirtySet, newlyDirty } from '../engine/gate/dirty-set.js';
+import { dirtySetFrom, newlyDirty } from '../engine/gate/dirty-set.js';
+import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
 import { restamped, stampFiles } from '../engine/gate/file-stamps.js';
 import type { DiscernConfigIssue } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
@@ -46,9 +47,12 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   const paths = statePathsOf(project);
   const plan = planGate({ mode, catalog: gate.catalog, settings: gate.settings, changedScopes: [], replayable: new Set() });
   // The branch (for the journal) and the tree before the first stage are read while the write probe and the
-  // journal's opening run: nothing in between touches the working tree (discern's state is under .git).
-  const branchRead = options.journal ? currentBranch(ctx) : undefined;
-  const beforeRead = readDirtySet(project.root, ctx.env);
+  // journal's opening run: nothing in between touches the working tree (discern's state is under .git). One
+  // strict status answers both (docs/decisions/0043); for test it is the look invoke() took as the call began.
+  // prepare reads its own: it reads under its operation lock, which it took after that look.
+  const firstRead = (mode === 'test' ? ctx.looks?.first.status : undefined) ?? readCheckoutStatus(project.root, ctx.env);
+  const branchRead = options.journal ? firstRead.then((r) => (r.ok ? r.status.branch : null), () => null) : undefined;
+  const beforeRead = firstRead.then((r) => dirtySetFrom(r, project.root, ctx.env));
   beforeRead.catch(() => undefined);
   const pre = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), {
     root: project.root,
@@ -75,6 +79,13 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   try {
     const before = await beforeRead;
     const stamps = mode === 'prepare' ? await stampFiles(project.root, before) : new Map<string, string>();
+    // Each dirty-set read is one strict status: the one after the last stage is also the logbook's second look.
+    let lastStatus: CheckoutStatus | undefined;
+    const readDirty = async (): Promise<Set<string>> => {
+      const read = await readCheckoutStatus(project.root, ctx.env);
+      lastStatus = read.ok ? read.status : undefined;
+      return dirtySetFrom(read, project.root, ctx.env);
+    };
     const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
     run = await executeGate({
       plan,
@@ -85,14 +96,16 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       secrets: projectSecrets(project),
       outputDir: await runOutputDir(paths, journal?.handle ?? `${mode}-${process.pid}`),
       listener,
-      readDirty: () => readDirtySet(project.root, ctx.env),
+      readDirty,
       // Just read: a second `git status` before the first stage would find the same (on a large tree it costs).
       initialDirty: before,
       generated: gate.generated,
       ...(acquirer ? { acquireTestSlot: acquirer } : {}),
     });
     // The executor read the tree after the last group that ran; nothing has run since.
-    const after = ctx.signal.aborted ? before : (run.dirtyAfter ?? (await readDirtySet(project.root, ctx.env)));
+    const after = ctx.signal.aborted ? before : (run.dirtyAfter ?? (await readDirty()));
+    // Read after the last stage that ran; nothing the verb does from here on touches the tree.
+    if (ctx.looks && lastStatus && !run.cancelled) ctx.looks.last = lastStatus;
     const report = await reportGateRun(plan, run, project.root, new Map());
     // The message quotes the first error (a warning printed before it is not why the run failed).
     const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
@@ -121,11 +134,6 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       await journal.finish({ outcome: state, ...(result ? { result } : {}), account });
     }
   }
-}
-
-async function currentBranch(ctx: ProjectVerbContext): Promise<string | null> {
-  const { readWorkingState } = await import('../engine/git/porcelain-status.js');
-  return (await readWorkingState(ctx.project.root, ctx.env, ctx.signal).catch(() => undefined))?.branch ?? null;
 }
 
 export function configRefusalMessage(issues: readonly DiscernConfigIssue[]): string {

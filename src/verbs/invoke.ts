@@ -20,6 +20,7 @@ import { GitTooOld, GitUnavailable } from '../engine/git/git.js';
 // Path arithmetic only, kept in the CLI's core chunk: the logbook's own code loads only when a call records.
 import { logbookPaths } from '../engine/logbook/paths.js';
 import type { TreeLook } from '../engine/logbook/tree-probe.js';
+import { lookAtCheckout, type SharedLooks } from '../engine/git/checkout-status.js';
 
 export interface InvokeOptions {
   surface: Surface;
@@ -45,6 +46,8 @@ export interface InvokeOptions {
 interface LogbookSession {
   checkout?: { root: string; commonDir: string };
   before?: Promise<TreeLook | undefined>;
+  /** The looks the verb shares with the logbook (docs/decisions/0043). */
+  looks?: SharedLooks;
 }
 
 /** Verbs that run the project's jobs on the invoking checkout: their tree is looked at before and after. */
@@ -67,6 +70,7 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
         paths: logbookPaths(session.checkout.commonDir),
         startedAt,
         ...(session.before ? { before: session.before } : {}),
+        ...(session.looks?.last ? { after: session.looks.last } : {}),
       });
     } catch {
       // The logbook is advisory: not even a module that fails to load may change the call's result.
@@ -107,8 +111,11 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
       if (checkout !== undefined && config !== undefined && config.project?.logbook !== false) {
         session.checkout = { root: checkout.root, commonDir: checkout.commonDir };
         if (TREE_VERBS.has(id)) {
-          const root = checkout.root;
-          session.before = import('../engine/logbook/tree-probe.js').then(({ lookAtTree }) => lookAtTree(root, options.env), () => undefined);
+          // One look serves the logbook and the verb: done and test read their status and HEAD from it rather
+          // than asking git the same questions again at the same moment (docs/decisions/0043).
+          const looks: SharedLooks = { first: lookAtCheckout(checkout.root, options.env, options.signal) };
+          session.looks = looks;
+          session.before = import('../engine/logbook/tree-probe.js').then(({ treeLookFrom }) => treeLookFrom(looks.first), () => undefined);
         }
       }
       if (registration.setupGate && checkout !== undefined) {
@@ -121,7 +128,7 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
           const outcome = { refusal: resolution.refusal, ...(issues && issues.length > 0 ? { data: { issues } } : {}) } as AnyOutcome;
           return buildEnvelope(subject, outcome);
         }
-        context = { ...base, project: resolution.project };
+        context = { ...base, ...(session.looks ? { looks: session.looks } : {}), project: resolution.project };
       } else {
         context = { ...base, resolution };
       }

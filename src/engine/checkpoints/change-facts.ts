@@ -13,6 +13,9 @@ export interface Run {
   /** `git merge-base <baseRef> HEAD`, when the caller already started it for another read of the same change
    *  (used only for the revision HEAD). */
   headMergeBase?: Promise<GitResult>;
+  /** The merge-base's discern.toml as `cat-file blob` answers it, read with other files once headMergeBase
+   *  answered (undefined: no merge-base); used only with headMergeBase. */
+  mergeBaseConfig?: Promise<GitResult | undefined>;
 }
 
 export interface ChangedFile {
@@ -44,21 +47,43 @@ function options(run: Run): { cwd: string; env: Run['env']; signal?: AbortSignal
 export async function readChangeFacts(run: Run, revision: string, baseRef: string): Promise<ChangeFacts> {
   const o = options(run);
   const mergeBase = await (revision === 'HEAD' && run.headMergeBase ? run.headMergeBase : git(['merge-base', baseRef, revision], o));
-  const base = mergeBase.code === 0 && mergeBase.stdout.trim() !== '' ? mergeBase.stdout.trim() : null;
+  const base = mergeBaseFrom(mergeBase);
   const from = base ?? (await emptyTree(run));
-  const [raw, numstat, count] = await Promise.all([
-    git(['diff', '--raw', '-z', '--no-renames', '--full-index', '--no-ext-diff', from, revision, '--'], o),
-    git(['diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', from, revision, '--'], o),
+  // One diff prints both formats, all raw records first (--no-textconv changes the counts only; raw is unaffected).
+  const [diff, count] = await Promise.all([
+    git(['diff', '--raw', '--numstat', '-z', '--no-renames', '--full-index', '--no-ext-diff', '--no-textconv', from, revision, '--'], o),
     git(['rev-list', '--count', revision, ...(base ? [`^${base}`] : [])], o),
   ]);
-  for (const r of [raw, numstat, count]) if (r.code !== 0) throw new Error(`git could not list the change: ${gitComplaint(r)}`);
-  const counts = parseNumstat(numstat.stdout);
-  const files = parseRaw(raw.stdout).map((f) => {
+  for (const r of [diff, count]) if (r.code !== 0) throw new Error(`git could not list the change: ${gitComplaint(r)}`);
+  const { raw, numstat } = splitRawNumstat(diff.stdout);
+  const counts = parseNumstat(numstat);
+  const files = parseRaw(raw).map((f) => {
     const c = counts.get(f.path);
     return { ...f, added: c?.added ?? 0, removed: c?.removed ?? 0, binary: c?.binary ?? false };
   });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { revision, base, from, files, commits: Number(count.stdout.trim()) || 0 };
+}
+
+/** The merge-base `git merge-base` answered, or null when it found none (or failed). */
+export function mergeBaseFrom(result: GitResult): string | null {
+  return result.code === 0 && result.stdout.trim() !== '' ? result.stdout.trim() : null;
+}
+
+/**
+ * `git diff --raw --numstat -z` prints every raw record (`:<meta>` NUL `<path>` NUL) before the first numstat
+ * one, with no separator: the raw part ends at the first record that does not start with `:` (a numstat record
+ * starts with a digit or `-`; a path is never read as a record's start).
+ */
+export function splitRawNumstat(output: string): { raw: string; numstat: string } {
+  let at = 0;
+  while (at < output.length && output[at] === ':') {
+    const metaEnd = output.indexOf('\0', at);
+    const pathEnd = metaEnd < 0 ? -1 : output.indexOf('\0', metaEnd + 1);
+    if (pathEnd < 0) return { raw: output, numstat: '' };
+    at = pathEnd + 1;
+  }
+  return { raw: output.slice(0, at), numstat: output.slice(at) };
 }
 
 /** `git diff --raw -z --no-renames`: `:<mode> <mode> <old> <new> <status>` NUL `<path>` NUL. */

@@ -4,7 +4,7 @@
 // named, and the checkpoints that needed it do not fire (they fail open, and the result says so).
 import type { DiscernConfig } from '../../../generated/types.js';
 import { canonicalJson } from '../gate/canonical-json.js';
-import { directoriesAt, readChangeFacts, readChangedLines, type ChangedFile, type ChangedLines, type Run } from './change-facts.js';
+import { directoriesAt, mergeBaseFrom, readChangeFacts, readChangedLines, type ChangedFile, type ChangedLines, type Run } from './change-facts.js';
 import { compileCheckpoints, type CheckpointDefinition, type CheckpointMode } from './definitions.js';
 import { candidates, evaluateCheckpoint, needsLines } from './evaluate.js';
 import { readGoverningConfig, type CheckpointDrop, type GoverningSource } from './governing-config.js';
@@ -52,6 +52,11 @@ export interface EvaluateOptions {
 
 export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<CheckpointEvaluation> {
   const { run } = options;
+  // The governing config depends only on the merge-base: when the caller already asked for it, the config is read
+  // beside the change rather than after it (the same base readChangeFacts takes from the same answer).
+  const early =
+    options.revision === 'HEAD' && run.headMergeBase ? run.headMergeBase.then((m) => readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root, run.mergeBaseConfig)) : undefined;
+  early?.catch(() => undefined);
   let facts;
   try {
     facts = await readChangeFacts(run, options.revision, options.trunkRef);
@@ -66,7 +71,7 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
       evaluated: false,
     };
   }
-  const governing = await readGoverningConfig(run, facts.base, options.workingConfig, options.root);
+  const governing = await (early ?? readGoverningConfig(run, facts.base, options.workingConfig, options.root));
   const drops: CheckpointDrop[] = [...governing.drops];
   const compiled = compileCheckpoints(governing.config as DiscernConfig);
   for (const issue of compiled.issues) {

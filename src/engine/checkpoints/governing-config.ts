@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernConfig } from '../../../generated/types.js';
 import { decodeToml } from '../config/toml.js';
-import { git, gitComplaint } from '../git/git.js';
+import { git, gitComplaint, type GitResult } from '../git/git.js';
 import type { Run } from './change-facts.js';
 
 export type GoverningSource = 'merge-base' | 'working';
@@ -30,7 +30,13 @@ export interface GoverningConfig {
 
 export const QUESTION_FILE_LIMIT = 64 * 1024;
 
-export async function readGoverningConfig(run: Run, base: string | null, working: DiscernConfig, root: string): Promise<GoverningConfig> {
+/** The command that reads the merge-base's discern.toml (callers that batch it answer as this command would). */
+export function mergeBaseConfigCommand(base: string): string[] {
+  return ['cat-file', 'blob', `${base}:discern.toml`];
+}
+
+/** `prefetched`: that command's answer for this base, when the caller read it together with other files. */
+export async function readGoverningConfig(run: Run, base: string | null, working: DiscernConfig, root: string, prefetched?: Promise<GitResult | undefined>): Promise<GoverningConfig> {
   const fallback = (reason: string): GoverningConfig => ({
     source: 'working',
     commit: null,
@@ -39,7 +45,7 @@ export async function readGoverningConfig(run: Run, base: string | null, working
     readQuestion: (path) => readWorkingQuestion(root, path),
   });
   if (base === null) return fallback('HEAD shares no history with the trunk, so there is no merge-base discern.toml');
-  const shown = await git(['cat-file', 'blob', `${base}:discern.toml`], { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) });
+  const shown = (await prefetched) ?? (await git(mergeBaseConfigCommand(base), { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }));
   if (shown.code !== 0) {
     if (/does not exist|exists on disk, but not in|not a valid object name|Not a valid object name/.test(shown.stderr)) {
       // The trunk had no discern.toml when this branch left it (a setup branch, say): nothing governs yet.

@@ -2,6 +2,7 @@
 // so any path survives. The gate snapshots it before and after each stage: a path that was clean before and is
 // dirty after was written by that stage.
 import { git, gitComplaint } from '../git/git.js';
+import type { StatusRead } from '../git/checkout-status.js';
 
 export type DirtySet = ReadonlySet<string>;
 
@@ -31,4 +32,39 @@ export async function readDirtySet(cwd: string, env: Readonly<Record<string, str
 /** Paths dirty in `after` that were clean in `before`, sorted. */
 export function newlyDirty(before: DirtySet, after: DirtySet): string[] {
   return [...after].filter((p) => !before.has(p)).sort();
+}
+
+/**
+ * The same set from a strict `--porcelain=v2` read (git/checkout-status.ts), so one status can serve the gate,
+ * the verb and the logbook. Equal to readDirtySet's unless a submodule entry is listed (the configured submodule
+ * rules may hide it from the default read): then the default read is made.
+ */
+export async function dirtySetFrom(read: StatusRead, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<Set<string>> {
+  if (!read.ok) throw new Error(`git status failed in ${cwd}: ${gitComplaint(read.result)}`);
+  if (read.status.submoduleEntries) return readDirtySet(cwd, env, signal);
+  return parseDirtySetV2(read.status.output);
+}
+
+/** `--porcelain=v2 -z` entries as paths: a changed path (a fixed count of fields precedes it), a rename's both paths, an untracked path. */
+export function parseDirtySetV2(output: string): Set<string> {
+  const paths = new Set<string>();
+  const entries = output.split('\0');
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] ?? '';
+    if (entry.startsWith('1 ')) paths.add(fieldsAfter(entry, 8));
+    else if (entry.startsWith('u ')) paths.add(fieldsAfter(entry, 10));
+    else if (entry.startsWith('2 ')) {
+      paths.add(fieldsAfter(entry, 9));
+      const from = entries[++i];
+      if (from) paths.add(from);
+    } else if (entry.startsWith('? ')) paths.add(entry.slice(2));
+  }
+  return paths;
+}
+
+/** What follows the first `count` space-separated fields (a path may itself hold spaces). */
+function fieldsAfter(entry: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n++) at = entry.indexOf(' ', at) + 1;
+  return entry.slice(at);
 }

@@ -5,9 +5,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStandardProposal, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
-import { git, gitComplaint } from '../git/git.js';
+import { git, gitComplaint, type GitResult } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
-import { compareWithTrunk } from './trunk-limits.js';
+import { compareWithTrunk, trunkConfigRead } from './trunk-limits.js';
 import { proposalCoverage, proposalsPath, readProposals } from './standard-proposals.js';
 import { brokenMapLinks } from './map-integrity.js';
 import { refreshDrift } from './refresh-currency.js';
@@ -34,6 +34,15 @@ export interface PreconditionContext {
   project?: Project;
   /** HEAD's commit, when the caller has it: standards proposals are bound to it. */
   head?: string;
+  /** The checks' git reads, when the caller started them early (startPreconditionReads). */
+  reads?: PreconditionReads;
+}
+
+/** The git reads the checks make: each depends only on the repository, not on an earlier check. */
+export interface PreconditionReads {
+  containsBase?: Promise<GitResult>;
+  trunkConfig?: Promise<GitResult>;
+  ignoredTracked?: Promise<GitResult>;
 }
 
 export interface PreconditionOutcome {
@@ -50,7 +59,7 @@ const MERGE: Check = {
   kind: 'merge-check',
   label: 'branch contains the trunk',
   async run(ctx) {
-    const result = await git(['merge-base', '--is-ancestor', ctx.baseRef, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    const result = await (ctx.reads?.containsBase ?? containsBase(ctx));
     if (result.code === 0) return undefined;
     // update merges the trunk by default; a fetched policy base is named.
     const update = ctx.baseRef === `refs/heads/${ctx.base}` ? 'discern update' : `discern update --from ${ctx.base}`;
@@ -68,7 +77,7 @@ const STANDARDS: Check = {
   kind: 'standards-limits-check',
   label: "no standard loosened against the trunk's config",
   async run(ctx, outcome) {
-    const compared = await compareWithTrunk(ctx, ctx.standards);
+    const compared = await compareWithTrunk({ ...ctx, ...(ctx.reads?.trunkConfig ? { shown: ctx.reads.trunkConfig } : {}) }, ctx.standards);
     if (compared.status === 'unverified') {
       // An unreadable trunk config continues loudly (an advisory), it does not fail the gate.
       outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: compared.reason };
@@ -124,7 +133,7 @@ const TRACKED_ARTIFACTS: Check = {
   kind: 'tracked-artifacts-check',
   label: 'no tracked file is covered by the ignore rules',
   async run(ctx) {
-    const listed = await git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+    const listed = await (ctx.reads?.ignoredTracked ?? ignoredTracked(ctx));
     if (listed.code !== 0) throw new Error(`git ls-files failed: ${gitComplaint(listed)}`);
     const paths = listed.stdout.split('\0').filter((p) => p.length > 0);
     if (paths.length === 0) return undefined;
@@ -197,6 +206,28 @@ export function preconditionChecks(options: { mergeCheck: boolean; standards: bo
     ...(options.currency ? [MAP_INTEGRITY, REFRESH_CURRENCY] : []),
     WRITE_PROBE,
   ];
+}
+
+function containsBase(ctx: PreconditionContext): Promise<GitResult> {
+  return git(['merge-base', '--is-ancestor', ctx.baseRef, 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+}
+
+function ignoredTracked(ctx: PreconditionContext): Promise<GitResult> {
+  return git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+}
+
+/**
+ * Starts the git reads of `checks` at once (those in `started` the caller already began), so they run together (and beside whatever the caller does before the
+ * checks) instead of one after another. The checks still judge in order and stop at the first failure; a read
+ * whose check never runs is discarded.
+ */
+export function startPreconditionReads(checks: readonly Check[], ctx: PreconditionContext, started: PreconditionReads = {}): PreconditionReads {
+  const reads: PreconditionReads = {};
+  if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
+  if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
+  if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = started.ignoredTracked ?? ignoredTracked(ctx);
+  for (const read of Object.values(reads)) (read as Promise<GitResult>).catch(() => undefined);
+  return reads;
 }
 
 export async function runPreconditions(checks: readonly Check[], ctx: PreconditionContext): Promise<PreconditionOutcome> {

@@ -2,7 +2,7 @@
 // precondition and the standards verbs report (measure) or build on (propose). The trunk's file is read from the
 // ref, never from a checkout of it, so an uncommitted edit on the trunk's checkout changes nothing.
 import type { StandardDefinition } from '../config/standards.js';
-import { git, gitComplaint } from '../git/git.js';
+import { git, gitComplaint, type GitResult } from '../git/git.js';
 import { limitBreaches, readTrunkStandards, type LimitBreach } from './standards-limits.js';
 
 export type TrunkComparison =
@@ -20,10 +20,21 @@ export interface TrunkRef {
   base: string;
   /** The same as git is given it (refs/heads/<trunk>, so a tag of that name cannot stand in). */
   baseRef: string;
+  /** trunkConfigRead's answer, when the caller started it early. */
+  shown?: Promise<GitResult>;
+}
+
+/** `git show <trunk>:discern.toml`: the trunk's committed file (callers that batch it answer as this command would). */
+export function trunkConfigCommand(baseRef: string): string[] {
+  return ['show', `${baseRef}:discern.toml`];
+}
+
+export function trunkConfigRead(ref: TrunkRef): Promise<GitResult> {
+  return git(trunkConfigCommand(ref.baseRef), { cwd: ref.root, env: ref.env, ...(ref.signal ? { signal: ref.signal } : {}) });
 }
 
 export async function compareWithTrunk(ref: TrunkRef, current: readonly StandardDefinition[]): Promise<TrunkComparison> {
-  const shown = await git(['show', `${ref.baseRef}:discern.toml`], { cwd: ref.root, env: ref.env, ...(ref.signal ? { signal: ref.signal } : {}) });
+  const shown = await (ref.shown ?? trunkConfigRead(ref));
   if (shown.code !== 0) return { status: 'unverified', reason: `${ref.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
   const trunk = readTrunkStandards(shown.stdout);
   if (!trunk.ok) return { status: 'parse_failed', reason: trunk.reason };

@@ -17,21 +17,24 @@ interface Run {
   signal?: AbortSignal;
   /** `git merge-base <baseRef> HEAD`, when the caller already started it for another read of the same change. */
   headMergeBase?: Promise<GitResult>;
+  /** The untracked paths, when the caller has just read them (a status that listed none): not listed again. */
+  untracked?: readonly string[];
 }
 
 /** `baseRef` names the comparison ref in full when it is not the local trunk branch (a fetched policy base). */
 export async function readChangeSet(run: Run, trunk: string, baseRef = `refs/heads/${trunk}`): Promise<ChangeSet> {
   const options = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
   // The untracked listing does not depend on the base: it runs beside the merge-base and the diff.
-  const untrackedRun = git(['ls-files', '--others', '--exclude-standard', '-z'], options);
+  const untrackedRun = run.untracked ? undefined : git(['ls-files', '--others', '--exclude-standard', '-z'], options);
   // No merge-base (an unborn HEAD, or no shared history) makes git fail here; both fall back to the empty tree.
   const mergeBase = await (run.headMergeBase ?? git(['merge-base', baseRef, 'HEAD'], options));
   const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(options));
   const [diff, untracked] = await Promise.all([git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options), untrackedRun]);
   if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim()}`);
-  if (untracked.code !== 0) throw new Error(`git ls-files failed: ${untracked.stderr.trim()}`);
-  return { base, changes: [...parseNameStatus(diff.stdout), ...untracked.stdout.split('\0').filter((p) => p.length > 0).map((path) => ({ path }))] };
+  if (untracked && untracked.code !== 0) throw new Error(`git ls-files failed: ${untracked.stderr.trim()}`);
+  const others = untracked ? untracked.stdout.split('\0').filter((p) => p.length > 0) : (run.untracked ?? []);
+  return { base, changes: [...parseNameStatus(diff.stdout), ...others.map((path) => ({ path }))] };
 }
 
 /** `git diff --name-status -z`: a status, then one path, or two for renames and copies (R100, C75). */

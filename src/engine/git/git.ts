@@ -9,12 +9,18 @@ export interface GitResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** stdout as git wrote it, when the caller asked (`bytes`): a reader that counts bytes needs them undecoded. */
+  stdoutBytes?: Buffer;
 }
 
 export interface GitOptions {
   cwd: string;
   signal?: AbortSignal;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Written to git's stdin (then closed), for the commands that read their requests there (`cat-file --batch`). */
+  input?: string;
+  /** Keep stdout's bytes in the result too. */
+  bytes?: boolean;
 }
 
 /** git could not be started at all (not installed, or not on PATH). */
@@ -70,14 +76,19 @@ export async function git(args: readonly string[], options: GitOptions): Promise
     const child = spawn('git', [...args], {
       cwd: options.cwd,
       env: gitEnvironment(options.env ?? process.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...(options.signal ? { signal: options.signal } : {}),
     });
     trackChild(child);
+    if (options.input !== undefined && child.stdin) {
+      // git may exit before reading it all (a failure): its answer is the exit code, not the broken pipe.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input);
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', (error: NodeJS.ErrnoException) => {
       // spawn reports a missing cwd as ENOENT for the program too; tell the two apart.
       if (error.code === 'ENOENT' && !existsSync(options.cwd)) reject(new Error(`cannot run git in ${options.cwd}: the directory does not exist`));
@@ -85,7 +96,8 @@ export async function git(args: readonly string[], options: GitOptions): Promise
       else reject(error);
     });
     child.once('close', (code) => {
-      resolve({ code: code ?? 128, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      const bytes = Buffer.concat(out);
+      resolve({ code: code ?? 128, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ...(options.bytes ? { stdoutBytes: bytes } : {}) });
     });
   });
 }

@@ -1,6 +1,7 @@
 // Reads `git status --porcelain=v2 -z --branch --untracked-files=all`: the branch header and counts of changed
 // and untracked paths. -z keeps paths with spaces, quotes or newlines intact.
 import { git } from './git.js';
+import type { StatusRead } from './checkout-status.js';
 
 export interface WorkingState {
   /** null on a detached HEAD. */
@@ -62,4 +63,15 @@ export async function readWorkingState(cwd: string, env: Readonly<Record<string,
   const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], { cwd, env, ...(signal ? { signal } : {}) });
   if (result.code !== 0) throw new Error(`git status failed in ${cwd}: ${result.stderr.trim()}`);
   return parsePorcelainStatus(result.stdout);
+}
+
+/**
+ * The working state from a strict status read (checkout-status.ts) when it equals what readWorkingState would
+ * answer: it does unless a submodule entry is listed, which the configured submodule rules may hide; then git is
+ * asked the default question. A failed read fails the way readWorkingState fails.
+ */
+export async function workingStateFrom(read: StatusRead, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorkingState> {
+  if (!read.ok) throw new Error(`git status failed in ${cwd}: ${read.result.stderr.trim()}`);
+  if (read.status.submoduleEntries) return readWorkingState(cwd, env, signal);
+  return parsePorcelainStatus(read.status.output);
 }

@@ -8,6 +8,7 @@ import { eventFrom, serialize } from './event.js';
 import { identify } from './identity.js';
 import type { LogbookPaths } from './paths.js';
 import type { TreeLook } from './tree-probe.js';
+import type { CheckoutStatus } from '../git/checkout-status.js';
 
 export interface Recording {
   result: DiscernResult;
@@ -21,6 +22,8 @@ export interface Recording {
   startedAt: number;
   /** The look at the checkout taken as a gate-running call began (see tree-probe.ts). */
   before?: Promise<TreeLook | undefined>;
+  /** The strict status the verb read after its last jobs, when it read one (git/checkout-status.ts). */
+  after?: CheckoutStatus;
 }
 
 /** Appends the call's event. Never throws, and a failure to append changes nothing about the call. */
@@ -31,11 +34,13 @@ export async function record(recording: Recording): Promise<void> {
     const before = recording.before ? await recording.before : undefined;
     const ranJobs = (result.steps ?? []).some((s) => s.disposition === 'run' && (s.kind === 'job' || s.kind === 'scope-gate' || s.kind === 'standard'));
     // The second look only for a gate run that ran jobs from a clean checkout (a tree is recorded only when both
-    // looks saw it clean); its module is loaded already (the first look's).
+    // looks saw it clean); its module is loaded already (the first look's). The status the verb read after its
+    // last jobs is that look when it has one: nothing it did since touches the tree (docs/decisions/0043).
     let tree: { head: string; tree: string } | undefined;
     if (before?.clean && ranJobs) {
-      const { lookAtTree, stableTree } = await import('./tree-probe.js');
-      tree = stableTree(before, await lookAtTree(recording.root, recording.env));
+      const { lookAtTree, lookAfter, stableTree } = await import('./tree-probe.js');
+      const after = recording.after ? lookAfter(before, recording.after) : await lookAtTree(recording.root, recording.env);
+      tree = stableTree(before, after);
     }
     const event = eventFrom({
       result,

@@ -6,6 +6,7 @@
 // git runs with GIT_OPTIONAL_LOCKS=0 (git.ts), so `status` never takes the index lock the call may need.
 import { git } from '../git/git.js';
 import { readHeadIds } from '../git/head.js';
+import type { CheckoutLook, CheckoutStatus } from '../git/checkout-status.js';
 
 export interface TreeLook {
   head: string;
@@ -27,6 +28,31 @@ export async function lookAtTree(root: string, env: Env): Promise<TreeLook | und
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The first look from the one invoke() started for the verb to share (git/checkout-status.ts): the same facts
+ * lookAtTree reads. Its status lists every untracked file where lookAtTree's lists untracked directories, and
+ * either lists nothing exactly when no untracked file exists; both compare submodules strictly.
+ */
+export async function treeLookFrom(look: CheckoutLook): Promise<TreeLook | undefined> {
+  try {
+    const [ids, read] = await Promise.all([look.ids, look.status]);
+    if (ids === undefined || !read.ok) return undefined;
+    return { head: ids.commit, tree: ids.tree, clean: read.status.clean };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The second look from the strict status the verb read after its last jobs: HEAD's tree is not read again —
+ * a commit names one tree, so an unmoved HEAD still has the tree the first look saw, and a moved one records
+ * no tree whatever its tree is.
+ */
+export function lookAfter(before: TreeLook, status: CheckoutStatus): TreeLook | undefined {
+  if (status.head === null || status.head !== before.head) return undefined;
+  return { head: status.head, tree: before.tree, clean: status.clean };
 }
 
 /** The tree both looks agree the call ran on, or undefined. */
