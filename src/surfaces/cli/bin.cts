@@ -12,14 +12,11 @@ import nodeModule = require('node:module');
 import path = require('node:path');
 import vm = require('node:vm');
 
-interface LoadingModule {
+interface BundleModule {
   exports: unknown;
-  require(id: string): unknown;
 }
-type Compile = (this: LoadingModule, content: string, filename: string) => unknown;
-type Wrapper = (this: unknown, exports: unknown, require: unknown, module: LoadingModule, filename: string, dirname: string) => unknown;
+type Wrapper = (this: unknown, exports: unknown, require: (id: string) => unknown, module: BundleModule, filename: string, dirname: string) => unknown;
 
-const bundleDir = __dirname + path.sep;
 const cacheDir = path.join(__dirname, 'code-cache');
 const training = process.env['DISCERN_CODE_CACHE_WRITE'] === '1';
 const compiled: { cacheFile: string; script: vm.Script }[] = [];
@@ -28,13 +25,21 @@ const compiled: { cacheFile: string; script: vm.Script }[] = [];
 // offers it (20.12 and later).
 const mainContextLoader = (vm.constants as typeof vm.constants | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 const dynamicImport = mainContextLoader === undefined ? {} : { importModuleDynamically: mainContextLoader };
+const wrap = (nodeModule as unknown as { wrap(source: string): string }).wrap;
 
-const loader = nodeModule as unknown as { prototype: { _compile: Compile }; wrap(source: string): string };
-const compileFromSource = loader.prototype._compile;
+/**
+ * The bundle's own module registry. Its files require each other only by literal relative paths and Node's
+ * builtins by name (Rollup writes it so), so a file's path is a join, with none of the lookups Node's loader
+ * makes for every module (node_modules paths, package scopes, real paths): those cost about as much as
+ * compiling from the cache. Cycles behave as in CommonJS: a file required while it loads gives its exports so far.
+ */
+const loaded = new Map<string, BundleModule>();
 
-loader.prototype._compile = function compileWithCache(this: LoadingModule, content: string, filename: string): unknown {
-  // Only the bundle's own files: anything else (a preload, a user's --require) compiles as Node would.
-  if (!filename.startsWith(bundleDir)) return compileFromSource.call(this, content, filename);
+function load(filename: string): unknown {
+  const known = loaded.get(filename);
+  if (known !== undefined) return known.exports;
+  const module: BundleModule = { exports: {} };
+  loaded.set(filename, module);
   const cacheFile = path.join(cacheDir, `${path.relative(__dirname, filename)}.bin`);
   let cachedData: Buffer | undefined;
   try {
@@ -42,13 +47,14 @@ loader.prototype._compile = function compileWithCache(this: LoadingModule, conte
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(loader.wrap(content), { filename, ...(cachedData ? { cachedData } : {}), ...dynamicImport });
+  const script = new vm.Script(wrap(fs.readFileSync(filename, 'utf8')), { filename, ...(cachedData ? { cachedData } : {}), ...dynamicImport });
   if (training) compiled.push({ cacheFile, script });
   const wrapper = script.runInThisContext({ displayErrors: true }) as Wrapper;
-  const module = this;
-  const require = (id: string): unknown => module.require(id);
-  return wrapper.call(module.exports, module.exports, require, module, filename, path.dirname(filename));
-};
+  const dirname = path.dirname(filename);
+  const requireFrom = (id: string): unknown => (id.startsWith('.') ? load(path.join(dirname, id)) : require(id));
+  wrapper.call(module.exports, module.exports, requireFrom, module, filename, dirname);
+  return module.exports;
+}
 
 if (training) {
   // At exit the bytecode holds every function this run compiled, and those it was given from the cache: the
@@ -63,4 +69,4 @@ if (training) {
   });
 }
 
-require(path.join(__dirname, 'cli.js'));
+load(path.join(__dirname, 'cli.js'));
