@@ -29,7 +29,7 @@ import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
 import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
-import { openJournal, producerLabels, releaseOperationLock, runListener, runOutputDir, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, releaseOperationLock, runListener, runOutput, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
@@ -215,7 +215,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
 
-    const outputDir = await runOutputDir(run.paths, journal?.handle ?? attempt);
+    const output = runOutput(run.paths, journal?.handle ?? attempt);
     // The Proof's diff counts depend only on commits: read them while the jobs run.
     // change.base is already the merge-base with HEAD: it is not asked for again.
     const stats = strict || run.mode === 'report' ? (change.base !== null ? diffStatsFrom(change.base, ctx.project.root, ctx.env) : diffStatsAgainst(run.base, ctx.project.root, ctx.env)) : undefined;
@@ -235,7 +235,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       signal: ctx.signal,
       settings: gate.settings,
       secrets: projectSecrets(ctx.project),
-      outputDir,
+      outputDir: output.dir,
       listener,
       readDirty,
       // A strict run starts from a clean tree (it refused a dirty one): nothing needs reading before the first stage.
@@ -244,6 +244,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       judgeStandard: (producer, result) => judgeStandardRun(producer, result, ctx.project.root, ctx.env),
       ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
     });
+    await output.housekept;
     // Read after the last stage that ran (a run that was not cancelled read the tree after every stage it ran).
     if (ctx.looks && lastStatus && !gateRun.cancelled) ctx.looks.last = lastStatus;
     const report = await reportGateRun(plan, gateRun, ctx.project.root, replayable);

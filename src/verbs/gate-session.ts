@@ -99,11 +99,25 @@ export function producerLabels(plan: { groups: readonly { producers: readonly { 
 /** Run directories kept per checkout beyond the age sweep. */
 const OUTPUT_RUNS_KEPT = 20;
 
-/** A fresh output directory for this run; directories older than a day, and all but the newest runs, go first. */
-export async function runOutputDir(paths: GateStatePaths, id: string): Promise<string> {
-  await sweepOldOutputs(paths.outputs).catch(() => 0);
-  await keepNewestOutputs(paths.outputs, OUTPUT_RUNS_KEPT - 1);
-  return join(paths.outputs, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
+export interface RunOutput {
+  /** This run's output directory (the jobs create it). */
+  dir: string;
+  /** Older runs' directories going: those older than a day, and all but the newest. Never rejects. */
+  housekept: Promise<void>;
+}
+
+/**
+ * A fresh output directory for this run. The older ones are swept while the jobs run, not before them: the sweep
+ * is a file system walk the jobs need not wait for, and it never touches this run's directory. The caller
+ * awaits `housekept` once the jobs are done, so nothing is left half-removed when the process exits.
+ */
+export function runOutput(paths: GateStatePaths, id: string): RunOutput {
+  const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`;
+  const housekept = (async () => {
+    await sweepOldOutputs(paths.outputs).catch(() => 0);
+    await keepNewestOutputs(paths.outputs, OUTPUT_RUNS_KEPT - 1, name);
+  })().catch(() => undefined);
+  return { dir: join(paths.outputs, name), housekept };
 }
 
 /** Takes one of the repository's test slots ([gate] concurrent_test_runs); the wait is reported as it happens. */

@@ -14,7 +14,7 @@ import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import type { ProjectVerbContext } from './context.js';
-import { openJournal, producerLabels, runListener, runOutputDir, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, runListener, runOutput, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 export type StageRun =
@@ -86,6 +86,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       lastStatus = read.ok ? read.status : undefined;
       return dirtySetFrom(read, project.root, ctx.env);
     };
+    const output = runOutput(paths, journal?.handle ?? `${mode}-${process.pid}`);
     const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
     run = await executeGate({
       plan,
@@ -94,7 +95,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       signal: ctx.signal,
       settings: gate.settings,
       secrets: projectSecrets(project),
-      outputDir: await runOutputDir(paths, journal?.handle ?? `${mode}-${process.pid}`),
+      outputDir: output.dir,
       listener,
       readDirty,
       // Just read: a second `git status` before the first stage would find the same (on a large tree it costs).
@@ -102,6 +103,7 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       generated: gate.generated,
       ...(acquirer ? { acquireTestSlot: acquirer } : {}),
     });
+    await output.housekept;
     // The executor read the tree after the last group that ran; nothing has run since.
     const after = ctx.signal.aborted ? before : (run.dirtyAfter ?? (await readDirty()));
     // Read after the last stage that ran; nothing the verb does from here on touches the tree.

@@ -21,7 +21,7 @@ import { verdictOf } from '../engine/gate/standard-verdict.js';
 import { measureSettings, planStandards, selectStandards } from '../engine/gate/standards-plan.js';
 import { compareWithTrunk, type TrunkComparison } from '../engine/gate/trunk-limits.js';
 import type { ProjectVerbContext } from './context.js';
-import { openJournal, producerLabels, releaseOperationLock, runListener, runOutputDir, statePathsOf, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import { openJournal, producerLabels, releaseOperationLock, runListener, runOutput, statePathsOf, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
 import { pinAfterGreen } from './standards-pin.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
@@ -111,6 +111,7 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
     const handleData = journal ? { handle: journal.handle } : {};
     const limitsStep: DiscernStep = { kind: 'standards-limits-check', label: LIMITS_LABEL, disposition: 'gate', outcome: 'ok', duration_s: 0, note: `${limits.status} against ${trunk}` };
     const clean = state.changed === 0;
+    const output = runOutput(paths, journal?.handle ?? attempt);
     const gateRun = await executeGate({
       plan,
       cwd: project.root,
@@ -118,7 +119,7 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
       signal: ctx.signal,
       settings: measureSettings(gate.settings),
       secrets: projectSecrets(project),
-      outputDir: await runOutputDir(paths, journal?.handle ?? attempt),
+      outputDir: output.dir,
       listener,
       readDirty: () => readDirtySet(project.root, ctx.env),
       ...(clean ? { initialDirty: new Set<string>() } : {}),
@@ -126,6 +127,7 @@ export async function measureStandards(input: DiscernStandardsInput, ctx: Projec
       judgeStandard: (producer, result) => judgeStandardRun(producer, result, project.root, ctx.env),
       ...withSlot(testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: 'standards', checkout: project.root, ...handleData })),
     });
+    await output.housekept;
     const report = await reportGateRun(plan, gateRun, project.root, new Map());
     const steps = [limitsStep, ...report.steps];
     const capAdvisory: Advisory[] = gateRun.capUnavailable ? [{ kind: 'execution-cap-unavailable', evidence: [gateRun.capUnavailable], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }] : [];

@@ -80,10 +80,11 @@ export function outputFileName(label: string): string {
  * the newest and any run still writing is among them. A chatty job run many times a day cannot fill the disk
  * before the age sweep catches up. Returns how many were removed; never throws.
  */
-export async function keepNewestOutputs(dir: string, keep: number): Promise<number> {
+export async function keepNewestOutputs(dir: string, keep: number, current?: string): Promise<number> {
   let names: string[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    // The current run's directory, when named, is neither counted nor removed: it may or may not exist yet.
+    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name).sort();
   } catch {
     return 0;
   }

@@ -96,4 +96,21 @@ describe('keepNewestOutputs', () => {
       cleanup();
     }
   });
+  it("never counts or removes the current run's directory, whether it exists yet or not", async () => {
+    const { dir, cleanup } = scratch('keep-current');
+    try {
+      const current = '2026-01-05T00-00-00-000Z-now';
+      for (const name of ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c']) mkdirSync(join(dir, name));
+      // Not there yet (the sweep runs while the jobs start): the other runs keep their count.
+      assert.equal(await keepNewestOutputs(dir, 2, current), 1);
+      mkdirSync(join(dir, current));
+      assert.equal(await keepNewestOutputs(dir, 2, current), 0, 'the current run does not take an older run\'s place');
+      assert.deepEqual(['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', current].map((n) => existsSync(join(dir, n))), [false, true, true, true]);
+      // Even when it sorts first (a clock set back), it stays.
+      assert.equal(await keepNewestOutputs(dir, 0, '2026-01-02T00-00-00-000Z-b'), 2);
+      assert.ok(existsSync(join(dir, '2026-01-02T00-00-00-000Z-b')));
+    } finally {
+      cleanup();
+    }
+  });
 });
