@@ -56,10 +56,19 @@ export interface DoneRun {
   declarations: Declarations;
   /** The untracked paths, when the status done read listed none (the change set need not list them again). */
   untracked?: readonly string[];
+  /** Reads the verb started beside its status, before it was certain the gate runs. */
+  early?: EarlyGateReads;
   /** What the checkpoint stage settled, for the Proof: set once it ran. */
   checkpoints?: DoneCheckpointFacts;
   /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
   standardProposals?: DiscernStandardProposal[];
+}
+
+export interface EarlyGateReads {
+  /** `git merge-base <baseRef> HEAD`. */
+  headMergeBase: Promise<GitResult>;
+  /** `git ls-files -v -z`, for the files hidden from status (not read for a standalone run). */
+  indexFlags?: Promise<GitResult>;
 }
 
 export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
@@ -79,7 +88,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   // rerun measures everything again: nothing is replayed.
   const replaying = strict && run.input.rerun !== true;
   // The change's scopes and its checkpoints both start from the merge-base with the base: asked once.
-  const headMergeBase = git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  const headMergeBase = run.early?.headMergeBase ?? git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
   // The two committed discern.toml files the run reads — the merge-base's (checkpoints) and the trunk's (the
   // never-loosen check) — in one process, once the merge-base is known (docs/decisions/0043).
   const configs = headMergeBase.then((m) => committedConfigs(mergeBaseFrom(m), run.baseRef, ctx));
@@ -90,7 +99,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const [change, replayable, hidden, checkpoints] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
-    run.standalone ? [] : hiddenFromStatus(ctx.project.root, ctx.env),
+    run.standalone ? [] : hiddenFromStatus(run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env })),
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
   ]);
   if (hidden.length > 0) {
@@ -379,8 +388,8 @@ function committedConfigs(base: string | null, baseRef: string, ctx: DoneRun['ct
 }
 
 /** Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. */
-async function hiddenFromStatus(root: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
-  const listed = await git(['ls-files', '-v', '-z'], { cwd: root, env });
+async function hiddenFromStatus(indexFlags: Promise<GitResult>): Promise<string[]> {
+  const listed = await indexFlags;
   if (listed.code !== 0) return [];
   return listed.stdout
     .split('\0')

@@ -13,7 +13,8 @@ import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { declarationsFrom } from '../engine/checkpoints/declarations.js';
 import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
-import type { DoneRun } from './done-run.js';
+import type { DoneRun, EarlyGateReads } from './done-run.js';
+import { git } from '../engine/git/git.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
   const { project } = ctx;
@@ -47,6 +48,10 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const look = ctx.looks?.first;
   const headRead = look ? look.ids : reusable ? undefined : readHeadIds(project.root, ctx.env, ctx.signal);
   headRead?.catch(() => undefined);
+  // The gate's first reads need nothing the status says (the merge-base with the base, the index's hidden flags):
+  // when the gate is certain to be wanted they start now too.
+  const baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
+  const early = reusable ? undefined : startGateReads(project.root, ctx, baseRef, standalone);
   const state = look ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal) : await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
@@ -106,11 +111,12 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     standalone,
     base: input.policy_base ?? project.trunk.name,
     // git resolves a bare name as a tag before a branch: the trunk is named by its full ref in every git call.
-    baseRef: input.policy_base ?? `refs/heads/${project.trunk.name}`,
+    baseRef,
     rerunCall,
     declarations: declared.declarations,
     // The status just read listed no untracked file: the change set need not list them again.
     ...(state.untracked === 0 ? { untracked: [] } : {}),
+    ...(early ? { early } : {}),
   };
   // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
   const { runDoneGate } = await import('./done-run.js');
@@ -136,6 +142,17 @@ export function stageName(stage: DiscernFailedStage | null): string {
 
 export function pendingCompletion(reason: string): NonNullable<DiscernDoneData['completion']> {
   return { kind: 'pending', pending_reasons: [reason], pending: [{ kind: 'gate', reason }] };
+}
+
+/** The gate's first git reads, started before it is certain the gate runs (a refusal leaves them unread). */
+function startGateReads(root: string, ctx: ProjectVerbContext, baseRef: string, standalone: boolean): EarlyGateReads {
+  const options = { cwd: root, env: ctx.env, signal: ctx.signal };
+  const headMergeBase = git(['merge-base', baseRef, 'HEAD'], options);
+  headMergeBase.catch(() => undefined);
+  if (standalone) return { headMergeBase };
+  const indexFlags = git(['ls-files', '-v', '-z'], options);
+  indexFlags.catch(() => undefined);
+  return { headMergeBase, indexFlags };
 }
 
 /** Resolves on the event loop's next turn: after the git processes started now are on their way. */
