@@ -49,12 +49,12 @@ function lastLogbookEvent(cwd: string): Record<string, unknown> {
 }
 
 describe('git processes per gate call', () => {
-  it('done on a clean trunk: at most 11, Proof recorded and the logbook names the tree', async (t) => {
+  it('done on a clean trunk: at most 9, Proof recorded and the logbook names the tree', async (t) => {
     const r = gateRepo(JOBS);
     const { result, calls } = await counted(['done', '--rerun', '--json'], r.root);
     t.diagnostic(`done spawned ${calls.length} git processes:\n${calls.join('\n')}`);
     assert.equal(result['ok'], true, JSON.stringify(result));
-    assert.ok(calls.length <= 11, `done spawned ${calls.length} git processes`);
+    assert.ok(calls.length <= 9, `done spawned ${calls.length} git processes`);
     const event = lastLogbookEvent(r.root);
     assert.equal(event['tree'], git(r.root, 'rev-parse', 'HEAD^{tree}'));
     assert.equal(event['head'], git(r.root, 'rev-parse', 'HEAD'));
@@ -62,7 +62,7 @@ describe('git processes per gate call', () => {
   });
 
   // The merge check adds one, and the coupling hints of a branch's change read the history once (one `git log`).
-  it('done in a task worktree ahead of the trunk: at most 13', async (t) => {
+  it('done in a task worktree ahead of the trunk: at most 11', async (t) => {
     const r = gateRepo(JOBS);
     const wt = addWorktree(r, 'task');
     writeFileSync(join(wt.root, 'feature.txt'), 'new\n');
@@ -71,8 +71,28 @@ describe('git processes per gate call', () => {
     const { result, calls } = await counted(['done', '--json'], wt.root);
     t.diagnostic(`done spawned ${calls.length} git processes:\n${calls.join('\n')}`);
     assert.equal(result['ok'], true, JSON.stringify(result));
-    assert.ok(calls.length <= 13, `done spawned ${calls.length} git processes`);
+    assert.ok(calls.length <= 11, `done spawned ${calls.length} git processes`);
     assert.equal(lastLogbookEvent(wt.root)['tree'], git(wt.root, 'rev-parse', 'HEAD^{tree}'));
+  });
+
+  // With a checkpoint defined, the change is read for it (one diff with raw records and line counts, one commit
+  // count); without one it is not (the two trunk cases above).
+  it('done with a checkpoint reads the change it judges: the checkpoint fires on a matching file', async (t) => {
+    const r = gateRepo(`${JOBS}\n[checkpoints.notes]\npaths = ["notes/**"]\nmode = "advise"\nquestion = "Are the notes right?"\n`);
+    const wt = addWorktree(r, 'notes');
+    writeFileSync(join(wt.root, 'notes.md'), 'not a match\n');
+    git(wt.root, 'add', '-A');
+    git(wt.root, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'unmatched');
+    const quiet = await counted(['done', '--json'], wt.root);
+    assert.equal(quiet.result['ok'], true, JSON.stringify(quiet.result));
+    assert.ok(quiet.calls.some((c) => c.startsWith('diff --raw --numstat')) && quiet.calls.some((c) => c.startsWith('rev-list --count')), quiet.calls.join('\n'));
+    execFileSync('mkdir', ['-p', join(wt.root, 'notes')]);
+    writeFileSync(join(wt.root, 'notes', 'a.md'), 'a match\n');
+    git(wt.root, 'add', '-A');
+    git(wt.root, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'matched');
+    const { result } = await counted(['done', '--json'], wt.root);
+    t.diagnostic(JSON.stringify((result['data'] as Record<string, unknown>)['checkpoints']));
+    assert.deepEqual(((result['data'] as { checkpoints?: { advise?: { id: string }[] } }).checkpoints?.advise ?? []).map((a) => a.id), ['notes']);
   });
 
   it('done on a dirty tree: the same refusal, from at most 2', async () => {

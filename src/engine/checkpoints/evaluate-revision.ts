@@ -4,6 +4,7 @@
 // named, and the checkpoints that needed it do not fire (they fail open, and the result says so).
 import type { DiscernConfig } from '../../../generated/types.js';
 import { canonicalJson } from '../gate/canonical-json.js';
+import type { GitResult } from '../git/git.js';
 import { directoriesAt, mergeBaseFrom, readChangeFacts, readChangedLines, type ChangedFile, type ChangedLines, type Run } from './change-facts.js';
 import { compileCheckpoints, type CheckpointDefinition, type CheckpointMode } from './definitions.js';
 import { candidates, evaluateCheckpoint, needsLines } from './evaluate.js';
@@ -57,9 +58,13 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
   const early =
     options.revision === 'HEAD' && run.headMergeBase ? run.headMergeBase.then((m) => readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root, run.mergeBaseConfig)) : undefined;
   early?.catch(() => undefined);
+  // When no checkpoint governs (the merge-base's config, read beside the merge-base, defines none), there is
+  // nothing to evaluate the change against: it is not read (two git processes on every done without checkpoints).
+  const governedEarly = early ? await early.catch(() => undefined) : undefined;
+  const nothingGoverns = governedEarly !== undefined && compileCheckpoints(governedEarly.config as DiscernConfig).definitions.length === 0;
   let facts;
   try {
-    facts = await readChangeFacts(run, options.revision, options.trunkRef);
+    facts = nothingGoverns ? await unreadChange(run, options.revision) : await readChangeFacts(run, options.revision, options.trunkRef);
   } catch (error) {
     return {
       revision: options.revision,
@@ -125,6 +130,12 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
     results.push({ id: def.id, mode: def.mode, ...prose, holds: outcome.holds, matched: outcome.matched, vetoedBy: outcome.vetoedBy, why: outcome.why, definitionHash: hash, subject: subjectOf(outcome.matched), definition: def });
   }
   return { revision: facts.revision, base: facts.base, source: governing.source, results, drops, ungoverned: ungoverned(options.workingConfig, governing.config, governing.source), evaluated: true };
+}
+
+/** The change's place without its content, for a config that defines no checkpoint: no file or commit is listed. */
+async function unreadChange(run: Run, revision: string): Promise<Awaited<ReturnType<typeof readChangeFacts>>> {
+  const base = mergeBaseFrom(await (run.headMergeBase as Promise<GitResult>));
+  return { revision, base, from: base ?? '', files: [], commits: 0 };
 }
 
 /** Working checkpoints added or edited on this branch: the merge-base's definitions are the ones that govern. */
