@@ -144,8 +144,11 @@ async function writeProof(
 ): Promise<{ advisory?: DoneAdvisory }> {
   const now = summary.recorded_at;
   const identity = { tree: run.key.tree, config_digest: run.key.configDigest, discern_version: run.key.version };
-  try {
-    await writeProofMarker(run.paths.proofMarker, {
+  const green = { format: RECORD_FORMAT, commit: summary.replayed_from ?? run.head.commit, ...identity, recorded_at: now, producers: [...producers], standards: [...standards] };
+  // Three files with nothing in common, written at once. Evidence and the last-run verdict are conveniences
+  // (replay, refusal of a re-run): losing them costs a re-run. The marker is the Proof a later call reuses.
+  const [marker] = await Promise.all([
+    writeProofMarker(run.paths.proofMarker, {
       format: RECORD_FORMAT,
       commit: run.head.commit,
       ...identity,
@@ -159,23 +162,22 @@ async function writeProof(
       standards: [...standards],
       scopes_changed: [...scopesChanged],
       ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
-    });
-  } catch (error) {
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+    writeEvidence(run.paths.evidence, green).catch(() => undefined),
+    writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined),
+  ]);
+  if (marker !== undefined) {
     return {
       advisory: {
         kind: 'proof-recording-unavailable',
-        evidence: [`the Proof marker ${run.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)})`],
+        evidence: [`the Proof marker ${run.paths.proofMarker} could not be written (${marker instanceof Error ? marker.message : String(marker)})`],
         next_action: 'The Proof in this result stands for this commit; make the git directory writable so the next done can reuse it instead of running again.',
       },
     };
   }
-  const green = { format: RECORD_FORMAT, commit: summary.replayed_from ?? run.head.commit, ...identity, recorded_at: now, producers: [...producers], standards: [...standards] };
-  // Evidence and the last-run verdict are conveniences (replay, refusal of a re-run): losing them costs a re-run.
-  // Two files with nothing in common, written at once.
-  await Promise.all([
-    writeEvidence(run.paths.evidence, green).catch(() => undefined),
-    writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined),
-  ]);
   return {};
 }
 
