@@ -58,13 +58,14 @@ export type { OutputCounts } from './output-capture.js';
 export type { MergedProgress } from './progress-merge.js';
 
 export async function runJob(spec: JobSpec): Promise<JobRunResult> {
-  const started = performance.now();
+  // process.hrtime, not the performance global: its first use loads perf_hooks (about 1.5 ms) while jobs wait.
+  const started = process.hrtime.bigint();
   const finish = (outcome: JobRunResult['outcome'], failure: JobFailure | undefined, capture: OutputCapture | undefined): JobRunResult => {
     const counts = capture?.outputCounts ?? { lines: 0, bytes: 0, errorLikeLines: 0 };
     const result: JobRunResult = {
       label: spec.label,
       outcome,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
       outputPath: spec.outputPath,
       outputBytes: counts.bytes,
       outputLines: counts.lines,

@@ -340,18 +340,17 @@ function codexConfig(text: string | null, body: string): Edit {
 
 /** Every SKILL.md that refresh wrote (it carries the marker), in any folder an agent reads skills from. */
 async function materialisedSkills(root: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const folder of ALL_SKILL_FOLDERS) {
-    const names = await readdir(join(root, folder)).catch(() => [] as string[]);
-    for (const name of names.sort()) {
-      const path = `${folder}/${name}/${SKILL_FILE}`;
+  // Every folder and skill file is looked at at once (reads only); the answer keeps folder, then name, order.
+  const listed = await Promise.all(ALL_SKILL_FOLDERS.map(async (folder) => (await readdir(join(root, folder)).catch(() => [] as string[])).sort().map((name) => `${folder}/${name}/${SKILL_FILE}`)));
+  const materialised = await Promise.all(
+    listed.flat().map(async (path) => {
       const info = await lstat(join(root, path)).catch(() => undefined);
-      if (!info?.isFile()) continue;
+      if (!info?.isFile()) return false;
       const read = await readProjectFile(root, path);
-      if (read.ok && read.file.text !== null && isMaterialised(read.file.text)) found.push(path);
-    }
-  }
-  return found;
+      return read.ok && read.file.text !== null && isMaterialised(read.file.text);
+    }),
+  );
+  return listed.flat().filter((_, index) => materialised[index] === true);
 }
 
 // ---- resolution -----------------------------------------------------------------------------------------
@@ -376,8 +375,11 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
   };
   const byReal = new Map<string, { intent: Intent; names: string[]; text: string | null; mode: number | undefined }>();
   const order: string[] = [];
-  for (const intent of intents) {
-    const read = await readProjectFile(root, intent.path);
+  // The files are read at once (reads only; a dozen small files, each a few file-system round trips), then taken
+  // in the intents' order, so the outcome is the same as one after another.
+  const reads = await Promise.all(intents.map((intent) => readProjectFile(root, intent.path)));
+  for (const [index, intent] of intents.entries()) {
+    const read = reads[index] as Awaited<ReturnType<typeof readProjectFile>>;
     if (!read.ok) {
       problem(intent, { path: intent.path, slug: /outside the project/.test(read.reason) ? 'write_denied' : 'read_failed', where: intent.path, message: `${intent.path} ${read.reason}.` });
       continue;
