@@ -41,6 +41,16 @@ const strict = args.includes('--strict');
 const node = process.execPath;
 let over = 0;
 
+// Every Node process of a run (discern, the floors, the Node jobs) inherits this environment. NODE_EXTRA_CA_CERTS
+// makes each one parse a CA bundle as it starts (about 47 ms on the 2-core VM where the README's figures come
+// from, where it is set for a network proxy): it inflates `node -e 0` floors, and taxes discern's one process
+// against a Go peer. Runs say which environment they measured; bench/README.md gives both.
+if (process.env['NODE_EXTRA_CA_CERTS'] !== undefined) {
+  process.stdout.write('Environment: NODE_EXTRA_CA_CERTS is set: every Node process parses that CA bundle as it starts. For a machine without it, run under `env -u NODE_EXTRA_CA_CERTS`.\n');
+} else {
+  process.stdout.write('Environment: NODE_EXTRA_CA_CERTS is not set.\n');
+}
+
 function report(title: string, results: Measured[], floorName: string, budgets: Record<string, number>): void {
   const floor = results.find((r) => r.name === floorName)?.median ?? NaN;
   process.stdout.write(`\n${title} — ${rounds} interleaved rounds, medians (min), Node ${process.versions.node}\n\n`);
