@@ -54,13 +54,16 @@ export function trainCodeCache(dist: string): void {
       GIT_COMMITTER_EMAIL: 'build@example.invalid',
       NO_COLOR: '1',
     };
-    delete env['DISCERN_FAULT'];
+    // The build may itself run under git (a hook running `npm install`) or with discern's own settings: none of
+    // that may reach the scratch repository or the calls trained in it.
+    for (const name of Object.keys(env)) if (/^(GIT_|DISCERN_)/.test(name) && !/^GIT_(AUTHOR|COMMITTER|CONFIG_NOSYSTEM|CONFIG_GLOBAL)/.test(name)) delete env[name];
     const git = (...args: string[]): void => {
       const result = spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`code cache: git ${args.join(' ')} failed: ${result.stderr}`);
     };
     writeFileSync(join(scratch, 'gitconfig'), '');
-    spawnSync('git', ['init', '-q', '-b', 'main', repo], { env });
+    const init = spawnSync('git', ['init', '-q', '-b', 'main', repo], { env, encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`code cache: git init failed: ${init.stderr}`);
     writeFileSync(join(repo, 'discern.toml'), CONFIG);
     writeFileSync(join(repo, 'README.md'), '# code cache\n');
     git('add', '-A');

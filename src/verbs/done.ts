@@ -150,7 +150,8 @@ function startGateReads(root: string, ctx: ProjectVerbContext, baseRef: string, 
   const headMergeBase = git(['merge-base', baseRef, 'HEAD'], options);
   headMergeBase.catch(() => undefined);
   if (standalone) return { headMergeBase };
-  const indexFlags = git(['ls-files', '-v', '-z'], options);
+  // Without the signal, as the gate itself reads it: a cancelled call is answered by the gate's own checks.
+  const indexFlags = git(['ls-files', '-v', '-z'], { cwd: root, env: ctx.env });
   indexFlags.catch(() => undefined);
   return { headMergeBase, indexFlags };
 }

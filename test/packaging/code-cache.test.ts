@@ -73,6 +73,25 @@ describe('the code cache in dist/', () => {
     }
   });
 
+  it('a chunk that fails to load fails every time with its own error, never with half-made exports', () => {
+    const copy = join(tempDir('code-cache-'), 'dist');
+    cpSync(DIST, copy, { recursive: true });
+    // done asks for its gate module early (and ignores a failure there), then again when it needs it.
+    const chunk = readdirSync(join(copy, 'chunks')).find((n) => n.startsWith('done-run-'));
+    assert.ok(chunk, 'the gate module is a chunk of its own');
+    const file = join(copy, 'chunks', chunk);
+    writeFileSync(file, `throw new Error('this chunk broke on purpose');\n${readFileSync(file, 'utf8')}`);
+    const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n\n[jobs]\ntest = "true"\n' });
+    try {
+      const answer = discern(copy, ['done', '--rerun', '--json'], repo.root);
+      const result = JSON.parse(answer.stdout) as { error?: string; message?: string };
+      assert.equal(result.error, 'internal_error', answer.stdout);
+      assert.match(result.message ?? '', /this chunk broke on purpose/);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('an ordinary call writes no cache', () => {
     const before = snapshot(CACHE);
     const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n\n[jobs]\ntest = "true"\n' });

@@ -18,7 +18,7 @@
 // over the same stale claim exactly one creates the guard; the others wait for it to go, then see a new
 // identity at the path and report it as held. A latecomer that creates the guard after the winner removed it
 // re-reads, finds another identity and backs off, so a guard named by a dead identity never decides anything.
-// Guard names never repeat (tokens are 128-bit random), so there is no ABA.
+// Guard names never repeat (tokens are 16 random bytes from a per-process generator seeded by the OS), so there is no ABA.
 //
 // A guard is itself a claim with a short lease, held for a few system calls. If its creator died holding it,
 // the guard is stale and is taken over by the same procedure one level down (`…takeover-<X>.takeover-<G>`),

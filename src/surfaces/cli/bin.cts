@@ -40,6 +40,18 @@ function load(filename: string): unknown {
   if (known !== undefined) return known.exports;
   const module: BundleModule = { exports: {} };
   loaded.set(filename, module);
+  try {
+    evaluate(module, filename);
+  } catch (error) {
+    // As Node's loader does: a file that failed to load is forgotten, so the next require tries again and
+    // fails with the real error, rather than handing out the half-made exports.
+    loaded.delete(filename);
+    throw error;
+  }
+  return module.exports;
+}
+
+function evaluate(module: BundleModule, filename: string): void {
   const cacheFile = path.join(cacheDir, `${path.relative(__dirname, filename)}.bin`);
   let cachedData: Buffer | undefined;
   try {
@@ -53,7 +65,6 @@ function load(filename: string): unknown {
   const dirname = path.dirname(filename);
   const requireFrom = (id: string): unknown => (id.startsWith('.') ? load(path.join(dirname, id)) : require(id));
   wrapper.call(module.exports, module.exports, requireFrom, module, filename, dirname);
-  return module.exports;
 }
 
 if (training) {

@@ -24,10 +24,14 @@ function collector(): (() => void) | null {
   if (collect !== undefined) return collect;
   try {
     setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as unknown;
-    // The function stays usable with the flag back off; left on, it would change V8's flag hash, and V8 refuses
-    // the code cache of every chunk loaded after it (docs/decisions/0042).
-    setFlagsFromString('--no-expose-gc');
+    let gc: unknown;
+    try {
+      gc = runInNewContext('gc') as unknown;
+    } finally {
+      // The function stays usable with the flag back off; left on, it would change V8's flag hash, and V8 would
+      // refuse the code cache of every chunk loaded after it (docs/decisions/0042).
+      setFlagsFromString('--no-expose-gc');
+    }
     collect = typeof gc === 'function' ? (gc as () => void) : null;
   } catch {
     collect = null;
