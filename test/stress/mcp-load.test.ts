@@ -1,8 +1,8 @@
 // One `discern mcp` server under load, through the SDK's client over stdio: 50 read-only tool calls at once
 // each answer with a schema-valid envelope equal to the same call made alone, and the server stays up; then
-// 1,000 sequential calls, with the server's resident memory (VmRSS of its process) read after a 100-call
-// warm-up and at the end. docs/decisions/0038-memory-under-sequential-load.md says what the RSS figure can
-// and cannot show, and why the 10% bound is held on the live heap (mcp-heap.test.ts).
+// 1,000 sequential calls after a 300-call warm-up, with the server's resident memory (VmRSS of its process) read
+// at both ends. docs/decisions/0038-memory-under-sequential-load.md says what the RSS figure can and cannot
+// show, why the warm-up is 300 calls, and why the 10% bound is also held on the live heap (mcp-heap.test.ts).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -137,9 +137,10 @@ function rssKiB(pid: number): number {
   return Number(match[1]);
 }
 
-describe('1,000 sequential tool calls on one server', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  it('all answer; the resident memory after a 100-call warm-up and at the end is reported', async (t) => {
-    // A server of its own, so the warm-up is exactly the first 100 calls it answers.
+describe('1,000 sequential tool calls on one server, after a warm-up', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
+  it('all answer; the resident memory after a 300-call warm-up and 1,000 calls later stays within 10%', async (t) => {
+    // A server of its own, so the warm-up is exactly the first calls it answers. V8 doubles the young generation
+    // once, to its full size, within the first few hundred calls; the warm-up covers that (ADR 0038).
     const fresh = await connectStdio(repo.root);
     t.after(() => fresh.client.close());
     const pid = fresh.transport.pid;
@@ -157,18 +158,20 @@ describe('1,000 sequential tool calls on one server', { skip: process.platform !
     };
     const started = Date.now();
     let warm = 0;
-    for (let n = 1; n <= 1000; n += 1) {
+    const WARM_UP = 300;
+    const MEASURED = 1000;
+    for (let n = 1; n <= WARM_UP + MEASURED; n += 1) {
       const [name, args] = cheap[n % cheap.length] as Call;
       const result = (await fresh.client.callTool({ name, arguments: args })) as ToolResult;
       assert.equal(result.structuredContent?.['ok'], true, `call ${n}: ${JSON.stringify(result.structuredContent)}`);
-      if (n === 100) warm = await settledRss();
+      if (n === WARM_UP) warm = await settledRss();
     }
     const end = await settledRss();
     const growth = (end - warm) / warm;
-    t.diagnostic(`server VmRSS after 100 calls ${(warm / 1024).toFixed(1)} MiB, after 1000 ${(end / 1024).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)}%; 1000 calls in ${Date.now() - started} ms`);
+    t.diagnostic(`server VmRSS after ${WARM_UP} calls ${(warm / 1024).toFixed(1)} MiB, after ${WARM_UP + MEASURED} ${(end / 1024).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)}%; ${WARM_UP + MEASURED} calls in ${Date.now() - started} ms`);
     // The server collects its own garbage once idle and the heap has grown (src/surfaces/mcp/idle-collect.ts),
     // so what stays resident after the warm-up is what it keeps: flat, under 10% (ADR 0038).
-    assert.ok(growth < 0.1, `server RSS grew ${(growth * 100).toFixed(1)}% over 900 calls`);
+    assert.ok(growth < 0.1, `server RSS grew ${(growth * 100).toFixed(1)}% over ${MEASURED} calls after the warm-up`);
     assert.ok(alive(pid));
   });
 });
