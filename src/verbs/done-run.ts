@@ -2,8 +2,8 @@
 // the first progress fact), check the preconditions, then either replay proven evidence or run the gate, and
 // record what it established.
 import { randomBytes } from 'node:crypto';
-import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernAdvisory, DiscernDoneData, DiscernDoneInput, DiscernResult, DiscernStandardProposal } from '../../generated/types.js';
+import type { DoneOutcome } from '../../generated/handlers.js';
+import type { DiscernDoneData, DiscernDoneInput, DiscernResult, DiscernStandardProposal } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';

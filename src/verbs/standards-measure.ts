@@ -29,7 +29,7 @@ type Advisory = DiscernAdvisory & { kind: StandardsAdvisoryKind };
 
 const LIMITS_LABEL = "compare [standards] with the trunk's committed discern.toml";
 
-export async function measureStandards(input: DiscernStandardsInput, ctx: ProjectVerbContext, help: string): Promise<StandardsOutcome> {
+export async function measureStandards(input: DiscernStandardsInput, ctx: ProjectVerbContext): Promise<StandardsOutcome> {
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
   const rerun = mcp ? 'discern_standards' : 'discern standards';

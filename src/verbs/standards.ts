@@ -27,7 +27,7 @@ export async function standards(input: DiscernStandardsInput, ctx: ProjectVerbCo
   }
   // The measurement's machinery (executor, journal) loads only when something will be measured.
   const { measureStandards } = await import('./standards-measure.js');
-  return measureStandards(input, ctx, help);
+  return measureStandards(input, ctx);
 }
 
 /** Which keys the action does not take, as the refusal says it; undefined when the call fits its action. */

@@ -159,7 +159,7 @@ async function resolveCommit(spec: string, run: { cwd: string; env: Readonly<Rec
 async function presentEnvFiles(files: readonly string[], mainRoot: string, commit: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const present: string[] = [];
   for (const file of files) {
-    let regular = false;
+    let regular: boolean;
     try {
       regular = statSync(join(mainRoot, file)).isFile();
     } catch {

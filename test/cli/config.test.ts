@@ -203,7 +203,7 @@ describe('config set: the edit changes only the key', () => {
     assert.match(text, /^paths = \["docs\/\*\*", "README\.md"\]$/m);
     assert.match(text, /^neutral = false$/m);
     assert.match(text, /^trunk = "2024"$/m);
-    assert.match(text, /^name = "two words"   # shown in status$/m);
+    assert.match(text, /^name = "two words" {3}# shown in status$/m);
   });
   it('keeps CRLF line endings', async () => {
     const crlf = COMMENTED.replace(/\n/g, '\r\n');

@@ -68,7 +68,7 @@ export function hostileCliSpawned(index: number, count: number): void {
           try {
             judge(call, r);
           } catch (error) {
-            throw new Error(`spawned ${JSON.stringify(call.argv).slice(0, 500)} (seed ${SEED}): ${error instanceof Error ? error.message : String(error)}`);
+            throw new Error(`spawned ${JSON.stringify(call.argv).slice(0, 500)} (seed ${SEED}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           }
         }
         sandbox.assertIntact();

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { VERBS } from '../../generated/registry.js';
 import { assertDriven, call } from '../helpers/drive.js';
-import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { MINIMAL_CONFIG, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
 const dirs: string[] = [];

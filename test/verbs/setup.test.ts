@@ -131,7 +131,7 @@ describe('setup on a Node project, begin to accept', () => {
     }
     const job = await discern(r.root, ['setup', 'step', '3']);
     assert.ok(job.result.ok);
-    assert.match(dataOf(job.result, 'setup step').page.body, /^    npm test$/m, 'a job page shows its command verbatim, to try');
+    assert.match(dataOf(job.result, 'setup step').page.body, /^ {4}npm test$/m, 'a job page shows its command verbatim, to try');
     for (const n of ['0', String(pages + 1)]) {
       const { result } = await discern(r.root, ['setup', 'step', n]);
       assert.equal(result.error, 'unknown_step', show(result));

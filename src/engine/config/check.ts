@@ -12,7 +12,6 @@ import { git } from '../git/git.js';
 import { localBranchExists } from '../git/local-branch.js';
 import { chooseTrunk } from '../project/resolve.js';
 import { dotted } from './load.js';
-import { locateKey } from './locate.js';
 import { at, commandIssues, globIssues, keysOf, preAuthorizedIssues } from './semantic-checks.js';
 import { decodeToml } from './toml.js';
 import { schemaIssues, type LocatedIssue } from './validate.js';

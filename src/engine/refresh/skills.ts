@@ -4,7 +4,7 @@
 //
 // Each copy refresh writes carries a marker line right after its front matter. The marker is how discern knows
 // a SKILL.md is its own: only a marked file is ever replaced or pruned, never a skill someone put there.
-import { lstat, readFile, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILTIN_SKILLS } from '../../../generated/agent-assets.js';
 import { readFrontMatter } from '../corpus/front-matter.js';

@@ -86,7 +86,7 @@ export async function makeTargets(root: string, names: readonly string[]): Promi
   if (file === undefined) return [];
   const text = (await readText(root, file)) ?? '';
   const targets: string[] = [];
-  for (const match of text.matchAll(/^([A-Za-z0-9][A-Za-z0-9_.\/-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_.\/-]*)*)[ \t]*::?(?!=)/gm)) {
+  for (const match of text.matchAll(/^([A-Za-z0-9][A-Za-z0-9_./-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_./-]*)*)[ \t]*::?(?!=)/gm)) {
     for (const target of (match[1] ?? '').split(/[ \t]+/)) if (!targets.includes(target)) targets.push(target);
   }
   return targets;

@@ -165,13 +165,12 @@ class Builder {
   private key(): KeySpan {
     const parts: string[] = [];
     let start = -1;
-    let end = -1;
     for (;;) {
       const t = this.tokens[this.i];
       if (t?.kind !== 'key') return this.fail(t, 'expected a key');
       parts.push(t.name ?? '');
       if (start < 0) start = t.start;
-      end = t.end;
+      const end = t.end;
       this.i++;
       const save = this.i;
       this.skip('whitespace');

@@ -37,7 +37,6 @@ export function textWidth(text: string): number {
  * and C1 controls as `?`: the renderer's own styling is then the only control sequence in its output.
  */
 export function visibleControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
     const code = c.charCodeAt(0);
     if (code === 0x7f) return '^?';
@@ -49,7 +48,6 @@ export function visibleControls(text: string): string {
 
 /** The renderer's own SGR sequences removed: what the reader sees. */
 export function stripSgr(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\x1b\[[0-9;]*m/g, '');
 }
 

@@ -3,7 +3,6 @@
 // HEAD read from the ref files, and the built-in ignore list with its literal prefilter.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { HistoryBuilder } from '../../../src/engine/coupling/history.js';
 import { LogParser, type LogCommit } from '../../../src/engine/coupling/log-parser.js';
 import { readLogInto } from '../../../src/engine/coupling/read-log.js';
