@@ -81,10 +81,15 @@ export function couplingRepository(): string {
   const version = new Map<string, number>();
   let time = 1_600_000_000;
   for (let i = 1; i <= COMMITS; i++) {
-    const files = i === 1 ? [...Array.from({ length: MODULES }, (_, m) => moduleFiles(m)).flat(), ...SHARED, ...PLUMBING, 'discern.toml'] : commitFiles(next);
+    const files =
+      i === 1
+        ? [...Array.from({ length: MODULES }, (_, m) => moduleFiles(m)).flat(), ...SHARED, ...PLUMBING, 'discern.toml']
+        : commitFiles(next);
     time += 600 + Math.floor(next() * 3000);
     const message = i === 1 ? 'initial layout' : `change ${i} in ${files[0] ?? ''}`;
-    chunks.push(`commit refs/heads/main\nmark :${i}\ncommitter Bench <bench@discern.invalid> ${time} +0000\n${blob(message)}`);
+    chunks.push(
+      `commit refs/heads/main\nmark :${i}\ncommitter Bench <bench@discern.invalid> ${time} +0000\n${blob(message)}`,
+    );
     if (i > 1) chunks.push(`from :${i - 1}\n`);
     for (const path of files) {
       const n = (version.get(path) ?? 0) + 1;
@@ -94,7 +99,11 @@ export function couplingRepository(): string {
     }
     chunks.push('\n');
   }
-  const imported = spawnSync('git', ['fast-import', '--quiet'], { cwd: root, input: chunks.join(''), maxBuffer: 1 << 30 });
+  const imported = spawnSync('git', ['fast-import', '--quiet'], {
+    cwd: root,
+    input: chunks.join(''),
+    maxBuffer: 1 << 30,
+  });
   if (imported.status !== 0) throw new Error(`git fast-import failed: ${imported.stderr.toString()}`);
   execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: root });
   writeFileSync(join(root, '.git', 'info', 'exclude'), '.ready\n');
@@ -116,7 +125,7 @@ export async function couplingBench(options: CouplingBenchOptions): Promise<Gate
   const cold = await measure(
     [
       { name: 'git log --no-merges --name-only -z (floor)', run: () => timeCommand('git', bare, cwd) },
-      { name: 'git log with discern\'s flags (--no-renames, --format)', run: () => timeCommand('git', exact, cwd) },
+      { name: "git log with discern's flags (--no-renames, --format)", run: () => timeCommand('git', exact, cwd) },
       { name: `discern coupling --file ${QUERIED} --json, cold`, run: coldCall },
     ],
     options.rounds,
@@ -134,7 +143,11 @@ export async function couplingBench(options: CouplingBenchOptions): Promise<Gate
   );
   const [logFloor, logExact, coldRun] = cold;
   const [nodeFloor, warmRun] = warm;
-  const row = (m: { name: string; median: number; min: number } | undefined, floor: number, budget?: number): GateBenchResult['rows'][number] => ({
+  const row = (
+    m: { name: string; median: number; min: number } | undefined,
+    floor: number,
+    budget?: number,
+  ): GateBenchResult['rows'][number] => ({
     name: m?.name ?? '?',
     median: m?.median ?? NaN,
     min: m?.min ?? NaN,
@@ -145,7 +158,15 @@ export async function couplingBench(options: CouplingBenchOptions): Promise<Gate
   const nodeMs = nodeFloor?.median ?? NaN;
   return {
     title: `Coupling, ${COMMITS.toLocaleString('en')} commits over ${MODULES * PER_MODULE + SHARED.length + PLUMBING.length + 1} files`,
-    rows: [row(logFloor, logMs), row(logExact, logMs), row(coldRun, logMs, 2), row(nodeFloor, nodeMs), row(warmRun, nodeMs, 1.3)],
-    notes: [`Cold rows are ratios to the bare git log; warm rows to node -e 0. The cold call also includes Node's start-up and writing the cache (${cacheDir}).`],
+    rows: [
+      row(logFloor, logMs),
+      row(logExact, logMs),
+      row(coldRun, logMs, 2),
+      row(nodeFloor, nodeMs),
+      row(warmRun, nodeMs, 1.3),
+    ],
+    notes: [
+      `Cold rows are ratios to the bare git log; warm rows to node -e 0. The cold call also includes Node's start-up and writing the cache (${cacheDir}).`,
+    ],
   };
 }

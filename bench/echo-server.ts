@@ -6,7 +6,11 @@
 import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
-const inputSchema = { type: 'object', properties: { text: { type: 'string' }, pad: { type: 'integer', minimum: 0 } }, additionalProperties: false };
+const inputSchema = {
+  type: 'object',
+  properties: { text: { type: 'string' }, pad: { type: 'integer', minimum: 0 } },
+  additionalProperties: false,
+};
 type EchoInput = { text?: string; pad?: number };
 
 /** A Standard Schema that advertises the JSON Schema and passes the value through, as discern's advertised() does. */

@@ -20,7 +20,11 @@ export interface EffortBenchOptions {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 },
+  );
 }
 
 /** Removes a worktree and its branch, then lets the disk settle so the next timed checkout does not pay for it. */
@@ -50,7 +54,11 @@ export async function startBench(options: EffortBenchOptions): Promise<GateBench
         name: 'git -c checkout.workers=4 worktree add (floor), 20k files',
         run: async () => {
           const path = join(worktrees, `git-${++n}`);
-          const ms = await timeCommand('git', ['-c', 'checkout.workers=4', 'worktree', 'add', '-q', '-b', `bench/git-${n}`, path, 'main'], root);
+          const ms = await timeCommand(
+            'git',
+            ['-c', 'checkout.workers=4', 'worktree', 'add', '-q', '-b', `bench/git-${n}`, path, 'main'],
+            root,
+          );
           removeWorktree(root, path, `bench/git-${n}`);
           return ms;
         },
@@ -71,7 +79,13 @@ export async function startBench(options: EffortBenchOptions): Promise<GateBench
   const floor = results[0]?.median ?? NaN;
   return {
     title: '(a) discern start on 20k files',
-    rows: results.map((r, i) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor, ...(i === 1 ? { budget: 1.2 } : {}) })),
+    rows: results.map((r, i) => ({
+      name: r.name,
+      median: r.median,
+      min: r.min,
+      ratio: r.median / floor,
+      ...(i === 1 ? { budget: 1.2 } : {}),
+    })),
     notes: [],
   };
 }
@@ -105,8 +119,15 @@ export async function acceptBench(options: EffortBenchOptions): Promise<GateBenc
   }
   samples.sort((a, b) => a - b);
   return {
-    title: '(b) accept, fast-forward path end to end on a proven effort (trunk moves, note written, worktree and branch removed)',
-    rows: [{ name: 'discern accept <effort> --confirmed --json', median: samples[Math.floor(samples.length / 2)] ?? NaN, min: samples[0] ?? NaN }],
+    title:
+      '(b) accept, fast-forward path end to end on a proven effort (trunk moves, note written, worktree and branch removed)',
+    rows: [
+      {
+        name: 'discern accept <effort> --confirmed --json',
+        median: samples[Math.floor(samples.length / 2)] ?? NaN,
+        min: samples[0] ?? NaN,
+      },
+    ],
     notes: [],
   };
 }
@@ -122,7 +143,10 @@ function cpuSeconds(pid: number): number | undefined {
 }
 
 function awaitChild(bin: string, cwd: string, timeoutS: number): { exited: Promise<number>; pid: number } {
-  const child = spawn(process.execPath, [bin, 'await', '--trunk-moved', '--timeout', String(timeoutS), '--json'], { cwd, stdio: 'ignore' });
+  const child = spawn(process.execPath, [bin, 'await', '--trunk-moved', '--timeout', String(timeoutS), '--json'], {
+    cwd,
+    stdio: 'ignore',
+  });
   const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(performance.now())));
   return { exited, pid: child.pid ?? 0 };
 }
@@ -151,9 +175,20 @@ export async function awaitBench(options: EffortBenchOptions): Promise<GateBench
   return {
     title: '(c) await --trunk-moved: reaction to a trunk move, 20 trials',
     rows: [
-      { name: 'reaction time p95 (ms, from the commit to await exiting)', median: p95, min: reactions[0] ?? NaN, budget: 1000 },
-      { name: 'reaction time median (ms)', median: reactions[Math.floor(reactions.length / 2)] ?? NaN, min: reactions[0] ?? NaN },
+      {
+        name: 'reaction time p95 (ms, from the commit to await exiting)',
+        median: p95,
+        min: reactions[0] ?? NaN,
+        budget: 1000,
+      },
+      {
+        name: 'reaction time median (ms)',
+        median: reactions[Math.floor(reactions.length / 2)] ?? NaN,
+        min: reactions[0] ?? NaN,
+      },
     ],
-    notes: [`A 30 s wait with nothing happening used ${cpu === undefined ? 'an unmeasured amount of' : `${cpu.toFixed(2)} s of`} CPU (budget 0.5 s).`],
+    notes: [
+      `A 30 s wait with nothing happening used ${cpu === undefined ? 'an unmeasured amount of' : `${cpu.toFixed(2)} s of`} CPU (budget 0.5 s).`,
+    ],
   };
 }

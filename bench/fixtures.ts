@@ -24,11 +24,16 @@ paths = ["d0/**", "d1/**", "d2/**"]
 `;
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd, stdio: 'ignore', maxBuffer: 1 << 28 });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd, stdio: 'ignore', maxBuffer: 1 << 28 },
+  );
 }
 
 function changeFiles(root: string): void {
-  for (let i = 0; i < CHANGED; i++) writeFileSync(join(root, `d${i % 100}`, `f${Math.floor(i / 100)}.txt`), `changed ${i}\n`);
+  for (let i = 0; i < CHANGED; i++)
+    writeFileSync(join(root, `d${i % 100}`, `f${Math.floor(i / 100)}.txt`), `changed ${i}\n`);
 }
 
 export function benchRepository(files: number): string {

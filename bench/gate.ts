@@ -26,7 +26,11 @@ export interface GateBenchResult {
 }
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd, stdio: 'ignore' });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd, stdio: 'ignore' },
+  );
 }
 
 function repository(name: string, config: string, extra: Record<string, string> = {}): string {
@@ -55,7 +59,11 @@ export function lefthookBinary(cacheDir: string): string | undefined {
     try {
       mkdirSync(dir, { recursive: true });
       // --ignore-scripts: lefthook's postinstall would install git hooks into whatever repository it finds.
-      execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', 'lefthook@2'], { cwd: dir, stdio: 'ignore', timeout: 180_000 });
+      execFileSync(
+        'npm',
+        ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', 'lefthook@2'],
+        { cwd: dir, stdio: 'ignore', timeout: 180_000 },
+      );
     } catch {
       return undefined;
     }
@@ -68,20 +76,40 @@ export async function concurrencyBench(options: GateBenchOptions): Promise<GateB
   const root = repository(
     'concurrency',
     `[project]\nname = "bench"\n\n[gate]\nconcurrency = 4\n\n[jobs]\n${jobs.map((j) => `${j} = "sleep 1"`).join('\n')}\n`,
-    { 'lefthook.yml': `pre-commit:\n  parallel: true\n  commands:\n${jobs.map((j) => `    ${j}:\n      run: sleep 1\n`).join('')}` },
+    {
+      'lefthook.yml': `pre-commit:\n  parallel: true\n  commands:\n${jobs.map((j) => `    ${j}:\n      run: sleep 1\n`).join('')}`,
+    },
   );
   const lefthook = lefthookBinary(options.cacheDir);
   const cases: Case[] = [
     { name: 'longest job alone: sh -c "sleep 1" (floor)', run: () => timeCommand('sh', ['-c', 'sleep 1'], root) },
-    { name: 'discern done --rerun, 4 × sleep 1, concurrency 4', run: () => timeCommand(process.execPath, [options.bin, 'done', '--rerun', '--json'], root) },
+    {
+      name: 'discern done --rerun, 4 × sleep 1, concurrency 4',
+      run: () => timeCommand(process.execPath, [options.bin, 'done', '--rerun', '--json'], root),
+    },
   ];
-  if (lefthook) cases.push({ name: 'lefthook run pre-commit (parallel: true), 4 × sleep 1', run: () => timeCommand(lefthook, ['run', 'pre-commit', '--force', '--no-tty'], root) });
+  if (lefthook)
+    cases.push({
+      name: 'lefthook run pre-commit (parallel: true), 4 × sleep 1',
+      run: () => timeCommand(lefthook, ['run', 'pre-commit', '--force', '--no-tty'], root),
+    });
   const results = await measure(cases, options.rounds, 1);
   const floor = results[0]?.median ?? NaN;
   return {
     title: '(a) Four independent 1 s jobs, [gate] concurrency = 4',
-    rows: results.map((r, i) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor, ...(i === 1 ? { budget: 1.3 } : {}) })),
-    notes: [lefthook ? `lefthook ${execFileSync(lefthook, ['version'], { encoding: 'utf8' }).trim()} (Go binary from its npm package)` : 'lefthook could not be installed from the npm registry: its comparison is left out', 'A sequential runner needs 4× the longest job.'],
+    rows: results.map((r, i) => ({
+      name: r.name,
+      median: r.median,
+      min: r.min,
+      ratio: r.median / floor,
+      ...(i === 1 ? { budget: 1.3 } : {}),
+    })),
+    notes: [
+      lefthook
+        ? `lefthook ${execFileSync(lefthook, ['version'], { encoding: 'utf8' }).trim()} (Go binary from its npm package)`
+        : 'lefthook could not be installed from the npm registry: its comparison is left out',
+      'A sequential runner needs 4× the longest job.',
+    ],
   };
 }
 
@@ -91,7 +119,10 @@ export async function reuseBench(options: GateBenchOptions): Promise<GateBenchRe
   const results = await measure(
     [
       { name: 'node -e 0 (floor)', run: () => timeCommand(process.execPath, ['-e', '0'], root) },
-      { name: 'discern done --json on a proven, unchanged commit', run: () => timeCommand(process.execPath, [options.bin, 'done', '--json'], root) },
+      {
+        name: 'discern done --json on a proven, unchanged commit',
+        run: () => timeCommand(process.execPath, [options.bin, 'done', '--json'], root),
+      },
     ],
     options.rounds,
     2,
@@ -99,7 +130,13 @@ export async function reuseBench(options: GateBenchOptions): Promise<GateBenchRe
   const floor = results[0]?.median ?? NaN;
   return {
     title: '(b) Proof reuse',
-    rows: results.map((r, i) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor, ...(i === 1 ? { budget: 1.6 } : {}) })),
+    rows: results.map((r, i) => ({
+      name: r.name,
+      median: r.median,
+      min: r.min,
+      ratio: r.median / floor,
+      ...(i === 1 ? { budget: 1.6 } : {}),
+    })),
     notes: [],
   };
 }
@@ -132,12 +169,18 @@ export async function outputBench(options: GateBenchOptions): Promise<GateBenchR
   // A passing job, and a failing one whose 200 MB are compiler-shaped error lines that the diagnostics read.
   const cases = [
     { name: 'passing job printing 200 MB', job: "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 99" },
-    { name: 'failing job printing 200 MB of error lines', job: "yes 'src/f.c:12:1: error: something quite bad happened in this translation unit here' | head -c 200000000; exit 1" },
+    {
+      name: 'failing job printing 200 MB of error lines',
+      job: "yes 'src/f.c:12:1: error: something quite bad happened in this translation unit here' | head -c 200000000; exit 1",
+    },
   ];
   const rows: GateBenchResult['rows'] = [];
   const notes: string[] = [];
   for (const c of cases) {
-    const root = repository(`output-${rows.length}`, `[project]\nname = "bench"\n\n[jobs]\ntest = ${JSON.stringify(c.job)}\n`);
+    const root = repository(
+      `output-${rows.length}`,
+      `[project]\nname = "bench"\n\n[jobs]\ntest = ${JSON.stringify(c.job)}\n`,
+    );
     const peaks: number[] = [];
     const times: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
@@ -149,8 +192,15 @@ export async function outputBench(options: GateBenchOptions): Promise<GateBenchR
     }
     const sorted = [...peaks].sort((a, b) => a - b);
     const t = [...times].sort((a, b) => a - b);
-    rows.push({ name: `discern peak RSS, MB: ${c.name}`, median: sorted[Math.floor(sorted.length / 2)] ?? NaN, min: sorted[0] ?? NaN, budget: 150 });
-    notes.push(`${c.name}: highest peak ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} MB; done's wall time median ${((t[Math.floor(t.length / 2)] ?? 0) / 1000).toFixed(2)} s`);
+    rows.push({
+      name: `discern peak RSS, MB: ${c.name}`,
+      median: sorted[Math.floor(sorted.length / 2)] ?? NaN,
+      min: sorted[0] ?? NaN,
+      budget: 150,
+    });
+    notes.push(
+      `${c.name}: highest peak ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} MB; done's wall time median ${((t[Math.floor(t.length / 2)] ?? 0) / 1000).toFixed(2)} s`,
+    );
   }
   return { title: '(c) A job printing 200 MB', rows, notes };
 }

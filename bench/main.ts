@@ -46,7 +46,9 @@ let over = 0;
 // from, where it is set for a network proxy): it inflates `node -e 0` floors, and taxes discern's one process
 // against a Go peer. Runs say which environment they measured; bench/README.md gives both.
 if (process.env['NODE_EXTRA_CA_CERTS'] !== undefined) {
-  process.stdout.write('Environment: NODE_EXTRA_CA_CERTS is set: every Node process parses that CA bundle as it starts. For a machine without it, run under `env -u NODE_EXTRA_CA_CERTS`.\n');
+  process.stdout.write(
+    'Environment: NODE_EXTRA_CA_CERTS is set: every Node process parses that CA bundle as it starts. For a machine without it, run under `env -u NODE_EXTRA_CA_CERTS`.\n',
+  );
 } else {
   process.stdout.write('Environment: NODE_EXTRA_CA_CERTS is not set.\n');
 }
@@ -59,14 +61,27 @@ function report(title: string, results: Measured[], floorName: string, budgets: 
     const ratio = r.median / floor;
     const budget = budgets[r.name];
     if (budget !== undefined && ratio > budget) over++;
-    const verdict = budget === undefined ? (r.name === floorName ? 'floor' : 'report') : ratio <= budget ? `≤ ${budget}× ok` : `≤ ${budget}× OVER`;
-    process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${ratio.toFixed(2)} | ${verdict} |\n`);
+    const verdict =
+      budget === undefined
+        ? r.name === floorName
+          ? 'floor'
+          : 'report'
+        : ratio <= budget
+          ? `≤ ${budget}× ok`
+          : `≤ ${budget}× OVER`;
+    process.stdout.write(
+      `| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${ratio.toFixed(2)} | ${verdict} |\n`,
+    );
   }
 }
 
 /** `node -e 0` then `git status --porcelain`: the least any Node tool that reads the tree's state could cost. */
 function floorCase(name: string, cwd: string): Case {
-  return { name, run: async () => (await timeCommand(node, ['-e', '0'], cwd)) + (await timeCommand('git', ['status', '--porcelain'], cwd)) };
+  return {
+    name,
+    run: async () =>
+      (await timeCommand(node, ['-e', '0'], cwd)) + (await timeCommand('git', ['status', '--porcelain'], cwd)),
+  };
 }
 
 if (suite === 'startup' || suite === 'all') {
@@ -74,13 +89,20 @@ if (suite === 'startup' || suite === 'all') {
     [
       { name: 'node -e 0 (floor)', run: () => timeCommand(node, ['-e', '0'], root) },
       { name: 'discern --version', run: () => timeCommand(node, [bin, '--version'], root) },
-      { name: 'discern docs --search "exit codes" --json', run: () => timeCommand(node, [bin, 'docs', '--search', 'exit codes', '--json'], root) },
+      {
+        name: 'discern docs --search "exit codes" --json',
+        run: () => timeCommand(node, [bin, 'docs', '--search', 'exit codes', '--json'], root),
+      },
       { name: 'discern mcp: spawn → initialize → tools/list', run: () => timeMcpToolsList(bin, root) },
     ],
     rounds,
     2,
   );
-  report('Startup', results, 'node -e 0 (floor)', { 'discern --version': 1.5, 'discern docs --search "exit codes" --json': 1.8, 'discern mcp: spawn → initialize → tools/list': 3 });
+  report('Startup', results, 'node -e 0 (floor)', {
+    'discern --version': 1.5,
+    'discern docs --search "exit codes" --json': 1.8,
+    'discern mcp: spawn → initialize → tools/list': 3,
+  });
 }
 
 if (suite === 'orientation' || suite === 'all') {
@@ -101,15 +123,24 @@ if (suite === 'orientation' || suite === 'all') {
       rounds,
       2,
     );
-    const budgets = label === '20k files' ? { [`discern status --json (${label})`]: 1.5, [`discern impact --json (${label})`]: 1.5 } : {};
+    const budgets =
+      label === '20k files'
+        ? { [`discern status --json (${label})`]: 1.5, [`discern impact --json (${label})`]: 1.5 }
+        : {};
     report(`Orientation, ${label}, 200 changed`, results, floorName, budgets);
   }
   const trips = await toolRoundTrips(bin, repos[0]?.[1] ?? root, 'discern_status', 200);
-  process.stdout.write(`\nWarm MCP server, discern_status round trip over 200 calls (20k files): p50 ${trips.p50.toFixed(1)} ms, p95 ${trips.p95.toFixed(1)} ms, max ${trips.max.toFixed(1)} ms\n`);
+  process.stdout.write(
+    `\nWarm MCP server, discern_status round trip over 200 calls (20k files): p50 ${trips.p50.toFixed(1)} ms, p95 ${trips.p95.toFixed(1)} ms, max ${trips.max.toFixed(1)} ms\n`,
+  );
 }
 
 if (suite === 'gate' || suite === 'all') {
-  const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds), cacheDir: join(tmpdir(), 'discern-bench-cache') };
+  const options = {
+    bin,
+    rounds: Math.max(15, rounds === 21 ? 15 : rounds),
+    cacheDir: join(tmpdir(), 'discern-bench-cache'),
+  };
   for (const run of [concurrencyBench, reuseBench, outputBench]) reportGate(await run(options), options.rounds);
 }
 
@@ -131,19 +162,33 @@ if (suite === 'coupling' || suite === 'all') {
 
 // `--suite peers:gate`, `peers:mcp` or `peers:start` runs one part alone.
 if (suite === 'all' || suite === 'peers' || suite.startsWith('peers:')) {
-  const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds), cacheDir: join(tmpdir(), 'discern-bench-cache') };
+  const options = {
+    bin,
+    rounds: Math.max(15, rounds === 21 ? 15 : rounds),
+    cacheDir: join(tmpdir(), 'discern-bench-cache'),
+  };
   const parts = { gate: gatePeersBench, mcp: mcpPeersBench, start: coldStartPeersBench };
-  for (const [part, run] of Object.entries(parts)) if (!suite.startsWith('peers:') || suite === `peers:${part}`) reportGate(await run(options), options.rounds);
+  for (const [part, run] of Object.entries(parts))
+    if (!suite.startsWith('peers:') || suite === `peers:${part}`) reportGate(await run(options), options.rounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {
-  process.stdout.write(`\n${result.title} — ${gateRounds} rounds, medians (min), Node ${process.versions.node}\n\n| case | median | min | ratio | budget |\n| --- | --- | --- | --- | --- |\n`);
+  process.stdout.write(
+    `\n${result.title} — ${gateRounds} rounds, medians (min), Node ${process.versions.node}\n\n| case | median | min | ratio | budget |\n| --- | --- | --- | --- | --- |\n`,
+  );
   for (const r of result.rows) {
     const measured = r.ratio ?? r.median;
     const within = r.budget === undefined ? undefined : measured <= r.budget;
     if (within === false) over++;
-    const verdict = r.budget === undefined ? (r.ratio !== undefined && r.ratio === 1 ? 'floor' : 'report') : `≤ ${r.budget}${r.ratio !== undefined ? '×' : ''} ${within ? 'ok' : 'OVER'}`;
-    process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '—'} | ${verdict} |\n`);
+    const verdict =
+      r.budget === undefined
+        ? r.ratio !== undefined && r.ratio === 1
+          ? 'floor'
+          : 'report'
+        : `≤ ${r.budget}${r.ratio !== undefined ? '×' : ''} ${within ? 'ok' : 'OVER'}`;
+    process.stdout.write(
+      `| ${r.name} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : '—'} | ${verdict} |\n`,
+    );
   }
   for (const note of result.notes) process.stdout.write(`\n${note}\n`);
 }

@@ -3,8 +3,18 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-export async function toolRoundTrips(bin: string, cwd: string, tool: string, calls: number): Promise<{ p50: number; p95: number; max: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd, env: { ...process.env } as Record<string, string> });
+export async function toolRoundTrips(
+  bin: string,
+  cwd: string,
+  tool: string,
+  calls: number,
+): Promise<{ p50: number; p95: number; max: number }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    cwd,
+    env: { ...process.env } as Record<string, string>,
+  });
   const client = new Client({ name: 'discern-bench', version: '0' });
   await client.connect(transport);
   try {

@@ -28,29 +28,75 @@ function generator(seed: number): () => number {
 }
 
 const JOBS = ['format', 'lint', 'typecheck', 'build', 'test', 'e2e', 'smoke'];
-const FAILURES = ['Error: connect ECONNREFUSED 127.0.0.1:5432', 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal', 'src/app.ts(12,5): error TS2322: Type string is not assignable', 'FAIL test/api.test.ts > returns 404 for a missing user'];
+const FAILURES = [
+  'Error: connect ECONNREFUSED 127.0.0.1:5432',
+  'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal',
+  'src/app.ts(12,5): error TS2322: Type string is not assignable',
+  'FAIL test/api.test.ts > returns 404 for a missing user',
+];
 
 /** One line of the synthetic logbook: the mix of verbs, outcomes and jobs a busy repository writes. */
 function syntheticEvent(i: number, t: number, random: () => number): string {
   const roll = random();
   const actor = random() < 0.7 ? 'agent' : 'human';
-  const base = { v: 1, at: new Date(t).toISOString(), surface: actor === 'agent' && random() < 0.6 ? 'mcp' : 'cli', actor, ...(actor === 'agent' ? { agent: random() < 0.5 ? 'claude_code' : 'codex' } : {}) };
-  if (roll < 0.4) return JSON.stringify({ ...base, verb: random() < 0.7 ? 'status' : 'impact', outcome: 'ok', ms: 40 + Math.floor(random() * 80) });
+  const base = {
+    v: 1,
+    at: new Date(t).toISOString(),
+    surface: actor === 'agent' && random() < 0.6 ? 'mcp' : 'cli',
+    actor,
+    ...(actor === 'agent' ? { agent: random() < 0.5 ? 'claude_code' : 'codex' } : {}),
+  };
+  if (roll < 0.4)
+    return JSON.stringify({
+      ...base,
+      verb: random() < 0.7 ? 'status' : 'impact',
+      outcome: 'ok',
+      ms: 40 + Math.floor(random() * 80),
+    });
   if (roll < 0.85) {
     const verb = roll < 0.6 ? 'test' : 'done';
-    const tree = (Math.floor(i / 3) * 2654435761 >>> 0).toString(16).padStart(8, '0').repeat(5);
+    const tree = ((Math.floor(i / 3) * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(5);
     const jobs = JOBS.slice(verb === 'test' ? 4 : 0).map((label) => {
       const failed = random() < 0.06;
-      return { label, kind: 'job', outcome: failed ? 'failed' : 'ok', s: Math.floor((label === 'e2e' ? 40 : 3) + random() * 10), ...(failed ? { first: `${FAILURES[Math.floor(random() * FAILURES.length)]} (${Math.floor(random() * 1000)})` } : {}) };
+      return {
+        label,
+        kind: 'job',
+        outcome: failed ? 'failed' : 'ok',
+        s: Math.floor((label === 'e2e' ? 40 : 3) + random() * 10),
+        ...(failed
+          ? { first: `${FAILURES[Math.floor(random() * FAILURES.length)]} (${Math.floor(random() * 1000)})` }
+          : {}),
+      };
     });
     const failed = jobs.some((j) => j.outcome === 'failed');
-    return JSON.stringify({ ...base, verb, outcome: failed ? 'gate_failed' : 'ok', ...(failed ? { failed_stage: 'test' } : {}), ms: 5000 + Math.floor(random() * 60_000), head: tree, tree, jobs, ...(random() < 0.1 ? { waited_ms: Math.floor(random() * 30_000) } : {}) });
+    return JSON.stringify({
+      ...base,
+      verb,
+      outcome: failed ? 'gate_failed' : 'ok',
+      ...(failed ? { failed_stage: 'test' } : {}),
+      ms: 5000 + Math.floor(random() * 60_000),
+      head: tree,
+      tree,
+      jobs,
+      ...(random() < 0.1 ? { waited_ms: Math.floor(random() * 30_000) } : {}),
+    });
   }
   if (roll < 0.93) {
     const refused = random() < 0.3;
-    return JSON.stringify({ ...base, verb: 'accept', outcome: refused ? (random() < 0.5 ? 'awaiting_consent' : 'gate_failed') : 'ok', ms: 900, ...(refused ? { message: 'Landing needs the owner\'s consent for the scopes src and docs' } : {}) });
+    return JSON.stringify({
+      ...base,
+      verb: 'accept',
+      outcome: refused ? (random() < 0.5 ? 'awaiting_consent' : 'gate_failed') : 'ok',
+      ms: 900,
+      ...(refused ? { message: "Landing needs the owner's consent for the scopes src and docs" } : {}),
+    });
   }
-  return JSON.stringify({ ...base, verb: random() < 0.5 ? 'map' : 'prepare', outcome: random() < 0.9 ? 'ok' : 'unknown_target', ms: 120 });
+  return JSON.stringify({
+    ...base,
+    verb: random() < 0.5 ? 'map' : 'prepare',
+    outcome: random() < 0.9 ? 'ok' : 'unknown_target',
+    ms: 120,
+  });
 }
 
 /** The fixture repository with its logbook, built once per recipe (kept in the OS temp dir). */
@@ -61,7 +107,11 @@ export function patternsRepository(): string {
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'discern.toml'), '[project]\nname = "bench"\nlogbook = false\n\n[jobs]\ntest = "true"\n');
   const git = (...args: string[]): void => {
-    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: root, stdio: 'ignore' });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+      { cwd: root, stdio: 'ignore' },
+    );
   };
   git('init', '-q', '-b', 'main');
   git('add', '-A');
@@ -110,15 +160,29 @@ export async function patternsBench(options: PatternsBenchOptions): Promise<Gate
   const cases = [
     { name: 'node -e 0 (floor)', args: null },
     { name: `discern patterns --json (${EVENTS / 1000}k events)`, args: ['patterns', '--json'] },
-    { name: `discern patterns --all --stats --json (${EVENTS / 1000}k events)`, args: ['patterns', '--all', '--stats', '--json'] },
+    {
+      name: `discern patterns --all --stats --json (${EVENTS / 1000}k events)`,
+      args: ['patterns', '--all', '--stats', '--json'],
+    },
   ];
   const results = await measure(
-    cases.map((c) => ({ name: c.name, run: () => (c.args === null ? timeCommand(process.execPath, ['-e', '0'], root) : timeCommand(process.execPath, [options.bin, ...c.args], root)) })),
+    cases.map((c) => ({
+      name: c.name,
+      run: () =>
+        c.args === null
+          ? timeCommand(process.execPath, ['-e', '0'], root)
+          : timeCommand(process.execPath, [options.bin, ...c.args], root),
+    })),
     options.rounds,
     1,
   );
   const floor = results[0]?.median ?? NaN;
-  const rows: GateBenchResult['rows'] = results.map((r) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor }));
+  const rows: GateBenchResult['rows'] = results.map((r) => ({
+    name: r.name,
+    median: r.median,
+    min: r.min,
+    ratio: r.median / floor,
+  }));
   const notes = [`Logbook: ${EVENTS} events, ${(bytes / 1e6).toFixed(1)} MB.`];
   for (const c of cases.slice(1)) {
     const peaks: number[] = [];

@@ -31,7 +31,11 @@ export interface PeersBenchOptions {
 const JOBS = ['job-a', 'job-b', 'job-c', 'job-d'];
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args], { cwd, stdio: 'ignore' });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd, stdio: 'ignore' },
+  );
 }
 
 /**
@@ -45,13 +49,22 @@ function peersRepository(cacheDir: string, name: string, command: string): strin
   // Busy work in the job's own Node process: a gate's jobs are mostly Node tools doing CPU work. The job spins
   // until it has used the given CPU time (not until a wall-clock deadline), so whatever else a runner keeps busy
   // on the same cores slows the jobs, as it would real tools.
-  writeFileSync(join(root, 'jobs', 'work.js'), 'const want = Number(process.argv[2]) * 1000;\nconst used = () => { const u = process.cpuUsage(); return u.user + u.system; };\nconst start = used();\nwhile (used() - start < want);\n');
+  writeFileSync(
+    join(root, 'jobs', 'work.js'),
+    'const want = Number(process.argv[2]) * 1000;\nconst used = () => { const u = process.cpuUsage(); return u.user + u.system; };\nconst start = used();\nwhile (used() - start < want);\n',
+  );
   const toml = `[project]\nname = "bench"\n\n[gate]\nconcurrency = ${JOBS.length}\n\n${JOBS.map((j) => `[jobs.${j}]\nstage = "test"\nrun = ${JSON.stringify(command)}\n`).join('\n')}`;
   writeFileSync(join(root, 'discern.toml'), toml);
-  writeFileSync(join(root, 'lefthook.yml'), `gate:\n  parallel: true\n  commands:\n${JOBS.map((j) => `    ${j}:\n      run: ${command}\n`).join('')}`);
+  writeFileSync(
+    join(root, 'lefthook.yml'),
+    `gate:\n  parallel: true\n  commands:\n${JOBS.map((j) => `    ${j}:\n      run: ${command}\n`).join('')}`,
+  );
   const scripts: Record<string, string> = Object.fromEntries(JOBS.map((j) => [j, command]));
   scripts.gate = JOBS.map((j) => `npm run --silent ${j}`).join(' && ');
-  writeFileSync(join(root, 'package.json'), `${JSON.stringify({ name: 'bench', version: '0.0.0', private: true, scripts }, null, 2)}\n`);
+  writeFileSync(
+    join(root, 'package.json'),
+    `${JSON.stringify({ name: 'bench', version: '0.0.0', private: true, scripts }, null, 2)}\n`,
+  );
   // npm's own network checks would otherwise land in the chain's time.
   writeFileSync(join(root, '.npmrc'), 'update-notifier=false\nfund=false\naudit=false\n');
   git(root, 'init', '-q', '-b', 'main');
@@ -63,11 +76,21 @@ function peersRepository(cacheDir: string, name: string, command: string): strin
 function gateCases(options: PeersBenchOptions, root: string, lefthook: string | undefined, label: string): Case[] {
   const node = process.execPath;
   const cases: Case[] = [];
-  if (lefthook) cases.push({ name: `lefthook run (parallel: true), ${label}`, run: () => timeCommand(lefthook, ['run', 'gate', '--no-tty'], root) });
+  if (lefthook)
+    cases.push({
+      name: `lefthook run (parallel: true), ${label}`,
+      run: () => timeCommand(lefthook, ['run', 'gate', '--no-tty'], root),
+    });
   cases.push(
-    { name: `discern done --rerun --json, ${label}`, run: () => timeCommand(node, [options.bin, 'done', '--rerun', '--json'], root) },
+    {
+      name: `discern done --rerun --json, ${label}`,
+      run: () => timeCommand(node, [options.bin, 'done', '--rerun', '--json'], root),
+    },
     { name: `discern test --json, ${label}`, run: () => timeCommand(node, [options.bin, 'test', '--json'], root) },
-    { name: `npm run gate (sequential chain), ${label}`, run: () => timeCommand('npm', ['run', '--silent', 'gate'], root) },
+    {
+      name: `npm run gate (sequential chain), ${label}`,
+      run: () => timeCommand('npm', ['run', '--silent', 'gate'], root),
+    },
   );
   return cases;
 }
@@ -93,7 +116,13 @@ export async function gatePeersBench(options: PeersBenchOptions): Promise<GateBe
   for (const [name, label, budgeted] of sets) {
     const command = name === 'cpu' ? 'node jobs/work.js 300' : 'sleep 0.3';
     const root = peersRepository(options.cacheDir, name, command);
-    rows.push(...gateRows(await measure(gateCases(options, root, lefthook, label), options.rounds, 1), lefthook !== undefined, budgeted));
+    rows.push(
+      ...gateRows(
+        await measure(gateCases(options, root, lefthook, label), options.rounds, 1),
+        lefthook !== undefined,
+        budgeted,
+      ),
+    );
   }
   const version = lefthook ? execFileSync(lefthook, ['version'], { encoding: 'utf8' }).trim() : undefined;
   const npm = execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim();
@@ -101,7 +130,9 @@ export async function gatePeersBench(options: PeersBenchOptions): Promise<GateBe
     title: '(a) The gate against lefthook and an npm run chain: the same four jobs, one repository (ratio: × lefthook)',
     rows,
     notes: [
-      version ? `lefthook ${version} (the Go binary from its npm package), npm ${npm}, ${JOBS.length} jobs at [gate] concurrency = ${JOBS.length}.` : 'lefthook could not be installed from the npm registry: no ratios to it.',
+      version
+        ? `lefthook ${version} (the Go binary from its npm package), npm ${npm}, ${JOBS.length} jobs at [gate] concurrency = ${JOBS.length}.`
+        : 'lefthook could not be installed from the npm registry: no ratios to it.',
       'done --rerun runs the preconditions, the four jobs and writes Proof; test runs the same four jobs with no Proof.',
     ],
   };
@@ -109,7 +140,13 @@ export async function gatePeersBench(options: PeersBenchOptions): Promise<GateBe
 
 /** A connected client of a stdio server, and the round trip of one tool call. */
 async function connect(command: string, args: string[], cwd: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command, args, cwd, env: { ...process.env } as Record<string, string>, stderr: 'inherit' });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { ...process.env } as Record<string, string>,
+    stderr: 'inherit',
+  });
   const client = new Client({ name: 'discern-bench', version: '0' });
   await client.connect(transport);
   return client;
@@ -122,7 +159,8 @@ async function batch(client: Client, tool: string, args: Record<string, unknown>
     const start = performance.now();
     const result = await client.callTool({ name: tool, arguments: args });
     times.push(performance.now() - start);
-    if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
+    if (result.isError)
+      throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent ?? result.content)}`);
   }
   times.sort((a, b) => a - b);
   return (times[Math.floor(times.length / 2)] ?? NaN) * 1000;
@@ -154,22 +192,41 @@ export async function mcpPeersBench(options: PeersBenchOptions): Promise<GateBen
   const discern = await connect(process.execPath, [options.bin, 'mcp'], root);
   try {
     // The echo padded to the size of discern's answer: what the payload alone costs, on both ends of the pipe.
-    const size = async (client: Client, tool: string, args: Record<string, unknown>): Promise<number> => JSON.stringify(await client.callTool({ name: tool, arguments: args })).length;
+    const size = async (client: Client, tool: string, args: Record<string, unknown>): Promise<number> =>
+      JSON.stringify(await client.callTool({ name: tool, arguments: args })).length;
     const page = { target: 'verbs/tidy' };
     const bytes = await size(discern, 'discern_docs', page);
     const pad = Math.max(0, bytes - (await size(echo, 'echo', { text: 'hello' })));
     const cases: Case[] = [
       { name: 'bare SDK echo server: echo "hello" (floor)', run: () => batch(echo, 'echo', { text: 'hello' }, calls) },
-      { name: `discern_docs { target: "verbs/tidy" } (${(bytes / 1000).toFixed(1)} kB result)`, run: () => batch(discern, 'discern_docs', page, calls) },
-      { name: `bare SDK echo server: echo padded to the same ${(bytes / 1000).toFixed(1)} kB`, run: () => batch(echo, 'echo', { text: 'hello', pad }, calls) },
-      { name: 'discern_docs { target: "reference/exit-codes" } (9 kB page)', run: () => batch(discern, 'discern_docs', { target: 'reference/exit-codes' }, calls) },
-      { name: 'discern_progress {} (reads back the latest run, small repository)', run: () => batch(discern, 'discern_progress', {}, calls) },
+      {
+        name: `discern_docs { target: "verbs/tidy" } (${(bytes / 1000).toFixed(1)} kB result)`,
+        run: () => batch(discern, 'discern_docs', page, calls),
+      },
+      {
+        name: `bare SDK echo server: echo padded to the same ${(bytes / 1000).toFixed(1)} kB`,
+        run: () => batch(echo, 'echo', { text: 'hello', pad }, calls),
+      },
+      {
+        name: 'discern_docs { target: "reference/exit-codes" } (9 kB page)',
+        run: () => batch(discern, 'discern_docs', { target: 'reference/exit-codes' }, calls),
+      },
+      {
+        name: 'discern_progress {} (reads back the latest run, small repository)',
+        run: () => batch(discern, 'discern_progress', {}, calls),
+      },
     ];
     const results = await measure(cases, options.rounds, 1);
     const floor = results[0]?.median ?? NaN;
     return {
       title: `(b) MCP tool call, warm server: median round trip per call in µs (${calls} sequential calls per round; ratio: × echo)`,
-      rows: results.map((r, i) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor, ...(i === 1 ? { budget: 2 } : {}) })),
+      rows: results.map((r, i) => ({
+        name: r.name,
+        median: r.median,
+        min: r.min,
+        ratio: r.median / floor,
+        ...(i === 1 ? { budget: 2 } : {}),
+      })),
       notes: [
         'discern_docs reads one page of the manual bundled in memory (no project, no git, no logbook): what is left over the echo is the MCP surface — input validation, invoke, the envelope, its Markdown, the result schema check — and the larger answer, which the padded echo prices on its own.',
         'discern_progress adds the project resolution (git) and a logbook record: a cheap project tool as an agent calls it.',
@@ -187,14 +244,24 @@ export async function coldStartPeersBench(options: PeersBenchOptions): Promise<G
   const cases: Case[] = [
     { name: 'node -e 0 (floor)', run: () => timeCommand(node, ['-e', '0'], root) },
     { name: 'discern --version', run: () => timeCommand(node, [options.bin, '--version'], root) },
-    { name: 'discern status --json (small repository)', run: () => timeCommand(node, [options.bin, 'status', '--json'], root) },
+    {
+      name: 'discern status --json (small repository)',
+      run: () => timeCommand(node, [options.bin, 'status', '--json'], root),
+    },
   ];
-  if (lefthook) cases.push({ name: 'lefthook version (Go binary)', run: () => timeCommand(lefthook, ['version'], root) });
+  if (lefthook)
+    cases.push({ name: 'lefthook version (Go binary)', run: () => timeCommand(lefthook, ['version'], root) });
   const results = await measure(cases, options.rounds, 2);
   const floor = results[0]?.median ?? NaN;
   return {
     title: '(c) CLI cold start (ratio: × node -e 0)',
-    rows: results.map((r, i) => ({ name: r.name, median: r.median, min: r.min, ratio: r.median / floor, ...(i === 1 ? { budget: 1.5 } : {}) })),
+    rows: results.map((r, i) => ({
+      name: r.name,
+      median: r.median,
+      min: r.min,
+      ratio: r.median / floor,
+      ...(i === 1 ? { budget: 1.5 } : {}),
+    })),
     notes: [],
   };
 }

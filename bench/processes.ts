@@ -7,7 +7,11 @@ export function timeCommand(command: string, args: readonly string[], cwd: strin
     const start = performance.now();
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve(performance.now() - start) : reject(new Error(`${command} ${args.join(' ')} exited ${code}`))));
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(performance.now() - start)
+        : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -31,14 +35,22 @@ export function timeMcpToolsList(bin: string, cwd: string): Promise<number> {
           child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
           child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })}\n`);
         } else if (message.id === 2) {
-          if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0) reject(new Error('tools/list returned no tools'));
+          if (!Array.isArray(message.result?.tools) || message.result.tools.length === 0)
+            reject(new Error('tools/list returned no tools'));
           elapsed = performance.now() - start;
           child.stdin.end();
         }
       }
     });
-    child.once('close', () => (elapsed > 0 ? resolve(elapsed) : reject(new Error('the server closed before answering tools/list'))));
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } };
+    child.once('close', () =>
+      elapsed > 0 ? resolve(elapsed) : reject(new Error('the server closed before answering tools/list')),
+    );
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
+    };
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
   });
 }

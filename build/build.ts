@@ -54,12 +54,20 @@ const EXPECTED_WARNINGS = new Set(['CIRCULAR_DEPENDENCY', 'INVALID_ANNOTATION', 
  */
 const SHORT_PATH = `${root}src/surfaces/cli/coupling-fast.ts`;
 
-async function bundleInto(input: Record<string, string>, chunkDir: string, external: (id: string) => boolean, problems: string[]): Promise<(OutputChunk | OutputAsset)[]> {
+async function bundleInto(
+  input: Record<string, string>,
+  chunkDir: string,
+  external: (id: string) => boolean,
+  problems: string[],
+): Promise<(OutputChunk | OutputAsset)[]> {
   const bundle = await rollup({
     input,
-    plugins: [typescript, nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }), // A CommonJS module's default import is its module.exports, as under Node itself (the generated validators
-    // and sade rely on it).
-    commonjs({ defaultIsModuleExports: true })],
+    plugins: [
+      typescript,
+      nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }), // A CommonJS module's default import is its module.exports, as under Node itself (the generated validators
+      // and sade rely on it).
+      commonjs({ defaultIsModuleExports: true }),
+    ],
     external,
     onwarn: (warning: RollupLog) => {
       if (!EXPECTED_WARNINGS.has(warning.code ?? '')) problems.push(`${warning.code ?? 'WARNING'}: ${warning.message}`);
@@ -84,7 +92,12 @@ export async function buildDist(): Promise<void> {
   rmSync(`${root}dist`, { recursive: true, force: true });
   const problems: string[] = [];
   const builtin = (id: string): boolean => id.startsWith('node:');
-  const main = await bundleInto({ cli: `${root}src/surfaces/cli/main.ts` }, 'chunks', (id) => builtin(id) || id === SHORT_PATH, problems);
+  const main = await bundleInto(
+    { cli: `${root}src/surfaces/cli/main.ts` },
+    'chunks',
+    (id) => builtin(id) || id === SHORT_PATH,
+    problems,
+  );
   const short = await bundleInto({ 'coupling-fast': SHORT_PATH }, 'coupling-fast', builtin, problems);
   if (problems.length > 0) throw new Error(`the bundle has problems:\n${problems.join('\n')}`);
   // package.json says "module" for the sources; dist/ holds CommonJS.

@@ -12,11 +12,21 @@ const CONFIG = `[project]\nname = "code-cache"\n\n[jobs.check]\nstage = "check"\
 
 /** What an MCP client says first, then a few calls, then end of input (the server exits on it). */
 const MCP_SESSION = [
-  { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'build', version: '0' } } },
+  {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'build', version: '0' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 1, method: 'tools/list' },
   { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'discern_status', arguments: {} } },
-  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'discern_docs', arguments: { target: 'verbs/done' } } },
+  {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'discern_docs', arguments: { target: 'verbs/done' } },
+  },
   { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'discern_done', arguments: {} } },
   { jsonrpc: '2.0', id: 5, method: 'resources/list' },
 ]
@@ -56,7 +66,9 @@ export function trainCodeCache(dist: string): void {
     };
     // The build may itself run under git (a hook running `npm install`) or with discern's own settings: none of
     // that may reach the scratch repository or the calls trained in it.
-    for (const name of Object.keys(env)) if (/^(GIT_|DISCERN_)/.test(name) && !/^GIT_(AUTHOR|COMMITTER|CONFIG_NOSYSTEM|CONFIG_GLOBAL)/.test(name)) delete env[name];
+    for (const name of Object.keys(env))
+      if (/^(GIT_|DISCERN_)/.test(name) && !/^GIT_(AUTHOR|COMMITTER|CONFIG_NOSYSTEM|CONFIG_GLOBAL)/.test(name))
+        delete env[name];
     const git = (...args: string[]): void => {
       const result = spawnSync('git', args, { cwd: repo, env, encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`code cache: git ${args.join(' ')} failed: ${result.stderr}`);
@@ -78,7 +90,9 @@ export function trainCodeCache(dist: string): void {
       });
       // Exit 0 or 1 (a verdict, e.g. done refusing on the trunk); a crash, grammar error or timeout is the bundle's.
       if (result.status !== 0 && result.status !== 1) {
-        throw new Error(`code cache: discern ${call.args.join(' ')} exited ${String(result.status ?? result.signal)}: ${result.stderr}`);
+        throw new Error(
+          `code cache: discern ${call.args.join(' ')} exited ${String(result.status ?? result.signal)}: ${result.stderr}`,
+        );
       }
     }
     if (readdirSync(join(dist, 'code-cache')).length === 0) throw new Error('code cache: no file was written');

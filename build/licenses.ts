@@ -44,8 +44,14 @@ export function bundledPackages(output: readonly (OutputChunk | OutputAsset)[]):
 }
 
 function describe(dir: string): BundledPackage {
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown; license?: unknown; licenses?: unknown };
-  if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string') throw new Error(`${dir}/package.json has no name or version`);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    name?: unknown;
+    version?: unknown;
+    license?: unknown;
+    licenses?: unknown;
+  };
+  if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string')
+    throw new Error(`${dir}/package.json has no name or version`);
   const file = readdirSync(dir)
     .filter((f) => /^(licen[cs]e|copying)(\.[a-z]+|-[a-z0-9.-]+)?$/i.test(f))
     .sort()[0];
@@ -60,17 +66,32 @@ function describe(dir: string): BundledPackage {
 
 /** package.json's `license` (an SPDX expression), or the older `{type}` / `licenses: [{type}]` forms. */
 function licenseOf(manifest: { license?: unknown; licenses?: unknown }): string {
-  const typeOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' ? (value as { type: string }).type : undefined);
+  const typeOf = (value: unknown): string | undefined =>
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
+        ? (value as { type: string }).type
+        : undefined;
   const single = typeOf(manifest.license);
   if (single !== undefined) return single;
-  const list = Array.isArray(manifest.licenses) ? manifest.licenses.map(typeOf).filter((t): t is string => t !== undefined) : [];
+  const list = Array.isArray(manifest.licenses)
+    ? manifest.licenses.map(typeOf).filter((t): t is string => t !== undefined)
+    : [];
   return list.length === 0 ? 'UNKNOWN' : list.length === 1 ? (list[0] ?? 'UNKNOWN') : `(${list.join(' OR ')})`;
 }
 
 export function writeLicenses(distDir: string, packages: readonly BundledPackage[]): void {
   writeFileSync(join(distDir, LICENSES_JSON), `${JSON.stringify({ format: 1, packages }, null, 2)}\n`);
   const rule = '-'.repeat(78);
-  const sections = packages.map((p) => [rule, `${p.name} ${p.version}`, `License: ${p.license}`, '', p.text === null ? `(${p.name} ships no license file; its package.json declares ${p.license}.)` : p.text.trimEnd()].join('\n'));
+  const sections = packages.map((p) =>
+    [
+      rule,
+      `${p.name} ${p.version}`,
+      `License: ${p.license}`,
+      '',
+      p.text === null ? `(${p.name} ships no license file; its package.json declares ${p.license}.)` : p.text.trimEnd(),
+    ].join('\n'),
+  );
   const head = `discern bundles the following ${packages.length} third-party packages into dist/. Each one's license follows.`;
   writeFileSync(join(distDir, LICENSES_TEXT), `${[head, ...sections].join('\n\n')}\n`);
 }

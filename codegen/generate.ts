@@ -33,7 +33,10 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitJsonArtifacts(model, contracts, grammar));
   // The manifest lists every published schema (itself included) as a resource, so it is written after them.
   const schemas = schemaEntries(model, new Map([...files, [MCP_MANIFEST, '']]));
-  checkAttachments(model, schemas.map((s) => s.name));
+  checkAttachments(
+    model,
+    schemas.map((s) => s.name),
+  );
   add(emitMcpManifest(model, contracts, schemas, builtinSkillNames(root)));
   add(emitValidators(model, contracts));
   add(emitRegistry(model, contracts, grammar, schemas));
@@ -43,8 +46,13 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitPresentations(root, model, contracts));
   // Every file in schema/ is served as discern://schema/<name>, byte for byte: one emitted anywhere but above
   // would be published yet not served.
-  const unserved = [...files.keys()].filter((path) => path.startsWith('schema/') && !schemas.some((s) => `schema/${s.file}` === path));
-  if (unserved.length > 0) throw new Error(`${unserved.join(', ')}: emitted after the schema resources were listed; emit it in codegen/emit/json-artifacts.ts`);
+  const unserved = [...files.keys()].filter(
+    (path) => path.startsWith('schema/') && !schemas.some((s) => `schema/${s.file}` === path),
+  );
+  if (unserved.length > 0)
+    throw new Error(
+      `${unserved.join(', ')}: emitted after the schema resources were listed; emit it in codegen/emit/json-artifacts.ts`,
+    );
   add(emitPublishedSchemas(schemas, files));
   const typeSources = ['spec/envelope.schema.json', 'spec/vocabularies.yaml', 'spec/verbs/*'];
   files.set('generated/types.ts', withCodeHeader(typeSources, await emitTypes(model, contracts, 'internal')));
@@ -57,7 +65,12 @@ function checkAttachments(model: SpecModel, names: readonly string[]): void {
   const problems = new ProblemList();
   for (const prompt of model.prompts) {
     (prompt.spec.attach ?? []).forEach((name, i) => {
-      if (!names.includes(name)) problems.add(prompt.file, `/attach/${i}`, `"${name}" is not a published schema (schema/ has ${names.join(', ')})`);
+      if (!names.includes(name))
+        problems.add(
+          prompt.file,
+          `/attach/${i}`,
+          `"${name}" is not a published schema (schema/ has ${names.join(', ')})`,
+        );
     });
   }
   problems.throwIfAny();

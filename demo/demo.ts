@@ -24,7 +24,9 @@ function discern(args: string[], expect: number, cwd = project): string {
   process.stdout.write(`${cwd === project ? '' : `(in ${cwd})\n`}$ discern ${args.join(' ')}\n`);
   const run = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
   const out = `${run.stdout}${run.stderr}`;
-  process.stdout.write(out === '' ? '(no output: the answer is the exit status)\n' : out.endsWith('\n') ? out : `${out}\n`);
+  process.stdout.write(
+    out === '' ? '(no output: the answer is the exit status)\n' : out.endsWith('\n') ? out : `${out}\n`,
+  );
   if (run.status !== expect) {
     failures++;
     process.stdout.write(`!! expected exit ${expect}, got ${run.status}\n`);
@@ -37,7 +39,10 @@ function git(...args: string[]): void {
 }
 
 function gitIn(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=discern demo', '-c', 'user.email=demo@discern.invalid', ...args], { cwd, stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.name=discern demo', '-c', 'user.email=demo@discern.invalid', ...args], {
+    cwd,
+    stdio: 'ignore',
+  });
 }
 
 try {
@@ -56,10 +61,16 @@ try {
 
   title('3. Where am I, and what does my change touch?');
   discern(['status'], 0);
-  writeFileSync(join(project, 'docs', 'usage.md'), '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n');
+  writeFileSync(
+    join(project, 'docs', 'usage.md'),
+    '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n',
+  );
   discern(['impact'], 0);
   discern(['impact', '--has', 'source'], 1);
-  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n');
+  writeFileSync(
+    join(project, 'src', 'sum.js'),
+    'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n',
+  );
   discern(['impact', '--has', 'source'], 0);
   discern(['map'], 0);
 
@@ -73,46 +84,86 @@ try {
 
   title('5. The gate: done proves the committed tip, or says exactly what fails');
   git('checkout', '-q', '--', '.');
-  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n\treturn values.reduce((total, value) => total + value, 0);\n}\n');
+  writeFileSync(
+    join(project, 'src', 'sum.js'),
+    'export function sum(values) {\n\treturn values.reduce((total, value) => total + value, 0);\n}\n',
+  );
   git('commit', '-q', '-am', 'sum: reindent');
-  const red = JSON.parse(discern(['done', '--json'], 1)) as { error: string; data: { failed_stage: string }; diagnostics: { file?: string; line?: number }[] };
-  if (red.error !== 'gate_failed' || red.data.failed_stage !== 'check' || red.diagnostics[0]?.file !== 'src/sum.js' || red.diagnostics[0]?.line !== 2) failures++;
+  const red = JSON.parse(discern(['done', '--json'], 1)) as {
+    error: string;
+    data: { failed_stage: string };
+    diagnostics: { file?: string; line?: number }[];
+  };
+  if (
+    red.error !== 'gate_failed' ||
+    red.data.failed_stage !== 'check' ||
+    red.diagnostics[0]?.file !== 'src/sum.js' ||
+    red.diagnostics[0]?.line !== 2
+  )
+    failures++;
   discern(['done', '--markdown'], 1);
-  writeFileSync(join(project, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n');
+  writeFileSync(
+    join(project, 'src', 'sum.js'),
+    'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n',
+  );
   git('commit', '-q', '-am', 'sum: indent with spaces');
   discern(['done', '--markdown'], 0);
   const started = process.hrtime.bigint();
   const reused = JSON.parse(discern(['done', '--json'], 0)) as { data: { gate_ran: boolean; proof: { line: string } } };
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  process.stdout.write(`The same commit again: gate_ran ${String(reused.data.gate_ran)}, answered in ${ms.toFixed(0)} ms with the recorded Proof.\n`);
+  process.stdout.write(
+    `The same commit again: gate_ran ${String(reused.data.gate_ran)}, answered in ${ms.toFixed(0)} ms with the recorded Proof.\n`,
+  );
   if (reused.data.gate_ran !== false) failures++;
   git('commit', '-q', '--amend', '-m', 'sum: indent with spaces (reworded)');
-  const replayed = JSON.parse(discern(['done', '--json'], 0)) as { data: { gate_ran: boolean; replayed_from?: string } };
-  process.stdout.write(`An amended message, same tree: gate_ran ${String(replayed.data.gate_ran)}, evidence replayed from ${replayed.data.replayed_from?.slice(0, 12) ?? '?'}.\n`);
+  const replayed = JSON.parse(discern(['done', '--json'], 0)) as {
+    data: { gate_ran: boolean; replayed_from?: string };
+  };
+  process.stdout.write(
+    `An amended message, same tree: gate_ran ${String(replayed.data.gate_ran)}, evidence replayed from ${replayed.data.replayed_from?.slice(0, 12) ?? '?'}.\n`,
+  );
   if (replayed.data.gate_ran !== false || replayed.data.replayed_from === undefined) failures++;
   discern(['progress'], 0);
 
   title('6. Two agents at once: each effort gets its own branch and worktree, is proven, and lands');
-  const docsEffort = JSON.parse(discern(['start', 'usage-docs', '--title', 'Document sum', '--json'], 0)) as { data: { path: string } };
-  const codeEffort = JSON.parse(discern(['start', 'sum-zero', '--title', 'Export zero', '--json'], 0)) as { data: { path: string } };
-  writeFileSync(join(docsEffort.data.path, 'docs', 'usage.md'), '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n');
+  const docsEffort = JSON.parse(discern(['start', 'usage-docs', '--title', 'Document sum', '--json'], 0)) as {
+    data: { path: string };
+  };
+  const codeEffort = JSON.parse(discern(['start', 'sum-zero', '--title', 'Export zero', '--json'], 0)) as {
+    data: { path: string };
+  };
+  writeFileSync(
+    join(docsEffort.data.path, 'docs', 'usage.md'),
+    '# Using the example\n\nCall `sum` with an array of numbers; it returns their total.\n',
+  );
   gitIn(docsEffort.data.path, 'add', '-A');
   gitIn(docsEffort.data.path, 'commit', '-q', '-m', 'docs: how to call sum');
-  writeFileSync(join(codeEffort.data.path, 'src', 'sum.js'), 'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n');
+  writeFileSync(
+    join(codeEffort.data.path, 'src', 'sum.js'),
+    'export function sum(values) {\n  return values.reduce((total, value) => total + value, 0);\n}\n\nexport const zero = 0;\n',
+  );
   gitIn(codeEffort.data.path, 'add', '-A');
   gitIn(codeEffort.data.path, 'commit', '-q', '-m', 'sum: export zero');
   discern(['done'], 0, docsEffort.data.path);
   discern(['done'], 0, codeEffort.data.path);
   discern(['status'], 0);
   // A sibling waits for sum-zero to land instead of polling: its budget runs out first (exit 124), with a handle.
-  const waited = JSON.parse(discern(['await', '--landed', 'sum-zero', '--timeout', '1', '--json'], 124)) as { data: { resume: string } };
+  const waited = JSON.parse(discern(['await', '--landed', 'sum-zero', '--timeout', '1', '--json'], 124)) as {
+    data: { resume: string };
+  };
   // Without the owner's authority nothing lands: the submission waits, and the owner is asked.
   discern(['accept', 'sum-zero', '--markdown'], 1);
   // The owner consents for the docs effort in the conversation: the trunk fast-forwards to it.
-  const first = JSON.parse(discern(['accept', 'usage-docs', '--confirmed', '--json'], 0)) as { data: { landing: { fast_forward: boolean } } };
+  const first = JSON.parse(discern(['accept', 'usage-docs', '--confirmed', '--json'], 0)) as {
+    data: { landing: { fast_forward: boolean } };
+  };
   // The owner grants the other from the CLI: the trunk has moved, so it is composed, gated again, and landed.
-  const second = JSON.parse(discern(['accept', 'sum-zero', '--grant', '--json'], 0)) as { data: { landing: { fast_forward: boolean }; proof_line: string } };
-  process.stdout.write(`usage-docs landed by fast-forward: ${String(first.data.landing.fast_forward)}; sum-zero composed over the moved trunk: ${String(!second.data.landing.fast_forward)}.\n${second.data.proof_line}\n`);
+  const second = JSON.parse(discern(['accept', 'sum-zero', '--grant', '--json'], 0)) as {
+    data: { landing: { fast_forward: boolean }; proof_line: string };
+  };
+  process.stdout.write(
+    `usage-docs landed by fast-forward: ${String(first.data.landing.fast_forward)}; sum-zero composed over the moved trunk: ${String(!second.data.landing.fast_forward)}.\n${second.data.proof_line}\n`,
+  );
   if (!first.data.landing.fast_forward || second.data.landing.fast_forward) failures++;
   // The waiting sibling resumes its watch: sum-zero's last seen commit is on the trunk now.
   discern(['await', '--resume', waited.data.resume], 0);
@@ -143,19 +194,32 @@ try {
   if ((plan.plan?.steps.length ?? 0) !== 0) failures++;
 
   title('9. The same verbs over MCP, from the same contract');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: project, env: { ...process.env } as Record<string, string> });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    cwd: project,
+    env: { ...process.env } as Record<string, string>,
+  });
   const client = new Client({ name: 'discern-demo', version: '1.0.0' });
   await client.connect(transport);
   const { tools } = await client.listTools();
   process.stdout.write(`tools/list: ${tools.map((t) => t.name).join(', ')}\n`);
   const call = await client.callTool({ name: 'discern_doctor', arguments: { path: project } });
-  const envelope = call.structuredContent as { ok: boolean; verb: string; data?: { checks: { name: string; status: string }[] } };
-  process.stdout.write(`discern_doctor → isError ${String(call.isError)}, ok ${envelope.ok}; checks: ${(envelope.data?.checks ?? []).map((c) => `${c.name}=${c.status}`).join(', ')}\n`);
+  const envelope = call.structuredContent as {
+    ok: boolean;
+    verb: string;
+    data?: { checks: { name: string; status: string }[] };
+  };
+  process.stdout.write(
+    `discern_doctor → isError ${String(call.isError)}, ok ${envelope.ok}; checks: ${(envelope.data?.checks ?? []).map((c) => `${c.name}=${c.status}`).join(', ')}\n`,
+  );
   const bad = await client.callTool({ name: 'discern_doctor', arguments: { path: 'example' } });
   const badEnvelope = bad.structuredContent as { error: string; message: string };
   process.stdout.write(`discern_doctor with a relative path → ${badEnvelope.error}: ${badEnvelope.message}\n`);
   const page = await client.readResource({ uri: 'discern://docs/guides/connect-a-coding-agent' });
-  process.stdout.write(`discern://docs/guides/connect-a-coding-agent → ${String((page.contents[0] as { text: string }).text.split('\n').find((l) => l.startsWith('# ')))}\n`);
+  process.stdout.write(
+    `discern://docs/guides/connect-a-coding-agent → ${String((page.contents[0] as { text: string }).text.split('\n').find((l) => l.startsWith('# ')))}\n`,
+  );
   await client.close();
   if (!envelope.ok || badEnvelope.error !== 'invalid_arguments') failures++;
 } finally {
@@ -163,5 +227,9 @@ try {
   rmSync(`${project}.worktrees`, { recursive: true, force: true });
 }
 
-title(failures === 0 ? 'Demo finished: every step behaved as documented.' : `Demo finished with ${failures} unexpected result(s).`);
+title(
+  failures === 0
+    ? 'Demo finished: every step behaved as documented.'
+    : `Demo finished with ${failures} unexpected result(s).`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -33,22 +33,36 @@ export function emitAgentAssets(root: string): Map<string, string> {
   if (!existsSync(instructionsPath)) problems.add(instructionsRel, '', 'missing: the built-in agent instructions');
   else {
     instructions = readFileSync(instructionsPath, 'utf8');
-    if (instructions.trim() === '') problems.add(instructionsRel, '', 'empty: the built-in agent instructions need text');
-    if (REGION_MARKER.test(instructions)) problems.add(instructionsRel, '', 'contains a discern:begin/discern:end marker line, which would break the region refresh writes');
+    if (instructions.trim() === '')
+      problems.add(instructionsRel, '', 'empty: the built-in agent instructions need text');
+    if (REGION_MARKER.test(instructions))
+      problems.add(
+        instructionsRel,
+        '',
+        'contains a discern:begin/discern:end marker line, which would break the region refresh writes',
+      );
   }
   const skills = readSkills(root, problems);
   problems.throwIfAny();
   const body = [
-    '/** The built-in agent instructions (Markdown): refresh compiles them, before the project\'s own, into each agent\'s instruction file. */',
+    "/** The built-in agent instructions (Markdown): refresh compiles them, before the project's own, into each agent's instruction file. */",
     `export const BUILTIN_INSTRUCTIONS: string = ${JSON.stringify(instructions)};`,
     '',
     '/** The built-in skills, by name: each `content` is the whole SKILL.md, front matter included. */',
     'export const BUILTIN_SKILLS: readonly { name: string; description: string; content: string }[] = [',
-    ...skills.map((s) => `  { name: ${JSON.stringify(s.name)}, description: ${JSON.stringify(s.description)}, content: ${JSON.stringify(s.content)} },`),
+    ...skills.map(
+      (s) =>
+        `  { name: ${JSON.stringify(s.name)}, description: ${JSON.stringify(s.description)}, content: ${JSON.stringify(s.content)} },`,
+    ),
     '];',
     '',
   ].join('\n');
-  return new Map([['generated/agent-assets.ts', withCodeHeader([`${AGENTS_DIR}/instructions.md`, `${AGENTS_DIR}/skills/*/SKILL.md`], body)]]);
+  return new Map([
+    [
+      'generated/agent-assets.ts',
+      withCodeHeader([`${AGENTS_DIR}/instructions.md`, `${AGENTS_DIR}/skills/*/SKILL.md`], body),
+    ],
+  ]);
 }
 
 function readSkills(root: string, problems: ProblemList): BuiltinSkill[] {
@@ -67,7 +81,12 @@ function readSkills(root: string, problems: ProblemList): BuiltinSkill[] {
       continue;
     }
     const extra = readdirSync(join(dir, name)).filter((f) => f !== 'SKILL.md');
-    if (extra.length > 0) problems.add(rel, '', `holds ${extra.join(', ')}: a built-in skill is its SKILL.md alone (refresh materialises only that file)`);
+    if (extra.length > 0)
+      problems.add(
+        rel,
+        '',
+        `holds ${extra.join(', ')}: a built-in skill is its SKILL.md alone (refresh materialises only that file)`,
+      );
     const content = readFileSync(join(root, fileRel), 'utf8');
     const checked = checkSkill(name, content);
     if (!checked.ok) {
@@ -76,7 +95,8 @@ function readSkills(root: string, problems: ProblemList): BuiltinSkill[] {
     }
     skills.push({ name, description: checked.description, content });
   }
-  if (skills.length === 0 && problems.items.length === 0) problems.add(`${AGENTS_DIR}/skills`, '', 'no built-in skills');
+  if (skills.length === 0 && problems.items.length === 0)
+    problems.add(`${AGENTS_DIR}/skills`, '', 'no built-in skills');
   return skills;
 }
 
@@ -86,26 +106,47 @@ type SkillCheck = { ok: true; description: string } | { ok: false; problems: { p
 export function checkSkill(folder: string, content: string): SkillCheck {
   const problems: { pointer: string; message: string }[] = [];
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(content);
-  if (!match) return { ok: false, problems: [{ pointer: '', message: 'must start with YAML front matter between --- lines' }] };
+  if (!match)
+    return { ok: false, problems: [{ pointer: '', message: 'must start with YAML front matter between --- lines' }] };
   let meta: unknown;
   try {
     meta = parseYaml(match[1] ?? '');
   } catch (error) {
-    return { ok: false, problems: [{ pointer: '', message: `front matter is not valid YAML: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      problems: [{ pointer: '', message: `front matter is not valid YAML: ${(error as Error).message}` }],
+    };
   }
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return { ok: false, problems: [{ pointer: '', message: 'front matter must be a mapping' }] };
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+    return { ok: false, problems: [{ pointer: '', message: 'front matter must be a mapping' }] };
   const record = meta as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!SKILL_KEYS.has(key)) problems.push({ pointer: `/${key}`, message: `"${key}" is not a key of the Agent Skills format (${[...SKILL_KEYS].join(', ')})` });
+  for (const key of Object.keys(record))
+    if (!SKILL_KEYS.has(key))
+      problems.push({
+        pointer: `/${key}`,
+        message: `"${key}" is not a key of the Agent Skills format (${[...SKILL_KEYS].join(', ')})`,
+      });
   const name = record['name'];
   if (typeof name !== 'string') problems.push({ pointer: '/name', message: 'name is required and must be text' });
   else {
-    if (name !== folder) problems.push({ pointer: '/name', message: `name "${name}" must equal the folder name "${folder}"` });
-    if (!SKILL_NAME.test(name) || name.length > NAME_MAX) problems.push({ pointer: '/name', message: `name "${name}" must be lowercase letters, digits and single hyphens, at most ${NAME_MAX} characters` });
+    if (name !== folder)
+      problems.push({ pointer: '/name', message: `name "${name}" must equal the folder name "${folder}"` });
+    if (!SKILL_NAME.test(name) || name.length > NAME_MAX)
+      problems.push({
+        pointer: '/name',
+        message: `name "${name}" must be lowercase letters, digits and single hyphens, at most ${NAME_MAX} characters`,
+      });
   }
   const description = record['description'];
-  if (typeof description !== 'string' || description.trim() === '') problems.push({ pointer: '/description', message: 'description is required and must be text' });
-  else if (description.length > DESCRIPTION_MAX) problems.push({ pointer: '/description', message: `description is ${description.length} characters; at most ${DESCRIPTION_MAX}` });
-  if (REGION_MARKER.test(content)) problems.push({ pointer: '', message: 'contains a discern:begin/discern:end marker line' });
+  if (typeof description !== 'string' || description.trim() === '')
+    problems.push({ pointer: '/description', message: 'description is required and must be text' });
+  else if (description.length > DESCRIPTION_MAX)
+    problems.push({
+      pointer: '/description',
+      message: `description is ${description.length} characters; at most ${DESCRIPTION_MAX}`,
+    });
+  if (REGION_MARKER.test(content))
+    problems.push({ pointer: '', message: 'contains a discern:begin/discern:end marker line' });
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, description: String(description).trim() };
 }
@@ -113,5 +154,9 @@ export function checkSkill(folder: string, content: string): SkillCheck {
 /** The built-in skills' names, as the skills resource template lists them (the folders of spec/agents/skills). */
 export function builtinSkillNames(root: string): string[] {
   const dir = join(root, AGENTS_DIR, 'skills');
-  return existsSync(dir) ? readdirSync(dir).filter((name) => existsSync(join(dir, name, 'SKILL.md'))).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => existsSync(join(dir, name, 'SKILL.md')))
+        .sort()
+    : [];
 }

@@ -19,16 +19,24 @@ export function emitConfigMigrations(root: string): Map<string, string> {
   const schema = JSON.parse(readFileSync(join(root, 'spec/config.schema.json'), 'utf8')) as Record<string, unknown>;
   const problems: string[] = [];
   if (!Number.isInteger(spec.current) || spec.current < 1) problems.push('`current` must be an integer ≥ 1');
-  const declared = (schema as { $defs: Record<string, { properties?: Record<string, { default?: unknown }> }> }).$defs['MetaSection']?.properties?.['schema_version']?.default;
-  if (declared !== spec.current) problems.push(`current ${spec.current} differs from spec/config.schema.json [meta] schema_version default ${String(declared)}`);
+  const declared = (schema as { $defs: Record<string, { properties?: Record<string, { default?: unknown }> }> }).$defs[
+    'MetaSection'
+  ]?.properties?.['schema_version']?.default;
+  if (declared !== spec.current)
+    problems.push(
+      `current ${spec.current} differs from spec/config.schema.json [meta] schema_version default ${String(declared)}`,
+    );
   spec.migrations.forEach((m, i) => {
     if (m.from !== i) problems.push(`migrations[${i}] must migrate from version ${i}, found ${m.from}`);
     for (const r of m.renames) {
-      if (!keyExists(schema, r.to)) problems.push(`migrations[${i}]: ${r.to.join('.')} is not a key of spec/config.schema.json`);
-      if (keyExists(schema, r.from)) problems.push(`migrations[${i}]: ${r.from.join('.')} is still a key of spec/config.schema.json`);
+      if (!keyExists(schema, r.to))
+        problems.push(`migrations[${i}]: ${r.to.join('.')} is not a key of spec/config.schema.json`);
+      if (keyExists(schema, r.from))
+        problems.push(`migrations[${i}]: ${r.from.join('.')} is still a key of spec/config.schema.json`);
     }
   });
-  if (spec.migrations.length !== spec.current) problems.push(`there must be one migration per version below ${spec.current}`);
+  if (spec.migrations.length !== spec.current)
+    problems.push(`there must be one migration per version below ${spec.current}`);
   if (problems.length > 0) throw new Error(`${SOURCE}: ${problems.join('; ')}`);
   const body = `/** The configuration format this discern writes and reads ([meta] schema_version). */
 export const CONFIG_SCHEMA_VERSION = ${spec.current};

@@ -11,11 +11,16 @@ export function checkGrammar(grammar: Grammar, contracts: Contracts): void {
   const validate = ajv.getSchema(`${String(contracts.resultsSchema['$id'])}#/$defs/DiscernHelpCliGrammar`);
   if (!validate) throw new Error('the results schema has no DiscernHelpCliGrammar definition');
   if (!validate(grammar)) {
-    throw new Error(`the generated CLI grammar does not satisfy DiscernHelpCliGrammar: ${JSON.stringify(validate.errors)}`);
+    throw new Error(
+      `the generated CLI grammar does not satisfy DiscernHelpCliGrammar: ${JSON.stringify(validate.errors)}`,
+    );
   }
   const names = new Set<string>();
   for (const command of grammar.commands) {
-    for (const name of [command.path.join(' '), ...command.aliases.map((a) => [...command.path.slice(0, -1), a].join(' '))]) {
+    for (const name of [
+      command.path.join(' '),
+      ...command.aliases.map((a) => [...command.path.slice(0, -1), a].join(' ')),
+    ]) {
       if (names.has(name)) throw new Error(`CLI command "${name}" is declared twice`);
       names.add(name);
     }
@@ -23,7 +28,8 @@ export function checkGrammar(grammar: Grammar, contracts: Contracts): void {
     for (const flag of command.flags) {
       for (const s of flag.spellings) {
         if (spellings.has(s)) throw new Error(`CLI command "${command.path.join(' ')}" spells ${s} twice`);
-        if (s === '-h' || s === '--help' || s === '-V' || s === '--version' || s === '-v') throw new Error(`${s} is reserved`);
+        if (s === '-h' || s === '--help' || s === '-V' || s === '--version' || s === '-v')
+          throw new Error(`${s} is reserved`);
         spellings.add(s);
       }
     }

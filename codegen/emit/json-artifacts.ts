@@ -27,30 +27,67 @@ export function emitJsonArtifacts(model: SpecModel, contracts: Contracts, gramma
     }),
   );
 
-  out.set('schema/discern-config.schema.json', jsonWithComment(['spec/config.schema.json'], publishSchema(model.config, 'discern-config.schema.json', contracts)));
-  out.set('schema/discern-proof-note.schema.json', jsonWithComment(['spec/proof-note.schema.json'], publishSchema(model.proofNote, 'discern-proof-note.schema.json', contracts)));
+  out.set(
+    'schema/discern-config.schema.json',
+    jsonWithComment(['spec/config.schema.json'], publishSchema(model.config, 'discern-config.schema.json', contracts)),
+  );
+  out.set(
+    'schema/discern-proof-note.schema.json',
+    jsonWithComment(
+      ['spec/proof-note.schema.json'],
+      publishSchema(model.proofNote, 'discern-proof-note.schema.json', contracts),
+    ),
+  );
   out.set(
     'schema/discern-exception-note.schema.json',
-    jsonWithComment(['spec/exception-note.schema.json'], publishSchema(model.exceptionNote, 'discern-exception-note.schema.json', contracts)),
+    jsonWithComment(
+      ['spec/exception-note.schema.json'],
+      publishSchema(model.exceptionNote, 'discern-exception-note.schema.json', contracts),
+    ),
   );
   out.set(
     'schema/discern-progress-line.schema.json',
-    jsonWithComment(['spec/progress-line.schema.json'], publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts)),
+    jsonWithComment(
+      ['spec/progress-line.schema.json'],
+      publishSchema(model.progressLine, 'discern-progress-line.schema.json', contracts),
+    ),
   );
-  out.set('schema/discern-releases.schema.json', jsonWithComment(['spec/releases.schema.json'], publishSchema(model.releasesSchema, 'discern-releases.schema.json', contracts)));
+  out.set(
+    'schema/discern-releases.schema.json',
+    jsonWithComment(
+      ['spec/releases.schema.json'],
+      publishSchema(model.releasesSchema, 'discern-releases.schema.json', contracts),
+    ),
+  );
   out.set(
     'schema/discern-setup-config.schema.json',
-    jsonWithComment(['spec/setup-config.schema.json', 'spec/config.schema.json'], publishSchema(standaloneSetupConfig(model.setupConfig, model.config), 'discern-setup-config.schema.json', contracts)),
+    jsonWithComment(
+      ['spec/setup-config.schema.json', 'spec/config.schema.json'],
+      publishSchema(
+        standaloneSetupConfig(model.setupConfig, model.config),
+        'discern-setup-config.schema.json',
+        contracts,
+      ),
+    ),
   );
   out.set(
     'schema/discern-conventions.json',
-    jsonWithComment(['spec/conventions.yaml'], { $id: `${SCHEMA_BASE}discern-conventions.json`, format: 1, ...model.conventions }),
+    jsonWithComment(['spec/conventions.yaml'], {
+      $id: `${SCHEMA_BASE}discern-conventions.json`,
+      format: 1,
+      ...model.conventions,
+    }),
   );
   return out;
 }
 
 /** The MCP manifest: every tool, resource (the schema template with the names it serves) and prompt. */
-export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[], skillNames: readonly string[]): Map<string, string> {
+export function emitMcpManifest(
+  model: SpecModel,
+  contracts: Contracts,
+  schemas: readonly McpSchemaEntry[],
+  skillNames: readonly string[],
+): Map<string, string> {
   const template = model.mcp.schemas;
   const assets = model.mcp.agent_assets;
   return new Map([
@@ -72,9 +109,32 @@ export function emitMcpManifest(model: SpecModel, contracts: Contracts, schemas:
         })),
         resources: [
           ...mcpResources(model).map(resourceEntry),
-          { name: template.name, kind: 'template', uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json', names: schemas.map((s) => s.name) },
-          { name: assets.instructions.name, kind: 'resource', uri: assets.instructions.uri, title: assets.instructions.title, description: assets.instructions.description.trim(), mimeType: 'text/markdown' },
-          { name: assets.skills.name, kind: 'template', uri: assets.skills.uri, title: assets.skills.title, description: assets.skills.description.trim(), mimeType: 'text/markdown', names: [...skillNames] },
+          {
+            name: template.name,
+            kind: 'template',
+            uri: template.uri,
+            title: template.title,
+            description: template.description.trim(),
+            mimeType: 'application/json',
+            names: schemas.map((s) => s.name),
+          },
+          {
+            name: assets.instructions.name,
+            kind: 'resource',
+            uri: assets.instructions.uri,
+            title: assets.instructions.title,
+            description: assets.instructions.description.trim(),
+            mimeType: 'text/markdown',
+          },
+          {
+            name: assets.skills.name,
+            kind: 'template',
+            uri: assets.skills.uri,
+            title: assets.skills.title,
+            description: assets.skills.description.trim(),
+            mimeType: 'text/markdown',
+            names: [...skillNames],
+          },
         ],
         prompts: promptEntries(model).map((p) => ({
           name: p.name,

@@ -20,9 +20,17 @@ const SECTION_DIR = /^\d\d-[a-z][a-z-]*$/;
 const PAGE_FILE = /^[a-z0-9][a-z0-9-]*\.md$/;
 export const REFERENCE_SECTION = 'reference';
 
-export function emitManual(root: string, model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): Map<string, string> {
+export function emitManual(
+  root: string,
+  model: SpecModel,
+  contracts: Contracts,
+  grammar: Grammar,
+  schemas: readonly McpSchemaEntry[],
+): Map<string, string> {
   const problems = new ProblemList();
-  const validateFrontMatter = createAjv().compile(JSON.parse(readFileSync(join(root, 'spec/meta/manual-page.schema.json'), 'utf8')) as object);
+  const validateFrontMatter = createAjv().compile(
+    JSON.parse(readFileSync(join(root, 'spec/meta/manual-page.schema.json'), 'utf8')) as object,
+  );
   const docsDir = join(root, 'docs');
   const files: SourceFile[] = [];
   for (const dir of readdirSync(docsDir).sort()) {
@@ -30,8 +38,10 @@ export function emitManual(root: string, model: SpecModel, contracts: Contracts,
     for (const file of readdirSync(join(docsDir, dir)).sort()) {
       const rel = `docs/${dir}/${file}`;
       const info = lstatSync(join(docsDir, dir, file));
-      if (info.isSymbolicLink()) problems.add(rel, '', 'manual pages may not be symbolic links (the manual must not reach outside docs/)');
-      else if (!info.isFile() || !PAGE_FILE.test(file)) problems.add(rel, '', 'a manual section holds only <slug>.md files (lowercase letters, digits and -)');
+      if (info.isSymbolicLink())
+        problems.add(rel, '', 'manual pages may not be symbolic links (the manual must not reach outside docs/)');
+      else if (!info.isFile() || !PAGE_FILE.test(file))
+        problems.add(rel, '', 'a manual section holds only <slug>.md files (lowercase letters, digits and -)');
       else files.push({ path: `${dir}/${file}`, text: readFileSync(join(docsDir, dir, file), 'utf8') });
     }
   }
@@ -40,20 +50,34 @@ export function emitManual(root: string, model: SpecModel, contracts: Contracts,
   for (const file of files) {
     const meta = frontMatter.get(file.path);
     const rel = `docs/${file.path}`;
-    if (!file.text.startsWith('---')) problems.add(rel, '', 'missing front matter (--- id, title, description, order, aliases ---)');
-    else if (meta && !validateFrontMatter(meta)) for (const e of validateFrontMatter.errors ?? []) problems.add(rel, e.instancePath, `front matter ${e.message ?? e.keyword}`);
+    if (!file.text.startsWith('---'))
+      problems.add(rel, '', 'missing front matter (--- id, title, description, order, aliases ---)');
+    else if (meta && !validateFrontMatter(meta))
+      for (const e of validateFrontMatter.errors ?? [])
+        problems.add(rel, e.instancePath, `front matter ${e.message ?? e.keyword}`);
     const slug = file.path.split('/')[1]?.replace(/\.md$/, '');
-    if (meta && typeof meta['id'] === 'string' && meta['id'] !== slug) problems.add(rel, '/id', `id must equal the file's slug "${slug ?? ''}"`);
+    if (meta && typeof meta['id'] === 'string' && meta['id'] !== slug)
+      problems.add(rel, '/id', `id must equal the file's slug "${slug ?? ''}"`);
   }
 
   let reference = corpus.regions.find((r) => r.name === REFERENCE_SECTION);
   if (!reference) {
-    reference = { name: REFERENCE_SECTION, dir: `90-${REFERENCE_SECTION}`, title: 'Reference', description: '', page_count: 0 };
+    reference = {
+      name: REFERENCE_SECTION,
+      dir: `90-${REFERENCE_SECTION}`,
+      title: 'Reference',
+      description: '',
+      page_count: 0,
+    };
     corpus.regions.push(reference);
   }
   for (const generated of referencePages(model, contracts, grammar, schemas)) {
     if (corpus.pages.some((p) => p.target === `${REFERENCE_SECTION}/${generated.slug}`)) {
-      problems.add(`docs/${reference.dir}/${generated.slug}.md`, '', 'this page is generated from spec/; remove the hand-written file');
+      problems.add(
+        `docs/${reference.dir}/${generated.slug}.md`,
+        '',
+        'this page is generated from spec/; remove the hand-written file',
+      );
       continue;
     }
     const page: CorpusPage = {
@@ -81,7 +105,12 @@ export function emitManual(root: string, model: SpecModel, contracts: Contracts,
   problems.throwIfAny();
 
   const regionOrder = new Map(corpus.regions.map((r) => [r.name, r.dir]));
-  corpus.pages.sort((a, b) => (regionOrder.get(a.section) ?? '').localeCompare(regionOrder.get(b.section) ?? '') || a.order - b.order || a.slug.localeCompare(b.slug));
+  corpus.pages.sort(
+    (a, b) =>
+      (regionOrder.get(a.section) ?? '').localeCompare(regionOrder.get(b.section) ?? '') ||
+      a.order - b.order ||
+      a.slug.localeCompare(b.slug),
+  );
   for (const region of corpus.regions) region.page_count = corpus.pages.filter((p) => p.section === region.name).length;
   corpus.regions.sort((a, b) => a.dir.localeCompare(b.dir));
   const bundle = indexCorpus({ pages: corpus.pages, regions: corpus.regions.filter((r) => r.page_count > 0) });

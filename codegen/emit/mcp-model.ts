@@ -97,7 +97,12 @@ export function promptEntries(model: SpecModel): McpPromptEntry[] {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    arguments: spec.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required, form: a.form })),
+    arguments: spec.arguments.map((a) => ({
+      name: a.name,
+      description: a.description,
+      required: a.required,
+      form: a.form,
+    })),
     builder: spec.builder,
     attach: spec.attach ?? [],
     ask: spec.ask.trim(),
@@ -117,7 +122,10 @@ export interface McpSchemaEntry {
 
 /** schema/discern-<name>.schema.json and schema/discern-<name>.json are both discern://schema/<name>. */
 export function schemaName(file: string): string {
-  return file.replace(/^schema\//, '').replace(/^discern-/, '').replace(/(\.schema)?\.json$/, '');
+  return file
+    .replace(/^schema\//, '')
+    .replace(/^discern-/, '')
+    .replace(/(\.schema)?\.json$/, '');
 }
 
 /**
@@ -140,7 +148,12 @@ export function schemaEntries(model: SpecModel, texts: ReadonlyMap<string, strin
       }
       const untitled = model.mcp.schemas.untitled?.[name];
       const title = typeof parsed['title'] === 'string' ? parsed['title'] : (untitled ?? file);
-      const description = typeof parsed['description'] === 'string' ? parsed['description'] : untitled !== undefined ? `${untitled}.` : `discern's published ${file}.`;
+      const description =
+        typeof parsed['description'] === 'string'
+          ? parsed['description']
+          : untitled !== undefined
+            ? `${untitled}.`
+            : `discern's published ${file}.`;
       return { name, file, uri: template.replace('{name}', name), title, description };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -163,7 +176,9 @@ export function serverInstructions(model: SpecModel, contracts: Contracts, schem
     text.discovery,
     ...tools.map((t, i) => `${i + 1}. ${t.name}: ${t.when}`),
     '',
-    present.length > 0 ? text.loop_present.replace('{loop}', loop).replace('{present}', present.join(', ')) : text.loop_absent.replace('{loop}', loop),
+    present.length > 0
+      ? text.loop_present.replace('{loop}', loop).replace('{present}', present.join(', '))
+      : text.loop_absent.replace('{loop}', loop),
     '',
     text.resources,
     ...mcpResources(model).map((r) => `- ${r.uri} = ${r.reads}.`),
@@ -180,5 +195,13 @@ export function serverInstructions(model: SpecModel, contracts: Contracts, schem
 }
 
 export function resourceEntry(r: McpResourceModel): McpResourceEntry {
-  return { name: r.name, kind: r.kind, uri: r.uri, title: r.title, description: r.description, mimeType: r.mimeType, tool: r.tool };
+  return {
+    name: r.name,
+    kind: r.kind,
+    uri: r.uri,
+    title: r.title,
+    description: r.description,
+    mimeType: r.mimeType,
+    tool: r.tool,
+  };
 }

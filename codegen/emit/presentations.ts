@@ -38,7 +38,8 @@ export function emitPresentations(root: string, model: SpecModel, contracts: Con
     const schema = contracts.defs[resultDefName(verb.pascal)];
     if (!schema) throw new Error(`${verb.spec.verb}: no result definition`);
     const check = new TemplateCheck(contracts.defs, (message) => problems.add(file, '', message));
-    for (const nodes of Object.values(template)) if (nodes) check.nodes(nodes, { root: [schema], item: [schema], bound: {} });
+    for (const nodes of Object.values(template))
+      if (nodes) check.nodes(nodes, { root: [schema], item: [schema], bound: {} });
     templates.push([verb.spec.verb, template]);
   }
   problems.throwIfAny();
@@ -78,7 +79,8 @@ class TemplateCheck {
       for (const f of node.filters) {
         const spec = (FILTERS as Record<string, { args: [number, number] }>)[f.name];
         if (!spec) this.problem(`unknown filter "${f.name}" (filters: ${Object.keys(FILTERS).join(', ')})`);
-        else if (f.args.length < spec.args[0] || f.args.length > spec.args[1]) this.problem(`filter "${f.name}" takes ${spec.args[0]}–${spec.args[1]} arguments, not ${f.args.length}`);
+        else if (f.args.length < spec.args[0] || f.args.length > spec.args[1])
+          this.problem(`filter "${f.name}" takes ${spec.args[0]}–${spec.args[1]} arguments, not ${f.args.length}`);
         for (const a of f.args) this.value(a, scope);
       }
       return;
@@ -94,12 +96,18 @@ class TemplateCheck {
     if ('each' in node) {
       const over = this.value(node.each, scope);
       const items = over.flatMap((s) => this.itemsOf(s));
-      if (over.length > 0 && items.length === 0) this.problem(`{{#each ${describe(node.each)}}}: that value is neither a list nor a map`);
-      this.nodes(node.body, { ...scope, item: items, bound: node.as ? { ...scope.bound, [node.as]: items } : scope.bound });
+      if (over.length > 0 && items.length === 0)
+        this.problem(`{{#each ${describe(node.each)}}}: that value is neither a list nor a map`);
+      this.nodes(node.body, {
+        ...scope,
+        item: items,
+        bound: node.as ? { ...scope.bound, [node.as]: items } : scope.bound,
+      });
       if (node.empty) this.nodes(node.empty, scope);
       return;
     }
-    if (!(BLOCK_NAMES as readonly string[]).includes(node.block)) this.problem(`unknown block "${node.block}" (blocks: ${BLOCK_NAMES.join(', ')})`);
+    if (!(BLOCK_NAMES as readonly string[]).includes(node.block))
+      this.problem(`unknown block "${node.block}" (blocks: ${BLOCK_NAMES.join(', ')})`);
     for (const a of node.args) this.value(a, scope);
   }
 
@@ -107,12 +115,18 @@ class TemplateCheck {
   private value(value: Value, scope: Scope): JsonSchema[] {
     if ('literal' in value || value.from === 'meta') return [{}];
     const [start, path] =
-      value.from === 'root' ? [scope.root, value.path] : value.from === 'item' ? [scope.item, value.path] : [scope.bound[value.path[0] ?? ''] ?? [], value.path.slice(1)];
+      value.from === 'root'
+        ? [scope.root, value.path]
+        : value.from === 'item'
+          ? [scope.item, value.path]
+          : [scope.bound[value.path[0] ?? ''] ?? [], value.path.slice(1)];
     let current = start.flatMap((s) => this.expand(s));
     for (const [i, key] of path.entries()) {
       const next = current.flatMap((s) => this.property(s, key)).flatMap((s) => this.expand(s));
       if (next.length === 0) {
-        this.problem(`"${describe(value)}": the result contract has no "${key}" at ${path.slice(0, i).join('.') || 'this level'}`);
+        this.problem(
+          `"${describe(value)}": the result contract has no "${key}" at ${path.slice(0, i).join('.') || 'this level'}`,
+        );
         return [];
       }
       current = next;
@@ -144,7 +158,8 @@ class TemplateCheck {
 
   private property(schema: JsonSchema, key: string): JsonSchema[] {
     const props = schema['properties'];
-    if (props && typeof props === 'object' && key in props) return [(props as Record<string, JsonSchema>)[key] as JsonSchema];
+    if (props && typeof props === 'object' && key in props)
+      return [(props as Record<string, JsonSchema>)[key] as JsonSchema];
     const extra = schema['additionalProperties'];
     if (extra && typeof extra === 'object') return [extra as JsonSchema];
     // A list's items by position (`list.0`) and its length.
@@ -159,7 +174,8 @@ class TemplateCheck {
   private itemsOf(schema: JsonSchema): JsonSchema[] {
     if (schema['items']) return this.expand(schema['items'] as JsonSchema);
     const extra = schema['additionalProperties'];
-    if (extra && typeof extra === 'object') return [{ type: 'object', properties: { key: { type: 'string' }, value: extra } }];
+    if (extra && typeof extra === 'object')
+      return [{ type: 'object', properties: { key: { type: 'string' }, value: extra } }];
     return [];
   }
 }

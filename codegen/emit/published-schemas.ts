@@ -4,7 +4,10 @@
 import type { McpSchemaEntry } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 
-export function emitPublishedSchemas(schemas: readonly McpSchemaEntry[], files: ReadonlyMap<string, string>): Map<string, string> {
+export function emitPublishedSchemas(
+  schemas: readonly McpSchemaEntry[],
+  files: ReadonlyMap<string, string>,
+): Map<string, string> {
   const entries = schemas.map((s) => {
     const text = files.get(`schema/${s.file}`);
     if (text === undefined) throw new Error(`schema/${s.file} is listed as a schema resource but was not generated`);

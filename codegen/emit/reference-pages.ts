@@ -16,28 +16,70 @@ export interface GeneratedPage {
   content: string;
 }
 
-export function referencePages(model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): GeneratedPage[] {
+export function referencePages(
+  model: SpecModel,
+  contracts: Contracts,
+  grammar: Grammar,
+  schemas: readonly McpSchemaEntry[],
+): GeneratedPage[] {
   return [toolsPage(model, contracts, schemas), commandsPage(grammar), errorsPage(model)];
 }
 
 function toolsPage(model: SpecModel, contracts: Contracts, schemas: readonly McpSchemaEntry[]): GeneratedPage {
   const tools = orderedTools(model, contracts);
-  const lines: string[] = ['# MCP tools and resources', '', 'Every tool of `discern mcp`, in `tools/list` order, with its exact inputs and safety annotations. Inputs are strict: an undeclared key, a wrong type or a relative `path` returns an `invalid_arguments` result.', ''];
+  const lines: string[] = [
+    '# MCP tools and resources',
+    '',
+    'Every tool of `discern mcp`, in `tools/list` order, with its exact inputs and safety annotations. Inputs are strict: an undeclared key, a wrong type or a relative `path` returns an `invalid_arguments` result.',
+    '',
+  ];
   for (const tool of tools) {
     lines.push(`## ${tool.name}`, '', `**${tool.title}.** ${tool.description}`, '', `When: ${tool.when}`, '');
     const a = tool.annotations;
-    lines.push(`Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`, '');
+    lines.push(
+      `Annotations: readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}.`,
+      '',
+    );
     lines.push(...inputTable(tool.inputSchema), '');
   }
-  lines.push('## Resources', '', 'Each resource is computed when read; the named tool returns the same data for clients that do not attach resources.', '', '| URI | Kind | Payload | Same data as |', '| --- | --- | --- | --- |');
-  for (const r of mcpResources(model)) lines.push(`| \`${r.uri}\` | ${r.kind} | ${r.description} (${r.mimeType}) | ${r.reads} |`);
+  lines.push(
+    '## Resources',
+    '',
+    'Each resource is computed when read; the named tool returns the same data for clients that do not attach resources.',
+    '',
+    '| URI | Kind | Payload | Same data as |',
+    '| --- | --- | --- | --- |',
+  );
+  for (const r of mcpResources(model))
+    lines.push(`| \`${r.uri}\` | ${r.kind} | ${r.description} (${r.mimeType}) | ${r.reads} |`);
   const template = model.mcp.schemas;
-  lines.push('', '### Published schemas', '', `\`${template.uri}\` (template, application/json): ${template.description.trim()} Each is the file in the package's \`schema/\` directory, byte for byte.`, '', '| URI | File | Title |', '| --- | --- | --- |');
+  lines.push(
+    '',
+    '### Published schemas',
+    '',
+    `\`${template.uri}\` (template, application/json): ${template.description.trim()} Each is the file in the package's \`schema/\` directory, byte for byte.`,
+    '',
+    '| URI | File | Title |',
+    '| --- | --- | --- |',
+  );
   for (const s of schemas) lines.push(`| \`${s.uri}\` | \`schema/${s.file}\` | ${s.title} |`);
   const prompts = promptEntries(model);
-  lines.push('', '## Prompts', '', 'Each prompt is filled from the repository\'s live state when it is requested (`prompts/get`). Arguments are strings; a missing required argument, an undeclared one or a relative `path` is refused with an invalid-params error naming it.', '');
+  lines.push(
+    '',
+    '## Prompts',
+    '',
+    "Each prompt is filled from the repository's live state when it is requested (`prompts/get`). Arguments are strings; a missing required argument, an undeclared one or a relative `path` is refused with an invalid-params error naming it.",
+    '',
+  );
   for (const p of prompts) {
-    lines.push(`### ${p.name}`, '', `**${p.title}.** ${p.description}`, '', `Arguments: \`${promptSignature(p)}\`.`, '');
+    lines.push(
+      `### ${p.name}`,
+      '',
+      `**${p.title}.** ${p.description}`,
+      '',
+      `Arguments: \`${promptSignature(p)}\`.`,
+      '',
+    );
     if (p.arguments.length > 0) {
       lines.push('| Argument | Required | Meaning |', '| --- | --- | --- |');
       for (const a of p.arguments) lines.push(`| \`${a.name}\` | ${a.required ? 'yes' : 'no'} | ${a.description} |`);
@@ -49,9 +91,18 @@ function toolsPage(model: SpecModel, contracts: Contracts, schemas: readonly Mcp
     slug: 'tools',
     id: 'tools',
     title: 'MCP tools',
-    description: 'Every MCP tool with its inputs and annotations, every resource and every prompt, generated from the contract.',
+    description:
+      'Every MCP tool with its inputs and annotations, every resource and every prompt, generated from the contract.',
     order: 900,
-    aliases: ['tool list', 'mcp inputs', 'annotations', 'resources', 'prompts', ...tools.map((t) => t.name), ...prompts.map((p) => p.name)],
+    aliases: [
+      'tool list',
+      'mcp inputs',
+      'annotations',
+      'resources',
+      'prompts',
+      ...tools.map((t) => t.name),
+      ...prompts.map((p) => p.name),
+    ],
     content: `${lines.join('\n')}\n`,
   };
 }
@@ -84,11 +135,23 @@ function commandsPage(grammar: Grammar): GeneratedPage {
     '',
   ];
   for (const command of grammar.commands.filter((c) => !c.hidden)) {
-    lines.push(`## discern ${command.path.join(' ')}`, '', command.description, '', '```text', command.usage, '```', '');
+    lines.push(
+      `## discern ${command.path.join(' ')}`,
+      '',
+      command.description,
+      '',
+      '```text',
+      command.usage,
+      '```',
+      '',
+    );
     const own = command.flags.filter((f) => !f.global);
     if (command.positionals.length > 0) {
       lines.push('| Argument | Type | Optional | Fills input |', '| --- | --- | --- | --- |');
-      for (const p of command.positionals) lines.push(`| \`${p.variadic ? `${p.name}...` : p.name}\` | ${p.value_types.join('|')} | ${p.optional ? 'yes' : 'no'} | \`${p.input}\` |`);
+      for (const p of command.positionals)
+        lines.push(
+          `| \`${p.variadic ? `${p.name}...` : p.name}\` | ${p.value_types.join('|')} | ${p.optional ? 'yes' : 'no'} | \`${p.input}\` |`,
+        );
       lines.push('');
     }
     if (own.length > 0) lines.push(...flagTable(own), '');
@@ -109,7 +172,10 @@ function flagTable(flags: GrammarFlag[]): string[] {
   return [
     '| Flag | Value | Meaning |',
     '| --- | --- | --- |',
-    ...flags.map((f) => `| \`${f.spellings.join('`, `')}\` | ${f.arity === 0 ? '—' : `\`${f.type_definition}\``}${f.repeatable ? ' (repeatable)' : ''} | ${f.description}${f.default !== undefined ? ` Default: \`${String(f.default)}\`.` : ''} |`),
+    ...flags.map(
+      (f) =>
+        `| \`${f.spellings.join('`, `')}\` | ${f.arity === 0 ? '—' : `\`${f.type_definition}\``}${f.repeatable ? ' (repeatable)' : ''} | ${f.description}${f.default !== undefined ? ` Default: \`${String(f.default)}\`.` : ''} |`,
+    ),
   ];
 }
 
@@ -122,10 +188,20 @@ function errorsPage(model: SpecModel): GeneratedPage {
     '',
   ];
   for (const [family, entry] of Object.entries(v.error_families)) {
-    const slugs = Object.entries(v.error_slugs).filter(([, s]) => s.family === family).sort(([a], [b]) => a.localeCompare(b));
+    const slugs = Object.entries(v.error_slugs)
+      .filter(([, s]) => s.family === family)
+      .sort(([a], [b]) => a.localeCompare(b));
     if (slugs.length === 0) continue;
-    lines.push(`## ${family}`, '', `${entry.description} Next action: ${entry.next_action}`, '', '| Slug | Meaning |', '| --- | --- |');
-    for (const [slug, s] of slugs) lines.push(`| \`${slug}\` | ${s.description}${s.next_action ? ` Next action: ${s.next_action}` : ''} |`);
+    lines.push(
+      `## ${family}`,
+      '',
+      `${entry.description} Next action: ${entry.next_action}`,
+      '',
+      '| Slug | Meaning |',
+      '| --- | --- |',
+    );
+    for (const [slug, s] of slugs)
+      lines.push(`| \`${slug}\` | ${s.description}${s.next_action ? ` Next action: ${s.next_action}` : ''} |`);
     lines.push('');
   }
   return {

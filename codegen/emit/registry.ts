@@ -5,7 +5,14 @@ import Handlebars from 'handlebars';
 import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
-import { orderedTools, mcpResources, promptEntries, resourceEntry, serverInstructions, type McpSchemaEntry } from './mcp-model.js';
+import {
+  orderedTools,
+  mcpResources,
+  promptEntries,
+  resourceEntry,
+  serverInstructions,
+  type McpSchemaEntry,
+} from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 import { collectionRules } from '../schemas/projection-rules.js';
 
@@ -26,7 +33,12 @@ const UNIVERSAL_ERRORS = ['invalid_arguments'];
 /** A setup-gated verb may be refused with this before its handler runs (src/verbs/invoke.ts). */
 const SETUP_GATE_ERRORS = ['setup_unfinished'];
 
-export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Grammar, schemas: readonly McpSchemaEntry[]): Map<string, string> {
+export function emitRegistry(
+  model: SpecModel,
+  contracts: Contracts,
+  grammar: Grammar,
+  schemas: readonly McpSchemaEntry[],
+): Map<string, string> {
   const out = new Map<string, string>();
   const v = model.vocabularies;
 
@@ -35,11 +47,19 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
     .map(([name, entry]) => {
       const nextAction = entry.next_action ?? v.error_families[entry.family]?.next_action ?? '';
       const params = placeholders(nextAction);
-      const paramsType = params.length === 0 ? 'Record<string, never>' : `{ ${params.map((p) => `${p}: string`).join('; ')} }`;
+      const paramsType =
+        params.length === 0 ? 'Record<string, never>' : `{ ${params.map((p) => `${p}: string`).join('; ')} }`;
       return { name, family: entry.family, description: entry.description, nextAction, paramsType };
     });
-  const families = Object.entries(v.error_families).map(([name, f]) => ({ name, description: f.description, nextAction: f.next_action }));
-  out.set('generated/errors.ts', withCodeHeader(['spec/vocabularies.yaml'], render('errors.ts.hbs', { slugs, families })));
+  const families = Object.entries(v.error_families).map(([name, f]) => ({
+    name,
+    description: f.description,
+    nextAction: f.next_action,
+  }));
+  out.set(
+    'generated/errors.ts',
+    withCodeHeader(['spec/vocabularies.yaml'], render('errors.ts.hbs', { slugs, families })),
+  );
 
   const verbs = contracts.verbs.map((c) => {
     const spec = c.verb.spec;
@@ -104,21 +124,44 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
   const template = model.mcp.schemas;
   out.set(
     'generated/mcp-table.ts',
-    withCodeHeader(['spec/mcp.yaml', 'spec/verbs/*', 'spec/prompts/*', 'schema/*'], render('mcp-table.ts.hbs', {
-      server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
-      instructions: serverInstructions(model, contracts, schemas),
-      tools,
-      resources,
-      resourceNames: resources.map((r) => r.name),
-      schemaTemplate: { name: template.name, uri: template.uri, title: template.title, description: template.description.trim(), mimeType: 'application/json' },
-      schemas: schemas.map((s) => ({ name: s.name, file: s.file, uri: s.uri, title: s.title, description: s.description })),
-      agentAssets: Object.fromEntries(Object.entries(model.mcp.agent_assets).map(([key, a]) => [key, { name: a.name, uri: a.uri, title: a.title, description: a.description.trim(), mimeType: 'text/markdown' }])),
-      prompts,
-      builders: [...new Set(prompts.map((p) => p.builder))],
-      clientProfiles: model.mcp.client_profiles,
-    })),
+    withCodeHeader(
+      ['spec/mcp.yaml', 'spec/verbs/*', 'spec/prompts/*', 'schema/*'],
+      render('mcp-table.ts.hbs', {
+        server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
+        instructions: serverInstructions(model, contracts, schemas),
+        tools,
+        resources,
+        resourceNames: resources.map((r) => r.name),
+        schemaTemplate: {
+          name: template.name,
+          uri: template.uri,
+          title: template.title,
+          description: template.description.trim(),
+          mimeType: 'application/json',
+        },
+        schemas: schemas.map((s) => ({
+          name: s.name,
+          file: s.file,
+          uri: s.uri,
+          title: s.title,
+          description: s.description,
+        })),
+        agentAssets: Object.fromEntries(
+          Object.entries(model.mcp.agent_assets).map(([key, a]) => [
+            key,
+            { name: a.name, uri: a.uri, title: a.title, description: a.description.trim(), mimeType: 'text/markdown' },
+          ]),
+        ),
+        prompts,
+        builders: [...new Set(prompts.map((p) => p.builder))],
+        clientProfiles: model.mcp.client_profiles,
+      }),
+    ),
   );
-  out.set('generated/cli-grammar.ts', withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })));
+  out.set(
+    'generated/cli-grammar.ts',
+    withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })),
+  );
   return out;
 }
 
@@ -126,7 +169,10 @@ export function emitRegistry(model: SpecModel, contracts: Contracts, grammar: Gr
  * A prompt's arguments as a JSON Schema: every argument is a string on the wire, and its form narrows which
  * strings, as the tools' inputs do (an absolute-path is the tools' ProjectPath).
  */
-function promptArgsSchema(model: SpecModel, args: readonly { name: string; description: string; required: boolean; form: string }[]): Record<string, unknown> {
+function promptArgsSchema(
+  model: SpecModel,
+  args: readonly { name: string; description: string; required: boolean; form: string }[],
+): Record<string, unknown> {
   const defs = (model.common['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
   const { description: _d, ...projectPath } = defs['ProjectPath'] ?? {};
   const forms: Record<string, Record<string, unknown>> = {

@@ -15,7 +15,6 @@ import { mcpResultDefName, vocabularyType } from '../schemas/names.js';
 
 export type TypesFlavour = 'internal' | 'published';
 
-
 export async function emitTypes(model: SpecModel, contracts: Contracts, flavour: TypesFlavour): Promise<string> {
   const parts: string[] = [];
   parts.push(flavour === 'published' ? PUBLISHED_PREAMBLE : INTERNAL_PREAMBLE);
@@ -35,7 +34,8 @@ function assertUniqueNames(text: string): void {
   const seen = new Set<string>();
   for (const match of text.matchAll(/^export (?:declare )?(?:type|interface) (\w+)/gm)) {
     const name = match[1] ?? '';
-    if (seen.has(name)) throw new Error(`two spec names map to the TypeScript type ${name}: rename the vocabulary or the definition`);
+    if (seen.has(name))
+      throw new Error(`two spec names map to the TypeScript type ${name}: rename the vocabulary or the definition`);
     seen.add(name);
   }
 }
@@ -65,17 +65,23 @@ async function shapeTypes(model: SpecModel, contracts: Contracts): Promise<strin
   const emittedByMorph = new Set(['DiscernResultState', 'DiscernCliJsonResult', 'DiscernMcpJsonResult']);
   for (const c of contracts.verbs) emittedByMorph.add(c.resultName).add(mcpResultDefName(c.verb.pascal));
   const defs: Record<string, JsonSchema> = {};
-  for (const [name, def] of Object.entries(contracts.tsDefs)) if (!emittedByMorph.has(name)) defs[name] = { ...def, title: name };
-  for (const [name, def] of Object.entries(contracts.tsInputs)) defs[name] = { ...(expandVocabularies(def, contracts.vocabularies, 'ts') as JsonSchema), title: name };
+  for (const [name, def] of Object.entries(contracts.tsDefs))
+    if (!emittedByMorph.has(name)) defs[name] = { ...def, title: name };
+  for (const [name, def] of Object.entries(contracts.tsInputs))
+    defs[name] = { ...(expandVocabularies(def, contracts.vocabularies, 'ts') as JsonSchema), title: name };
   const envelopeProps: Record<string, JsonSchema> = {};
-  for (const [key, prop] of Object.entries(envelopeProperties(model.envelope))) envelopeProps[key] = expandVocabularies(prop, contracts.vocabularies, 'ts') as JsonSchema;
+  for (const [key, prop] of Object.entries(envelopeProperties(model.envelope)))
+    envelopeProps[key] = expandVocabularies(prop, contracts.vocabularies, 'ts') as JsonSchema;
   defs['DiscernResultEnvelope'] = {
     title: 'DiscernResultEnvelope',
     description: 'Every envelope field; per-verb result types fix verb and data and add DiscernResultState.',
     type: 'object',
     additionalProperties: false,
     required: ['ok', 'verb'],
-    properties: { ...envelopeProps, data: { tsType: 'unknown', description: 'The verb payload; each result type narrows it.' } },
+    properties: {
+      ...envelopeProps,
+      data: { tsType: 'unknown', description: 'The verb payload; each result type narrows it.' },
+    },
   };
   const root = { title: 'DiscernTypesRoot', type: 'object', additionalProperties: false, properties: {}, $defs: defs };
   const text = await compile(root as never, 'DiscernTypesRoot', {
@@ -118,13 +124,17 @@ function stateAndResultTypes(model: SpecModel, contracts: Contracts): string {
   file.addTypeAlias({
     name: 'DiscernVerdictState',
     isExported: true,
-    docs: ['A success carries no error; a failure carries its slug, a message, and at least one hint ending with the next action.'],
+    docs: [
+      'A success carries no error; a failure carries its slug, a message, and at least one hint ending with the next action.',
+    ],
     type: `| { ok: true; error?: never }\n| { ok: false; error: DiscernErrorSlug; message: string; hints: [string, ...string[]] }`,
   });
   file.addTypeAlias({
     name: 'DiscernExecutionState',
     isExported: true,
-    docs: ['Preview (dry_run true, optional plan), review plan (plan, no steps), or applied (optional steps, no plan): plan and steps never coexist.'],
+    docs: [
+      'Preview (dry_run true, optional plan), review plan (plan, no steps), or applied (optional steps, no plan): plan and steps never coexist.',
+    ],
     type: `| { dry_run: true; plan?: DiscernPlan; steps?: never }\n| { dry_run?: false; plan: DiscernPlan; steps?: never }\n| { dry_run?: false; plan?: never; steps?: DiscernStep[] }`,
   });
   file.addTypeAlias({
@@ -148,28 +158,56 @@ function stateAndResultTypes(model: SpecModel, contracts: Contracts): string {
       type: `Omit<DiscernResultEnvelope, 'verb' | 'data'> & { verb: ${JSON.stringify(verb)}; data?: ${data} } & DiscernResultState`,
     });
     byVerb.push(`${JSON.stringify(verb)}: ${c.resultName};`);
-    for (const command of [c.verb.spec.cli.path.join(' '), ...(c.verb.spec.cli.aliases ?? [])]) byCommand.push(`${JSON.stringify(command)}: ${c.resultName};`);
+    for (const command of [c.verb.spec.cli.path.join(' '), ...(c.verb.spec.cli.aliases ?? [])])
+      byCommand.push(`${JSON.stringify(command)}: ${c.resultName};`);
     inputsByVerb.push(`${JSON.stringify(verb)}: ${c.inputName};`);
     const tool = c.verb.spec.mcp;
     if (tool) {
-      file.addTypeAlias({ name: mcpResultDefName(c.verb.pascal), isExported: true, docs: [`structuredContent of ${tool.name}.`], type: c.resultName });
+      file.addTypeAlias({
+        name: mcpResultDefName(c.verb.pascal),
+        isExported: true,
+        docs: [`structuredContent of ${tool.name}.`],
+        type: c.resultName,
+      });
       byTool.push(`${JSON.stringify(tool.name)}: ${c.resultName};`);
       inputsByTool.push(`${JSON.stringify(tool.name)}: ${c.inputName};`);
     }
   }
   const map = (name: string, doc: string, rows: string[]): void => {
     file.addInterface({ name, isExported: true, docs: [doc] });
-    file.getInterfaceOrThrow(name).replaceWithText(`/** ${doc} */\nexport interface ${name} {\n${rows.map((r) => `  ${r}`).join('\n')}\n}`);
+    file
+      .getInterfaceOrThrow(name)
+      .replaceWithText(`/** ${doc} */\nexport interface ${name} {\n${rows.map((r) => `  ${r}`).join('\n')}\n}`);
   };
   map('DiscernResultsByVerb', 'Result type of each verb.', byVerb);
   map('DiscernResultsByCommand', 'Result type of each CLI command path (words joined by spaces).', byCommand);
   map('DiscernResultsByMcpTool', 'structuredContent type of each MCP tool.', byTool);
   map('DiscernInputsByVerb', 'Input type of each verb.', inputsByVerb);
   map('DiscernInputsByMcpTool', 'Arguments type of each MCP tool.', inputsByTool);
-  file.addTypeAlias({ name: 'DiscernVerb', isExported: true, docs: ['Every verb.'], type: 'keyof DiscernResultsByVerb' });
-  file.addTypeAlias({ name: 'DiscernCliJsonResult', isExported: true, docs: ['Any CLI --json result.'], type: 'DiscernResultsByVerb[keyof DiscernResultsByVerb]' });
-  file.addTypeAlias({ name: 'DiscernMcpJsonResult', isExported: true, docs: ['Any MCP tool structuredContent.'], type: 'DiscernResultsByMcpTool[keyof DiscernResultsByMcpTool]' });
-  file.addTypeAlias({ name: 'DiscernResult', isExported: true, docs: ['Any discern result.'], type: 'DiscernCliJsonResult | DiscernMcpJsonResult' });
+  file.addTypeAlias({
+    name: 'DiscernVerb',
+    isExported: true,
+    docs: ['Every verb.'],
+    type: 'keyof DiscernResultsByVerb',
+  });
+  file.addTypeAlias({
+    name: 'DiscernCliJsonResult',
+    isExported: true,
+    docs: ['Any CLI --json result.'],
+    type: 'DiscernResultsByVerb[keyof DiscernResultsByVerb]',
+  });
+  file.addTypeAlias({
+    name: 'DiscernMcpJsonResult',
+    isExported: true,
+    docs: ['Any MCP tool structuredContent.'],
+    type: 'DiscernResultsByMcpTool[keyof DiscernResultsByMcpTool]',
+  });
+  file.addTypeAlias({
+    name: 'DiscernResult',
+    isExported: true,
+    docs: ['Any discern result.'],
+    type: 'DiscernCliJsonResult | DiscernMcpJsonResult',
+  });
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   void model;
   return file.getFullText();

@@ -71,7 +71,8 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
     ...(g.exclusive_group ? { exclusive_group: g.exclusive_group } : {}),
   }));
   const commands: GrammarCommand[] = [];
-  for (const contract of contracts.verbs) commands.push(verbCommand(model, contract.verb, contract.cliInput, globalFlags));
+  for (const contract of contracts.verbs)
+    commands.push(verbCommand(model, contract.verb, contract.cliInput, globalFlags));
   for (const extra of model.cli.commands) {
     commands.push({
       path: extra.path,
@@ -92,7 +93,13 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
     });
   }
   commands.sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
-  return { version: model.version, format: 1, implicit_flags: model.cli.implicit_flags, global_flags: globalFlags, commands };
+  return {
+    version: model.version,
+    format: 1,
+    implicit_flags: model.cli.implicit_flags,
+    global_flags: globalFlags,
+    commands,
+  };
 }
 
 function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globalFlags: GrammarFlag[]): GrammarCommand {
@@ -142,19 +149,21 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
     if (typeof dflt === 'string' || typeof dflt === 'number' || typeof dflt === 'boolean') flag.default = dflt;
     return flag;
   });
-  const usage = cli.usage ?? [
-    model.cli.program,
-    ...cli.path,
-    ...positionals.map((p) => {
-      const name = p.variadic ? `${p.name}...` : p.name;
-      return p.optional ? `[${name}]` : `<${name}>`;
-    }),
-    // A required flag stands bare, an optional one in brackets; a repeatable one ends in `...`.
-    ...flags.map((f) => {
-      const spelled = `${f.arity === 0 ? f.spellings[0] : `${f.spellings[0]} ${f.type_definition.replace(/:[a-z]+>$/, '>')}`}${f.repeatable ? '...' : ''}`;
-      return f.input !== undefined && required.includes(f.input) ? spelled : `[${spelled}]`;
-    }),
-  ].join(' ');
+  const usage =
+    cli.usage ??
+    [
+      model.cli.program,
+      ...cli.path,
+      ...positionals.map((p) => {
+        const name = p.variadic ? `${p.name}...` : p.name;
+        return p.optional ? `[${name}]` : `<${name}>`;
+      }),
+      // A required flag stands bare, an optional one in brackets; a repeatable one ends in `...`.
+      ...flags.map((f) => {
+        const spelled = `${f.arity === 0 ? f.spellings[0] : `${f.spellings[0]} ${f.type_definition.replace(/:[a-z]+>$/, '>')}`}${f.repeatable ? '...' : ''}`;
+        return f.input !== undefined && required.includes(f.input) ? spelled : `[${spelled}]`;
+      }),
+    ].join(' ');
   return {
     path: cli.path,
     verb: verb.spec.verb,

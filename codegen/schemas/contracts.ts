@@ -48,7 +48,8 @@ export function buildContracts(model: SpecModel): Contracts {
     const data = hoistVerbSchema(verb.data, verb.pascal, `Discern${verb.pascal}Data`, model.common, 'shared');
     addDefs(rawDefs, { [`Discern${verb.pascal}Data`]: data.root, ...data.defs }, verb.dir);
     const input = hoistVerbSchema(verb.input, verb.pascal, `Discern${verb.pascal}Input`, model.common);
-    if (Object.keys(input.defs).length > 0) throw new Error(`${verb.dir}/input.schema.json: input schemas keep no $defs (MCP clients read them flat)`);
+    if (Object.keys(input.defs).length > 0)
+      throw new Error(`${verb.dir}/input.schema.json: input schemas keep no $defs (MCP clients read them flat)`);
     tsInputs[`Discern${verb.pascal}Input`] = input.root;
     inputsWire.set(verb.spec.verb, input.root);
     rawDefs[resultDefName(verb.pascal)] = resultDef(verb, props);
@@ -64,7 +65,10 @@ export function buildContracts(model: SpecModel): Contracts {
 
   // A common fragment only data schemas share is published only if some result reaches it.
   const commonNames = Object.keys(envelopeDefs(model.common));
-  const reached = reachableDefs(Object.values(rawDefs).filter((def) => !commonNames.includes(String(def['title']))), rawDefs);
+  const reached = reachableDefs(
+    Object.values(rawDefs).filter((def) => !commonNames.includes(String(def['title']))),
+    rawDefs,
+  );
   for (const name of commonNames) if (!(name in reached)) delete rawDefs[name];
 
   const published = expandAll(rawDefs, vocabularies, 'published');
@@ -98,13 +102,21 @@ export function buildContracts(model: SpecModel): Contracts {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: RESULTS_ID,
     title: 'DiscernResult',
-    description: 'Every result discern returns: CLI --json output and MCP structuredContent. Branch on ok, then verb, before reading data.',
+    description:
+      'Every result discern returns: CLI --json output and MCP structuredContent. Branch on ok, then verb, before reading data.',
     anyOf: [{ $ref: '#/$defs/DiscernCliJsonResult' }, { $ref: '#/$defs/DiscernMcpJsonResult' }],
     'x-discern-contracts': model.verbs.map((verb) => contractEntry(verb)),
     ...Object.fromEntries(vocabularies.filter((v) => v.open).map((v) => [vocabularyKey(v.name), v.members])),
     $defs: sortKeys(defs),
   };
-  return { vocabularies, defs: sortKeys(defs), tsDefs: expandAll(rawDefs, vocabularies, 'ts'), tsInputs, verbs, resultsSchema };
+  return {
+    vocabularies,
+    defs: sortKeys(defs),
+    tsDefs: expandAll(rawDefs, vocabularies, 'ts'),
+    tsInputs,
+    verbs,
+    resultsSchema,
+  };
 }
 
 function resultDef(verb: VerbModel, envelopeProps: Record<string, JsonSchema>): JsonSchema {
@@ -112,7 +124,10 @@ function resultDef(verb: VerbModel, envelopeProps: Record<string, JsonSchema>): 
   const data: JsonSchema =
     verb.spec.project === 'none'
       ? { ...dataRef, description: `The ${verb.spec.verb} payload.` }
-      : { description: `The ${verb.spec.verb} payload, or the shared config-issue payload when discern.toml cannot be used.`, anyOf: [dataRef, { $ref: '#/$defs/DiscernConfigIssues' }] };
+      : {
+          description: `The ${verb.spec.verb} payload, or the shared config-issue payload when discern.toml cannot be used.`,
+          anyOf: [dataRef, { $ref: '#/$defs/DiscernConfigIssues' }],
+        };
   return {
     type: 'object',
     title: resultDefName(verb.pascal),
@@ -155,7 +170,11 @@ function policyJson(policy: CompletionPolicy): JsonSchema {
   return { ...policy };
 }
 
-function expandAll(defs: Record<string, JsonSchema>, vocabularies: Vocabulary[], mode: VocabularyMode): Record<string, JsonSchema> {
+function expandAll(
+  defs: Record<string, JsonSchema>,
+  vocabularies: Vocabulary[],
+  mode: VocabularyMode,
+): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const [name, def] of Object.entries(defs)) out[name] = expandVocabularies(def, vocabularies, mode) as JsonSchema;
   return sortKeys(out);
@@ -163,15 +182,20 @@ function expandAll(defs: Record<string, JsonSchema>, vocabularies: Vocabulary[],
 
 function addDefs(target: Record<string, JsonSchema>, defs: Record<string, JsonSchema>, where: string): void {
   for (const [name, def] of Object.entries(defs)) {
-    if (name in target) throw new Error(`${where}: definition name ${name} is already taken; rename the $def or its title`);
+    if (name in target)
+      throw new Error(`${where}: definition name ${name} is already taken; rename the $def or its title`);
     target[name] = def;
   }
 }
 
 function withoutProperties(schema: JsonSchema, keys: readonly string[]): JsonSchema {
   if (keys.length === 0) return schema;
-  const properties = Object.fromEntries(Object.entries((schema['properties'] as JsonSchema | undefined) ?? {}).filter(([key]) => !keys.includes(key)));
-  const required = Array.isArray(schema['required']) ? schema['required'].filter((k) => !keys.includes(String(k))) : undefined;
+  const properties = Object.fromEntries(
+    Object.entries((schema['properties'] as JsonSchema | undefined) ?? {}).filter(([key]) => !keys.includes(key)),
+  );
+  const required = Array.isArray(schema['required'])
+    ? schema['required'].filter((k) => !keys.includes(String(k)))
+    : undefined;
   return { ...schema, properties, ...(required ? { required } : {}) };
 }
 

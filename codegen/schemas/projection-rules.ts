@@ -45,7 +45,8 @@ export function collectionRules(data: JsonSchema, common: JsonSchema): Collectio
       return;
     }
     const properties = node['properties'];
-    if (isObject(properties)) for (const [key, sub] of Object.entries(properties)) visit(sub, [...path, key], defs, stack);
+    if (isObject(properties))
+      for (const [key, sub] of Object.entries(properties)) visit(sub, [...path, key], defs, stack);
   };
   visit(data, [], isObject(data['$defs']) ? data['$defs'] : {}, []);
   return rules;

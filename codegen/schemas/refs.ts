@@ -20,7 +20,13 @@ const LOCAL_REF = /^#\/\$defs\/([A-Za-z]+)$/;
 export type CommonRefs = 'inline' | 'shared';
 
 /** Hoists a verb's input or data schema; `rootName` becomes the root definition's title. */
-export function hoistVerbSchema(schema: JsonSchema, verbPascal: string, rootName: string, common: JsonSchema, commonRefs: CommonRefs = 'inline'): Hoisted {
+export function hoistVerbSchema(
+  schema: JsonSchema,
+  verbPascal: string,
+  rootName: string,
+  common: JsonSchema,
+  commonRefs: CommonRefs = 'inline',
+): Hoisted {
   const rewrite = (node: JsonSchema): JsonSchema => {
     let out = node;
     const ref = out['$ref'];

@@ -17,8 +17,14 @@ export function standaloneSetupConfig(setup: JsonSchema, config: JsonSchema): Js
   const own = isObject(setup['$defs']) ? setup['$defs'] : {};
   const needed: string[] = [];
   const need = (name: string): void => {
-    if (name in own) throw new Error(`spec/setup-config.schema.json: its own $defs/${name} has the name of a borrowed discern.toml definition`);
-    if (!isObject(configDefs[name])) throw new Error(`spec/setup-config.schema.json refers to config.schema.json#/$defs/${name}, which does not exist`);
+    if (name in own)
+      throw new Error(
+        `spec/setup-config.schema.json: its own $defs/${name} has the name of a borrowed discern.toml definition`,
+      );
+    if (!isObject(configDefs[name]))
+      throw new Error(
+        `spec/setup-config.schema.json refers to config.schema.json#/$defs/${name}, which does not exist`,
+      );
     if (!needed.includes(name)) needed.push(name);
   };
   const rewritten = mapSchema(setup, (node) => {
@@ -43,7 +49,11 @@ export function standaloneSetupConfig(setup: JsonSchema, config: JsonSchema): Js
 
 /** The recipe's schema for the TypeScript emitter: borrowed references name the config's own types. */
 export function setupConfigForTypes(setup: JsonSchema): JsonSchema {
-  const { $schema: _s, $id: _i, ...rest } = mapSchema(setup, (node) => {
+  const {
+    $schema: _s,
+    $id: _i,
+    ...rest
+  } = mapSchema(setup, (node) => {
     const ref = node['$ref'];
     const m = typeof ref === 'string' ? CONFIG_DEF_REF.exec(ref) : null;
     // Only the reference: a sibling (a description) would make the emitter declare a copy of the type.

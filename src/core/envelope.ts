@@ -23,7 +23,10 @@ export interface Evaluation {
 export function evaluate(policy: CompletionPolicy, outcome: AnyOutcome): Evaluation {
   const unmet: string[] = [];
   // A preview runs nothing, so it establishes no effect: only its declared outcome is judged.
-  const required = outcome.dry_run === true ? policy.required_postconditions.filter((p) => p === 'declared-outcome') : policy.required_postconditions;
+  const required =
+    outcome.dry_run === true
+      ? policy.required_postconditions.filter((p) => p === 'declared-outcome')
+      : policy.required_postconditions;
   for (const postcondition of required) {
     if (!holds(postcondition, outcome)) unmet.push(postcondition);
   }
@@ -49,7 +52,9 @@ export function buildEnvelope(subject: EnvelopeSubject, outcome: AnyOutcome): Di
   }
   for (const advisory of outcome.advisories ?? []) {
     if (!subject.policy.optional_advisories.includes(advisory.kind as never)) {
-      throw new ContractViolation(`${subject.verb}: advisory kind ${advisory.kind} is not permitted by its completion policy`);
+      throw new ContractViolation(
+        `${subject.verb}: advisory kind ${advisory.kind} is not permitted by its completion policy`,
+      );
     }
   }
   const { ok, unmet } = evaluate(subject.policy, outcome);
@@ -90,7 +95,9 @@ function classify(verb: string, unmet: string[], outcome: AnyOutcome): Failure {
     });
   }
   // A required postcondition failed and the handler gave no classification: a discern bug, reported as such.
-  throw new ContractViolation(`${verb}: postcondition ${unmet.join(', ')} did not hold and the handler gave no refusal`);
+  throw new ContractViolation(
+    `${verb}: postcondition ${unmet.join(', ')} did not hold and the handler gave no refusal`,
+  );
 }
 
 function fromRefusal(refusal: Refusal<DiscernErrorSlug>): Failure {

@@ -10,7 +10,8 @@ export function nextAction<E extends DiscernErrorSlug>(slug: E, params: NextActi
   const values = params as Record<string, string>;
   return registration.nextAction.replace(/\{([a-z_]+)\}/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined || value.length === 0) throw new ContractViolation(`next action for ${slug} needs {${name}}`);
+    if (value === undefined || value.length === 0)
+      throw new ContractViolation(`next action for ${slug} needs {${name}}`);
     return value;
   });
 }

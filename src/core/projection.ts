@@ -5,7 +5,10 @@
 import type { CollectionRule } from '../../generated/registry.js';
 import type { DiscernProjection } from '../../generated/types.js';
 
-export function projectCollections<T extends object>(data: T, rules: readonly CollectionRule[]): T & { projection: DiscernProjection } {
+export function projectCollections<T extends object>(
+  data: T,
+  rules: readonly CollectionRule[],
+): T & { projection: DiscernProjection } {
   const copy = structuredClone(data) as Record<string, unknown>;
   const omitted: Record<string, number> = {};
   // Outer collections are capped before inner ones, so inner counts cover only the items that remain.
@@ -18,7 +21,8 @@ export function projectCollections<T extends object>(data: T, rules: readonly Co
       holder[key] = value.slice(0, rule.cap);
     }
   }
-  const projection: DiscernProjection = Object.keys(omitted).length > 0 ? { mode: 'orientation', omitted: sortKeys(omitted) } : { mode: 'orientation' };
+  const projection: DiscernProjection =
+    Object.keys(omitted).length > 0 ? { mode: 'orientation', omitted: sortKeys(omitted) } : { mode: 'orientation' };
   return { ...(copy as T), projection };
 }
 
@@ -41,7 +45,8 @@ function locations(root: Record<string, unknown>, path: readonly string[]): Loca
     const next: { value: unknown; dotted: string[] }[] = [];
     for (const { value, dotted } of frontier) {
       if (step === '*') {
-        if (Array.isArray(value)) value.forEach((item, index) => next.push({ value: item, dotted: [...dotted, String(index)] }));
+        if (Array.isArray(value))
+          value.forEach((item, index) => next.push({ value: item, dotted: [...dotted, String(index)] }));
       } else if (isRecord(value) && step in value) {
         next.push({ value: value[step], dotted: [...dotted, step] });
       }
@@ -49,7 +54,9 @@ function locations(root: Record<string, unknown>, path: readonly string[]): Loca
     frontier = next;
   }
   const last = path[path.length - 1] ?? '';
-  return frontier.filter((f): f is { value: Record<string, unknown>; dotted: string[] } => isRecord(f.value) && last in f.value).map((f) => ({ holder: f.value, key: last, dotted: [...f.dotted, last] }));
+  return frontier
+    .filter((f): f is { value: Record<string, unknown>; dotted: string[] } => isRecord(f.value) && last in f.value)
+    .map((f) => ({ holder: f.value, key: last, dotted: [...f.dotted, last] }));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,12 @@
 //     names it with met/unmet (and a variance, when one is unmet) and the same landing continues.
 import { join } from 'node:path';
 import type { AcceptOutcome } from '../../generated/handlers.js';
-import type { DiscernAcceptData, DiscernAcceptInput, DiscernCheckpointUnmet, DiscernProofCheckpoints } from '../../generated/types.js';
+import type {
+  DiscernAcceptData,
+  DiscernAcceptInput,
+  DiscernCheckpointUnmet,
+  DiscernProofCheckpoints,
+} from '../../generated/types.js';
 import { loadConfig } from '../engine/config/load.js';
 import {
   declarationsFrom,
@@ -54,14 +59,30 @@ export async function effortConfig(effort: Effort, ctx: ProjectVerbContext): Pro
  * recorded in its checkout now, before its Proof is looked at; with one they are for the composed result and wait
  * for the composition.
  */
-export async function recordEffortDeclarations(input: DiscernAcceptInput, effort: Effort, head: string, ctx: ProjectVerbContext): Promise<CallDeclarations | { refusal: AcceptOutcome }> {
+export async function recordEffortDeclarations(
+  input: DiscernAcceptInput,
+  effort: Effort,
+  head: string,
+  ctx: ProjectVerbContext,
+): Promise<CallDeclarations | { refusal: AcceptOutcome }> {
   const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`';
   const parsed = declarationsFrom(input);
-  if (!parsed.ok) return { refusal: { refusal: { error: 'invalid_arguments', message: parsed.message, next: { help } } } };
-  if (!parsed.given || input.composition_receipt !== undefined) return { declarations: parsed.declarations, given: parsed.given };
-  const evaluation = await evaluateCheckpointsAt({ run: { cwd: effort.path, env: ctx.env, signal: ctx.signal }, revision: head, trunkRef: `refs/heads/${ctx.project.trunk.name}`, workingConfig: await effortConfig(effort, ctx), root: effort.path });
+  if (!parsed.ok)
+    return { refusal: { refusal: { error: 'invalid_arguments', message: parsed.message, next: { help } } } };
+  if (!parsed.given || input.composition_receipt !== undefined)
+    return { declarations: parsed.declarations, given: parsed.given };
+  const evaluation = await evaluateCheckpointsAt({
+    run: { cwd: effort.path, env: ctx.env, signal: ctx.signal },
+    revision: head,
+    trunkRef: `refs/heads/${ctx.project.trunk.name}`,
+    workingConfig: await effortConfig(effort, ctx),
+    root: effort.path,
+  });
   const unknown = unknownDeclarations(parsed.declarations, evaluation);
-  if (unknown !== undefined) return { refusal: { refusal: { error: 'invalid_value', message: `Nothing was recorded: ${unknown}`, next: { help } } } };
+  if (unknown !== undefined)
+    return {
+      refusal: { refusal: { error: 'invalid_value', message: `Nothing was recorded: ${unknown}`, next: { help } } },
+    };
   await recordDeclarations(effort.gitDir, evaluation, parsed.declarations);
   return { declarations: parsed.declarations, given: true };
 }
@@ -72,20 +93,55 @@ function ownerDecided(input: DiscernAcceptInput): boolean {
 }
 
 /** The effort's unmet stop questions need the owner's variance; the variances this landing records, or why not. */
-export function effortVariances(input: DiscernAcceptInput, proof: { checkpoints?: DiscernProofCheckpoints }, ctx: ProjectVerbContext, base: DiscernAcceptData): { variances: Variance[] } | { refusal: AcceptOutcome } {
+export function effortVariances(
+  input: DiscernAcceptInput,
+  proof: { checkpoints?: DiscernProofCheckpoints },
+  ctx: ProjectVerbContext,
+  base: DiscernAcceptData,
+): { variances: Variance[] } | { refusal: AcceptOutcome } {
   const needed = variancesNeeded(proof.checkpoints);
   if (needed.length === 0) {
     if (input.variance !== undefined && input.composition_receipt === undefined) {
-      return { refusal: { data: base, refusal: { error: 'invalid_value', message: 'variance was given, but no stop checkpoint of this change is declared unmet: there is nothing for the owner to vary. Call again without it.', next: { help: ctx.surface === 'mcp' ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`' } } } };
+      return {
+        refusal: {
+          data: base,
+          refusal: {
+            error: 'invalid_value',
+            message:
+              'variance was given, but no stop checkpoint of this change is declared unmet: there is nothing for the owner to vary. Call again without it.',
+            next: {
+              help: ctx.surface === 'mcp' ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`',
+            },
+          },
+        },
+      };
     }
     return { variances: [] };
   }
   if (!ownerDecided(input)) return { refusal: awaitingVariance(ctx, base, needed) };
-  return { variances: needed.map((u) => ({ checkpoint: u.id, definition_hash: u.definition_hash, subject: u.subject, why: input.variance ?? '' })) };
+  return {
+    variances: needed.map((u) => ({
+      checkpoint: u.id,
+      definition_hash: u.definition_hash,
+      subject: u.subject,
+      why: input.variance ?? '',
+    })),
+  };
 }
 
-function awaitingVariance(ctx: ProjectVerbContext, base: DiscernAcceptData, needed: readonly DiscernCheckpointUnmet[], extra: Partial<DiscernAcceptData> = {}, receipt?: string): AcceptOutcome {
-  const call = ctx.surface === 'mcp' ? (receipt ? `discern_accept (naming composition_receipt "${receipt}")` : 'discern_accept') : `\`discern accept\` (\`--variance <rationale> --confirmed${receipt ? ` --composition-receipt ${receipt}` : ''}\`)`;
+function awaitingVariance(
+  ctx: ProjectVerbContext,
+  base: DiscernAcceptData,
+  needed: readonly DiscernCheckpointUnmet[],
+  extra: Partial<DiscernAcceptData> = {},
+  receipt?: string,
+): AcceptOutcome {
+  const call =
+    ctx.surface === 'mcp'
+      ? receipt
+        ? `discern_accept (naming composition_receipt "${receipt}")`
+        : 'discern_accept'
+      : `\`discern accept\` (\`--variance <rationale> --confirmed${receipt ? ` --composition-receipt ${receipt}` : ''}\`)`;
   return {
     data: { ...base, variances_required: [...needed], ...extra },
     refusal: {
@@ -115,46 +171,126 @@ export type CompositionJudgment =
  * they answer the very same question (same definition, same files' contents); answers given with the matching
  * receipt are recorded in the integration worktree, where the gate then finds them.
  */
-export async function judgeComposition(input: DiscernAcceptInput, c: Composition, call: CallDeclarations, effortGranted: readonly Variance[], ctx: ProjectVerbContext, base: DiscernAcceptData): Promise<CompositionJudgment> {
+export async function judgeComposition(
+  input: DiscernAcceptInput,
+  c: Composition,
+  call: CallDeclarations,
+  effortGranted: readonly Variance[],
+  ctx: ProjectVerbContext,
+  base: DiscernAcceptData,
+): Promise<CompositionJudgment> {
   const env = ctx.env;
-  const evaluation = await evaluateCheckpointsAt({ run: { cwd: c.integration.path, env, signal: ctx.signal }, revision: c.commit, trunkRef: `refs/heads/${c.trunk}`, workingConfig: await effortConfig(c.effort, ctx), root: c.integration.path });
-  const stopKeys = evaluation.results.filter((r) => r.holds && r.mode === 'stop').map((r) => `${r.id}:${r.definitionHash}:${r.subject}`);
+  const evaluation = await evaluateCheckpointsAt({
+    run: { cwd: c.integration.path, env, signal: ctx.signal },
+    revision: c.commit,
+    trunkRef: `refs/heads/${c.trunk}`,
+    workingConfig: await effortConfig(c.effort, ctx),
+    root: c.integration.path,
+  });
+  const stopKeys = evaluation.results
+    .filter((r) => r.holds && r.mode === 'stop')
+    .map((r) => `${r.id}:${r.definitionHash}:${r.subject}`);
   const receipt = compositionReceipt(c.commit, c.trunkTip, c.head, stopKeys);
   const served = input.composition_receipt === receipt;
   const gitDir = (await git(['rev-parse', '--absolute-git-dir'], { cwd: c.integration.path, env })).stdout.trim();
   const composition = { receipt, commit: c.commit, trunk: c.trunkTip, head: c.head, path: c.integration.path };
-  const keep = (outcome: AcceptOutcome): CompositionJudgment => ({ proceed: false, keep: true, receipt, questions: stopKeys, outcome });
+  const keep = (outcome: AcceptOutcome): CompositionJudgment => ({
+    proceed: false,
+    keep: true,
+    receipt,
+    questions: stopKeys,
+    outcome,
+  });
 
   if (served && call.given) {
     const unknown = unknownDeclarations(call.declarations, evaluation);
     if (unknown !== undefined) {
-      return keep({ data: { ...base, integration_judgment: { composition, decision: 'awaiting_declaration', awaiting: reviewQuestions(evaluation, await readStore(gitDir)).outstanding } }, refusal: { error: 'invalid_value', message: `Nothing was recorded for the composition: ${unknown}`, next: { help: ctx.surface === 'mcp' ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`' } } });
+      return keep({
+        data: {
+          ...base,
+          integration_judgment: {
+            composition,
+            decision: 'awaiting_declaration',
+            awaiting: reviewQuestions(evaluation, await readStore(gitDir)).outstanding,
+          },
+        },
+        refusal: {
+          error: 'invalid_value',
+          message: `Nothing was recorded for the composition: ${unknown}`,
+          next: {
+            help: ctx.surface === 'mcp' ? 'the inputSchema of discern_accept in tools/list' : '`discern help accept`',
+          },
+        },
+      });
     }
   }
   const carried = carryOver(await readStore(gitDir), await readStore(c.effort.gitDir), evaluation);
-  const store = syncStore(carried, evaluation, served ? call.declarations : { met: [], unmet: [] }, new Date().toISOString());
+  const store = syncStore(
+    carried,
+    evaluation,
+    served ? call.declarations : { met: [], unmet: [] },
+    new Date().toISOString(),
+  );
   await writeStore(gitDir, store);
   const review = reviewQuestions(evaluation, store);
 
   if (review.outstanding.length > 0) {
     return keep({
-      data: { ...base, integration_judgment: { composition, decision: 'awaiting_declaration', awaiting: review.outstanding } },
+      data: {
+        ...base,
+        integration_judgment: { composition, decision: 'awaiting_declaration', awaiting: review.outstanding },
+      },
       refusal: {
         error: 'awaiting_declaration',
         message: `The trunk moved, and ${c.effort.branch} composed with it (${c.commit.slice(0, 12)}) raises ${review.outstanding.length === 1 ? 'a checkpoint question' : `${review.outstanding.length} checkpoint questions`} no declaration answers: ${outstandingLines(review.outstanding)}. The composition is kept: answer with met or unmet naming composition_receipt "${receipt}", and the same landing continues. The trunk is untouched.`,
-        next: { call: ctx.surface === 'mcp' ? `discern_accept (naming composition_receipt "${receipt}")` : `\`discern accept ${c.effort.id} --composition-receipt ${receipt}\` (\`--met <id>\`, \`--unmet <id> --why <text>\`)` },
+        next: {
+          call:
+            ctx.surface === 'mcp'
+              ? `discern_accept (naming composition_receipt "${receipt}")`
+              : `\`discern accept ${c.effort.id} --composition-receipt ${receipt}\` (\`--met <id>\`, \`--unmet <id> --why <text>\`)`,
+        },
       },
     });
   }
-  const covered = (u: DiscernCheckpointUnmet): boolean => effortGranted.some((v) => v.checkpoint === u.id && v.definition_hash === u.definition_hash && v.subject === u.subject);
+  const covered = (u: DiscernCheckpointUnmet): boolean =>
+    effortGranted.some(
+      (v) => v.checkpoint === u.id && v.definition_hash === u.definition_hash && v.subject === u.subject,
+    );
   const needed = review.declaredUnmet.filter((u) => u.mode === 'stop' && !covered(u));
   if (needed.length > 0) {
     if (!(served && ownerDecided(input))) {
-      const outcome = awaitingVariance(ctx, base, needed, { integration_judgment: { composition, decision: 'awaiting_variance', awaiting: [], variances_required: needed } }, receipt);
-      if (outcome.refusal) outcome.refusal = { ...outcome.refusal, message: `${outcome.refusal.message} It is about the composed result (${c.commit.slice(0, 12)}): the variance names composition_receipt "${receipt}".` } as typeof outcome.refusal;
+      const outcome = awaitingVariance(
+        ctx,
+        base,
+        needed,
+        {
+          integration_judgment: {
+            composition,
+            decision: 'awaiting_variance',
+            awaiting: [],
+            variances_required: needed,
+          },
+        },
+        receipt,
+      );
+      if (outcome.refusal)
+        outcome.refusal = {
+          ...outcome.refusal,
+          message: `${outcome.refusal.message} It is about the composed result (${c.commit.slice(0, 12)}): the variance names composition_receipt "${receipt}".`,
+        } as typeof outcome.refusal;
       return keep(outcome);
     }
-    return { proceed: true, receipt, questions: stopKeys, variances: needed.map((u) => ({ checkpoint: u.id, definition_hash: u.definition_hash, subject: u.subject, why: input.variance ?? '' })) };
+    return {
+      proceed: true,
+      receipt,
+      questions: stopKeys,
+      variances: needed.map((u) => ({
+        checkpoint: u.id,
+        definition_hash: u.definition_hash,
+        subject: u.subject,
+        why: input.variance ?? '',
+      })),
+    };
   }
   return { proceed: true, receipt, questions: stopKeys, variances: [] };
 }

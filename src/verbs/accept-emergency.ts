@@ -15,10 +15,26 @@ import type { AcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
 import type { DiscernAcceptData, DiscernAcceptInput, DiscernPlan, DiscernStep } from '../../generated/types.js';
-import { approvalKey, genuineClaims, issueApproval, landingIdOf, verifyApproval, type IssuedApproval } from '../engine/acceptance/emergency-approval.js';
-import { landEmergency, recoverEmergency, type EmergencyLandingPlace, type EmergencyResult } from '../engine/acceptance/emergency-land.js';
+import {
+  approvalKey,
+  genuineClaims,
+  issueApproval,
+  landingIdOf,
+  verifyApproval,
+  type IssuedApproval,
+} from '../engine/acceptance/emergency-approval.js';
+import {
+  landEmergency,
+  recoverEmergency,
+  type EmergencyLandingPlace,
+  type EmergencyResult,
+} from '../engine/acceptance/emergency-land.js';
 import { planEmergency, type EmergencyPlan, type PlanProblem } from '../engine/acceptance/emergency-plan.js';
-import { emergencyTransactions, EMERGENCY_FORMAT, type EmergencyTransaction } from '../engine/acceptance/emergency-records.js';
+import {
+  emergencyTransactions,
+  EMERGENCY_FORMAT,
+  type EmergencyTransaction,
+} from '../engine/acceptance/emergency-records.js';
 import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
 import { acceptancePaths } from '../engine/acceptance/records.js';
 import { trunkMovable } from '../engine/acceptance/trunk.js';
@@ -33,43 +49,81 @@ type Preparation = NonNullable<EmergencyData['preparation']>;
 
 /** Whether a call asks for emergency integration (or names one of its keys, which it then validates). */
 export function wantsEmergency(input: DiscernAcceptInput): boolean {
-  return input.action === 'emergency' || input.emergency === true || input.reason !== undefined || input.approval_token !== undefined || input.recover !== undefined || input.prepare !== undefined || input.preparation_receipt !== undefined;
+  return (
+    input.action === 'emergency' ||
+    input.emergency === true ||
+    input.reason !== undefined ||
+    input.approval_token !== undefined ||
+    input.recover !== undefined ||
+    input.prepare !== undefined ||
+    input.preparation_receipt !== undefined
+  );
 }
 
 /** Keys that make no sense together, named; undefined when the combination is coherent. */
 export function emergencyArgumentProblem(input: DiscernAcceptInput): string | undefined {
   const named = (keys: readonly string[]): string => keys.map((k) => `\`${k}\``).join(', ');
-  const given = (keys: readonly (keyof DiscernAcceptInput)[]): string[] => keys.filter((k) => input[k] !== undefined && input[k] !== false);
-  if (input.emergency === true && input.action === 'queue') return '`emergency` and `action: "queue"` exclude each other: an emergency landing is not queued.';
+  const given = (keys: readonly (keyof DiscernAcceptInput)[]): string[] =>
+    keys.filter((k) => input[k] !== undefined && input[k] !== false);
+  if (input.emergency === true && input.action === 'queue')
+    return '`emergency` and `action: "queue"` exclude each other: an emergency landing is not queued.';
   if (input.recover !== undefined) {
-    const extra = given(['reason', 'approval_token', 'confirmed', 'target', 'dry_run', 'grant', 'approve_standard', 'prepare', 'preparation_receipt', 'met', 'unmet', 'unmet_id', 'why']);
+    const extra = given([
+      'reason',
+      'approval_token',
+      'confirmed',
+      'target',
+      'dry_run',
+      'grant',
+      'approve_standard',
+      'prepare',
+      'preparation_receipt',
+      'met',
+      'unmet',
+      'unmet_id',
+      'why',
+    ]);
     if (input.action === 'queue') extra.push('action');
-    return extra.length > 0 ? `\`recover\` resumes an interrupted emergency landing by its id and takes nothing else: drop ${named(extra)}.` : undefined;
+    return extra.length > 0
+      ? `\`recover\` resumes an interrupted emergency landing by its id and takes nothing else: drop ${named(extra)}.`
+      : undefined;
   }
   const emergency = input.action === 'emergency' || input.emergency === true;
   if (!emergency) {
     const stray = given(['reason', 'approval_token', 'prepare', 'preparation_receipt']);
-    return stray.length > 0 ? `${named(stray)} go${stray.length === 1 ? 'es' : ''} with \`action: "emergency"\` only.` : undefined;
+    return stray.length > 0
+      ? `${named(stray)} go${stray.length === 1 ? 'es' : ''} with \`action: "emergency"\` only.`
+      : undefined;
   }
-  if (input.reason === undefined || input.reason.trim() === '') return '`reason` is required with `action: "emergency"`: why the repair must land although its gate is not green (1 to 500 characters).';
-  if (input.grant === true) return '`grant` does not go with `action: "emergency"`: an emergency landing needs the owner\'s approval of its exact plan every time.';
-  if (input.approve_standard === true) return '`approve_standard` does not go with `action: "emergency"`: the emergency plan lists what does not pass, standards included, and the owner approves it whole with its approval_token.';
+  if (input.reason === undefined || input.reason.trim() === '')
+    return '`reason` is required with `action: "emergency"`: why the repair must land although its gate is not green (1 to 500 characters).';
+  if (input.grant === true)
+    return '`grant` does not go with `action: "emergency"`: an emergency landing needs the owner\'s approval of its exact plan every time.';
+  if (input.approve_standard === true)
+    return '`approve_standard` does not go with `action: "emergency"`: the emergency plan lists what does not pass, standards included, and the owner approves it whole with its approval_token.';
   const unmet = given(['unmet', 'unmet_id', 'why']);
-  if (unmet.length > 0) return `${named(unmet)} ${unmet.length === 1 ? 'does' : 'do'} not go with \`action: "emergency"\`: a stop checkpoint whose question does not hold blocks an emergency landing (a variance is the owner's word on a landing with Proof; an exception has none). Declare met, with \`prepare: true\`, only the questions that hold; otherwise change the repair until they do.`;
-  if (input.variance !== undefined) return '`variance` does not go with `action: "emergency"`: an unmet stop checkpoint blocks an emergency landing, and no variance lifts that.';
-  if (input.composition_receipt !== undefined) return '`composition_receipt` does not go with `action: "emergency"`: an emergency landing fast-forwards the trunk to the repair and composes nothing. Its checkpoint questions are answered with `prepare: true` and `met`.';
+  if (unmet.length > 0)
+    return `${named(unmet)} ${unmet.length === 1 ? 'does' : 'do'} not go with \`action: "emergency"\`: a stop checkpoint whose question does not hold blocks an emergency landing (a variance is the owner's word on a landing with Proof; an exception has none). Declare met, with \`prepare: true\`, only the questions that hold; otherwise change the repair until they do.`;
+  if (input.variance !== undefined)
+    return '`variance` does not go with `action: "emergency"`: an unmet stop checkpoint blocks an emergency landing, and no variance lifts that.';
+  if (input.composition_receipt !== undefined)
+    return '`composition_receipt` does not go with `action: "emergency"`: an emergency landing fast-forwards the trunk to the repair and composes nothing. Its checkpoint questions are answered with `prepare: true` and `met`.';
   if (input.prepare === true) {
     const excluded = given(['confirmed', 'approval_token', 'preparation_receipt']);
-    if (excluded.length > 0) return `\`prepare\` serves the repair's checkpoint questions and issues a fresh preparation receipt; it does not go with ${named(excluded)}. Prepare first, then preview and confirm with its preparation_receipt.`;
+    if (excluded.length > 0)
+      return `\`prepare\` serves the repair's checkpoint questions and issues a fresh preparation receipt; it does not go with ${named(excluded)}. Prepare first, then preview and confirm with its preparation_receipt.`;
   } else if (input.met !== undefined) {
     return '`met` goes with `prepare: true` in an emergency: the preparation call records the declarations and issues the preparation_receipt that the preview and the confirmed call present.';
   }
-  if (input.dry_run === true && input.prepare !== true && input.preparation_receipt !== undefined) return '`dry_run` previews the plan without checking checkpoint preparation: drop `preparation_receipt`, or drop `dry_run` for the plan the owner approves.';
+  if (input.dry_run === true && input.prepare !== true && input.preparation_receipt !== undefined)
+    return '`dry_run` previews the plan without checking checkpoint preparation: drop `preparation_receipt`, or drop `dry_run` for the plan the owner approves.';
   if (input.dry_run === true) {
     const landing = given(['confirmed', 'approval_token']);
-    if (landing.length > 0) return `\`dry_run\` previews and ${named(landing)} land${landing.length === 1 ? 's' : ''}: give one or the other.`;
+    if (landing.length > 0)
+      return `\`dry_run\` previews and ${named(landing)} land${landing.length === 1 ? 's' : ''}: give one or the other.`;
   }
-  if (input.approval_token !== undefined && input.confirmed !== true) return '`approval_token` goes with `confirmed: true`, once the owner approved the plan; without `confirmed`, omit it to get the plan and a token.';
+  if (input.approval_token !== undefined && input.confirmed !== true)
+    return '`approval_token` goes with `confirmed: true`, once the owner approved the plan; without `confirmed`, omit it to get the plan and a token.';
   return undefined;
 }
 
@@ -91,7 +145,14 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
   const gate = gateConfig(project.config);
   if (!gate.ok) {
     const [first] = gate.issues;
-    return { data: { issues: gate.issues }, refusal: { error: 'invalid_config', message: `discern.toml: \`${first.path}\` ${first.message}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } } };
+    return {
+      data: { issues: gate.issues },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml: \`${first.path}\` ${first.message}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
+    };
   }
   const trunk = project.trunk.name;
   const paths = acceptancePaths(project.commonDir);
@@ -102,9 +163,23 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     mcp,
     mainRoot,
     trunkCheckout: trunkCheckout(trunk),
-    place: (effort, id) => ({ commonDir: project.commonDir, mainRoot, trunkCheckout: trunkCheckout(trunk), env: ctx.env, outputDir: join(project.gitDir, 'discern', 'output', `accept-${id}`), paths, ...(effort ? { effort } : {}) }),
+    place: (effort, id) => ({
+      commonDir: project.commonDir,
+      mainRoot,
+      trunkCheckout: trunkCheckout(trunk),
+      env: ctx.env,
+      outputDir: join(project.gitDir, 'discern', 'output', `accept-${id}`),
+      paths,
+      ...(effort ? { effort } : {}),
+    }),
   };
-  const busy: AcceptOutcome = { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${mcp ? 'discern_status' : 'discern status'}\` shows it)` } } };
+  const busy: AcceptOutcome = {
+    refusal: {
+      error: 'incomplete',
+      message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.',
+      next: { wait: `let the other acceptance finish (\`${mcp ? 'discern_status' : 'discern status'}\` shows it)` },
+    },
+  };
 
   if (input.recover !== undefined) {
     const landingId = input.recover;
@@ -112,7 +187,13 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
       const tx = await emergencyTransactions.read(project.commonDir, landingId);
       if (tx === undefined) {
         const pending = await emergencyTransactions.pending(project.commonDir);
-        return { refusal: { error: 'unknown_target', message: `"${landingId}" names no emergency landing of this repository.${pending.length > 0 ? ` Interrupted ones: ${pending.map((t) => `${t.landing_id} (${t.effort}, reached ${t.step})`).join(', ')}.` : ' None is interrupted.'}`, next: { list: mcp ? 'discern_status' : 'discern status' } } } satisfies AcceptOutcome;
+        return {
+          refusal: {
+            error: 'unknown_target',
+            message: `"${landingId}" names no emergency landing of this repository.${pending.length > 0 ? ` Interrupted ones: ${pending.map((t) => `${t.landing_id} (${t.effort}, reached ${t.step})`).join(', ')}.` : ' None is interrupted.'}`,
+            next: { list: mcp ? 'discern_status' : 'discern status' },
+          },
+        } satisfies AcceptOutcome;
       }
       return resume(call, tx, efforts);
     });
@@ -121,16 +202,35 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
 
   // The key that signs approvals is created on first need; a dry run, which changes nothing, never needs it.
   const keyed = input.dry_run === true ? undefined : await approvalKey(project.commonDir);
-  if (keyed !== undefined && !keyed.ok) return { refusal: { error: 'write_denied', message: `The approval key ${keyed.path} cannot be read or created: ${keyed.reason}.`, next: { target: keyed.path, access: 'readable and writable' } } };
+  if (keyed !== undefined && !keyed.ok)
+    return {
+      refusal: {
+        error: 'write_denied',
+        message: `The approval key ${keyed.path} cannot be read or created: ${keyed.reason}.`,
+        next: { target: keyed.path, access: 'readable and writable' },
+      },
+    };
   // The same approved call again (its answer was lost, or it was killed): the landing it started answers,
   // even once the repair's worktree is gone.
   const token = input.approval_token;
   const started = async (): Promise<AcceptOutcome | undefined> => {
-    if (keyed === undefined || input.confirmed !== true || token === undefined || genuineClaims(keyed.key, token) === undefined) return undefined;
+    if (
+      keyed === undefined ||
+      input.confirmed !== true ||
+      token === undefined ||
+      genuineClaims(keyed.key, token) === undefined
+    )
+      return undefined;
     const tx = await emergencyTransactions.read(project.commonDir, landingIdOf(token));
     return tx === undefined ? undefined : resume(call, tx, efforts);
   };
-  if (keyed !== undefined && input.confirmed === true && token !== undefined && genuineClaims(keyed.key, token) !== undefined && (await emergencyTransactions.read(project.commonDir, landingIdOf(token))) !== undefined) {
+  if (
+    keyed !== undefined &&
+    input.confirmed === true &&
+    token !== undefined &&
+    genuineClaims(keyed.key, token) !== undefined &&
+    (await emergencyTransactions.read(project.commonDir, landingIdOf(token))) !== undefined
+  ) {
     const answered = await withRepositoryLock(project.commonDir, 'accept', 30_000, started);
     if (answered === 'busy') return busy;
     if (answered !== undefined) return answered;
@@ -140,27 +240,77 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
   let effort: Effort;
   if (input.target !== undefined) {
     const match = selectEffort(efforts, input.target);
-    if ('none' in match) return { refusal: { error: 'unknown_target', message: `"${input.target}" names no effort here (an effort is a linked worktree on a branch: its id, branch, full ref or path).${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ' There are none.'}`, next: { list: mcp ? 'discern_status' : 'discern status' } } };
-    if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${input.target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help } } };
+    if ('none' in match)
+      return {
+        refusal: {
+          error: 'unknown_target',
+          message: `"${input.target}" names no effort here (an effort is a linked worktree on a branch: its id, branch, full ref or path).${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ' There are none.'}`,
+          next: { list: mcp ? 'discern_status' : 'discern status' },
+        },
+      };
+    if ('ambiguous' in match)
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `"${input.target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`,
+          next: { help },
+        },
+      };
     effort = match.effort;
   } else {
     const here = efforts.find((e) => e.path === project.root);
-    if (here === undefined) return { refusal: { error: 'invalid_value', message: `This is ${project.location === 'main' ? 'the main checkout' : 'not an effort\'s worktree'}: name the repair's effort with target (its id, branch or path).`, next: { help } } };
+    if (here === undefined)
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `This is ${project.location === 'main' ? 'the main checkout' : "not an effort's worktree"}: name the repair's effort with target (its id, branch or path).`,
+          next: { help },
+        },
+      };
     effort = here;
   }
   const rerun = mcp ? 'discern_accept' : 'discern accept';
   const state = await readWorkingState(effort.path, ctx.env, ctx.signal);
   if (state.detached || state.head === null || state.branch !== effort.branch) {
-    return { refusal: { error: 'detached_head', message: `The repair's worktree (${effort.path}) is not on its branch ${effort.branch}.`, next: { rerun } } };
+    return {
+      refusal: {
+        error: 'detached_head',
+        message: `The repair's worktree (${effort.path}) is not on its branch ${effort.branch}.`,
+        next: { rerun },
+      },
+    };
   }
   if (state.changed > 0) {
-    return { refusal: { error: 'dirty_worktree', message: `The repair's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: an emergency landing takes an exact commit. Commit them, then ask again.`, next: { rerun, standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The repair's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: an emergency landing takes an exact commit. Commit them, then ask again.`,
+        next: { rerun, standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' },
+      },
+    };
   }
   const head = state.head;
   const reason = input.reason ?? '';
   const planned = (): ReturnType<typeof planEmergency> =>
-    planEmergency({ run: { cwd: mainRoot, env: ctx.env }, trunk, effort, head, reason, gate: gate.gate, config: project.config, version: VERSION, efforts, paths });
-  const placeOf = (plan: EmergencyPlan): PreparationPlace => ({ ctx, effort, plan, shown: emergencyOf(plan), revision: revisionOf(plan) });
+    planEmergency({
+      run: { cwd: mainRoot, env: ctx.env },
+      trunk,
+      effort,
+      head,
+      reason,
+      gate: gate.gate,
+      config: project.config,
+      version: VERSION,
+      efforts,
+      paths,
+    });
+  const placeOf = (plan: EmergencyPlan): PreparationPlace => ({
+    ctx,
+    effort,
+    plan,
+    shown: emergencyOf(plan),
+    revision: revisionOf(plan),
+  });
   // Checkpoint preparation: serve the repair's questions, record met, issue the receipt (a dry run: show what would be).
   if (input.prepare === true) {
     const made = await planned();
@@ -173,10 +323,18 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     if (!made.ok) return planRefusal(call, made.problem);
     const blocked = await trunkBlocked(call, made.plan);
     if (blocked) return blocked;
-    if (keyed === undefined) return { dry_run: true, plan: planView(made.plan, undefined), data: { revision: revisionOf(made.plan), emergency: emergencyOf(made.plan) } };
+    if (keyed === undefined)
+      return {
+        dry_run: true,
+        plan: planView(made.plan, undefined),
+        data: { revision: revisionOf(made.plan), emergency: emergencyOf(made.plan) },
+      };
     const prepared = await checkPreparation(placeOf(made.plan), input.preparation_receipt, keyed.key);
     if (!prepared.ok) return prepared.outcome;
-    const plan: EmergencyPlan = { ...made.plan, ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}) };
+    const plan: EmergencyPlan = {
+      ...made.plan,
+      ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}),
+    };
     return review(call, plan, issueApproval(keyed.key, plan, new Date()), undefined, prepared.preparation);
   }
   const key = keyed.key;
@@ -186,17 +344,45 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     const already = await started();
     if (already !== undefined) return already;
     const interrupted = (await emergencyTransactions.pending(project.commonDir)).find((t) => t.effort === effort.id);
-    if (interrupted) return { refusal: { error: 'precondition_failed', message: `An emergency landing of ${effort.id} (${interrupted.landing_id}) was interrupted at ${interrupted.step}: finish it first.`, next: { rerun: mcp ? `discern_accept with recover: "${interrupted.landing_id}"` : `discern accept --recover ${interrupted.landing_id}` } } };
+    if (interrupted)
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `An emergency landing of ${effort.id} (${interrupted.landing_id}) was interrupted at ${interrupted.step}: finish it first.`,
+          next: {
+            rerun: mcp
+              ? `discern_accept with recover: "${interrupted.landing_id}"`
+              : `discern accept --recover ${interrupted.landing_id}`,
+          },
+        },
+      };
     const made = await planned();
     if (!made.ok) return planRefusal(call, made.problem);
     // The preparation is checked before the approval: a token never stands for a preparation that no longer holds.
     const prepared = await checkPreparation(placeOf(made.plan), input.preparation_receipt, key);
     if (!prepared.ok) return prepared.outcome;
-    const plan: EmergencyPlan = { ...made.plan, ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}) };
+    const plan: EmergencyPlan = {
+      ...made.plan,
+      ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}),
+    };
     const now = new Date();
-    if (token === undefined) return review(call, plan, issueApproval(key, plan, now), { kind: 'missing', why: 'confirmed needs the approval_token of the plan the owner reviewed' }, prepared.preparation);
+    if (token === undefined)
+      return review(
+        call,
+        plan,
+        issueApproval(key, plan, now),
+        { kind: 'missing', why: 'confirmed needs the approval_token of the plan the owner reviewed' },
+        prepared.preparation,
+      );
     const verdict = verifyApproval(key, token, plan, now);
-    if (!verdict.ok) return review(call, plan, issueApproval(key, plan, now), { kind: verdict.kind, why: verdict.why }, prepared.preparation);
+    if (!verdict.ok)
+      return review(
+        call,
+        plan,
+        issueApproval(key, plan, now),
+        { kind: verdict.kind, why: verdict.why },
+        prepared.preparation,
+      );
     const blocked = await trunkBlocked(call, plan);
     if (blocked) return blocked;
     const tx: EmergencyTransaction = {
@@ -215,7 +401,9 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
       approved_at: now.toISOString(),
       reason: plan.reason,
       checks: plan.checks,
-      ...(plan.preparation !== undefined ? { checkpoints: { preparation: plan.preparation, met: prepared.preparation?.met ?? [] } } : {}),
+      ...(plan.preparation !== undefined
+        ? { checkpoints: { preparation: plan.preparation, met: prepared.preparation?.met ?? [] } }
+        : {}),
     };
     return outcomeOf(call, await landEmergency(call.place(effort, effort.id), tx));
   });
@@ -226,8 +414,29 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
 async function resume(call: Call, tx: EmergencyTransaction, efforts: readonly Effort[]): Promise<AcceptOutcome> {
   if (tx.completed_at !== undefined && tx.completed !== undefined) {
     const done = tx.completed;
-    const steps: DiscernStep[] = [{ kind: 'git', label: `emergency landing ${tx.landing_id} was already complete (${tx.completed_at})`, disposition: 'skip', outcome: 'skipped' }];
-    return landedOutcome(call, tx, { steps, advisories: [], line: done.line, record: done.record, landing: { recovery_performed: false, trunk_landed: true, landed_commit: tx.head, fast_forward: true, worktree_removed: done.worktree_removed, branch_deleted: done.branch_deleted, ...(done.resources_destroyed ? { resources_destroyed: done.resources_destroyed } : {}) } });
+    const steps: DiscernStep[] = [
+      {
+        kind: 'git',
+        label: `emergency landing ${tx.landing_id} was already complete (${tx.completed_at})`,
+        disposition: 'skip',
+        outcome: 'skipped',
+      },
+    ];
+    return landedOutcome(call, tx, {
+      steps,
+      advisories: [],
+      line: done.line,
+      record: done.record,
+      landing: {
+        recovery_performed: false,
+        trunk_landed: true,
+        landed_commit: tx.head,
+        fast_forward: true,
+        worktree_removed: done.worktree_removed,
+        branch_deleted: done.branch_deleted,
+        ...(done.resources_destroyed ? { resources_destroyed: done.resources_destroyed } : {}),
+      },
+    });
   }
   const effort = efforts.find((e) => e.path === tx.path && e.branch === tx.branch);
   return outcomeOf(call, await recoverEmergency(call.place(effort, tx.effort), tx));
@@ -240,33 +449,99 @@ function outcomeOf(call: Call, result: EmergencyResult): AcceptOutcome {
   const revision = { effort: tx.effort, path: tx.path, branch: tx.branch, head: tx.head };
   const emergency = { ...txEmergency(tx), landing_id: tx.landing_id };
   if (result.status === 'record_failed' && !result.trunkLanded) {
-    const retry = !result.recovered ? 'the same confirmed call while the approval holds' : mcp ? `discern_accept with recover: "${tx.landing_id}"` : `discern accept --recover ${tx.landing_id}`;
-    return { steps: result.steps, data: { revision, emergency }, refusal: { error: 'apply_failed', message: `Nothing landed: the exception record could not be written (${result.reason}), and the trunk never moves without it.`, next: { recovery: `fix what the message names, then repeat ${retry}` } } };
+    const retry = !result.recovered
+      ? 'the same confirmed call while the approval holds'
+      : mcp
+        ? `discern_accept with recover: "${tx.landing_id}"`
+        : `discern accept --recover ${tx.landing_id}`;
+    return {
+      steps: result.steps,
+      data: { revision, emergency },
+      refusal: {
+        error: 'apply_failed',
+        message: `Nothing landed: the exception record could not be written (${result.reason}), and the trunk never moves without it.`,
+        next: { recovery: `fix what the message names, then repeat ${retry}` },
+      },
+    };
   }
   if (result.status === 'record_failed') {
     return {
       steps: result.steps,
-      data: { revision, emergency, landing: { recovery_performed: result.recovered, trunk_landed: true, landed_commit: tx.head, fast_forward: true, worktree_removed: false, branch_deleted: false } },
-      refusal: { error: 'partial_acceptance', message: `${tx.trunk} now holds ${tx.head.slice(0, 12)} (emergency landing ${tx.landing_id}), but its exception record could not be written: ${result.reason}. The landing is not finished until it is; its worktree and branch are kept.`, next: { recovery: mcp ? `call discern_accept with recover: "${tx.landing_id}"` : `run \`discern accept --recover ${tx.landing_id}\`` } },
+      data: {
+        revision,
+        emergency,
+        landing: {
+          recovery_performed: result.recovered,
+          trunk_landed: true,
+          landed_commit: tx.head,
+          fast_forward: true,
+          worktree_removed: false,
+          branch_deleted: false,
+        },
+      },
+      refusal: {
+        error: 'partial_acceptance',
+        message: `${tx.trunk} now holds ${tx.head.slice(0, 12)} (emergency landing ${tx.landing_id}), but its exception record could not be written: ${result.reason}. The landing is not finished until it is; its worktree and branch are kept.`,
+        next: {
+          recovery: mcp
+            ? `call discern_accept with recover: "${tx.landing_id}"`
+            : `run \`discern accept --recover ${tx.landing_id}\``,
+        },
+      },
     };
   }
   if (result.reason === 'dirty_checkout') {
-    return { steps: result.steps, data: { revision, emergency }, refusal: { error: 'dirty_worktree', message: `${result.message}.`, next: { rerun: mcp ? `discern_accept with recover: "${tx.landing_id}"` : `discern accept --recover ${tx.landing_id}`, standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+    return {
+      steps: result.steps,
+      data: { revision, emergency },
+      refusal: {
+        error: 'dirty_worktree',
+        message: `${result.message}.`,
+        next: {
+          rerun: mcp ? `discern_accept with recover: "${tx.landing_id}"` : `discern accept --recover ${tx.landing_id}`,
+          standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone',
+        },
+      },
+    };
   }
-  return { steps: result.steps, data: { revision, emergency }, refusal: { error: 'apply_failed', message: `Nothing landed: ${result.message}. The approval was for ${tx.trunk} at ${tx.trunk_before.slice(0, 12)} only.`, next: { recovery: mcp ? 'call discern_accept with action "emergency" and the reason again for a fresh plan, and ask the owner to approve it' : 'run `discern accept --emergency --reason ...` again for a fresh plan, and ask the owner to approve it' } } };
+  return {
+    steps: result.steps,
+    data: { revision, emergency },
+    refusal: {
+      error: 'apply_failed',
+      message: `Nothing landed: ${result.message}. The approval was for ${tx.trunk} at ${tx.trunk_before.slice(0, 12)} only.`,
+      next: {
+        recovery: mcp
+          ? 'call discern_accept with action "emergency" and the reason again for a fresh plan, and ask the owner to approve it'
+          : 'run `discern accept --emergency --reason ...` again for a fresh plan, and ask the owner to approve it',
+      },
+    },
+  };
 }
 
-type Landed = Pick<Extract<EmergencyResult, { status: 'landed' }>, 'steps' | 'advisories' | 'line' | 'record' | 'landing'>;
+type Landed = Pick<
+  Extract<EmergencyResult, { status: 'landed' }>,
+  'steps' | 'advisories' | 'line' | 'record' | 'landing'
+>;
 
 function landedOutcome(call: Call, tx: EmergencyTransaction, landed: Landed): AcceptOutcome {
-  const hint = call.mcp ? VERBS.accept.hints.emergency_landed_mcp.replace('{root}', call.mainRoot) : VERBS.accept.hints.emergency_landed;
+  const hint = call.mcp
+    ? VERBS.accept.hints.emergency_landed_mcp.replace('{root}', call.mainRoot)
+    : VERBS.accept.hints.emergency_landed;
   return {
     steps: landed.steps,
     ...(landed.advisories.length > 0 ? { advisories: landed.advisories } : {}),
     held: ['accept-landing'],
     data: {
       revision: { effort: tx.effort, path: tx.path, branch: tx.branch, head: tx.head },
-      emergency: { ...txEmergency(tx), landing_id: tx.landing_id, state: 'landed', approved_at: tx.approved_at, line: landed.line, record: landed.record },
+      emergency: {
+        ...txEmergency(tx),
+        landing_id: tx.landing_id,
+        state: 'landed',
+        approved_at: tx.approved_at,
+        line: landed.line,
+        record: landed.record,
+      },
       landing: landed.landing,
       root: call.mainRoot,
     },
@@ -275,7 +550,22 @@ function landedOutcome(call: Call, tx: EmergencyTransaction, landed: Landed): Ac
 }
 
 function txEmergency(tx: EmergencyTransaction): EmergencyData {
-  return { trunk: { name: tx.trunk, tip: tx.trunk_before }, repair: { effort: tx.effort, branch: tx.branch, path: tx.path, head: tx.head }, reason: tx.reason, checks: tx.checks, ...(tx.checkpoints ? { preparation: { evaluated: true, required: true, receipt: tx.checkpoints.preparation, met: tx.checkpoints.met } } : {}) };
+  return {
+    trunk: { name: tx.trunk, tip: tx.trunk_before },
+    repair: { effort: tx.effort, branch: tx.branch, path: tx.path, head: tx.head },
+    reason: tx.reason,
+    checks: tx.checks,
+    ...(tx.checkpoints
+      ? {
+          preparation: {
+            evaluated: true,
+            required: true,
+            receipt: tx.checkpoints.preparation,
+            met: tx.checkpoints.met,
+          },
+        }
+      : {}),
+  };
 }
 
 function revisionOf(plan: EmergencyPlan): NonNullable<DiscernAcceptData['revision']> {
@@ -283,7 +573,13 @@ function revisionOf(plan: EmergencyPlan): NonNullable<DiscernAcceptData['revisio
 }
 
 function emergencyOf(plan: EmergencyPlan): EmergencyData {
-  return { trunk: plan.trunk, repair: plan.repair, reason: plan.reason, checks: plan.checks, ...(plan.evidence.length > 0 ? { evidence: plan.evidence } : {}) };
+  return {
+    trunk: plan.trunk,
+    repair: plan.repair,
+    reason: plan.reason,
+    checks: plan.checks,
+    ...(plan.evidence.length > 0 ? { evidence: plan.evidence } : {}),
+  };
 }
 
 function listed(items: readonly string[]): string {
@@ -292,7 +588,13 @@ function listed(items: readonly string[]): string {
 
 function summary(plan: EmergencyPlan): string {
   const { failed, never_ran: neverRan, stale } = plan.checks;
-  return [failed.length > 0 ? `${failed.length} failed` : '', neverRan.length > 0 ? `${neverRan.length} never ran` : '', stale.length > 0 ? `${stale.length} stale` : ''].filter(Boolean).join(', ');
+  return [
+    failed.length > 0 ? `${failed.length} failed` : '',
+    neverRan.length > 0 ? `${neverRan.length} never ran` : '',
+    stale.length > 0 ? `${stale.length} stale` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined, preparation?: Preparation): DiscernPlan {
@@ -306,13 +608,27 @@ function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined, prepa
       `failed: ${listed(plan.checks.failed)}`,
       `never ran: ${listed(plan.checks.never_ran)}`,
       `stale: ${listed(plan.checks.stale)}`,
-      ...(issued === undefined ? ['checkpoint questions are not evaluated in a dry run (prepare: true with dry_run shows which checkpoints would be)'] : plan.preparation !== undefined ? [`checkpoint preparation ${plan.preparation}: declared met ${listed(preparation?.met ?? [])}`] : ['checkpoint preparation: not needed (no stop checkpoint question fires on the repair)']),
+      ...(issued === undefined
+        ? [
+            'checkpoint questions are not evaluated in a dry run (prepare: true with dry_run shows which checkpoints would be)',
+          ]
+        : plan.preparation !== undefined
+          ? [`checkpoint preparation ${plan.preparation}: declared met ${listed(preparation?.met ?? [])}`]
+          : ['checkpoint preparation: not needed (no stop checkpoint question fires on the repair)']),
       ...(issued ? [`landing id: ${issued.landingId}`, `approval expires at ${issued.expiresAt.toISOString()}`] : []),
       'recorded as an exception (refs/notes/discern-exceptions), never as Proof; nothing is pushed, deployed or changed in branch protections',
     ],
     steps: [
-      { kind: 'git', label: `write the exception record on ${repair.head.slice(0, 12)} (refs/notes/discern-exceptions), before the trunk moves`, disposition: 'run' },
-      { kind: 'git', label: `fast-forward ${trunk.name} from ${trunk.tip.slice(0, 12)} to ${repair.head.slice(0, 12)}`, disposition: 'run' },
+      {
+        kind: 'git',
+        label: `write the exception record on ${repair.head.slice(0, 12)} (refs/notes/discern-exceptions), before the trunk moves`,
+        disposition: 'run',
+      },
+      {
+        kind: 'git',
+        label: `fast-forward ${trunk.name} from ${trunk.tip.slice(0, 12)} to ${repair.head.slice(0, 12)}`,
+        disposition: 'run',
+      },
       { kind: 'resource-destroy', label: "destroy the effort's resources in reverse", disposition: 'run' },
       { kind: 'git', label: 'remove the worktree, and the branch when the trunk contains it', disposition: 'run' },
     ],
@@ -320,10 +636,23 @@ function planView(plan: EmergencyPlan, issued: IssuedApproval | undefined, prepa
 }
 
 /** The plan for the owner to review, with its token: nothing changed, the owner decides. */
-function review(call: Call, plan: EmergencyPlan, issued: IssuedApproval, problem: { kind: string; why: string } | undefined, preparation: Preparation | undefined): AcceptOutcome {
+function review(
+  call: Call,
+  plan: EmergencyPlan,
+  issued: IssuedApproval,
+  problem: { kind: string; why: string } | undefined,
+  preparation: Preparation | undefined,
+): AcceptOutcome {
   const { mcp } = call;
-  const receipt = plan.preparation !== undefined ? (mcp ? `, preparation_receipt` : ` --preparation-receipt ${plan.preparation}`) : '';
-  const again = mcp ? `call discern_accept again with action "emergency", the same reason, confirmed: true, approval_token${receipt}` : `run \`discern accept ${plan.repair.effort} --emergency --reason <the same reason> --confirmed --approval-token <token>${receipt}\``;
+  const receipt =
+    plan.preparation !== undefined
+      ? mcp
+        ? `, preparation_receipt`
+        : ` --preparation-receipt ${plan.preparation}`
+      : '';
+  const again = mcp
+    ? `call discern_accept again with action "emergency", the same reason, confirmed: true, approval_token${receipt}`
+    : `run \`discern accept ${plan.repair.effort} --emergency --reason <the same reason> --confirmed --approval-token <token>${receipt}\``;
   const opening = problem ? `The approval was not accepted: ${problem.why}. ` : '';
   return {
     plan: planView(plan, issued, preparation),
@@ -350,14 +679,28 @@ function review(call: Call, plan: EmergencyPlan, issued: IssuedApproval, problem
 function planRefusal(call: Call, problem: PlanProblem): AcceptOutcome {
   // Each problem names its fix in the message (update, done, ordinary acceptance, a rebuilt repair).
   const rerun = call.mcp ? 'discern_accept' : 'discern accept';
-  const message = problem.kind === 'trunk_not_included' && call.mcp ? problem.message.replace('`discern update`', 'discern_update') : problem.message;
+  const message =
+    problem.kind === 'trunk_not_included' && call.mcp
+      ? problem.message.replace('`discern update`', 'discern_update')
+      : problem.message;
   return { refusal: { error: 'precondition_failed', message: `${message}.`, next: { rerun } } };
 }
 
 /** A dirty checkout of the trunk refuses before any approval or landing: moving the trunk would leave it stale. */
 async function trunkBlocked(call: Call, plan: EmergencyPlan): Promise<AcceptOutcome | undefined> {
-  const movable = await trunkMovable({ cwd: call.mainRoot, env: call.ctx.env }, plan.trunk.name, plan.trunk.tip, call.trunkCheckout);
+  const movable = await trunkMovable(
+    { cwd: call.mainRoot, env: call.ctx.env },
+    plan.trunk.name,
+    plan.trunk.tip,
+    call.trunkCheckout,
+  );
   if (movable.ok) return undefined;
   const rerun = call.mcp ? 'discern_accept' : 'discern accept';
-  return { refusal: { error: 'dirty_worktree', message: `${movable.message}.`, next: { rerun, standalone: call.mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+  return {
+    refusal: {
+      error: 'dirty_worktree',
+      message: `${movable.message}.`,
+      next: { rerun, standalone: call.mcp ? 'discern_done with standalone: true' : 'discern done --standalone' },
+    },
+  };
 }

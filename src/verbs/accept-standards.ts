@@ -8,19 +8,33 @@ import type { DiscernAcceptInput, DiscernProofSummary, DiscernStandardProposal }
 /** A call that asks for approval in a way that cannot stand: the refusal message, else undefined. */
 export function approvalArgumentProblem(input: DiscernAcceptInput): string | undefined {
   if (input.approve_standard !== true) return undefined;
-  if (input.action === 'queue') return 'action "queue" only records the submission: it takes no approval. Use ordinary acceptance (no action) to approve loosened standards.';
-  if (input.confirmed !== true) return 'approve_standard records the owner\'s approval given in this conversation, so it needs confirmed: true as well.';
+  if (input.action === 'queue')
+    return 'action "queue" only records the submission: it takes no approval. Use ordinary acceptance (no action) to approve loosened standards.';
+  if (input.confirmed !== true)
+    return "approve_standard records the owner's approval given in this conversation, so it needs confirmed: true as well.";
   return undefined;
 }
 
-export type StandardApproval = { ok: true; approvals: DiscernStandardProposal[] } | { ok: false; required: DiscernStandardProposal[]; message: string };
+export type StandardApproval =
+  | { ok: true; approvals: DiscernStandardProposal[] }
+  | { ok: false; required: DiscernStandardProposal[]; message: string };
 
-export function standardApproval(input: DiscernAcceptInput, proof: DiscernProofSummary, effort: { id: string; branch: string }, head: string, mcp: boolean): StandardApproval {
+export function standardApproval(
+  input: DiscernAcceptInput,
+  proof: DiscernProofSummary,
+  effort: { id: string; branch: string },
+  head: string,
+  mcp: boolean,
+): StandardApproval {
   const proposals = proof.standard_proposals ?? [];
   if (proposals.length === 0) return { ok: true, approvals: [] };
   if (input.approve_standard === true && input.confirmed === true) return { ok: true, approvals: proposals };
-  const listed = proposals.map((p) => `${p.name} ${p.direction === 'up' ? 'floor' : 'ceiling'} ${p.from} → ${p.to} ("${p.reason}")`).join('; ');
-  const call = mcp ? 'discern_accept again with approve_standard: true and confirmed: true' : `\`discern accept ${effort.id} --confirmed --approve-standard\``;
+  const listed = proposals
+    .map((p) => `${p.name} ${p.direction === 'up' ? 'floor' : 'ceiling'} ${p.from} → ${p.to} ("${p.reason}")`)
+    .join('; ');
+  const call = mcp
+    ? 'discern_accept again with approve_standard: true and confirmed: true'
+    : `\`discern accept ${effort.id} --confirmed --approve-standard\``;
   return {
     ok: false,
     required: proposals,

@@ -15,7 +15,17 @@ import { decideAuthority } from '../engine/acceptance/authority.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
 import { INTEGRATION_PREFIX, listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
 import { changedPaths, queueRows } from '../engine/acceptance/queue-view.js';
-import { acceptancePaths, grants, RECORD_FORMAT, submissions, transactions, type AcceptancePaths, type Submission, type Transaction, type TransactionStep } from '../engine/acceptance/records.js';
+import {
+  acceptancePaths,
+  grants,
+  RECORD_FORMAT,
+  submissions,
+  transactions,
+  type AcceptancePaths,
+  type Submission,
+  type Transaction,
+  type TransactionStep,
+} from '../engine/acceptance/records.js';
 import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
 import { mergeConflicts } from '../engine/efforts/incoming.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
@@ -34,8 +44,20 @@ import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { classify, type CompiledScope } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { declarationsCurrent } from '../engine/checkpoints/store.js';
-import { readComposition, removeComposition, writeComposition, COMPOSITION_FORMAT } from '../engine/acceptance/compositions.js';
-import { acceptCall, effortVariances, judgeComposition, recordEffortDeclarations, type CallDeclarations, type Variance } from './accept-checkpoints.js';
+import {
+  readComposition,
+  removeComposition,
+  writeComposition,
+  COMPOSITION_FORMAT,
+} from '../engine/acceptance/compositions.js';
+import {
+  acceptCall,
+  effortVariances,
+  judgeComposition,
+  recordEffortDeclarations,
+  type CallDeclarations,
+  type Variance,
+} from './accept-checkpoints.js';
 import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
@@ -54,15 +76,36 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   const gate = gateConfig(project.config);
   if (!gate.ok) {
     const [first] = gate.issues;
-    return { data: { issues: gate.issues }, refusal: { error: 'invalid_config', message: `discern.toml: \`${first.path}\` ${first.message}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } } };
+    return {
+      data: { issues: gate.issues },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml: \`${first.path}\` ${first.message}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
+    };
   }
   if (input.grant === true && ctx.surface !== 'cli') {
-    return { refusal: { error: 'invalid_value', message: 'grant is the owner\'s, given at the CLI (`discern accept <target> --grant`), never over MCP.', next: { help } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: "grant is the owner's, given at the CLI (`discern accept <target> --grant`), never over MCP.",
+        next: { help },
+      },
+    };
   }
   const approvalProblem = approvalArgumentProblem(input);
-  if (approvalProblem !== undefined) return { refusal: { error: 'invalid_value', message: approvalProblem, next: { help } } };
+  if (approvalProblem !== undefined)
+    return { refusal: { error: 'invalid_value', message: approvalProblem, next: { help } } };
   if (input.action === 'queue' && (input.confirmed === true || input.grant === true)) {
-    return { refusal: { error: 'invalid_value', message: 'action "queue" only records the submission: it takes no consent or grant. Use ordinary acceptance (no action) for those.', next: { help } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message:
+          'action "queue" only records the submission: it takes no consent or grant. Use ordinary acceptance (no action) for those.',
+        next: { help },
+      },
+    };
   }
 
   const { mainRoot, efforts, trunkCheckout } = await listEfforts(project.root, ctx.env);
@@ -71,26 +114,80 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     const match = selectEffort(efforts, input.target);
     if ('none' in match) {
       // An interrupted landing that already removed the worktree is still this effort's to finish.
-      const byTarget = (t: Transaction): boolean => t.effort === input.target || t.branch === input.target || `refs/heads/${t.branch}` === input.target || t.path === input.target;
+      const byTarget = (t: Transaction): boolean =>
+        t.effort === input.target ||
+        t.branch === input.target ||
+        `refs/heads/${t.branch}` === input.target ||
+        t.path === input.target;
       const interrupted = input.dry_run === true ? undefined : (await transactions.all(paths)).find(byTarget);
       if (interrupted !== undefined) {
         const gone: Effort = { id: interrupted.effort, branch: interrupted.branch, path: interrupted.path, gitDir: '' };
-        const l: Landing = { ctx, paths, effort: gone, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`) };
+        const l: Landing = {
+          ctx,
+          paths,
+          effort: gone,
+          mainRoot,
+          trunk,
+          trunkCheckout: trunkCheckout(trunk),
+          outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`),
+        };
         const resumed = await withRepositoryLock(project.commonDir, 'accept', 30_000, () => recover(interrupted, l));
-        if (resumed === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` } } };
+        if (resumed === 'busy')
+          return {
+            refusal: {
+              error: 'incomplete',
+              message:
+                'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.',
+              next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` },
+            },
+          };
         if (resumed !== 'rolled_back') return resumed;
-        return { refusal: { error: 'apply_failed', message: `An interrupted acceptance of ${gone.branch} was rolled back (the trunk had not moved), but its worktree ${gone.path} is gone: nothing is left to land.`, next: { recovery: 'start the work again, or restore the branch\'s worktree' } } };
+        return {
+          refusal: {
+            error: 'apply_failed',
+            message: `An interrupted acceptance of ${gone.branch} was rolled back (the trunk had not moved), but its worktree ${gone.path} is gone: nothing is left to land.`,
+            next: { recovery: "start the work again, or restore the branch's worktree" },
+          },
+        };
       }
-      return { refusal: { error: 'unknown_target', message: `"${input.target}" names no effort here (an effort is a linked worktree on a branch: its id, branch, full ref or path).${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ' There are none.'}`, next: { list: statusCall } } };
+      return {
+        refusal: {
+          error: 'unknown_target',
+          message: `"${input.target}" names no effort here (an effort is a linked worktree on a branch: its id, branch, full ref or path).${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ' There are none.'}`,
+          next: { list: statusCall },
+        },
+      };
     }
-    if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${input.target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help } } };
+    if ('ambiguous' in match)
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `"${input.target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`,
+          next: { help },
+        },
+      };
     effort = match.effort;
   } else {
     const here = efforts.find((e) => e.path === project.root);
-    if (here === undefined) return { refusal: { error: 'invalid_value', message: `This is ${project.location === 'main' ? 'the main checkout' : 'not an effort\'s worktree'}: name the effort to accept with target (its id, branch or path).`, next: { help } } };
+    if (here === undefined)
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `This is ${project.location === 'main' ? 'the main checkout' : "not an effort's worktree"}: name the effort to accept with target (its id, branch or path).`,
+          next: { help },
+        },
+      };
     effort = here;
   }
-  const landing: Landing = { ctx, paths, effort, mainRoot, trunk, trunkCheckout: trunkCheckout(trunk), outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`) };
+  const landing: Landing = {
+    ctx,
+    paths,
+    effort,
+    mainRoot,
+    trunk,
+    trunkCheckout: trunkCheckout(trunk),
+    outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`),
+  };
   if (input.dry_run === true) return acceptEffort(input, landing, efforts, gate.gate.scopes, []);
   // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
@@ -99,33 +196,56 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     const found = await transactions.read(paths, effort.id);
     // A transaction older than this effort (its task was recorded after the landing began) is another effort's
     // that had the same name: it must not act on this one.
-    const stale = found !== undefined && (found.branch !== effort.branch || found.path !== effort.path || (effort.record !== undefined && effort.record.created_at > found.started_at));
+    const stale =
+      found !== undefined &&
+      (found.branch !== effort.branch ||
+        found.path !== effort.path ||
+        (effort.record !== undefined && effort.record.created_at > found.started_at));
     if (stale) await transactions.remove(paths, effort.id);
     const pending = stale ? undefined : found;
     // The efforts as they are now, not as they were before the wait: an acceptance that held the lock meanwhile
     // may have landed this effort (its worktree and branch are gone) or others on the list.
     const live = pending === undefined ? (await listEfforts(mainRoot, ctx.env)).efforts : efforts;
     if (pending === undefined && !live.some((e) => e.path === effort.path && e.branch === effort.branch)) {
-      return { refusal: { error: 'unknown_target' as const, message: `${effort.id} (${effort.branch}) is no longer an effort here: another acceptance landed or removed it while this call waited for the repository's accept lock. This call changed nothing.`, next: { list: statusCall } } };
+      return {
+        refusal: {
+          error: 'unknown_target' as const,
+          message: `${effort.id} (${effort.branch}) is no longer an effort here: another acceptance landed or removed it while this call waited for the repository's accept lock. This call changed nothing.`,
+          next: { list: statusCall },
+        },
+      };
     }
     const earlier: DiscernStep[] = [];
     if (pending !== undefined) {
       const recovered = await recover(pending, landing);
       if (recovered !== 'rolled_back') return recovered;
-      earlier.push({ kind: 'git', label: 'roll back an interrupted acceptance (the trunk had not moved)', disposition: 'run', outcome: 'ok', duration_s: 0 });
+      earlier.push({
+        kind: 'git',
+        label: 'roll back an interrupted acceptance (the trunk had not moved)',
+        disposition: 'run',
+        outcome: 'ok',
+        duration_s: 0,
+      });
     }
     // The walk: submissions ahead of this one in the queue that are ready and pre-authorized land first, in
     // queue order; the first that fails stops the walk.
     const landed: NonNullable<DiscernAcceptData['landings']> = [];
     if (input.action !== 'queue') {
-      const queue = await queueRows(paths, live, gate.gate.scopes, project.config, trunk, { cwd: mainRoot, env: ctx.env });
+      const queue = await queueRows(paths, live, gate.gate.scopes, project.config, trunk, {
+        cwd: mainRoot,
+        env: ctx.env,
+      });
       const mine = queue.findIndex((q) => q.effort === effort.id);
       // An effort not queued yet joins at the back: everything queued is ahead of it.
       for (const row of queue.slice(0, mine === -1 ? queue.length : mine)) {
         if (row.authority !== 'pre-authorized' || row.readiness !== 'ready') continue;
         const ahead = live.find((e) => e.id === row.effort);
         if (ahead === undefined) continue;
-        const aheadLanding: Landing = { ...landing, effort: ahead, outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`) };
+        const aheadLanding: Landing = {
+          ...landing,
+          effort: ahead,
+          outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`),
+        };
         const result = await acceptEffort({}, aheadLanding, live, gate.gate.scopes, []);
         const entry = result.data && 'landings' in result.data ? result.data.landings?.[0] : undefined;
         if (result.refusal === undefined && entry !== undefined) {
@@ -136,18 +256,43 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
         // changes, and reported.
         const reason = result.refusal?.message ?? 'it did not land';
         const submission = await submissions.read(paths, ahead.id);
-        if (submission) await submissions.write(paths, { ...submission, last_failure: { head: row.head, reason, at: new Date().toISOString() } });
-        landed.push({ effort: ahead.id, branch: ahead.branch, head: row.head, selected: false, status: 'failed', reason });
+        if (submission)
+          await submissions.write(paths, {
+            ...submission,
+            last_failure: { head: row.head, reason, at: new Date().toISOString() },
+          });
+        landed.push({
+          effort: ahead.id,
+          branch: ahead.branch,
+          head: row.head,
+          selected: false,
+          status: 'failed',
+          reason,
+        });
       }
     }
     const own = await acceptEffort(input, landing, live, gate.gate.scopes, earlier);
     return landed.length === 0 ? own : withEarlierLandings(landed, own, effort, mcp);
   });
-  if (serialised === 'busy') return { refusal: { error: 'incomplete', message: 'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.', next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` } } };
+  if (serialised === 'busy')
+    return {
+      refusal: {
+        error: 'incomplete',
+        message:
+          'Another acceptance has been landing in this repository for over 30 s; call again once it has finished.',
+        next: { wait: `let the other acceptance finish (\`${statusCall}\` shows it)` },
+      },
+    };
   return serialised;
 }
 
-async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts: readonly Effort[], scopes: readonly CompiledScope[], earlier: DiscernStep[]): Promise<AcceptOutcome> {
+async function acceptEffort(
+  input: DiscernAcceptInput,
+  landing: Landing,
+  efforts: readonly Effort[],
+  scopes: readonly CompiledScope[],
+  earlier: DiscernStep[],
+): Promise<AcceptOutcome> {
   const { ctx, paths, effort, mainRoot, trunk } = landing;
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
@@ -155,50 +300,114 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
 
   const state = await readWorkingState(effort.path, ctx.env, ctx.signal);
   if (state.detached || state.head === null || state.branch !== effort.branch) {
-    return { refusal: { error: 'detached_head', message: `The effort's worktree (${effort.path}) is not on its branch ${effort.branch}.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+    return {
+      refusal: {
+        error: 'detached_head',
+        message: `The effort's worktree (${effort.path}) is not on its branch ${effort.branch}.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   }
   if (state.changed > 0) {
-    return { refusal: { error: 'dirty_worktree', message: `The effort's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: acceptance takes an exact commit. Commit them, run done, then accept.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The effort's worktree (${effort.path}) has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'}: acceptance takes an exact commit. Commit them, run done, then accept.`,
+        next: {
+          rerun: mcp ? 'discern_accept' : 'discern accept',
+          standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone',
+        },
+      },
+    };
   }
   const head = state.head;
   // Nothing of this effort is off the trunk: there is nothing to land (and no note to write over another's).
   if (await trunkContains(run, trunk, head)) {
-    return { refusal: { error: 'precondition_failed', message: `${effort.branch} at ${head.slice(0, 12)} is already on ${trunk}: there is nothing to land. Commit the work first, or remove the effort with \`discern worktree teardown ${effort.id}\`.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `${effort.branch} at ${head.slice(0, 12)} is already on ${trunk}: there is nothing to land. Commit the work first, or remove the effort with \`discern worktree teardown ${effort.id}\`.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   }
 
   // The changed paths decide standing authority; the merge-base is with the trunk as it is now.
   const changed = await changedPaths(run, trunk, head);
   const grant = await grants.read(paths, effort.id);
-  const verdict = decideAuthority({ confirmed: input.confirmed === true, ...(grant ? { grant } : {}), preAuthorized: project.config.acceptance?.pre_authorized ?? [], scopes: scopes, changed });
+  const verdict = decideAuthority({
+    confirmed: input.confirmed === true,
+    ...(grant ? { grant } : {}),
+    preAuthorized: project.config.acceptance?.pre_authorized ?? [],
+    scopes: scopes,
+    changed,
+  });
 
   // Checkpoint declarations for the effort's own change are recorded first: its Proof then carries them.
-  const declared: CallDeclarations | { refusal: AcceptOutcome } = input.dry_run === true ? { declarations: { met: [], unmet: [] }, given: false } : await recordEffortDeclarations(input, effort, head, ctx);
+  const declared: CallDeclarations | { refusal: AcceptOutcome } =
+    input.dry_run === true
+      ? { declarations: { met: [], unmet: [] }, given: false }
+      : await recordEffortDeclarations(input, effort, head, ctx);
   if ('refusal' in declared) return declared.refusal;
 
   // Proof for this exact HEAD: the marker when current, else the gate runs now (not for a dry run).
   const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
   const identity = configIdentity(project.config, trunk);
-  const current = marker.state === 'present' && markerIsCurrent(marker.marker, head, identity, VERSION) && (await declarationsCurrent(marker.marker, effort.gitDir)) ? marker.marker : undefined;
-  if (current?.mode === 'report') return { refusal: { error: 'report_only_proof', message: 'This commit\'s Proof was recorded in report mode (ci): it cannot authorize a landing. Run done without ci.', next: { rerun: mcp ? 'discern_done' : 'discern done' } } };
+  const current =
+    marker.state === 'present' &&
+    markerIsCurrent(marker.marker, head, identity, VERSION) &&
+    (await declarationsCurrent(marker.marker, effort.gitDir))
+      ? marker.marker
+      : undefined;
+  if (current?.mode === 'report')
+    return {
+      refusal: {
+        error: 'report_only_proof',
+        message:
+          "This commit's Proof was recorded in report mode (ci): it cannot authorize a landing. Run done without ci.",
+        next: { rerun: mcp ? 'discern_done' : 'discern done' },
+      },
+    };
 
-  const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> => queueRows(paths, efforts, scopes, project.config, trunk, run, submission);
+  const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> =>
+    queueRows(paths, efforts, scopes, project.config, trunk, run, submission);
 
   if (input.dry_run === true) {
     const planned = await submissions.read(paths, effort.id);
     const trunkTip = (await git(['rev-parse', `refs/heads/${trunk}`], run)).stdout.trim();
     const ff = (await git(['merge-base', '--is-ancestor', trunkTip, head], run)).code === 0;
     const queue = await queueNow();
-    const verdictLine = !current ? 'the gate would run first (no current Proof for HEAD)' : verdict.authorized ? `it would land by ${ff ? 'fast-forward' : 'composing it with the moved trunk'} (${verdict.consent?.source})` : 'it would wait for the owner\'s consent';
+    const verdictLine = !current
+      ? 'the gate would run first (no current Proof for HEAD)'
+      : verdict.authorized
+        ? `it would land by ${ff ? 'fast-forward' : 'composing it with the moved trunk'} (${verdict.consent?.source})`
+        : "it would wait for the owner's consent";
     return {
       dry_run: true,
       plan: {
         title: `accept ${effort.id} at ${head.slice(0, 12)}: ${verdictLine}`,
-        details: [`branch ${effort.branch}`, `worktree ${effort.path}`, `${changed.length} changed path${changed.length === 1 ? '' : 's'}`],
+        details: [
+          `branch ${effort.branch}`,
+          `worktree ${effort.path}`,
+          `${changed.length} changed path${changed.length === 1 ? '' : 's'}`,
+        ],
         steps: VERBS.accept.execution.steps.map((s) => ({ kind: s.kind, label: s.label, disposition: 'run' as const })),
       },
       data: {
-        revision: { effort: effort.id, path: effort.path, branch: effort.branch, head, ...(current ? { proof: current.proof } : {}) },
-        submission: { state: 'planned', authority: verdict.queue, ...(planned?.head === head ? { submission_id: planned.submission_id, submitted_at: planned.submitted_at } : {}) },
+        revision: {
+          effort: effort.id,
+          path: effort.path,
+          branch: effort.branch,
+          head,
+          ...(current ? { proof: current.proof } : {}),
+        },
+        submission: {
+          state: 'planned',
+          authority: verdict.queue,
+          ...(planned?.head === head
+            ? { submission_id: planned.submission_id, submitted_at: planned.submitted_at }
+            : {}),
+        },
         ...(queue && queue.length > 0 ? { queue } : {}),
         landing_authority: verdict.landing,
       },
@@ -219,27 +428,64 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
     validation = { mode: 'rerun', commit: head };
   }
 
-  const scopesChanged = classify(changed.map((path) => ({ path })), scopes).scopes;
+  const scopesChanged = classify(
+    changed.map((path) => ({ path })),
+    scopes,
+  ).scopes;
 
   // Record (or keep) the submission: the same revision keeps its place in the queue.
   const previous = await submissions.read(paths, effort.id);
   const submission: Submission =
     previous?.head === head
       ? previous
-      : { format: RECORD_FORMAT, submission_id: `S-${randomBytes(6).toString('hex')}`, effort: effort.id, branch: effort.branch, path: effort.path, head, submitted_at: new Date().toISOString() };
+      : {
+          format: RECORD_FORMAT,
+          submission_id: `S-${randomBytes(6).toString('hex')}`,
+          effort: effort.id,
+          branch: effort.branch,
+          path: effort.path,
+          head,
+          submitted_at: new Date().toISOString(),
+        };
   if (submission !== previous) await submissions.write(paths, submission);
   const revision = { effort: effort.id, path: effort.path, branch: effort.branch, head, proof };
-  const submissionData = { state: 'queued' as const, submission_id: submission.submission_id, submitted_at: submission.submitted_at, authority: verdict.queue, ...(previous && previous.head !== head ? { replaces: previous.head } : {}) };
+  const submissionData = {
+    state: 'queued' as const,
+    submission_id: submission.submission_id,
+    submitted_at: submission.submitted_at,
+    authority: verdict.queue,
+    ...(previous && previous.head !== head ? { replaces: previous.head } : {}),
+  };
 
   if (input.action === 'queue') {
     // Queueing is the acceptance this call asked for: its required outcome is the recorded submission.
-    return { ...(steps.length > 0 ? { steps } : {}), held: ['accept-landing'], data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing }, hints: [VERBS.accept.hints.queued.replace('{target}', effort.id)] };
+    return {
+      ...(steps.length > 0 ? { steps } : {}),
+      held: ['accept-landing'],
+      data: {
+        revision,
+        submission: submissionData,
+        queue: await queueNow(submission),
+        landing_authority: verdict.landing,
+      },
+      hints: [VERBS.accept.hints.queued.replace('{target}', effort.id)],
+    };
   }
 
   // Loosened standards the Proof passed under land only with the owner's approval (accept-standards.ts).
   const approval = standardApproval(input, proof, effort, head, mcp);
   if (!approval.ok) {
-    return { ...(steps.length > 0 ? { steps } : {}), data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing, standard_approvals_required: approval.required }, refusal: { error: 'awaiting_standard_approval', message: approval.message, next: {} } };
+    return {
+      ...(steps.length > 0 ? { steps } : {}),
+      data: {
+        revision,
+        submission: submissionData,
+        queue: await queueNow(submission),
+        landing_authority: verdict.landing,
+        standard_approvals_required: approval.required,
+      },
+      refusal: { error: 'awaiting_standard_approval', message: approval.message, next: {} },
+    };
   }
   // An unmet stop checkpoint lands only with the owner's variance.
   const judged = effortVariances(input, proof, ctx, { revision, submission: submissionData });
@@ -247,14 +493,37 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
   const checkpointFacts = { input, declared, variances: judged.variances };
 
   if (input.grant === true) {
-    const granted = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, granted_at: new Date().toISOString() } as const;
+    const granted = {
+      format: RECORD_FORMAT,
+      effort: effort.id,
+      branch: effort.branch,
+      granted_at: new Date().toISOString(),
+    } as const;
     await grants.write(paths, granted);
-    return withApprovals(await land(landing, { head, proof, validation, steps, consent: { source: 'grant' }, revision, submissionData: { ...submissionData, authority: 'pre-authorized' }, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
+    return withApprovals(
+      await land(landing, {
+        head,
+        proof,
+        validation,
+        steps,
+        consent: { source: 'grant' },
+        revision,
+        submissionData: { ...submissionData, authority: 'pre-authorized' },
+        changedScopes: scopesChanged,
+        ...checkpointFacts,
+      }),
+      approval.approvals,
+    );
   }
   if (!verdict.authorized || verdict.consent === undefined) {
     return {
       ...(steps.length > 0 ? { steps } : {}),
-      data: { revision, submission: submissionData, queue: await queueNow(submission), landing_authority: verdict.landing },
+      data: {
+        revision,
+        submission: submissionData,
+        queue: await queueNow(submission),
+        landing_authority: verdict.landing,
+      },
       refusal: {
         error: 'awaiting_consent',
         message: `Landing ${effort.branch} at ${head.slice(0, 12)} needs the owner's consent: no grant covers it${verdict.landing.uncovered_total ? ` (${verdict.landing.uncovered_total} changed path${verdict.landing.uncovered_total === 1 ? ' is' : 's are'} outside every pre_authorized scope)` : ''}. It waits in the landing queue. Relay this Proof line to the owner and ask: ${proof.line}`,
@@ -262,17 +531,55 @@ async function acceptEffort(input: DiscernAcceptInput, landing: Landing, efforts
       },
     };
   }
-  return withApprovals(await land(landing, { head, proof, validation, steps, consent: verdict.consent, revision, submissionData, changedScopes: scopesChanged, ...checkpointFacts }), approval.approvals);
+  return withApprovals(
+    await land(landing, {
+      head,
+      proof,
+      validation,
+      steps,
+      consent: verdict.consent,
+      revision,
+      submissionData,
+      changedScopes: scopesChanged,
+      ...checkpointFacts,
+    }),
+    approval.approvals,
+  );
 }
 
 /** The selected effort's own outcome, with the submissions landed ahead of it in this call. */
-function withEarlierLandings(landed: NonNullable<DiscernAcceptData['landings']>, own: AcceptOutcome, effort: Effort, mcp: boolean): AcceptOutcome {
+function withEarlierLandings(
+  landed: NonNullable<DiscernAcceptData['landings']>,
+  own: AcceptOutcome,
+  effort: Effort,
+  mcp: boolean,
+): AcceptOutcome {
   const ownData = own.data && !('issues' in own.data) ? own.data : {};
-  const mine = ownData.landings?.[0] ?? { effort: effort.id, branch: effort.branch, head: ownData.revision?.head ?? '', selected: true, status: 'refused' as const, ...(own.refusal ? { reason: own.refusal.message } : {}) };
+  const mine = ownData.landings?.[0] ?? {
+    effort: effort.id,
+    branch: effort.branch,
+    head: ownData.revision?.head ?? '',
+    selected: true,
+    status: 'refused' as const,
+    ...(own.refusal ? { reason: own.refusal.message } : {}),
+  };
   const data = { ...ownData, landings: [...landed, mine] };
   const ahead = landed.filter((l) => l.status === 'landed');
-  if (own.refusal === undefined || own.refusal.error === 'awaiting_consent' || ahead.length === 0) return { ...own, data } as AcceptOutcome;
-  return { ...own, data, refusal: { error: 'partial_acceptance', message: `Landed ${ahead.map((l) => l.effort).join(', ')} ahead of it, then ${effort.id} did not land: ${own.refusal.message}`, next: { recovery: mcp ? 'read data.landings, fix what stopped it, then call discern_accept again' : 'read data.landings, fix what stopped it, then run `discern accept` again' } } } as AcceptOutcome;
+  if (own.refusal === undefined || own.refusal.error === 'awaiting_consent' || ahead.length === 0)
+    return { ...own, data } as AcceptOutcome;
+  return {
+    ...own,
+    data,
+    refusal: {
+      error: 'partial_acceptance',
+      message: `Landed ${ahead.map((l) => l.effort).join(', ')} ahead of it, then ${effort.id} did not land: ${own.refusal.message}`,
+      next: {
+        recovery: mcp
+          ? 'read data.landings, fix what stopped it, then call discern_accept again'
+          : 'read data.landings, fix what stopped it, then run `discern accept` again',
+      },
+    },
+  } as AcceptOutcome;
 }
 
 interface Landing {
@@ -315,13 +622,46 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
 
   // A dirty checkout of the trunk refuses before anything moves.
   const movable = await trunkMovable(run, trunk, trunkBefore, l.trunkCheckout);
-  if (!movable.ok) return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'dirty_worktree', message: `${movable.message}.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept', standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone' } } };
+  if (!movable.ok)
+    return {
+      steps,
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: {
+        error: 'dirty_worktree',
+        message: `${movable.message}.`,
+        next: {
+          rerun: mcp ? 'discern_accept' : 'discern accept',
+          standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone',
+        },
+      },
+    };
 
   if (fastForward && f.input?.composition_receipt !== undefined) {
     await removeComposition(ctx.project.commonDir, effort.id);
-    return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'precondition_failed', message: `composition_receipt "${f.input.composition_receipt}" names a composition, but ${trunk} has not moved since ${effort.branch}'s Proof: nothing is composed, and answers bound to that receipt would answer nothing. Call again without composition_receipt.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } };
+    return {
+      steps,
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: {
+        error: 'precondition_failed',
+        message: `composition_receipt "${f.input.composition_receipt}" names a composition, but ${trunk} has not moved since ${effort.branch}'s Proof: nothing is composed, and answers bound to that receipt would answer nothing. Call again without composition_receipt.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   }
-  const tx: Transaction = { format: RECORD_FORMAT, effort: effort.id, branch: effort.branch, path: effort.path, head: f.head, trunk, trunk_before: trunkBefore, ...(fastForward ? { landing: f.head, proof: f.proof } : {}), step: 'started', started_at: new Date().toISOString(), consent: f.consent, ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}) };
+  const tx: Transaction = {
+    format: RECORD_FORMAT,
+    effort: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    head: f.head,
+    trunk,
+    trunk_before: trunkBefore,
+    ...(fastForward ? { landing: f.head, proof: f.proof } : {}),
+    step: 'started',
+    started_at: new Date().toISOString(),
+    consent: f.consent,
+    ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}),
+  };
   await transactions.write(paths, tx);
   crashPoint(ctx.env, 'started');
 
@@ -340,18 +680,50 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
   }
 
   const moved = await moveTrunk(run, trunk, trunkBefore, landingCommit, l.trunkCheckout);
-  steps.push({ kind: 'git', label: `${fastForward ? 'fast-forward' : 'move'} ${trunk} to ${landingCommit.slice(0, 12)}`, disposition: 'run', outcome: moved.ok ? 'ok' : 'failed', duration_s: 0 });
+  steps.push({
+    kind: 'git',
+    label: `${fastForward ? 'fast-forward' : 'move'} ${trunk} to ${landingCommit.slice(0, 12)}`,
+    disposition: 'run',
+    outcome: moved.ok ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   if (!moved.ok) {
     await rollBack(l, tx);
     await transactions.remove(paths, effort.id);
-    return { steps, data: { revision: f.revision, submission: f.submissionData }, refusal: { error: 'apply_failed', message: `Nothing landed: ${moved.message}.`, next: { recovery: mcp ? 'call discern_accept again (it composes with the new trunk)' : 'run `discern accept` again (it composes with the new trunk)' } } };
+    return {
+      steps,
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: {
+        error: 'apply_failed',
+        message: `Nothing landed: ${moved.message}.`,
+        next: {
+          recovery: mcp
+            ? 'call discern_accept again (it composes with the new trunk)'
+            : 'run `discern accept` again (it composes with the new trunk)',
+        },
+      },
+    };
   }
   await advance(paths, tx, 'trunk_landed', { landing: landingCommit, proof, proof_line: proof.line });
   crashPoint(ctx.env, 'trunk_landed');
-  return finish(l, tx, { steps, proof, validation, submissionData: f.submissionData, revision: f.revision, recovered: false, fastForward, changedScopes: f.changedScopes });
+  return finish(l, tx, {
+    steps,
+    proof,
+    validation,
+    submissionData: f.submissionData,
+    revision: f.revision,
+    recovered: false,
+    fastForward,
+    changedScopes: f.changedScopes,
+  });
 }
 
-async function advance(paths: AcceptancePaths, tx: Transaction, step: TransactionStep, extra: Partial<Transaction> = {}): Promise<void> {
+async function advance(
+  paths: AcceptancePaths,
+  tx: Transaction,
+  step: TransactionStep,
+  extra: Partial<Transaction> = {},
+): Promise<void> {
   Object.assign(tx, extra, { step });
   await transactions.write(paths, tx);
 }
@@ -380,21 +752,46 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   if (f.proof !== undefined) {
     const body = proofNoteBody({
       subject: { commit: landed },
-      proof: { branch: effort.branch, trunk, head: landed, files_total: f.proof.files_total, insertions: f.proof.insertions, deletions: f.proof.deletions, mode: 'strict' },
+      proof: {
+        branch: effort.branch,
+        trunk,
+        head: landed,
+        files_total: f.proof.files_total,
+        insertions: f.proof.insertions,
+        deletions: f.proof.deletions,
+        mode: 'strict',
+      },
       presentation: { line: proofLine, markdown: `# discern Proof\n\n> ${proofLine}\n` },
-      acceptance: { consent: tx.consent, ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}) },
+      acceptance: {
+        consent: tx.consent,
+        ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
+      },
     });
     note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body);
   } else {
     note = { status: 'missing_proof', ref: 'refs/notes/discern', commit: landed };
   }
-  steps.push({ kind: 'git', label: 'write the Proof note', disposition: 'run', note: note.ref, outcome: note.status === 'record_failed' ? 'skipped' : 'ok', duration_s: 0 });
+  steps.push({
+    kind: 'git',
+    label: 'write the Proof note',
+    disposition: 'run',
+    note: note.ref,
+    outcome: note.status === 'record_failed' ? 'skipped' : 'ok',
+    duration_s: 0,
+  });
   await advance(paths, tx, 'note_written');
   crashPoint(env, 'note_written');
 
   const advisories: NonNullable<AcceptOutcome['advisories']> = [];
   if (note.status === 'record_failed' || note.status === 'missing_proof') {
-    advisories.push({ kind: 'proof-recording-unavailable', evidence: [`the Proof note on ${landed.slice(0, 12)} was not written: ${'reason' in note ? note.reason : 'no Proof was at hand'}`], next_action: 'The landing stands; the note is a record only. Check `git notes --ref=refs/notes/discern` when convenient.' });
+    advisories.push({
+      kind: 'proof-recording-unavailable',
+      evidence: [
+        `the Proof note on ${landed.slice(0, 12)} was not written: ${'reason' in note ? note.reason : 'no Proof was at hand'}`,
+      ],
+      next_action:
+        'The landing stands; the note is a record only. Check `git notes --ref=refs/notes/discern` when convenient.',
+    });
   }
 
   let destroyed: string[] = [];
@@ -404,24 +801,54 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   const now = removed ? undefined : await readWorkingState(effort.path, env).catch(() => undefined);
   const busy = now !== undefined && (now.changed > 0 || now.head !== tx.head);
   if (busy) {
-    advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`], next_action: `Look at ${effort.path}; remove it with \`discern worktree teardown ${effort.id}\` when its work is done.` });
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [
+        `the worktree ${effort.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`,
+      ],
+      next_action: `Look at ${effort.path}; remove it with \`discern worktree teardown ${effort.id}\` when its work is done.`,
+    });
   }
   if (!removed && !busy) {
-    const resources = await destroyResources(effort.record, effort.path, env, l.outputDir, steps, projectSecrets(ctx.project));
+    const resources = await destroyResources(
+      effort.record,
+      effort.path,
+      env,
+      l.outputDir,
+      steps,
+      projectSecrets(ctx.project),
+    );
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');
     removed = await removeWorktree(mainRoot, effort.path, env, steps);
     if (removed) await advance(paths, tx, 'worktree_removed');
     crashPoint(env, 'worktree_removed');
-    if (resources.failed.length > 0) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]], next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.` });
+    if (resources.failed.length > 0)
+      advisories.push({
+        kind: 'acceptance-cleanup-incomplete',
+        evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]],
+        next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.`,
+      });
   }
   // A branch still checked out in a kept worktree stays with it.
-  const branch = removed ? await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps) : { deleted: false, reason: 'its worktree was kept' };
+  const branch = removed
+    ? await deleteBranchIfLanded(mainRoot, effort.branch, trunk, env, steps)
+    : { deleted: false, reason: 'its worktree was kept' };
   if (branch.deleted) await advance(paths, tx, 'branch_deleted');
   crashPoint(env, 'branch_deleted');
-  if (!removed && !busy) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${effort.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.` });
-  if (!branch.deleted && removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${effort.branch}: it holds work the trunk does not.` });
+  if (!removed && !busy)
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [`the worktree ${effort.path} could not be removed`],
+      next_action: `Remove it by hand (\`git worktree remove --force ${effort.path}\`); the landing stands.`,
+    });
+  if (!branch.deleted && removed)
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`],
+      next_action: `Look at ${effort.branch}: it holds work the trunk does not.`,
+    });
   if (tx.integration) await dropIntegration(mainRoot, tx.integration, env);
 
   await submissions.remove(paths, effort.id);
@@ -429,7 +856,8 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   await transactions.remove(paths, effort.id);
   await removeComposition(ctx.project.commonDir, effort.id);
 
-  const hint = ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
+  const hint =
+    ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
   return {
     steps,
     ...(advisories.length > 0 ? { advisories } : {}),
@@ -437,23 +865,54 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     data: {
       revision: f.revision ?? { effort: effort.id, path: effort.path, branch: effort.branch, head: tx.head },
       ...(f.submissionData ? { submission: f.submissionData } : {}),
-      landings: [{ effort: effort.id, branch: effort.branch, head: tx.head, selected: true, status: 'landed', landed_commit: landed, proof_line: proofLine }],
+      landings: [
+        {
+          effort: effort.id,
+          branch: effort.branch,
+          head: tx.head,
+          selected: true,
+          status: 'landed',
+          landed_commit: landed,
+          proof_line: proofLine,
+        },
+      ],
       consent: tx.consent,
       ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
       ...(f.changedScopes ? { scopes_changed: f.changedScopes } : {}),
       ...(f.validation ? { gate_validation: f.validation } : {}),
-      landing: { recovery_performed: f.recovered, ...(f.recoveredFrom ? { recovered_from: f.recoveredFrom } : {}), trunk_landed: true, landed_commit: landed, ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}), worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}) },
+      landing: {
+        recovery_performed: f.recovered,
+        ...(f.recoveredFrom ? { recovered_from: f.recoveredFrom } : {}),
+        trunk_landed: true,
+        landed_commit: landed,
+        ...(f.fastForward !== undefined ? { fast_forward: f.fastForward } : {}),
+        worktree_removed: removed,
+        branch_deleted: branch.deleted,
+        ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}),
+      },
       root: mainRoot,
       proof_line: proofLine,
       ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
-      proof_note: { write: { status: note.status, ref: note.ref, commit: note.commit, ...('reason' in note ? { reason: note.reason } : {}) } },
+      proof_note: {
+        write: {
+          status: note.status,
+          ref: note.ref,
+          commit: note.commit,
+          ...('reason' in note ? { reason: note.reason } : {}),
+        },
+      },
     },
     hints: [hint],
   };
 }
 
 /** Trunk + branch composed in an integration worktree under the git common dir, and the gate run there. */
-async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: string): Promise<{ commit: string; proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
+async function compose(
+  l: Landing,
+  f: LandingFacts,
+  tx: Transaction,
+  trunkTip: string,
+): Promise<{ commit: string; proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
   const { ctx, paths, effort, mainRoot, trunk } = l;
   const env = ctx.env;
   const run = { cwd: mainRoot, env };
@@ -466,40 +925,98 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
     return { refusal: outcome };
   };
   const conflicts = await mergeConflicts(run, trunkTip, f.head);
-  steps.push({ kind: 'merge-check', label: `${effort.branch} merges cleanly with ${trunk} (${trunkTip.slice(0, 12)})`, disposition: 'gate', outcome: conflicts.length === 0 ? 'ok' : 'failed', duration_s: 0 });
+  steps.push({
+    kind: 'merge-check',
+    label: `${effort.branch} merges cleanly with ${trunk} (${trunkTip.slice(0, 12)})`,
+    disposition: 'gate',
+    outcome: conflicts.length === 0 ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   if (conflicts.length > 0) {
     return back({
       steps: [...f.steps, ...steps],
       data: { revision: f.revision, submission: f.submissionData },
-      refusal: { error: 'conflict', message: `${trunk} moved since this Proof and the two conflict in ${conflicts.join(', ')}; the trunk is untouched. Run \`${mcp ? 'discern_update' : 'discern update'}\` in the effort's worktree (it shows the conflict), resolve, commit, run done, then accept again.`, next: {} },
+      refusal: {
+        error: 'conflict',
+        message: `${trunk} moved since this Proof and the two conflict in ${conflicts.join(', ')}; the trunk is untouched. Run \`${mcp ? 'discern_update' : 'discern update'}\` in the effort's worktree (it shows the conflict), resolve, commit, run done, then accept again.`,
+        next: {},
+      },
     });
   }
   const integration = { path: join(paths.integration, effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
   // A composition kept for checkpoint answers continues when it is still this head over this trunk tip.
   const kept = await readComposition(ctx.project.commonDir, effort.id);
-  const keptHead = kept && existsSync(kept.integration.path) ? (await git(['rev-parse', 'HEAD'], { cwd: kept.integration.path, env }).catch(() => undefined))?.stdout.trim() : undefined;
-  const reuse = kept !== undefined && kept.head === f.head && kept.trunk_tip === trunkTip && keptHead === kept.commit && kept.integration.path === integration.path;
+  const keptHead =
+    kept && existsSync(kept.integration.path)
+      ? (await git(['rev-parse', 'HEAD'], { cwd: kept.integration.path, env }).catch(() => undefined))?.stdout.trim()
+      : undefined;
+  const reuse =
+    kept !== undefined &&
+    kept.head === f.head &&
+    kept.trunk_tip === trunkTip &&
+    keptHead === kept.commit &&
+    kept.integration.path === integration.path;
   let commit: string;
   if (reuse) {
     commit = kept.commit;
     await advance(paths, tx, 'started', { integration });
-    steps.push({ kind: 'git', label: `continue the kept composition of ${effort.branch} with ${trunk}`, disposition: 'run', note: integration.path, outcome: 'ok', duration_s: 0 });
+    steps.push({
+      kind: 'git',
+      label: `continue the kept composition of ${effort.branch} with ${trunk}`,
+      disposition: 'run',
+      note: integration.path,
+      outcome: 'ok',
+      duration_s: 0,
+    });
   } else {
     if (kept) await removeComposition(ctx.project.commonDir, effort.id);
     await dropIntegration(mainRoot, integration, env);
     const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
-    if (added.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The integration worktree could not be created: ${gitComplaint(added)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+    if (added.code !== 0)
+      return back({
+        steps: [...f.steps, ...steps],
+        refusal: {
+          error: 'apply_failed',
+          message: `The integration worktree could not be created: ${gitComplaint(added)}. Nothing landed.`,
+          next: { recovery: 'fix what git names, then accept again' },
+        },
+      });
     await advance(paths, tx, 'started', { integration });
-    const merged = await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${effort.branch} into ${trunk}`, f.head], { cwd: integration.path, env });
-    steps.push({ kind: 'git', label: `compose ${effort.branch} with ${trunk} in an integration worktree`, disposition: 'run', note: integration.path, outcome: merged.code === 0 ? 'ok' : 'failed', duration_s: 0 });
-    if (merged.code !== 0) return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `The composition could not be made: ${gitComplaint(merged)}. Nothing landed.`, next: { recovery: 'fix what git names, then accept again' } } });
+    const merged = await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${effort.branch} into ${trunk}`, f.head], {
+      cwd: integration.path,
+      env,
+    });
+    steps.push({
+      kind: 'git',
+      label: `compose ${effort.branch} with ${trunk} in an integration worktree`,
+      disposition: 'run',
+      note: integration.path,
+      outcome: merged.code === 0 ? 'ok' : 'failed',
+      duration_s: 0,
+    });
+    if (merged.code !== 0)
+      return back({
+        steps: [...f.steps, ...steps],
+        refusal: {
+          error: 'apply_failed',
+          message: `The composition could not be made: ${gitComplaint(merged)}. Nothing landed.`,
+          next: { recovery: 'fix what git names, then accept again' },
+        },
+      });
     commit = (await git(['rev-parse', 'HEAD'], { cwd: integration.path, env })).stdout.trim();
   }
   await advance(paths, tx, 'composed', { landing: commit });
   crashPoint(env, 'composed');
   // Checkpoints of the trunk's config on the composed change, before anything runs there.
   const composition = { effort, head: f.head, trunk, trunkTip, commit, integration };
-  const judged = await judgeComposition(f.input ?? {}, composition, f.declared ?? { declarations: { met: [], unmet: [] }, given: false }, f.variances ?? [], ctx, { revision: f.revision, submission: f.submissionData });
+  const judged = await judgeComposition(
+    f.input ?? {},
+    composition,
+    f.declared ?? { declarations: { met: [], unmet: [] }, given: false },
+    f.variances ?? [],
+    ctx,
+    { revision: f.revision, submission: f.submissionData },
+  );
   const stale = f.input?.composition_receipt !== undefined && !(reuse && f.input.composition_receipt === kept.receipt);
   if (!judged.proceed || stale) {
     const base = judged.proceed ? undefined : judged.outcome;
@@ -507,7 +1024,18 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
     // Kept: the trunk is untouched and the landing is not in flight; the next call names the receipt.
     await transactions.remove(paths, effort.id);
     if (waiting) {
-      await writeComposition(ctx.project.commonDir, { format: COMPOSITION_FORMAT, receipt: judged.receipt, effort: effort.id, branch: effort.branch, head: f.head, trunk_tip: trunkTip, commit, integration, questions: judged.questions, created_at: new Date().toISOString() });
+      await writeComposition(ctx.project.commonDir, {
+        format: COMPOSITION_FORMAT,
+        receipt: judged.receipt,
+        effort: effort.id,
+        branch: effort.branch,
+        head: f.head,
+        trunk_tip: trunkTip,
+        commit,
+        integration,
+        questions: judged.questions,
+        created_at: new Date().toISOString(),
+      });
     } else {
       await dropIntegration(mainRoot, integration, env);
       await removeComposition(ctx.project.commonDir, effort.id);
@@ -519,7 +1047,17 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
         : reuse
           ? `; the kept composition (${commit.slice(0, 12)}) still waits — answer its questions naming composition_receipt "${judged.receipt}"`
           : `; a fresh composition (${commit.slice(0, 12)}) was made and kept — answer its questions naming composition_receipt "${judged.receipt}"`;
-      return { refusal: { steps: [...f.steps, ...steps], ...(base?.data ? { data: base.data } : { data: { revision: f.revision, submission: f.submissionData } }), refusal: { error: 'precondition_failed', message: `${why}${fresh}. The trunk is untouched.`, next: { rerun: mcp ? 'discern_accept' : 'discern accept' } } } as AcceptOutcome };
+      return {
+        refusal: {
+          steps: [...f.steps, ...steps],
+          ...(base?.data ? { data: base.data } : { data: { revision: f.revision, submission: f.submissionData } }),
+          refusal: {
+            error: 'precondition_failed',
+            message: `${why}${fresh}. The trunk is untouched.`,
+            next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+          },
+        } as AcceptOutcome,
+      };
     }
     if (base) return { refusal: { ...base, steps: [...f.steps, ...steps, ...(base.steps ?? [])] } as AcceptOutcome };
   }
@@ -529,9 +1067,34 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
   }
   // The combined tree needs what the effort's own worktree had: the ensure commands.
   for (const command of commandList(ctx.project.config.repository?.ensure)) {
-    const ensured = await runJob({ label: 'ensure', commands: [command], cwd: integration.path, env, timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, timeoutKey: '[gate] timeout', outputPath: join(l.outputDir, outputFileName('integration-ensure')), secrets: projectSecrets(ctx.project, integration.path) });
-    steps.push({ kind: 'repository-ensure', label: 'ensure', disposition: 'run', note: command, outcome: ensured.outcome, duration_s: Math.round(ensured.durationMs / 1000), output_path: ensured.outputPath });
-    if (ensured.outcome !== 'ok') return back({ steps: [...f.steps, ...steps], refusal: { error: 'apply_failed', message: `ensure failed in the integration worktree ("${command}"). Nothing landed.`, next: { recovery: 'fix the ensure command, then accept again' } } });
+    const ensured = await runJob({
+      label: 'ensure',
+      commands: [command],
+      cwd: integration.path,
+      env,
+      timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+      timeoutKey: '[gate] timeout',
+      outputPath: join(l.outputDir, outputFileName('integration-ensure')),
+      secrets: projectSecrets(ctx.project, integration.path),
+    });
+    steps.push({
+      kind: 'repository-ensure',
+      label: 'ensure',
+      disposition: 'run',
+      note: command,
+      outcome: ensured.outcome,
+      duration_s: Math.round(ensured.durationMs / 1000),
+      output_path: ensured.outputPath,
+    });
+    if (ensured.outcome !== 'ok')
+      return back({
+        steps: [...f.steps, ...steps],
+        refusal: {
+          error: 'apply_failed',
+          message: `ensure failed in the integration worktree ("${command}"). Nothing landed.`,
+          next: { recovery: 'fix the ensure command, then accept again' },
+        },
+      });
   }
   const gated = await runGate(integration.path, ctx);
   if ('refusal' in gated) {
@@ -539,9 +1102,21 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
     return back({
       ...failed,
       steps: [...f.steps, ...steps, ...(failed.steps ?? [])],
-      data: { revision: f.revision, submission: f.submissionData, gate_validation: { mode: 'rerun', composed: true, commit } },
+      data: {
+        revision: f.revision,
+        submission: f.submissionData,
+        gate_validation: { mode: 'rerun', composed: true, commit },
+      },
       ...(failed.refusal
-        ? { refusal: failed.refusal.error === 'gate_failed' ? { ...failed.refusal, message: `The gate failed on ${effort.branch} composed with the moved ${trunk} (${commit.slice(0, 12)}); the trunk is untouched. ${failed.refusal.message}` } : failed.refusal }
+        ? {
+            refusal:
+              failed.refusal.error === 'gate_failed'
+                ? {
+                    ...failed.refusal,
+                    message: `The gate failed on ${effort.branch} composed with the moved ${trunk} (${commit.slice(0, 12)}); the trunk is untouched. ${failed.refusal.message}`,
+                  }
+                : failed.refusal,
+          }
         : {}),
     } as AcceptOutcome);
   }
@@ -552,28 +1127,79 @@ async function compose(l: Landing, f: LandingFacts, tx: Transaction, trunkTip: s
 }
 
 /** Runs the gate (done) in a checkout and returns its Proof, or accept's refusal carrying done's facts. */
-async function runGate(path: string, ctx: ProjectVerbContext): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
-  const resolution = await resolveProject({ path, pathFrom: 'argument', requireTrunk: true, env: ctx.env, signal: ctx.signal });
-  if (!resolution.ok) return { refusal: { refusal: { error: 'apply_failed', message: `The checkout at ${path} cannot be gated: ${resolution.refusal.message}`, next: { recovery: 'fix what the message names, then accept again' } } } };
+async function runGate(
+  path: string,
+  ctx: ProjectVerbContext,
+): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
+  const resolution = await resolveProject({
+    path,
+    pathFrom: 'argument',
+    requireTrunk: true,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
+  if (!resolution.ok)
+    return {
+      refusal: {
+        refusal: {
+          error: 'apply_failed',
+          message: `The checkout at ${path} cannot be gated: ${resolution.refusal.message}`,
+          next: { recovery: 'fix what the message names, then accept again' },
+        },
+      },
+    };
   const { done } = await import('./done.js');
   const outcome = await done({}, { ...ctx, target: path, project: resolution.project });
   const steps = outcome.steps ?? [];
-  if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof) return { proof: outcome.data.proof, steps };
+  if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof)
+    return { proof: outcome.data.proof, steps };
   const r = outcome.refusal;
   // done's open checkpoint questions are answered through accept too (met/unmet in the follow-up call).
   const questions = r?.error === 'awaiting_declaration' ? pendingQuestions(outcome) : undefined;
-  if (r?.error === 'awaiting_declaration') return { refusal: { steps, ...(questions ? { data: { checkpoints: questions } } : {}), refusal: { ...r, message: r.message.replace('Answer in the same call', 'Answer in the next accept call'), next: { call: acceptCall(ctx) } } } };
+  if (r?.error === 'awaiting_declaration')
+    return {
+      refusal: {
+        steps,
+        ...(questions ? { data: { checkpoints: questions } } : {}),
+        refusal: {
+          ...r,
+          message: r.message.replace('Answer in the same call', 'Answer in the next accept call'),
+          next: { call: acceptCall(ctx) },
+        },
+      },
+    };
   const mapped: AcceptOutcome =
-    r && (r.error === 'gate_failed' || r.error === 'incomplete' || r.error === 'dirty_worktree' || r.error === 'detached_head' || r.error === 'write_denied' || r.error === 'invalid_config' || r.error === 'apply_failed')
+    r &&
+    (r.error === 'gate_failed' ||
+      r.error === 'incomplete' ||
+      r.error === 'dirty_worktree' ||
+      r.error === 'detached_head' ||
+      r.error === 'write_denied' ||
+      r.error === 'invalid_config' ||
+      r.error === 'apply_failed')
       ? ({ steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: r } as AcceptOutcome)
-      : { steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: { error: 'apply_failed', message: `The gate did not produce Proof: ${r?.message ?? 'no Proof was recorded'}`, next: { recovery: 'run done in the effort\'s worktree, then accept again' } } };
+      : {
+          steps,
+          ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}),
+          refusal: {
+            error: 'apply_failed',
+            message: `The gate did not produce Proof: ${r?.message ?? 'no Proof was recorded'}`,
+            next: { recovery: "run done in the effort's worktree, then accept again" },
+          },
+        };
   return { refusal: mapped };
 }
 
-function pendingQuestions(outcome: Awaited<ReturnType<typeof import('./done.js').done>>): NonNullable<DiscernAcceptData['checkpoints']> | undefined {
+function pendingQuestions(
+  outcome: Awaited<ReturnType<typeof import('./done.js').done>>,
+): NonNullable<DiscernAcceptData['checkpoints']> | undefined {
   const cp = outcome.data && 'gate_ran' in outcome.data ? outcome.data.checkpoints : undefined;
   if (!cp) return undefined;
-  return { ...(cp.outstanding ? { outstanding: cp.outstanding } : {}), ...(cp.advise ? { advise: cp.advise } : {}), ...(cp.drops ? { drops: cp.drops } : {}) };
+  return {
+    ...(cp.outstanding ? { outstanding: cp.outstanding } : {}),
+    ...(cp.advise ? { advise: cp.advise } : {}),
+    ...(cp.drops ? { drops: cp.drops } : {}),
+  };
 }
 
 /** An interrupted landing: finished when the trunk already holds its commit, rolled back otherwise. */
@@ -581,7 +1207,20 @@ async function recover(tx: Transaction, l: Landing): Promise<AcceptOutcome | 'ro
   const run = { cwd: l.mainRoot, env: l.ctx.env };
   // The trunk is the truth: it holds the landing commit (the landing happened) or it does not (roll back).
   if (tx.landing !== undefined && (await trunkContains(run, tx.trunk, tx.landing))) {
-    return finish(l, tx, { steps: [{ kind: 'git', label: `resume an interrupted acceptance (it had reached ${tx.step}): the trunk already holds its commit`, disposition: 'run', outcome: 'ok', duration_s: 0 }], proof: tx.proof, recovered: true, recoveredFrom: tx.step });
+    return finish(l, tx, {
+      steps: [
+        {
+          kind: 'git',
+          label: `resume an interrupted acceptance (it had reached ${tx.step}): the trunk already holds its commit`,
+          disposition: 'run',
+          outcome: 'ok',
+          duration_s: 0,
+        },
+      ],
+      proof: tx.proof,
+      recovered: true,
+      recoveredFrom: tx.step,
+    });
   }
   await rollBack(l, tx);
   await transactions.remove(l.paths, l.effort.id);
@@ -592,7 +1231,11 @@ async function rollBack(l: Landing, tx: Transaction): Promise<void> {
   if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env);
 }
 
-async function dropIntegration(mainRoot: string, integration: { path: string; branch: string }, env: Env): Promise<void> {
+async function dropIntegration(
+  mainRoot: string,
+  integration: { path: string; branch: string },
+  env: Env,
+): Promise<void> {
   await git(['worktree', 'remove', '--force', '--force', integration.path], { cwd: mainRoot, env });
   await git(['worktree', 'prune'], { cwd: mainRoot, env });
   await git(['branch', '-D', integration.branch], { cwd: mainRoot, env });

@@ -43,8 +43,20 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
   const help = mcp ? 'the inputSchema of discern_await in tools/list' : '`discern help await`';
-  const chosen = [input.green !== undefined, input.landed !== undefined, input.trunk_moved === true, input.resume !== undefined].filter(Boolean).length;
-  if (chosen !== 1) return { refusal: { error: 'invalid_value', message: `await watches exactly one condition: give one of green, landed, trunk_moved or resume (${chosen === 0 ? 'none was given' : `${chosen} were given`}).`, next: { help } } };
+  const chosen = [
+    input.green !== undefined,
+    input.landed !== undefined,
+    input.trunk_moved === true,
+    input.resume !== undefined,
+  ].filter(Boolean).length;
+  if (chosen !== 1)
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `await watches exactly one condition: give one of green, landed, trunk_moved or resume (${chosen === 0 ? 'none was given' : `${chosen} were given`}).`,
+        next: { help },
+      },
+    };
 
   const budget = callBudget(ctx, input.timeout);
   const run = { cwd: project.root, env: ctx.env };
@@ -57,25 +69,60 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
     const parsed = parseHandle(input.resume, 'C1');
     if (!parsed.ok) return { refusal: { error: 'invalid_value', message: parsed.message, next: { help } } };
     const saved = await readContinuation(commonDir, parsed.handle);
-    if (saved === undefined) return { refusal: { error: 'unknown_target', message: `${parsed.handle} is not a continuation here (they are kept 7 days, in the repository that issued them).`, next: { list: mcp ? 'discern_await with the condition itself' : 'discern await --help' } } };
+    if (saved === undefined)
+      return {
+        refusal: {
+          error: 'unknown_target',
+          message: `${parsed.handle} is not a continuation here (they are kept 7 days, in the repository that issued them).`,
+          next: { list: mcp ? 'discern_await with the condition itself' : 'discern await --help' },
+        },
+      };
     watch = fromContinuation(saved, efforts);
   } else if (input.trunk_moved === true) {
     const start = await branchTip(commonDir, trunk, run);
-    if (start === undefined) return { refusal: { error: 'unknown_target', message: `The trunk ${trunk} has no commit to watch.`, next: { list: mcp ? 'discern_status' : 'discern status' } } };
+    if (start === undefined)
+      return {
+        refusal: {
+          error: 'unknown_target',
+          message: `The trunk ${trunk} has no commit to watch.`,
+          next: { list: mcp ? 'discern_status' : 'discern status' },
+        },
+      };
     watch = { condition: 'trunk-moved', trunk, trunkStart: start };
   } else {
     const target = (input.green ?? input.landed) as string;
     const condition: Condition = input.green !== undefined ? 'green' : 'landed';
     const match = selectEffort(efforts, target);
     const effort = 'effort' in match ? match.effort : undefined;
-    if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help } } };
+    if ('ambiguous' in match)
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `"${target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`,
+          next: { help },
+        },
+      };
     // A landed effort's worktree and branch may be gone already: a branch name still answers through its tip.
     const branch = effort?.branch ?? target.replace(/^refs\/heads\//, '');
     const tip = await branchTip(commonDir, branch, run);
     if (effort === undefined && (condition === 'green' || tip === undefined)) {
-      return { refusal: { error: 'unknown_target', message: `"${target}" names no effort${condition === 'landed' ? ' or branch' : ' with a checkout'} here.${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ''}`, next: { list: mcp ? 'discern_status' : 'discern status' } } };
+      return {
+        refusal: {
+          error: 'unknown_target',
+          message: `"${target}" names no effort${condition === 'landed' ? ' or branch' : ' with a checkout'} here.${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ''}`,
+          next: { list: mcp ? 'discern_status' : 'discern status' },
+        },
+      };
     }
-    watch = { condition, target, ...(effort ? { effort } : {}), branch, trunk, trunkStart: (await branchTip(commonDir, trunk, run)) ?? '', ...(tip ? { lastTip: tip } : {}) };
+    watch = {
+      condition,
+      target,
+      ...(effort ? { effort } : {}),
+      branch,
+      trunk,
+      trunkStart: (await branchTip(commonDir, trunk, run)) ?? '',
+      ...(tip ? { lastTip: tip } : {}),
+    };
   }
 
   const started = Date.now();
@@ -89,7 +136,15 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
   const watchEvent = (): LiveEvent => ({ kind: 'watch', what, elapsedMs: Date.now() - started });
   // A terminal view shows the watch at once (quiet: an MCP client hears only the heartbeats, as before).
   ctx.progress?.({ message: `waiting for ${what}`, completed: 0, events: [watchEvent()], quiet: true });
-  const heartbeat = setInterval(() => ctx.progress?.({ message: `waiting for ${what} (${Math.round((Date.now() - started) / 1000)} s)`, completed: ++beats, events: [watchEvent()] }), HEARTBEAT_MS);
+  const heartbeat = setInterval(
+    () =>
+      ctx.progress?.({
+        message: `waiting for ${what} (${Math.round((Date.now() - started) / 1000)} s)`,
+        completed: ++beats,
+        events: [watchEvent()],
+      }),
+    HEARTBEAT_MS,
+  );
   // Watching starts before the first check, so a change during a check is not missed.
   const waker = new ChangeWaker(wakeDirs(watch, commonDir));
   try {
@@ -98,17 +153,39 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
       const observed = await check(watch, project, ctx);
       if (observed.met) {
         const commit = observed.commit;
-        const hint = commit ? (mcp ? VERBS.await.hints.met_commit_mcp : VERBS.await.hints.met_commit).replaceAll('{commit}', commit.slice(0, 12)) : undefined;
-        return { data: result(watch, true, started, budget, input.timeout, observed.facts), ...(hint ? { hints: [hint] } : {}) };
+        const hint = commit
+          ? (mcp ? VERBS.await.hints.met_commit_mcp : VERBS.await.hints.met_commit).replaceAll(
+              '{commit}',
+              commit.slice(0, 12),
+            )
+          : undefined;
+        return {
+          data: result(watch, true, started, budget, input.timeout, observed.facts),
+          ...(hint ? { hints: [hint] } : {}),
+        };
       }
       if (observed.final === true) {
-        return { data: result(watch, false, started, budget, input.timeout, observed.facts), hints: [VERBS.await.hints.never_green.replace('{landing_id}', observed.facts.exception?.landing_id ?? '')] };
+        return {
+          data: result(watch, false, started, budget, input.timeout, observed.facts),
+          hints: [VERBS.await.hints.never_green.replace('{landing_id}', observed.facts.exception?.landing_id ?? '')],
+        };
       }
       if (stop.signal.aborted || budget.seconds === 0) {
         const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : []));
         const cancelled = ctx.signal.aborted;
-        const data = { ...result(watch, false, started, budget, input.timeout, observed.facts), resume: saved.handle, ...(cancelled ? { cancelled: true } : {}) };
-        return { data, hints: [VERBS.await.hints.expired.replace('{seconds}', String(Math.round((Date.now() - started) / 1000))).replace('{handle}', saved.handle)] };
+        const data = {
+          ...result(watch, false, started, budget, input.timeout, observed.facts),
+          resume: saved.handle,
+          ...(cancelled ? { cancelled: true } : {}),
+        };
+        return {
+          data,
+          hints: [
+            VERBS.await.hints.expired
+              .replace('{seconds}', String(Math.round((Date.now() - started) / 1000)))
+              .replace('{handle}', saved.handle),
+          ],
+        };
       }
       await waker.wait(POLL_MS, stop.signal);
     }
@@ -127,12 +204,14 @@ function describe(w: Watch): string {
 
 function callBudget(ctx: ProjectVerbContext, requested: number | undefined): { seconds: number; basis: string } {
   const client = ctx.surface === 'cli' ? undefined : (ctx.client ?? '').toLowerCase();
-  const profileName = client === undefined ? CLIENT_PROFILES.cli : (CLIENT_PROFILES.clients[client] ?? CLIENT_PROFILES.unknown);
+  const profileName =
+    client === undefined ? CLIENT_PROFILES.cli : (CLIENT_PROFILES.clients[client] ?? CLIENT_PROFILES.unknown);
   const profile = CLIENT_PROFILES.profiles[profileName];
   const allowed = profile?.call_budget_s ?? 45;
   const who = client === undefined ? 'the CLI' : client === '' ? 'an unnamed client' : `client "${client}"`;
   const basis = `${who}: ${profileName} profile (${allowed} s)`;
-  if (requested !== undefined && requested < allowed) return { seconds: requested, basis: `timeout ${requested} s (within ${basis})` };
+  if (requested !== undefined && requested < allowed)
+    return { seconds: requested, basis: `timeout ${requested} s (within ${basis})` };
   return { seconds: allowed, basis };
 }
 
@@ -148,31 +227,59 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
   const run = { cwd: project.root, env: ctx.env };
   const trunkHead = (await branchTip(project.commonDir, w.trunk, run)) ?? '';
   if (w.condition === 'trunk-moved') {
-    return { met: trunkHead !== '' && trunkHead !== w.trunkStart, commit: trunkHead, facts: { trunk_start: w.trunkStart, trunk_head: trunkHead } };
+    return {
+      met: trunkHead !== '' && trunkHead !== w.trunkStart,
+      commit: trunkHead,
+      facts: { trunk_start: w.trunkStart, trunk_head: trunkHead },
+    };
   }
   const current = w.branch ? await branchTip(project.commonDir, w.branch, run) : undefined;
   const tip = current ?? w.lastTip;
   if (tip !== undefined) w.lastTip = tip;
   // On the trunk now — and either the branch is gone (landings delete it) or its tip got there during the wait.
   // A branch with no commits of its own sits on the trunk from the start: that is not a landing.
-  const onTrunk = tip !== undefined && trunkHead !== '' && (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
-  const wasOnTrunk = onTrunk && current !== undefined && w.trunkStart !== '' && (await git(['merge-base', '--is-ancestor', tip, w.trunkStart], run)).code === 0;
+  const onTrunk =
+    tip !== undefined &&
+    trunkHead !== '' &&
+    (await git(['merge-base', '--is-ancestor', tip, trunkHead], run)).code === 0;
+  const wasOnTrunk =
+    onTrunk &&
+    current !== undefined &&
+    w.trunkStart !== '' &&
+    (await git(['merge-base', '--is-ancestor', tip, w.trunkStart], run)).code === 0;
   const landed = onTrunk && !wasOnTrunk;
   // A landing by emergency exception (docs/decisions/0029) is a landing, but never green: it had no Proof.
   const exception = landed && tip !== undefined ? await readExceptionNote(run, tip) : undefined;
-  const base = { ...(tip ? { tip } : {}), landed, trunk_start: w.trunkStart, trunk_head: trunkHead, ...(exception ? { exception: { landing_id: exception.payload.landing_id, commit: exception.payload.subject.commit } } : {}) };
-  if (w.condition === 'green' && exception) return { met: false, final: true, facts: { ...base, proof_status: 'exception' } };
+  const base = {
+    ...(tip ? { tip } : {}),
+    landed,
+    trunk_start: w.trunkStart,
+    trunk_head: trunkHead,
+    ...(exception
+      ? { exception: { landing_id: exception.payload.landing_id, commit: exception.payload.subject.commit } }
+      : {}),
+  };
+  if (w.condition === 'green' && exception)
+    return { met: false, final: true, facts: { ...base, proof_status: 'exception' } };
   if (w.condition === 'landed' || landed) return { met: landed, ...(landed ? { commit: trunkHead } : {}), facts: base };
   // green: the sibling's own checkout holds current Proof for a clean HEAD.
   const effort = w.effort;
   if (effort === undefined) return { met: false, facts: { ...base, proof_status: 'missing' } };
   const state = await readWorkingState(effort.path, ctx.env).catch(() => undefined);
-  if (state === undefined || state.head === null) return { met: false, facts: { ...base, proof_status: 'unavailable' } };
+  if (state === undefined || state.head === null)
+    return { met: false, facts: { ...base, proof_status: 'unavailable' } };
   if (state.changed > 0) return { met: false, facts: { ...base, proof_status: 'dirty' } };
   const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
   if (marker.state !== 'present') return { met: false, facts: { ...base, proof_status: 'missing' } };
-  const honored = marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION) && (await declarationsCurrent(marker.marker, effort.gitDir));
-  return { met: honored, ...(honored ? { commit: state.head } : {}), facts: { ...base, tip: state.head, proof_status: honored ? 'honored' : 'stale' } };
+  const honored =
+    marker.marker.mode === 'strict' &&
+    markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION) &&
+    (await declarationsCurrent(marker.marker, effort.gitDir));
+  return {
+    met: honored,
+    ...(honored ? { commit: state.head } : {}),
+    facts: { ...base, tip: state.head, proof_status: honored ? 'honored' : 'stale' },
+  };
 }
 
 /** Where a change that matters would show: the trunk's and branch's ref directories, packed-refs, the sibling's git dir and Proof. */
@@ -184,7 +291,14 @@ function wakeDirs(w: Watch, commonDir: string): string[] {
   return dirs;
 }
 
-function result(w: Watch, met: boolean, started: number, budget: { seconds: number; basis: string }, requested: number | undefined, observed: DiscernAwaitData['observed']): DiscernAwaitData {
+function result(
+  w: Watch,
+  met: boolean,
+  started: number,
+  budget: { seconds: number; basis: string },
+  requested: number | undefined,
+  observed: DiscernAwaitData['observed'],
+): DiscernAwaitData {
   return {
     condition: w.condition,
     ...(w.effort ? { effort: w.effort.id } : {}),

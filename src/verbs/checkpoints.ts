@@ -3,26 +3,45 @@
 // question stands in this checkout's record. Read-only: nothing is recorded (done records).
 import type { CheckpointsOutcome } from '../../generated/handlers.js';
 import type { DiscernCheckpointsData, DiscernCheckpointsInput } from '../../generated/types.js';
-import { compileCheckpoints, evaluateCheckpointsAt, questionOf, readStore, reviewQuestions } from '../engine/checkpoints/index.js';
+import {
+  compileCheckpoints,
+  evaluateCheckpointsAt,
+  questionOf,
+  readStore,
+  reviewQuestions,
+} from '../engine/checkpoints/index.js';
 import { obligationOf, triggerOf, whenPending } from '../engine/checkpoints/describe.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import type { ProjectVerbContext } from './context.js';
 
-export async function checkpoints(_input: DiscernCheckpointsInput, ctx: ProjectVerbContext): Promise<CheckpointsOutcome> {
+export async function checkpoints(
+  _input: DiscernCheckpointsInput,
+  ctx: ProjectVerbContext,
+): Promise<CheckpointsOutcome> {
   const { project } = ctx;
   const working = compileCheckpoints(project.config);
   const [first, ...others] = working.issues;
   if (first !== undefined) {
     return {
       data: { issues: [first, ...others] },
-      refusal: { error: 'invalid_config', message: `discern.toml has ${working.issues.length === 1 ? 'a checkpoint' : `${working.issues.length} checkpoint problems`} that cannot be used: ${working.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml has ${working.issues.length === 1 ? 'a checkpoint' : `${working.issues.length} checkpoint problems`} that cannot be used: ${working.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
     };
   }
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
   const headless = state.unborn || state.head === null;
   const evaluation = headless
     ? undefined
-    : await evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal }, revision: 'HEAD', trunkRef: `refs/heads/${project.trunk.name}`, workingConfig: project.config, root: project.root });
+    : await evaluateCheckpointsAt({
+        run: { cwd: project.root, env: ctx.env, signal: ctx.signal },
+        revision: 'HEAD',
+        trunkRef: `refs/heads/${project.trunk.name}`,
+        workingConfig: project.config,
+        root: project.root,
+      });
   const store = await readStore(project.gitDir);
   const now = new Date().toISOString();
   const rows: DiscernCheckpointsData['checkpoints'] = (evaluation?.results ?? []).map((r) => {
@@ -41,7 +60,9 @@ export async function checkpoints(_input: DiscernCheckpointsInput, ctx: ProjectV
       preview: {
         holds: r.holds,
         why: r.why,
-        ...(r.holds && q.state !== 'declared_met' && q.state !== 'declared_unmet' ? { when_pending: whenPending(r.definition) } : {}),
+        ...(r.holds && q.state !== 'declared_met' && q.state !== 'declared_unmet'
+          ? { when_pending: whenPending(r.definition) }
+          : {}),
         ...(r.matched.length > 0 ? { matched: shown, matched_total: r.matched.length } : {}),
         ...(r.vetoedBy.length > 0 ? { vetoed_by: r.vetoedBy } : {}),
       },
@@ -64,14 +85,25 @@ export async function checkpoints(_input: DiscernCheckpointsInput, ctx: ProjectV
   const drops = evaluation ? reviewQuestions(evaluation, store).drops : [];
   const data: DiscernCheckpointsData = {
     policy: 'strict',
-    revision: { head: state.head, base: evaluation?.base ?? null, config: evaluation?.source ?? 'working', ...(state.changed > 0 ? { uncommitted: state.changed } : {}) },
+    revision: {
+      head: state.head,
+      base: evaluation?.base ?? null,
+      config: evaluation?.source ?? 'working',
+      ...(state.changed > 0 ? { uncommitted: state.changed } : {}),
+    },
     checkpoints: rows,
     ...(evaluation && evaluation.ungoverned.length > 0 ? { ungoverned: evaluation.ungoverned } : {}),
     ...(drops.length > 0 ? { drops } : {}),
   };
-  const waiting = rows.filter((r) => r.mode === 'stop' && (r.open_question?.state === 'awaiting_declaration' || r.open_question?.state === 'reopened'));
+  const waiting = rows.filter(
+    (r) =>
+      r.mode === 'stop' && (r.open_question?.state === 'awaiting_declaration' || r.open_question?.state === 'reopened'),
+  );
   const hints: string[] = [];
-  if (state.changed > 0) hints.push(`${state.changed} uncommitted path${state.changed === 1 ? ' is' : 's are'} not judged: checkpoints look at the committed HEAD, as done does. Commit to include ${state.changed === 1 ? 'it' : 'them'}.`);
+  if (state.changed > 0)
+    hints.push(
+      `${state.changed} uncommitted path${state.changed === 1 ? ' is' : 's are'} not judged: checkpoints look at the committed HEAD, as done does. Commit to include ${state.changed === 1 ? 'it' : 'them'}.`,
+    );
   if (waiting.length > 0) {
     hints.push(
       ctx.surface === 'mcp'
@@ -83,6 +115,17 @@ export async function checkpoints(_input: DiscernCheckpointsInput, ctx: ProjectV
   return {
     data,
     ...(hints.length > 0 ? { hints } : {}),
-    ...(firstDrop !== undefined ? { advisories: [{ kind: 'checkpoint-evidence-dropped', evidence: [firstDrop, ...moreDrops], next_action: 'A dropped checkpoint does not fire (it fails open): fix what the evidence names to have it judged.' }] } : {}),
+    ...(firstDrop !== undefined
+      ? {
+          advisories: [
+            {
+              kind: 'checkpoint-evidence-dropped',
+              evidence: [firstDrop, ...moreDrops],
+              next_action:
+                'A dropped checkpoint does not fire (it fails open): fix what the evidence names to have it judged.',
+            },
+          ],
+        }
+      : {}),
   };
 }

@@ -33,18 +33,58 @@ export async function openConfig(ctx: InspectVerbContext, missing: 'refuse' | 'e
   const { location } = located;
   const read = await readConfigText(location.path);
   if (!read.ok) {
-    if (read.reason === 'not-utf8') return { ok: false, refusal: { error: 'invalid_toml', message: `${CONFIG_FILE} is not UTF-8 text; TOML files are UTF-8.`, next: { file: CONFIG_FILE, where: 'the start of the file' } } };
-    return { ok: false, refusal: { error: 'read_failed', message: `${location.path} cannot be read (${read.code}).`, next: { target: location.path, access: 'readable' } } };
+    if (read.reason === 'not-utf8')
+      return {
+        ok: false,
+        refusal: {
+          error: 'invalid_toml',
+          message: `${CONFIG_FILE} is not UTF-8 text; TOML files are UTF-8.`,
+          next: { file: CONFIG_FILE, where: 'the start of the file' },
+        },
+      };
+    return {
+      ok: false,
+      refusal: {
+        error: 'read_failed',
+        message: `${location.path} cannot be read (${read.code}).`,
+        next: { target: location.path, access: 'readable' },
+      },
+    };
   }
   if (!read.exists && missing === 'refuse') {
-    return { ok: false, refusal: { error: 'no_project', message: `${location.root} has no ${CONFIG_FILE}, so there is no configuration to read.`, next: { root: location.root } } };
+    return {
+      ok: false,
+      refusal: {
+        error: 'no_project',
+        message: `${location.root} has no ${CONFIG_FILE}, so there is no configuration to read.`,
+        next: { root: location.root },
+      },
+    };
   }
   try {
-    return { ok: true, config: { location, exists: read.exists, text: read.text, bom: read.bom, mode: read.mode, tree: parseTree(read.text) } };
+    return {
+      ok: true,
+      config: {
+        location,
+        exists: read.exists,
+        text: read.text,
+        bom: read.bom,
+        mode: read.mode,
+        tree: parseTree(read.text),
+      },
+    };
   } catch (error) {
     if (!(error instanceof TomlEditError)) throw error;
-    const where = error.line !== undefined ? `line ${error.line}, column ${error.column ?? 1}` : 'the start of the file';
-    return { ok: false, refusal: { error: 'invalid_toml', message: `${CONFIG_FILE} is ${error.reason}${error.line !== undefined ? ` (${where})` : ''}.`, next: { file: CONFIG_FILE, where } } };
+    const where =
+      error.line !== undefined ? `line ${error.line}, column ${error.column ?? 1}` : 'the start of the file';
+    return {
+      ok: false,
+      refusal: {
+        error: 'invalid_toml',
+        message: `${CONFIG_FILE} is ${error.reason}${error.line !== undefined ? ` (${where})` : ''}.`,
+        next: { file: CONFIG_FILE, where },
+      },
+    };
   }
 }
 
@@ -52,17 +92,32 @@ export type ParsedKey = { ok: true; path: string[]; key: string } | { ok: false;
 
 export function readKey(raw: string, command: string): ParsedKey {
   const parsed = parseKeyPath(raw);
-  if (!parsed.ok) return { ok: false, refusal: { error: 'invalid_value', message: `"${raw}" cannot be read as a key: ${parsed.problem}. Write it dotted, like \`jobs.lint\` or \`scopes."my docs".paths\`.`, next: { help: `\`discern help ${command}\`` } } };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      refusal: {
+        error: 'invalid_value',
+        message: `"${raw}" cannot be read as a key: ${parsed.problem}. Write it dotted, like \`jobs.lint\` or \`scopes."my docs".paths\`.`,
+        next: { help: `\`discern help ${command}\`` },
+      },
+    };
   return { ok: true, path: parsed.path, key: dotted(parsed.path) };
 }
 
 /** The value at a path, or a refusal when the path runs through an array of tables. */
-export function valueAt(tree: Tree, path: readonly string[], command: string): { ok: true; value: unknown } | { ok: false; refusal: ConfigRefusal } {
+export function valueAt(
+  tree: Tree,
+  path: readonly string[],
+  command: string,
+): { ok: true; value: unknown } | { ok: false; refusal: ConfigRefusal } {
   try {
     return { ok: true, value: lookup(tree, path) };
   } catch (error) {
     if (!(error instanceof TomlEditError)) throw error;
-    return { ok: false, refusal: { error: 'invalid_value', message: `${error.reason}.`, next: { help: `\`discern help ${command}\`` } } };
+    return {
+      ok: false,
+      refusal: { error: 'invalid_value', message: `${error.reason}.`, next: { help: `\`discern help ${command}\`` } },
+    };
   }
 }
 
@@ -72,12 +127,19 @@ export function suggestionsFor(key: string, tree: Tree): string[] {
 }
 
 /** The refusal for a key the file does not set, naming close keys and whether the schema knows it. */
-export function notSet(key: string, path: readonly string[], tree: Tree): { refusal: ConfigRefusal; suggestions: string[] } {
+export function notSet(
+  key: string,
+  path: readonly string[],
+  tree: Tree,
+): { refusal: ConfigRefusal; suggestions: string[] } {
   const suggestions = suggestionsFor(key, tree);
   const known = schemaAt(path) !== undefined;
   const close = suggestions.length > 0 ? ` Close keys: ${suggestions.map((s) => `\`${s}\``).join(', ')}.` : '';
   const message = known
     ? `${CONFIG_FILE} does not set \`${key}\`; \`discern config explain ${key}\` says what it does and what applies without it.${close}`
     : `${CONFIG_FILE} does not set \`${key}\`, and it is not a key discern.toml accepts.${close}`;
-  return { refusal: { error: 'unknown_key', message, next: { file: CONFIG_FILE, where: `key \`${key}\`` } }, suggestions };
+  return {
+    refusal: { error: 'unknown_key', message, next: { file: CONFIG_FILE, where: `key \`${key}\`` } },
+    suggestions,
+  };
 }

@@ -1,7 +1,21 @@
 // The read-only config commands: get, has, keys, subsections, array and explain. They read discern.toml as the
 // file sets it (not with defaults filled in) and print bare values for scripts unless --json or --markdown.
-import type { ConfigArrayOutcome, ConfigExplainOutcome, ConfigGetOutcome, ConfigHasOutcome, ConfigKeysOutcome, ConfigSubsectionsOutcome } from '../../generated/handlers.js';
-import type { DiscernConfigArrayInput, DiscernConfigExplainInput, DiscernConfigGetInput, DiscernConfigHasInput, DiscernConfigKeysInput, DiscernConfigSubsectionsInput } from '../../generated/types.js';
+import type {
+  ConfigArrayOutcome,
+  ConfigExplainOutcome,
+  ConfigGetOutcome,
+  ConfigHasOutcome,
+  ConfigKeysOutcome,
+  ConfigSubsectionsOutcome,
+} from '../../generated/handlers.js';
+import type {
+  DiscernConfigArrayInput,
+  DiscernConfigExplainInput,
+  DiscernConfigGetInput,
+  DiscernConfigHasInput,
+  DiscernConfigKeysInput,
+  DiscernConfigSubsectionsInput,
+} from '../../generated/types.js';
 import { explainKey, knownKeyPaths, schemaAt } from '../engine/config-file/schema.js';
 import { closeKeys } from '../engine/config-file/suggest.js';
 import { leafKeys, subsections } from '../engine/config-file/tree.js';
@@ -21,7 +35,15 @@ export async function configGet(input: DiscernConfigGetInput, ctx: InspectVerbCo
   if (!found.ok) return { refusal: found.refusal } as ConfigGetOutcome;
   if (found.value === undefined) {
     const missing = notSet(key.key, key.path, tree);
-    return { data: { key: key.key, present: false, file: location.path, ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}) }, refusal: missing.refusal } as ConfigGetOutcome;
+    return {
+      data: {
+        key: key.key,
+        present: false,
+        file: location.path,
+        ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}),
+      },
+      refusal: missing.refusal,
+    } as ConfigGetOutcome;
   }
   return { data: { key: key.key, present: true, value: found.value as TomlValue, file: location.path } };
 }
@@ -43,22 +65,48 @@ export async function configKeys(input: DiscernConfigKeysInput, ctx: InspectVerb
   if (input.section === undefined) return { data: { keys: leafKeys(tree, []), file: location.path } };
   const section = sectionValue(input.section, tree, 'config keys');
   if (!section.ok) return { refusal: section.refusal } as ConfigKeysOutcome;
-  return { data: { section: section.key, present: section.value !== undefined, keys: section.value === undefined ? [] : leafKeys(section.value, section.path), file: location.path } };
+  return {
+    data: {
+      section: section.key,
+      present: section.value !== undefined,
+      keys: section.value === undefined ? [] : leafKeys(section.value, section.path),
+      file: location.path,
+    },
+  };
 }
 
-export async function configSubsections(input: DiscernConfigSubsectionsInput, ctx: InspectVerbContext): Promise<ConfigSubsectionsOutcome> {
+export async function configSubsections(
+  input: DiscernConfigSubsectionsInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigSubsectionsOutcome> {
   const opened = await openConfig(ctx, 'refuse');
   if (!opened.ok) return { refusal: opened.refusal } as ConfigSubsectionsOutcome;
   const { tree, location } = opened.config;
   const section = sectionValue(input.section, tree, 'config subsections');
   if (!section.ok) return { refusal: section.refusal } as ConfigSubsectionsOutcome;
   if (section.value !== undefined && !isTable(section.value)) {
-    return { refusal: { error: 'invalid_value', message: `\`${section.key}\` is ${describe(section.value)}, not a table, so it has no sub-tables; \`discern config get ${section.key}\` prints it.`, next: { help: '`discern help config subsections`' } } } as ConfigSubsectionsOutcome;
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `\`${section.key}\` is ${describe(section.value)}, not a table, so it has no sub-tables; \`discern config get ${section.key}\` prints it.`,
+        next: { help: '`discern help config subsections`' },
+      },
+    } as ConfigSubsectionsOutcome;
   }
-  return { data: { section: section.key, present: section.value !== undefined, keys: subsections(section.value), file: location.path } };
+  return {
+    data: {
+      section: section.key,
+      present: section.value !== undefined,
+      keys: subsections(section.value),
+      file: location.path,
+    },
+  };
 }
 
-export async function configArray(input: DiscernConfigArrayInput, ctx: InspectVerbContext): Promise<ConfigArrayOutcome> {
+export async function configArray(
+  input: DiscernConfigArrayInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigArrayOutcome> {
   const key = readKey(input.key, 'config array');
   if (!key.ok) return { refusal: key.refusal } as ConfigArrayOutcome;
   const opened = await openConfig(ctx, 'refuse');
@@ -68,15 +116,39 @@ export async function configArray(input: DiscernConfigArrayInput, ctx: InspectVe
   if (!found.ok) return { refusal: found.refusal } as ConfigArrayOutcome;
   if (found.value === undefined) {
     const missing = notSet(key.key, key.path, tree);
-    return { data: { key: key.key, present: false, file: location.path, ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}) }, refusal: missing.refusal } as ConfigArrayOutcome;
+    return {
+      data: {
+        key: key.key,
+        present: false,
+        file: location.path,
+        ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}),
+      },
+      refusal: missing.refusal,
+    } as ConfigArrayOutcome;
   }
   if (isTable(found.value)) {
-    return { refusal: { error: 'invalid_value', message: `\`${key.key}\` is a table, not a list; \`discern config keys ${key.key}\` lists its keys.`, next: { help: '`discern help config array`' } } } as ConfigArrayOutcome;
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `\`${key.key}\` is a table, not a list; \`discern config keys ${key.key}\` lists its keys.`,
+        next: { help: '`discern help config array`' },
+      },
+    } as ConfigArrayOutcome;
   }
-  return { data: { key: key.key, present: true, value: Array.isArray(found.value) ? found.value : [found.value], file: location.path } };
+  return {
+    data: {
+      key: key.key,
+      present: true,
+      value: Array.isArray(found.value) ? found.value : [found.value],
+      file: location.path,
+    },
+  };
 }
 
-export async function configExplain(input: DiscernConfigExplainInput, ctx: InspectVerbContext): Promise<ConfigExplainOutcome> {
+export async function configExplain(
+  input: DiscernConfigExplainInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigExplainOutcome> {
   const key = readKey(input.key, 'config explain');
   if (!key.ok) return { refusal: key.refusal } as ConfigExplainOutcome;
   // The schema answers; the project, when there is a readable one, adds its value.
@@ -84,9 +156,18 @@ export async function configExplain(input: DiscernConfigExplainInput, ctx: Inspe
   const tree = opened.ok ? opened.config.tree : {};
   const info = explainKey(key.path);
   if (!info) {
-    const suggestions = closeKeys(key.key, knownKeyPaths().map((p) => dotted(p)));
+    const suggestions = closeKeys(
+      key.key,
+      knownKeyPaths().map((p) => dotted(p)),
+    );
     const close = suggestions.length > 0 ? ` Close keys: ${suggestions.map((s) => `\`${s}\``).join(', ')}.` : '';
-    return { refusal: { error: 'unknown_key', message: `\`${key.key}\` is not a key discern.toml accepts.${close} \`discern docs configuration\` lists every key.`, next: { file: CONFIG_FILE, where: `key \`${key.key}\`` } } };
+    return {
+      refusal: {
+        error: 'unknown_key',
+        message: `\`${key.key}\` is not a key discern.toml accepts.${close} \`discern docs configuration\` lists every key.`,
+        next: { file: CONFIG_FILE, where: `key \`${key.key}\`` },
+      },
+    };
   }
   const found = opened.ok ? valueAt(tree, key.path, 'config explain') : undefined;
   const value = found?.ok ? (found.value as TomlValue | undefined) : undefined;
@@ -106,7 +187,19 @@ export async function configExplain(input: DiscernConfigExplainInput, ctx: Inspe
   return { data };
 }
 
-function explanationText(info: { key: string; type: string; description?: string; default?: unknown; enum?: unknown[]; keys?: string[]; present: boolean; value?: unknown }, project: boolean): string {
+function explanationText(
+  info: {
+    key: string;
+    type: string;
+    description?: string;
+    default?: unknown;
+    enum?: unknown[];
+    keys?: string[];
+    present: boolean;
+    value?: unknown;
+  },
+  project: boolean,
+): string {
   const literal = (v: unknown): string => {
     try {
       return formatValue(v as TomlValue);
@@ -122,7 +215,9 @@ function explanationText(info: { key: string; type: string; description?: string
   return lines.join('\n');
 }
 
-type Section = { ok: true; key: string; path: string[]; value: unknown } | { ok: false; refusal: NonNullable<ConfigKeysOutcome['refusal']> };
+type Section =
+  | { ok: true; key: string; path: string[]; value: unknown }
+  | { ok: false; refusal: NonNullable<ConfigKeysOutcome['refusal']> };
 
 /** A section argument: its value, or a refusal for a path that names nothing the file or the schema knows. */
 function sectionValue(raw: string, tree: Record<string, unknown>, command: string): Section {
@@ -130,6 +225,7 @@ function sectionValue(raw: string, tree: Record<string, unknown>, command: strin
   if (!key.ok) return { ok: false, refusal: key.refusal as NonNullable<ConfigKeysOutcome['refusal']> };
   const found = valueAt(tree, key.path, command);
   if (!found.ok) return { ok: false, refusal: found.refusal as NonNullable<ConfigKeysOutcome['refusal']> };
-  if (found.value === undefined && schemaAt(key.path) === undefined) return { ok: false, refusal: notSet(key.key, key.path, tree).refusal as NonNullable<ConfigKeysOutcome['refusal']> };
+  if (found.value === undefined && schemaAt(key.path) === undefined)
+    return { ok: false, refusal: notSet(key.key, key.path, tree).refusal as NonNullable<ConfigKeysOutcome['refusal']> };
   return { ok: true, key: key.key, path: key.path, value: found.value };
 }

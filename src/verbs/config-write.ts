@@ -2,8 +2,19 @@
 // text through the comment-preserving editor, validated against the configuration schema before anything is
 // written, then written atomically with the file's mode kept. A refusal leaves the file byte-identical; a
 // missing discern.toml is created (after checking it can be).
-import type { ConfigSetJobOutcome, ConfigSetOutcome, ConfigSetScopeOutcome, ConfigSetStandardOutcome } from '../../generated/handlers.js';
-import type { DiscernConfigSetInput, DiscernConfigSetJobInput, DiscernConfigSetScopeInput, DiscernConfigSetStandardInput, DiscernStep } from '../../generated/types.js';
+import type {
+  ConfigSetJobOutcome,
+  ConfigSetOutcome,
+  ConfigSetScopeOutcome,
+  ConfigSetStandardOutcome,
+} from '../../generated/handlers.js';
+import type {
+  DiscernConfigSetInput,
+  DiscernConfigSetJobInput,
+  DiscernConfigSetScopeInput,
+  DiscernConfigSetStandardInput,
+  DiscernStep,
+} from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { parseCliValue } from '../engine/config-file/cli-value.js';
 import { writeConfigText, writeProblem } from '../engine/config-file/file.js';
@@ -18,7 +29,14 @@ import { setTable } from '../engine/toml-edit/table.js';
 import { setValue } from '../engine/toml-edit/set.js';
 import { dotted, lookup, parseTree } from '../engine/toml-edit/values.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
-import { openConfig, readKey, suggestionsFor, valueAt, type ConfigRefusal, type OpenedConfig } from './config-common.js';
+import {
+  openConfig,
+  readKey,
+  suggestionsFor,
+  valueAt,
+  type ConfigRefusal,
+  type OpenedConfig,
+} from './config-common.js';
 import type { InspectVerbContext } from './context.js';
 
 type WriteOutcome = ConfigSetOutcome | ConfigSetJobOutcome | ConfigSetScopeOutcome | ConfigSetStandardOutcome;
@@ -34,39 +52,76 @@ export async function configSet(input: DiscernConfigSetInput, ctx: InspectVerbCo
   })) as ConfigSetOutcome;
 }
 
-export async function configSetJob(input: DiscernConfigSetJobInput, ctx: InspectVerbContext): Promise<ConfigSetJobOutcome> {
+export async function configSetJob(
+  input: DiscernConfigSetJobInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigSetJobOutcome> {
   const path = ['jobs', input.name];
   return (await writeKey(ctx, 'config set-job', path, (config) => {
     const existing = current(config, path);
     const known = KNOWN_JOB_STAGES[input.name];
     const timeout = input.timeout ?? (typeof existing['timeout'] === 'number' ? existing['timeout'] : undefined);
     if (known !== undefined) {
-      if (input.stage !== undefined && input.stage !== known) return { refusal: invalid(`\`${input.name}\` is a known job name, and its stage is always ${known}; pick another name for a ${input.stage} job.`, 'config set-job') };
+      if (input.stage !== undefined && input.stage !== known)
+        return {
+          refusal: invalid(
+            `\`${input.name}\` is a known job name, and its stage is always ${known}; pick another name for a ${input.stage} job.`,
+            'config set-job',
+          ),
+        };
       if (timeout === undefined) return { edit: (text) => setValue(text, path, input.command) };
       return { edit: (text) => setTable(text, path, { run: input.command, timeout }) };
     }
     const stage = input.stage ?? (typeof existing['stage'] === 'string' ? existing['stage'] : undefined);
-    if (stage === undefined) return { refusal: invalid(`A job named \`${input.name}\` needs --stage (fix, build, check or test); only format, build, lint, typecheck, test and smoke carry their stage.`, 'config set-job') };
-    return { edit: (text) => setTable(text, path, { stage, run: input.command, ...(timeout !== undefined ? { timeout } : {}) }) };
+    if (stage === undefined)
+      return {
+        refusal: invalid(
+          `A job named \`${input.name}\` needs --stage (fix, build, check or test); only format, build, lint, typecheck, test and smoke carry their stage.`,
+          'config set-job',
+        ),
+      };
+    return {
+      edit: (text) =>
+        setTable(text, path, { stage, run: input.command, ...(timeout !== undefined ? { timeout } : {}) }),
+    };
   })) as ConfigSetJobOutcome;
 }
 
-export async function configSetScope(input: DiscernConfigSetScopeInput, ctx: InspectVerbContext): Promise<ConfigSetScopeOutcome> {
+export async function configSetScope(
+  input: DiscernConfigSetScopeInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigSetScopeOutcome> {
   const path = ['scopes', input.name];
   return (await writeKey(ctx, 'config set-scope', path, (config) => {
     for (const pattern of input.paths) {
       const compiled = compilePattern(pattern);
-      if (!compiled.ok) return { refusal: invalid(`The path pattern "${pattern}" cannot be used: ${compiled.reason}.`, 'config set-scope') };
+      if (!compiled.ok)
+        return {
+          refusal: invalid(`The path pattern "${pattern}" cannot be used: ${compiled.reason}.`, 'config set-scope'),
+        };
     }
-    const entries: Record<string, TomlValue> = { ...current(config, path), paths: input.paths, ...(input.neutral === true ? { neutral: true } : {}) };
+    const entries: Record<string, TomlValue> = {
+      ...current(config, path),
+      paths: input.paths,
+      ...(input.neutral === true ? { neutral: true } : {}),
+    };
     return { edit: (text) => setTable(text, path, entries) };
   })) as ConfigSetScopeOutcome;
 }
 
-export async function configSetStandard(input: DiscernConfigSetStandardInput, ctx: InspectVerbContext): Promise<ConfigSetStandardOutcome> {
+export async function configSetStandard(
+  input: DiscernConfigSetStandardInput,
+  ctx: InspectVerbContext,
+): Promise<ConfigSetStandardOutcome> {
   const path = ['standards', input.name];
   return (await writeKey(ctx, 'config set-standard', path, (config) => {
-    const entries: Record<string, TomlValue> = { ...current(config, path), direction: input.direction, limit: input.limit, run: input.run, ...(input.margin !== undefined ? { margin: input.margin } : {}) };
+    const entries: Record<string, TomlValue> = {
+      ...current(config, path),
+      direction: input.direction,
+      limit: input.limit,
+      run: input.run,
+      ...(input.margin !== undefined ? { margin: input.margin } : {}),
+    };
     return { edit: (text) => setTable(text, path, entries) };
   })) as ConfigSetStandardOutcome;
 }
@@ -74,12 +129,20 @@ export async function configSetStandard(input: DiscernConfigSetStandardInput, ct
 type Plan = { edit: (text: string) => string } | { refusal: ConfigRefusal };
 
 /** The edit's whole life: read, plan, edit the text, validate, write (or refuse with the file untouched). */
-async function writeKey(ctx: InspectVerbContext, command: string, path: string[], plan: (config: OpenedConfig) => Plan): Promise<WriteOutcome> {
+async function writeKey(
+  ctx: InspectVerbContext,
+  command: string,
+  path: string[],
+  plan: (config: OpenedConfig) => Plan,
+): Promise<WriteOutcome> {
   const key = dotted(path);
   const help = `\`discern help ${command}\``;
   // JavaScript gives `__proto__` a meaning of its own: as a name it would be written to the file and then be
   // missing from every object read back from it.
-  if (path.includes('__proto__')) return { refusal: invalid(`\`__proto__\` cannot name a key of ${CONFIG_FILE}; choose another name.`, command) } as WriteOutcome;
+  if (path.includes('__proto__'))
+    return {
+      refusal: invalid(`\`__proto__\` cannot name a key of ${CONFIG_FILE}; choose another name.`, command),
+    } as WriteOutcome;
   const opened = await openConfig(ctx, 'empty');
   if (!opened.ok) return { refusal: opened.refusal } as WriteOutcome;
   const config = opened.config;
@@ -97,14 +160,32 @@ async function writeKey(ctx: InspectVerbContext, command: string, path: string[]
     text = planned.edit(config.text);
   } catch (error) {
     if (!(error instanceof TomlEditError)) throw error;
-    return { refusal: { error: 'edit_failed', message: `${CONFIG_FILE} cannot take \`${key}\`: ${error.reason}. Nothing was written.`, next: { recovery: `edit ${file} by hand, then run \`discern doctor\`` } } } as WriteOutcome;
+    return {
+      refusal: {
+        error: 'edit_failed',
+        message: `${CONFIG_FILE} cannot take \`${key}\`: ${error.reason}. Nothing was written.`,
+        next: { recovery: `edit ${file} by hand, then run \`discern doctor\`` },
+      },
+    } as WriteOutcome;
   }
   const value = lookup(parseTree(text), path);
   const previous = before.value !== undefined ? { previous: before.value } : {};
-  const data = { key, value, ...previous, changed: text !== config.text, ...(config.exists ? {} : { created: true }), file };
+  const data = {
+    key,
+    value,
+    ...previous,
+    changed: text !== config.text,
+    ...(config.exists ? {} : { created: true }),
+    file,
+  };
   const checked = parseConfig(new TextEncoder().encode(text), CONFIG_FILE);
-  if (!checked.ok) return { data: { ...data, changed: false, ...(config.exists ? {} : { created: false }) }, refusal: invalidResult(checked, key, value, help) } as WriteOutcome;
-  if (!data.changed && config.exists) return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] } as WriteOutcome;
+  if (!checked.ok)
+    return {
+      data: { ...data, changed: false, ...(config.exists ? {} : { created: false }) },
+      refusal: invalidResult(checked, key, value, help),
+    } as WriteOutcome;
+  if (!data.changed && config.exists)
+    return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] } as WriteOutcome;
   if (config.exists) {
     const denied = await writeProblem(file, true);
     if (denied) return { data: { ...data, changed: false }, refusal: writeDenied(denied) } as WriteOutcome;
@@ -114,21 +195,52 @@ async function writeKey(ctx: InspectVerbContext, command: string, path: string[]
     await writeConfigText(file, text, config, ctx.env);
   } catch (error) {
     const code = errorCode(error) ?? 'error';
-    return { data: { ...data, changed: false }, refusal: { error: 'write_denied', message: `${file} could not be written (${code}); it is as it was.`, next: { target: file, access: 'writable' } } } as WriteOutcome;
+    return {
+      data: { ...data, changed: false },
+      refusal: {
+        error: 'write_denied',
+        message: `${file} could not be written (${code}); it is as it was.`,
+        next: { target: file, access: 'writable' },
+      },
+    } as WriteOutcome;
   }
-  const step: DiscernStep = { kind: 'env', label: `write \`${key}\` to ${CONFIG_FILE}`, disposition: 'run', note: file, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) };
-  return { data, steps: [step], hints: [config.exists ? `${CONFIG_FILE} now sets \`${key}\`; \`discern doctor\` checks the whole configuration.` : `Created ${file}; \`discern doctor\` checks it.`] } as WriteOutcome;
+  const step: DiscernStep = {
+    kind: 'env',
+    label: `write \`${key}\` to ${CONFIG_FILE}`,
+    disposition: 'run',
+    note: file,
+    outcome: 'ok',
+    duration_s: Math.round((Date.now() - started) / 1000),
+  };
+  return {
+    data,
+    steps: [step],
+    hints: [
+      config.exists
+        ? `${CONFIG_FILE} now sets \`${key}\`; \`discern doctor\` checks the whole configuration.`
+        : `Created ${file}; \`discern doctor\` checks it.`,
+    ],
+  } as WriteOutcome;
 }
 
 /** The schema's complaint about the edited text: about the key itself → invalid_value; elsewhere → as the loader names it. */
-function invalidResult(checked: Extract<ReturnType<typeof parseConfig>, { ok: false }>, key: string, value: unknown, help: string): ConfigRefusal {
+function invalidResult(
+  checked: Extract<ReturnType<typeof parseConfig>, { ok: false }>,
+  key: string,
+  value: unknown,
+  help: string,
+): ConfigRefusal {
   const issue = checked.issues[0];
   const about = issue?.path ?? key;
   const ownKey = about === key || about.startsWith(`${key}.`) || key.startsWith(`${about}.`);
-  const detail = checked.error === 'invalid_config' && issue ? `\`${issue.path}\` ${issue.message}${issue.line !== undefined && !ownKey ? ` (line ${issue.line})` : ''}` : checked.message.replace(/\.$/, '');
+  const detail =
+    checked.error === 'invalid_config' && issue
+      ? `\`${issue.path}\` ${issue.message}${issue.line !== undefined && !ownKey ? ` (line ${issue.line})` : ''}`
+      : checked.message.replace(/\.$/, '');
   const message = `\`${key}\` cannot be set to ${literal(value)}: ${detail}. Nothing was written.`;
   if (checked.error === 'invalid_config' && ownKey) return { error: 'invalid_value', message, next: { help } };
-  if (checked.error === 'unknown_key' || checked.error === 'invalid_config') return { error: checked.error, message, next: { file: CONFIG_FILE, where: checked.where } };
+  if (checked.error === 'unknown_key' || checked.error === 'invalid_config')
+    return { error: checked.error, message, next: { file: CONFIG_FILE, where: checked.where } };
   return { error: 'edit_failed', message, next: { recovery: 'report this as a discern bug, with the key and value' } };
 }
 
@@ -145,7 +257,11 @@ function unknownKey(path: readonly string[], config: OpenedConfig): ConfigRefusa
   const key = dotted(path);
   const suggestions = suggestionsFor(key, config.tree);
   const close = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?` : '';
-  return { error: 'unknown_key', message: `\`${key}\` is not a key discern.toml accepts, so nothing was written.${close} \`discern docs configuration\` lists every key.`, next: { file: CONFIG_FILE, where: `key \`${key}\`` } };
+  return {
+    error: 'unknown_key',
+    message: `\`${key}\` is not a key discern.toml accepts, so nothing was written.${close} \`discern docs configuration\` lists every key.`,
+    next: { file: CONFIG_FILE, where: `key \`${key}\`` },
+  };
 }
 
 function current(config: OpenedConfig, path: readonly string[]): Record<string, TomlValue> {
@@ -158,5 +274,9 @@ function invalid(message: string, command: string): ConfigRefusal {
 }
 
 function writeDenied(denied: { target: string; code: string }): ConfigRefusal {
-  return { error: 'write_denied', message: `${denied.target} is not writable (${denied.code}), so discern.toml cannot be written; nothing was changed.`, next: { target: denied.target, access: 'writable' } };
+  return {
+    error: 'write_denied',
+    message: `${denied.target} is not writable (${denied.code}), so discern.toml cannot be written; nothing was changed.`,
+    next: { target: denied.target, access: 'writable' },
+  };
 }

@@ -49,6 +49,10 @@ export interface InspectVerbContext extends VerbContext {
 }
 
 /** Where a caller learns what a verb accepts: its CLI help, or over MCP its tool's input schema. */
-export function argumentsHelp(ctx: Pick<VerbContext, 'surface'>, verb: string, tool = `discern_${verb.replace(/[ -]/g, '_')}`): string {
+export function argumentsHelp(
+  ctx: Pick<VerbContext, 'surface'>,
+  verb: string,
+  tool = `discern_${verb.replace(/[ -]/g, '_')}`,
+): string {
   return ctx.surface === 'mcp' ? `the inputSchema of ${tool} in tools/list` : `\`discern help ${verb}\``;
 }

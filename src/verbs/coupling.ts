@@ -23,14 +23,22 @@ export function coupling(input: DiscernCouplingInput, ctx: ProjectVerbContext): 
  * The whole verb. `remembered`: the project came from the memo of an earlier resolution (the CLI's warm path),
  * so there is nothing new to remember.
  */
-export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbContext, options: { remembered: boolean }): Promise<CouplingOutcome> {
+export async function runCoupling(
+  input: DiscernCouplingInput,
+  ctx: ProjectVerbContext,
+  options: { remembered: boolean },
+): Promise<CouplingOutcome> {
   const { project } = ctx;
   const read = couplingSettings(project.config);
   if (!read.ok) {
     const [first] = read.issues;
     return {
       data: { issues: read.issues },
-      refusal: { error: 'invalid_config', message: `discern.toml has ${read.issues.length === 1 ? 'a pattern' : `${read.issues.length} patterns`} coupling cannot use: ${read.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml has ${read.issues.length === 1 ? 'a pattern' : `${read.issues.length} patterns`} coupling cannot use: ${read.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
     };
   }
   const settings = read.settings;
@@ -41,13 +49,22 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
     if (!named.ok) return invalid(`${named.reason}: coupling reads this project's history only.`, help);
     if (isDirectory(project.root, named.path)) return invalid(`${named.path} is a directory: name a file.`, help);
     const ignoredBy = settings.ignoredBy(named.path);
-    if (ignoredBy !== undefined) return invalid(`${named.path} is left out of coupling by the ignore pattern \`${ignoredBy}\` (${ignoreSource(project.config.coupling?.ignore, ignoredBy)}).`, '`discern docs coupling` (the [coupling] section)');
+    if (ignoredBy !== undefined)
+      return invalid(
+        `${named.path} is left out of coupling by the ignore pattern \`${ignoredBy}\` (${ignoreSource(project.config.coupling?.ignore, ignoredBy)}).`,
+        '`discern docs coupling` (the [coupling] section)',
+      );
     files.push(named.path);
   }
   const mode = input.with !== undefined ? 'evidence' : input.file !== undefined ? 'query' : 'diff';
-  if (mode === 'evidence' && input.file?.length !== 1) return invalid('`with` asks for the evidence of one pair: give exactly one `file` beside it.', help);
+  if (mode === 'evidence' && input.file?.length !== 1)
+    return invalid('`with` asks for the evidence of one pair: give exactly one `file` beside it.', help);
   const targets = mode === 'evidence' ? files : [...new Set(files)];
-  if (mode === 'evidence' && targets[0] === targets[1]) return invalid(`\`file\` and \`with\` name the same file (${targets[0] ?? ''}): the evidence is for two different files.`, help);
+  if (mode === 'evidence' && targets[0] === targets[1])
+    return invalid(
+      `\`file\` and \`with\` name the same file (${targets[0] ?? ''}): the evidence is for two different files.`,
+      help,
+    );
 
   // A full call leaves the resolved project for the CLI's warm path to reuse (it checks it still holds).
   if (!options.remembered) await rememberProject(project, ctx.env);
@@ -55,37 +72,71 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
   const changed = change.paths;
   const load = await loadHistory(project, { env: ctx.env, signal: ctx.signal, needMeta: mode === 'evidence' });
   if (load.kind === 'failed') {
-    return { refusal: { error: 'read_failed', message: `git log could not read this repository's history: ${load.message}.`, next: { target: `the history of ${project.root}`, access: 'readable (in a partial clone, fetch the missing objects first)' } } };
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `git log could not read this repository's history: ${load.message}.`,
+        next: {
+          target: `the history of ${project.root}`,
+          access: 'readable (in a partial clone, fetch the missing objects first)',
+        },
+      },
+    };
   }
   const exists = (path: string): boolean => existsSync(join(project.root, path));
   if (load.kind === 'unborn') {
     const missing = targets.find((t) => !exists(t));
     if (missing !== undefined) return unknownFile(missing, []);
-    return { data: emptyReport(mode, targets, changed), hints: ['HEAD has no commit yet, so there is no history to learn from.'] };
+    return {
+      data: emptyReport(mode, targets, changed),
+      hints: ['HEAD has no commit yet, so there is no history to learn from.'],
+    };
   }
   const sample: Sample = { history: load.history, cache: load.cache, shallow: load.shallow };
   for (const path of targets) {
     if (!exists(path) && !load.history.paths.includes(path)) return unknownFile(path, load.history.paths);
   }
-  const hints = load.shallow ? ['This is a shallow clone: only the fetched history was read, so the counts are lower than the whole project\'s (`git fetch --unshallow` reads it all).'] : [];
+  const hints = load.shallow
+    ? [
+        "This is a shallow clone: only the fetched history was read, so the counts are lower than the whole project's (`git fetch --unshallow` reads it all).",
+      ]
+    : [];
   const reportInput = { settings, exists };
   if (mode === 'evidence') {
     const [a = '', b = ''] = targets;
     const data = evidenceReport(sample, a, b, reportInput, load.history.meta() ?? []);
-    if (data.together === 0) hints.push(`No analysed commit changed both ${a} and ${b}${data.of_a === 0 || data.of_b === 0 ? ` (${data.of_a === 0 ? a : b} has no analysed commit at all)` : ''}.`);
+    if (data.together === 0)
+      hints.push(
+        `No analysed commit changed both ${a} and ${b}${data.of_a === 0 || data.of_b === 0 ? ` (${data.of_a === 0 ? a : b} has no analysed commit at all)` : ''}.`,
+      );
     return { data, ...(hints.length > 0 ? { hints } : {}) };
   }
   if (mode === 'diff') {
     const { data } = diffReport(sample, changed, reportInput);
     const named = ctx.surface === 'mcp' ? 'pass `file`' : 'use `--file <path>`';
-    if (change.unrelated) hints.push(`HEAD has no history in common with ${project.trunk.name}, so there is no change to measure: ${named} to ask about particular files.`);
-    else if (changed.length === 0) hints.push(`Nothing has changed since the merge-base with ${project.trunk.name}: ${named} to ask about particular files.`);
-    else if (data.partners_total === 0) hints.push(`No file outside the change changed together with it in at least ${settings.minCochanges} analysed commits ([coupling] min_cochanges).`);
+    if (change.unrelated)
+      hints.push(
+        `HEAD has no history in common with ${project.trunk.name}, so there is no change to measure: ${named} to ask about particular files.`,
+      );
+    else if (changed.length === 0)
+      hints.push(
+        `Nothing has changed since the merge-base with ${project.trunk.name}: ${named} to ask about particular files.`,
+      );
+    else if (data.partners_total === 0)
+      hints.push(
+        `No file outside the change changed together with it in at least ${settings.minCochanges} analysed commits ([coupling] min_cochanges).`,
+      );
     return { data, ...(hints.length > 0 ? { hints } : {}) };
   }
   const { data, unseen } = queryReport(sample, targets, reportInput);
-  if (unseen.length > 0) hints.push(`${unseen.join(', ')} ${unseen.length === 1 ? 'has' : 'have'} no analysed commit yet: new, or changed only by merge or bulk commits (over ${settings.maxCommitFiles} files, [coupling] max_commit_files).`);
-  else if (data.partners_total === 0) hints.push(`No file changed together with ${targets.join(', ')} in at least ${settings.minCochanges} analysed commits ([coupling] min_cochanges).`);
+  if (unseen.length > 0)
+    hints.push(
+      `${unseen.join(', ')} ${unseen.length === 1 ? 'has' : 'have'} no analysed commit yet: new, or changed only by merge or bulk commits (over ${settings.maxCommitFiles} files, [coupling] max_commit_files).`,
+    );
+  else if (data.partners_total === 0)
+    hints.push(
+      `No file changed together with ${targets.join(', ')} in at least ${settings.minCochanges} analysed commits ([coupling] min_cochanges).`,
+    );
   return { data, ...(hints.length > 0 ? { hints } : {}) };
 }
 
@@ -94,9 +145,15 @@ export async function runCoupling(input: DiscernCouplingInput, ctx: ProjectVerbC
  * (history unrelated to the trunk) the change set is every tracked file, which says nothing about what is
  * missing from a change: then there is none.
  */
-async function changedFiles(ctx: ProjectVerbContext, settings: CouplingSettings): Promise<{ paths: string[]; unrelated: boolean }> {
+async function changedFiles(
+  ctx: ProjectVerbContext,
+  settings: CouplingSettings,
+): Promise<{ paths: string[]; unrelated: boolean }> {
   const { readChangeSet } = await import('../engine/git/change-set.js');
-  const change = await readChangeSet({ cwd: ctx.project.root, env: ctx.env, signal: ctx.signal }, ctx.project.trunk.name);
+  const change = await readChangeSet(
+    { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal },
+    ctx.project.trunk.name,
+  );
   if (change.base === null) return { paths: [], unrelated: true };
   const paths = new Set<string>();
   for (const c of change.changes) {
@@ -106,10 +163,34 @@ async function changedFiles(ctx: ProjectVerbContext, settings: CouplingSettings)
   return { paths: [...paths].filter((p) => settings.ignoredBy(p) === undefined).sort(), unrelated: false };
 }
 
-function emptyReport(mode: 'diff' | 'query' | 'evidence', targets: readonly string[], changed: readonly string[]): DiscernCouplingReport {
+function emptyReport(
+  mode: 'diff' | 'query' | 'evidence',
+  targets: readonly string[],
+  changed: readonly string[],
+): DiscernCouplingReport {
   const history = { head: null, commits: 0, bulk_commits: 0, cache: 'none' as const };
-  if (mode === 'evidence') return { mode, a: targets[0] ?? '', b: targets[1] ?? '', together: 0, of_a: 0, of_b: 0, commits: [], partners: [], partners_total: 0, history };
-  if (mode === 'diff') return { mode, changed: changed.slice(0, 20), changed_total: changed.length, partners: [], partners_total: 0, history };
+  if (mode === 'evidence')
+    return {
+      mode,
+      a: targets[0] ?? '',
+      b: targets[1] ?? '',
+      together: 0,
+      of_a: 0,
+      of_b: 0,
+      commits: [],
+      partners: [],
+      partners_total: 0,
+      history,
+    };
+  if (mode === 'diff')
+    return {
+      mode,
+      changed: changed.slice(0, 20),
+      changed_total: changed.length,
+      partners: [],
+      partners_total: 0,
+      history,
+    };
   return { mode, target: [...targets], partners: [], partners_total: 0, history };
 }
 
@@ -133,7 +214,12 @@ function similarPaths(path: string, known: readonly string[]): string[] {
   const stem = name.replace(/\.[^.]*$/, '').toLowerCase();
   if (stem.length < 3) return [];
   return known
-    .filter((p) => p.slice(p.lastIndexOf('/') + 1).toLowerCase().includes(stem))
+    .filter((p) =>
+      p
+        .slice(p.lastIndexOf('/') + 1)
+        .toLowerCase()
+        .includes(stem),
+    )
     .sort()
     .slice(0, 5);
 }
@@ -147,7 +233,9 @@ function isDirectory(root: string, path: string): boolean {
 }
 
 function ignoreSource(userIgnore: readonly string[] | undefined, pattern: string): string {
-  return userIgnore?.includes(pattern) ? '[coupling] ignore' : 'the built-in plumbing list; [coupling] ignore_builtin = false turns it off';
+  return userIgnore?.includes(pattern)
+    ? '[coupling] ignore'
+    : 'the built-in plumbing list; [coupling] ignore_builtin = false turns it off';
 }
 
 function invalid(message: string, help: string): CouplingOutcome {

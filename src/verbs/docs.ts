@@ -21,7 +21,10 @@ export async function docs(input: DiscernDocsInput, ctx: VerbContext): Promise<D
     case 'ambiguous':
       return lookupRefusal(answer, WORDS, ctx);
     case 'search':
-      return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };
+      return {
+        data: searchOf(answer),
+        hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page],
+      };
     case 'page':
       return { data: { doc: pageOf(answer.page) } };
     case 'index':

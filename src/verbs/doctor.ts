@@ -17,24 +17,45 @@ const MIN_NODE_MAJOR = 20;
 export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext): Promise<DoctorOutcome> {
   const checks: DiscernDoctorCheck[] = [];
   const add = (name: string, status: 'ok' | 'warn' | 'fail', detail: string, fix?: string): void => {
-    checks.push({ name, status, ok: status !== 'fail', detail, ...(fix !== undefined && status !== 'ok' ? { fix } : {}) });
+    checks.push({
+      name,
+      status,
+      ok: status !== 'fail',
+      detail,
+      ...(fix !== undefined && status !== 'ok' ? { fix } : {}),
+    });
   };
 
   const nodeMajor = Number(process.versions.node.split('.')[0]);
-  add('node', nodeMajor >= MIN_NODE_MAJOR ? 'ok' : 'fail', `Node.js ${process.versions.node}`, `Install Node.js ${MIN_NODE_MAJOR} or newer.`);
+  add(
+    'node',
+    nodeMajor >= MIN_NODE_MAJOR ? 'ok' : 'fail',
+    `Node.js ${process.versions.node}`,
+    `Install Node.js ${MIN_NODE_MAJOR} or newer.`,
+  );
 
   const version = await gitVersion(ctx.env);
   if (!version) add('git', 'fail', 'git was not found on PATH', 'Install git 2.38 or newer and put it on PATH.');
-  else if (!atLeast(version, 2, 31)) add('git', 'fail', `git ${version.text} is older than 2.31, which discern needs`, 'Install git 2.38 or newer.');
-  else if (!atLeast(version, 2, 38)) add('git', 'warn', `git ${version.text}; 2.38 or newer is recommended`, 'Install git 2.38 or newer.');
+  else if (!atLeast(version, 2, 31))
+    add('git', 'fail', `git ${version.text} is older than 2.31, which discern needs`, 'Install git 2.38 or newer.');
+  else if (!atLeast(version, 2, 38))
+    add('git', 'warn', `git ${version.text}; 2.38 or newer is recommended`, 'Install git 2.38 or newer.');
   else add('git', 'ok', `git ${version.text}`);
 
   const { resolution } = ctx;
   const partial = resolution.ok ? resolution.project : resolution.partial;
   const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
-  if (checkout) add('repository', 'ok', `${checkout.location === 'main' ? 'main checkout' : 'linked worktree'} at ${checkout.root}`);
+  if (checkout)
+    add(
+      'repository',
+      'ok',
+      `${checkout.location === 'main' ? 'main checkout' : 'linked worktree'} at ${checkout.root}`,
+    );
   else if (!resolution.ok) {
-    const fix = resolution.refusal.error === 'no_repository' ? 'Run discern inside a git checkout (over MCP, pass an absolute path inside one).' : 'Do what the detail says, then run discern doctor again.';
+    const fix =
+      resolution.refusal.error === 'no_repository'
+        ? 'Run discern inside a git checkout (over MCP, pass an absolute path inside one).'
+        : 'Do what the detail says, then run discern doctor again.';
     add('repository', 'fail', resolution.refusal.message, fix);
   }
 
@@ -42,20 +63,41 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     const configPath = resolution.ok ? resolution.project.configPath : resolution.partial.configPath;
     const config = resolution.ok ? resolution.project.config : resolution.partial.config;
     if (config) add('config', 'ok', `${configPath ?? 'discern.toml'} is valid`);
-    else if (!resolution.ok) add('config', 'fail', resolution.refusal.message, 'Write or fix discern.toml at the checkout root; `discern docs configure-a-project` shows how.');
+    else if (!resolution.ok)
+      add(
+        'config',
+        'fail',
+        resolution.refusal.message,
+        'Write or fix discern.toml at the checkout root; `discern docs configure-a-project` shows how.',
+      );
   }
   const trunk = 'trunk' in partial ? partial.trunk : undefined;
   if (trunk) {
     if (resolution.ok) add('trunk', 'ok', `trunk "${trunk.name}" exists (from ${trunk.source})`);
-    else if (resolution.refusal.error === 'no_trunk') add('trunk', 'fail', resolution.refusal.message, `Create the branch "${trunk.name}", or set [repository] trunk or DISCERN_TRUNK.`);
+    else if (resolution.refusal.error === 'no_trunk')
+      add(
+        'trunk',
+        'fail',
+        resolution.refusal.message,
+        `Create the branch "${trunk.name}", or set [repository] trunk or DISCERN_TRUNK.`,
+      );
   }
 
   // Every glob the gate compiles: [scopes] paths, [generated] paths and [standards] inputs.
   const configured = resolution.ok ? gateConfig(resolution.project.config) : undefined;
   const scopeIssues = configured && !configured.ok ? configured.issues : [];
-  const globTables = resolution.ok ? ['scopes', 'generated', 'standards'].filter((t) => Object.keys((resolution.project.config as Record<string, object | undefined>)[t] ?? {}).length > 0) : [];
+  const globTables = resolution.ok
+    ? ['scopes', 'generated', 'standards'].filter(
+        (t) => Object.keys((resolution.project.config as Record<string, object | undefined>)[t] ?? {}).length > 0,
+      )
+    : [];
   if (resolution.ok && scopeIssues.length > 0) {
-    add('patterns', 'fail', `${scopeIssues.length} glob pattern${scopeIssues.length === 1 ? '' : 's'} cannot be used: ${scopeIssues.map((i) => `${i.path} (${i.message})`).join('; ')}`, 'Rewrite each pattern in one of the forms `discern docs configuration` lists.');
+    add(
+      'patterns',
+      'fail',
+      `${scopeIssues.length} glob pattern${scopeIssues.length === 1 ? '' : 's'} cannot be used: ${scopeIssues.map((i) => `${i.path} (${i.message})`).join('; ')}`,
+      'Rewrite each pattern in one of the forms `discern docs configuration` lists.',
+    );
   } else if (globTables.length > 0) {
     add('patterns', 'ok', `every glob in ${globTables.map((t) => `[${t}]`).join(', ')} compiles`);
   }
@@ -69,7 +111,8 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
       }
       const results = await Promise.all(entry.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env)));
       const worst = results.find((r) => r.status === 'fail') ?? results.find((r) => r.status === 'warn') ?? results[0];
-      if (worst) add(entry.name, worst.status, `${entry.what}: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
+      if (worst)
+        add(entry.name, worst.status, `${entry.what}: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
     }
   }
 
@@ -88,16 +131,37 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     checks,
     ...(issues && issues.length > 0 ? { issues } : {}),
     ...(input.verbose && resolution.ok ? { config: resolvedConfig(resolution.project) } : {}),
-    ...(input.verbose ? { execution_model: Object.values(VERBS).map((v) => ({ verb: v.verb, when: v.execution.when, steps: v.execution.steps.map((s) => ({ ...s })) })) } : {}),
+    ...(input.verbose
+      ? {
+          execution_model: Object.values(VERBS).map((v) => ({
+            verb: v.verb,
+            when: v.execution.when,
+            steps: v.execution.steps.map((s) => ({ ...s })),
+          })),
+        }
+      : {}),
   };
   const warnings = checks.filter((c) => c.status === 'warn');
-  const advisories = warnings.map((c) => ({ kind: 'doctor-warning' as const, evidence: [`${c.name}: ${c.detail}`] as [string], next_action: c.fix ?? 'See the check detail.' }));
+  const advisories = warnings.map((c) => ({
+    kind: 'doctor-warning' as const,
+    evidence: [`${c.name}: ${c.detail}`] as [string],
+    next_action: c.fix ?? 'See the check detail.',
+  }));
   const hints = input.verbose ? [] : [HINTS.verbose_route];
 
   if (!resolution.ok) return { data, advisories, hints, refusal: resolution.refusal };
   const [firstIssue] = scopeIssues;
   if (firstIssue !== undefined) {
-    return { data, advisories, hints, refusal: { error: 'invalid_config', message: `discern.toml: \`${firstIssue.path}\` ${firstIssue.message}.`, next: { file: 'discern.toml', where: `key \`${firstIssue.path}\`` } } };
+    return {
+      data,
+      advisories,
+      hints,
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml: \`${firstIssue.path}\` ${firstIssue.message}.`,
+        next: { file: 'discern.toml', where: `key \`${firstIssue.path}\`` },
+      },
+    };
   }
   const failed = checks.find((c) => c.status === 'fail');
   if (failed) {
@@ -105,7 +169,11 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
       data,
       advisories,
       hints,
-      refusal: { error: 'precondition_failed', message: `doctor check ${failed.name} failed: ${failed.detail}.`, next: { rerun: 'discern doctor' } },
+      refusal: {
+        error: 'precondition_failed',
+        message: `doctor check ${failed.name} failed: ${failed.detail}.`,
+        next: { rerun: 'discern doctor' },
+      },
     };
   }
   return { data, advisories, hints: [HINTS.all_clear, ...hints], held: ['doctor-checks'] };

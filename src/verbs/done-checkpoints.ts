@@ -32,21 +32,59 @@ export interface DoneCheckpointFacts {
 }
 
 /** HEAD's checkpoints, under the config at its merge-base with `baseRef`. */
-export function evaluateForDone(ctx: ProjectVerbContext, baseRef: string, headMergeBase?: Promise<GitResult>, mergeBaseConfig?: Promise<GitResult | undefined>): Promise<CheckpointEvaluation> {
+export function evaluateForDone(
+  ctx: ProjectVerbContext,
+  baseRef: string,
+  headMergeBase?: Promise<GitResult>,
+  mergeBaseConfig?: Promise<GitResult | undefined>,
+): Promise<CheckpointEvaluation> {
   const { project } = ctx;
-  return evaluateCheckpointsAt({ run: { cwd: project.root, env: ctx.env, signal: ctx.signal, ...(headMergeBase ? { headMergeBase } : {}), ...(mergeBaseConfig ? { mergeBaseConfig } : {}) }, revision: 'HEAD', trunkRef: baseRef, workingConfig: project.config, root: project.root });
+  return evaluateCheckpointsAt({
+    run: {
+      cwd: project.root,
+      env: ctx.env,
+      signal: ctx.signal,
+      ...(headMergeBase ? { headMergeBase } : {}),
+      ...(mergeBaseConfig ? { mergeBaseConfig } : {}),
+    },
+    revision: 'HEAD',
+    trunkRef: baseRef,
+    workingConfig: project.config,
+    root: project.root,
+  });
 }
 
 /** Whether the call's declarations name questions this change raises; a refusal when they do not. */
-export function declarationRefusal(ctx: ProjectVerbContext, evaluation: CheckpointEvaluation, declarations: Declarations): DoneOutcome | undefined {
+export function declarationRefusal(
+  ctx: ProjectVerbContext,
+  evaluation: CheckpointEvaluation,
+  declarations: Declarations,
+): DoneOutcome | undefined {
   if (declarations.met.length + declarations.unmet.length === 0) return undefined;
   const rerun = ctx.surface === 'mcp' ? 'discern_done' : 'discern done';
   if (!evaluation.evaluated) {
-    return { refusal: { error: 'checkpoint_evidence_unavailable', message: `Checkpoint declarations cannot be recorded: ${evaluation.drops[0]?.reason ?? 'the change could not be read'}.`, next: { rerun } } };
+    return {
+      refusal: {
+        error: 'checkpoint_evidence_unavailable',
+        message: `Checkpoint declarations cannot be recorded: ${evaluation.drops[0]?.reason ?? 'the change could not be read'}.`,
+        next: { rerun },
+      },
+    };
   }
   const unknown = unknownDeclarations(declarations, evaluation);
   if (unknown === undefined) return undefined;
-  return { refusal: { error: 'invalid_value', message: `Nothing was recorded: ${unknown}`, next: { help: ctx.surface === 'mcp' ? 'discern_checkpoints (the questions and their ids)' : '`discern checkpoints` (the questions and their ids)' } } };
+  return {
+    refusal: {
+      error: 'invalid_value',
+      message: `Nothing was recorded: ${unknown}`,
+      next: {
+        help:
+          ctx.surface === 'mcp'
+            ? 'discern_checkpoints (the questions and their ids)'
+            : '`discern checkpoints` (the questions and their ids)',
+      },
+    },
+  };
 }
 
 /** Whether anything about checkpoints belongs in the result: a checkpoint governs, or evidence was dropped. */
@@ -54,7 +92,11 @@ export function hasCheckpoints(evaluation: CheckpointEvaluation): boolean {
   return evaluation.results.length > 0 || evaluation.drops.length > 0;
 }
 
-export function checkpointData(evaluation: CheckpointEvaluation, review: Review, policy: 'strict' | 'report'): NonNullable<DiscernDoneData['checkpoints']> {
+export function checkpointData(
+  evaluation: CheckpointEvaluation,
+  review: Review,
+  policy: 'strict' | 'report',
+): NonNullable<DiscernDoneData['checkpoints']> {
   return {
     policy,
     config: evaluation.source,
@@ -70,7 +112,14 @@ export function checkpointData(evaluation: CheckpointEvaluation, review: Review,
 export function dropAdvisories(review: Review): DoneAdvisory[] {
   if (review.drops.length === 0) return [];
   const [first, ...rest] = review.drops.map((d) => `${d.checkpoint ? `${d.checkpoint}: ` : ''}${d.reason}`);
-  return [{ kind: 'checkpoint-evidence-dropped', evidence: [first ?? '', ...rest], next_action: 'Read the evidence: each dropped checkpoint did not fire (it fails open). Fix what it names — often the merge-base\'s discern.toml or a question file — to have it judged.' }];
+  return [
+    {
+      kind: 'checkpoint-evidence-dropped',
+      evidence: [first ?? '', ...rest],
+      next_action:
+        "Read the evidence: each dropped checkpoint did not fire (it fails open). Fix what it names — often the merge-base's discern.toml or a question file — to have it judged.",
+    },
+  ];
 }
 
 export interface Settled {
@@ -86,7 +135,13 @@ export interface Settled {
  * The checkpoint stage of a strict or report run: records (strict), reviews, and decides. `record` is false for
  * report runs and dry runs, which look at the store without writing it.
  */
-export async function settleCheckpoints(ctx: ProjectVerbContext, evaluation: CheckpointEvaluation, declarations: Declarations, policy: 'strict' | 'report', record: boolean): Promise<Settled> {
+export async function settleCheckpoints(
+  ctx: ProjectVerbContext,
+  evaluation: CheckpointEvaluation,
+  declarations: Declarations,
+  policy: 'strict' | 'report',
+  record: boolean,
+): Promise<Settled> {
   const gitDir = ctx.project.gitDir;
   let store: QuestionStore;
   if (record && evaluation.evaluated) {

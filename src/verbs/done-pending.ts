@@ -27,7 +27,11 @@ async function holderHandle(run: DoneRun, holder: HolderInfo | null): Promise<st
   }
 }
 
-export async function attemptPending(run: DoneRun, holder: HolderInfo | null, base: Pick<DiscernDoneData, 'mode' | 'scopes_changed'>): Promise<DoneOutcome> {
+export async function attemptPending(
+  run: DoneRun,
+  holder: HolderInfo | null,
+  base: Pick<DiscernDoneData, 'mode' | 'scopes_changed'>,
+): Promise<DoneOutcome> {
   const handle = await holderHandle(run, holder);
   const verb = typeof holder?.['verb'] === 'string' ? holder['verb'] : 'done';
   const since = holder?.acquired_at ? ` since ${holder.acquired_at}` : '';

@@ -2,13 +2,36 @@
 // its (tree, config), the last-run verdict and the standards' measurements. Red and strict: the last-run verdict,
 // so the same tree is not re-run by reflex. ci and standalone record nothing: their feedback is not Proof.
 import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernAdvisory, DiscernDiagnostic, DiscernDoneData, DiscernFailedStage, DiscernGateStandard, DiscernProofSummary, DiscernStep } from '../../generated/types.js';
+import type {
+  DiscernAdvisory,
+  DiscernDiagnostic,
+  DiscernDoneData,
+  DiscernFailedStage,
+  DiscernGateStandard,
+  DiscernProofSummary,
+  DiscernStep,
+} from '../../generated/types.js';
 import type { GateRun } from '../engine/gate/execute.js';
 import { rm } from 'node:fs/promises';
-import { evidencePath, readProofMarker, writeEvidence, writeLastRun, writeProofMarker, RECORD_FORMAT, type Evidence, type ProducerVerdict } from '../engine/gate/proof-records.js';
+import {
+  evidencePath,
+  readProofMarker,
+  writeEvidence,
+  writeLastRun,
+  writeProofMarker,
+  RECORD_FORMAT,
+  type Evidence,
+  type ProducerVerdict,
+} from '../engine/gate/proof-records.js';
 import { buildProofSummary, diffStatsAgainst, proofMarkdown, type DiffStats } from '../engine/gate/proof-summary.js';
 import type { GateReport } from '../engine/gate/report.js';
-import { definitionDigest, inputsDigest, lsTree, recordMeasurements, type Measurement } from '../engine/gate/standard-measurements.js';
+import {
+  definitionDigest,
+  inputsDigest,
+  lsTree,
+  recordMeasurements,
+  type Measurement,
+} from '../engine/gate/standard-measurements.js';
 import type { DoneRun } from './done-run.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 
@@ -20,10 +43,17 @@ interface Common {
 
 export type DoneAdvisory = DiscernAdvisory & { kind: DoneAdvisoryKind };
 
-export async function recordRed(run: DoneRun, failedStage: DiscernFailedStage, handle: string | undefined, plan: readonly string[], producers: readonly ProducerVerdict[] = []): Promise<void> {
+export async function recordRed(
+  run: DoneRun,
+  failedStage: DiscernFailedStage,
+  handle: string | undefined,
+  plan: readonly string[],
+  producers: readonly ProducerVerdict[] = [],
+): Promise<void> {
   // The latest verdict on a tree wins: a red re-measure withdraws the green Proof and evidence it contradicts.
   const marker = await readProofMarker(run.paths.proofMarker);
-  if (marker.state === 'present' && marker.marker.tree === run.key.tree) await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
+  if (marker.state === 'present' && marker.marker.tree === run.key.tree)
+    await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
   await rm(await evidencePath(run.paths.evidence, run.key), { force: true }).catch(() => undefined);
   await writeLastRun(run.paths.lastRun, {
     format: RECORD_FORMAT,
@@ -51,22 +81,46 @@ export async function recordGreen(
   stats: Promise<DiffStats> | undefined,
 ): Promise<DoneOutcome> {
   const { ctx } = run;
-  const producers: ProducerVerdict[] = gateRun.runs.map((r) => ({ label: r.producer.label, outcome: r.outcome, duration_ms: r.result?.durationMs ?? 0 }));
+  const producers: ProducerVerdict[] = gateRun.runs.map((r) => ({
+    label: r.producer.label,
+    outcome: r.outcome,
+    duration_ms: r.result?.durationMs ?? 0,
+  }));
   const surfaceHint = (cli: string, mcp: string): string => (ctx.surface === 'mcp' ? mcp : cli);
   if (run.standalone) {
     return {
       ...common,
-      data: { ...data, gate_proof: { status: 'diagnostic', reason: 'standalone runs record no Proof' }, completion: { kind: 'diagnostic', pending_reasons: [] } },
+      data: {
+        ...data,
+        gate_proof: { status: 'diagnostic', reason: 'standalone runs record no Proof' },
+        completion: { kind: 'diagnostic', pending_reasons: [] },
+      },
       held: ['gate-finish'],
-      hints: [surfaceHint('Standalone diagnostics: no Proof was recorded. Commit, then run `discern done` for Proof.', 'Standalone diagnostics: no Proof was recorded. Commit, then call discern_done without standalone for Proof.')],
+      hints: [
+        surfaceHint(
+          'Standalone diagnostics: no Proof was recorded. Commit, then run `discern done` for Proof.',
+          'Standalone diagnostics: no Proof was recorded. Commit, then call discern_done without standalone for Proof.',
+        ),
+      ],
       ...(advisories.length > 0 ? { advisories } : {}),
     };
   }
-  const summary = summaryFor(run, run.mode, await (stats ?? diffStatsAgainst(run.base, ctx.project.root, ctx.env)), producers, report.standards);
+  const summary = summaryFor(
+    run,
+    run.mode,
+    await (stats ?? diffStatsAgainst(run.base, ctx.project.root, ctx.env)),
+    producers,
+    report.standards,
+  );
   if (run.mode === 'report') {
     return {
       ...common,
-      data: { ...data, proof: summary, gate_proof: { status: 'diagnostic', reason: 'report mode (ci) records no landing Proof' }, completion: { kind: 'diagnostic', pending_reasons: [] } },
+      data: {
+        ...data,
+        proof: summary,
+        gate_proof: { status: 'diagnostic', reason: 'report mode (ci) records no landing Proof' },
+        completion: { kind: 'diagnostic', pending_reasons: [] },
+      },
       held: ['gate-finish'],
       hints: ['Report mode (ci): the gate passed; no landing Proof was recorded.'],
       ...(advisories.length > 0 ? { advisories } : {}),
@@ -80,8 +134,14 @@ export async function recordGreen(
     data: {
       ...data,
       proof: summary,
-      gate_proof: recorded.advisory ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') } : { status: 'recorded', path: run.paths.proofMarker },
-      completion: { kind: 'complete', ...(summary.proof_id ? { proof_id: summary.proof_id } : {}), pending_reasons: [] },
+      gate_proof: recorded.advisory
+        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
+        : { status: 'recorded', path: run.paths.proofMarker },
+      completion: {
+        kind: 'complete',
+        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
+        pending_reasons: [],
+      },
     },
     held: ['gate-finish'],
     hints: ['Relay the Proof line verbatim; green is not landed.'],
@@ -89,12 +149,27 @@ export async function recordGreen(
   };
 }
 
-export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: DiscernStep[], base: Omit<DiscernDoneData, 'gate_ran' | 'failed_stage'>, handle: string | undefined): Promise<DoneOutcome> {
+export async function replayEvidence(
+  run: DoneRun,
+  evidence: Evidence,
+  steps: DiscernStep[],
+  base: Omit<DiscernDoneData, 'gate_ran' | 'failed_stage'>,
+  handle: string | undefined,
+): Promise<DoneOutcome> {
   const { ctx } = run;
   const standards: DiscernGateStandard[] = evidence.standards.map((s) =>
-    s.measurement === 'measured' || s.measurement === 'replayed' ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit } : s,
+    s.measurement === 'measured' || s.measurement === 'replayed'
+      ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit }
+      : s,
   );
-  const summary = summaryFor(run, 'strict', await diffStatsAgainst(run.base, ctx.project.root, ctx.env), evidence.producers, standards, evidence.commit);
+  const summary = summaryFor(
+    run,
+    'strict',
+    await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
+    evidence.producers,
+    standards,
+    evidence.commit,
+  );
   const recorded = await writeProof(run, summary, evidence.producers, standards, handle, base.scopes_changed);
   return {
     steps,
@@ -106,16 +181,31 @@ export async function replayEvidence(run: DoneRun, evidence: Evidence, steps: Di
       ...(standards.length > 0 ? { standards } : {}),
       replayed_from: evidence.commit,
       producer_executions: {},
-      gate_proof: recorded.advisory ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') } : { status: 'recorded', path: run.paths.proofMarker },
-      completion: { kind: 'complete', ...(summary.proof_id ? { proof_id: summary.proof_id } : {}), pending_reasons: [] },
+      gate_proof: recorded.advisory
+        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
+        : { status: 'recorded', path: run.paths.proofMarker },
+      completion: {
+        kind: 'complete',
+        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
+        pending_reasons: [],
+      },
     },
     held: ['gate-finish'],
-    hints: [`This commit's tree and config are identical to the proven commit ${evidence.commit.slice(0, 12)}: its evidence was replayed without running a job. Relay the Proof line verbatim.`],
+    hints: [
+      `This commit's tree and config are identical to the proven commit ${evidence.commit.slice(0, 12)}: its evidence was replayed without running a job. Relay the Proof line verbatim.`,
+    ],
     ...(recorded.advisory ? { advisories: [recorded.advisory] } : {}),
   };
 }
 
-function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[], replayedFrom?: string): DiscernProofSummary {
+function summaryFor(
+  run: DoneRun,
+  mode: 'strict' | 'report',
+  stats: DiffStats,
+  producers: readonly ProducerVerdict[],
+  standards: readonly DiscernGateStandard[],
+  replayedFrom?: string,
+): DiscernProofSummary {
   return buildProofSummary({
     branch: run.branch,
     trunk: run.base,
@@ -129,7 +219,9 @@ function summaryFor(run: DoneRun, mode: 'strict' | 'report', stats: DiffStats, p
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
-    ...(run.checkpoints?.proof ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity } : {}),
+    ...(run.checkpoints?.proof
+      ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity }
+      : {}),
     ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
   });
 }
@@ -144,7 +236,14 @@ async function writeProof(
 ): Promise<{ advisory?: DoneAdvisory }> {
   const now = summary.recorded_at;
   const identity = { tree: run.key.tree, config_digest: run.key.configDigest, discern_version: run.key.version };
-  const green = { format: RECORD_FORMAT, commit: summary.replayed_from ?? run.head.commit, ...identity, recorded_at: now, producers: [...producers], standards: [...standards] };
+  const green = {
+    format: RECORD_FORMAT,
+    commit: summary.replayed_from ?? run.head.commit,
+    ...identity,
+    recorded_at: now,
+    producers: [...producers],
+    standards: [...standards],
+  };
   // Three files with nothing in common, written at once. Evidence and the last-run verdict are conveniences
   // (replay, refusal of a re-run): losing them costs a re-run. The marker is the Proof a later call reuses.
   const [marker] = await Promise.all([
@@ -167,14 +266,25 @@ async function writeProof(
       (error: unknown) => error,
     ),
     writeEvidence(run.paths.evidence, green).catch(() => undefined),
-    writeLastRun(run.paths.lastRun, { format: RECORD_FORMAT, commit: run.head.commit, ...identity, verdict: 'green', failed_stage: null, at: now, ...(handle ? { handle } : {}) }).catch(() => undefined),
+    writeLastRun(run.paths.lastRun, {
+      format: RECORD_FORMAT,
+      commit: run.head.commit,
+      ...identity,
+      verdict: 'green',
+      failed_stage: null,
+      at: now,
+      ...(handle ? { handle } : {}),
+    }).catch(() => undefined),
   ]);
   if (marker !== undefined) {
     return {
       advisory: {
         kind: 'proof-recording-unavailable',
-        evidence: [`the Proof marker ${run.paths.proofMarker} could not be written (${marker instanceof Error ? marker.message : String(marker)})`],
-        next_action: 'The Proof in this result stands for this commit; make the git directory writable so the next done can reuse it instead of running again.',
+        evidence: [
+          `the Proof marker ${run.paths.proofMarker} could not be written (${marker instanceof Error ? marker.message : String(marker)})`,
+        ],
+        next_action:
+          'The Proof in this result stands for this commit; make the git directory writable so the next done can reuse it instead of running again.',
       },
     };
   }
@@ -188,10 +298,20 @@ async function recordStandardValues(run: DoneRun, gateRun: GateRun): Promise<voi
     const def = r.producer.standard;
     if (!def || !r.standard?.ok || r.outcome !== 'ok') continue;
     listing ??= await lsTree(run.ctx.project.root, run.ctx.env).catch(() => undefined);
-    const digest = def.inputs && listing !== undefined ? await inputsDigest(def.inputs, run.ctx.project.root, run.ctx.env, listing) : undefined;
-    updates[def.name] = { value: r.standard.value, definition_digest: definitionDigest(def), inputs_digest: digest ?? '', commit: run.head.commit, measured_at: new Date().toISOString() };
+    const digest =
+      def.inputs && listing !== undefined
+        ? await inputsDigest(def.inputs, run.ctx.project.root, run.ctx.env, listing)
+        : undefined;
+    updates[def.name] = {
+      value: r.standard.value,
+      definition_digest: definitionDigest(def),
+      inputs_digest: digest ?? '',
+      commit: run.head.commit,
+      measured_at: new Date().toISOString(),
+    };
   }
-  if (Object.keys(updates).length > 0) await recordMeasurements(run.paths.standardMeasurements, updates).catch(() => undefined);
+  if (Object.keys(updates).length > 0)
+    await recordMeasurements(run.paths.standardMeasurements, updates).catch(() => undefined);
 }
 
 export type { Evidence };

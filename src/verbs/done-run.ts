@@ -3,7 +3,12 @@
 // record what it established.
 import { randomBytes } from 'node:crypto';
 import type { DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernDoneData, DiscernDoneInput, DiscernResult, DiscernStandardProposal } from '../../generated/types.js';
+import type {
+  DiscernDoneData,
+  DiscernDoneInput,
+  DiscernResult,
+  DiscernStandardProposal,
+} from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
@@ -12,7 +17,13 @@ import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
-import { preconditionChecks, preconditionPlanSteps, runPreconditions, startPreconditionReads, type PreconditionOutcome } from '../engine/gate/preconditions.js';
+import {
+  preconditionChecks,
+  preconditionPlanSteps,
+  runPreconditions,
+  startPreconditionReads,
+  type PreconditionOutcome,
+} from '../engine/gate/preconditions.js';
 import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
 import { git, type GitResult } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
@@ -29,10 +40,25 @@ import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import type { ProjectVerbContext } from './context.js';
 import { pendingCompletion, readBack, stageName } from './done.js';
 import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
-import { openJournal, producerLabels, releaseOperationLock, runListener, runOutput, takeOperationLock, testSlotAcquirer, type Journal } from './gate-session.js';
+import {
+  openJournal,
+  producerLabels,
+  releaseOperationLock,
+  runListener,
+  runOutput,
+  takeOperationLock,
+  testSlotAcquirer,
+  type Journal,
+} from './gate-session.js';
 import { attemptPending } from './done-pending.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
-import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints, type DoneCheckpointFacts } from './done-checkpoints.js';
+import {
+  declarationRefusal,
+  dropAdvisories,
+  evaluateForDone,
+  settleCheckpoints,
+  type DoneCheckpointFacts,
+} from './done-checkpoints.js';
 import { withCouplingHints } from './coupling-hints.js';
 import { killAt } from '../engine/faults.js';
 import type { GateListener } from '../engine/gate/events.js';
@@ -78,17 +104,28 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     const [first] = configured.issues;
     return {
       data: { issues: configured.issues },
-      refusal: { error: 'invalid_config', message: `discern.toml has ${configured.issues.length === 1 ? 'a problem' : `${configured.issues.length} problems`} the gate cannot run with: ${configured.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml has ${configured.issues.length === 1 ? 'a problem' : `${configured.issues.length} problems`} the gate cannot run with: ${configured.issues.map((i) => `\`${i.path}\` (${i.message})`).join('; ')}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
     };
   }
   const gate = configured.gate;
-  const checks = preconditionChecks({ mergeCheck: ctx.project.location === 'worktree' && !run.standalone, standards: true, trackedArtifacts: true, currency: true });
+  const checks = preconditionChecks({
+    mergeCheck: ctx.project.location === 'worktree' && !run.standalone,
+    standards: true,
+    trackedArtifacts: true,
+    currency: true,
+  });
   const strict = run.mode === 'strict' && !run.standalone;
   // Independent reads run together: the change's scopes and the standards that can be replayed.
   // rerun measures everything again: nothing is replayed.
   const replaying = strict && run.input.rerun !== true;
   // The change's scopes and its checkpoints both start from the merge-base with the base: asked once.
-  const headMergeBase = run.early?.headMergeBase ?? git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
+  const headMergeBase =
+    run.early?.headMergeBase ??
+    git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
   // The two committed discern.toml files the run reads — the merge-base's (checkpoints) and the trunk's (the
   // never-loosen check) — in one process, once the merge-base is known (docs/decisions/0043).
   const configs = headMergeBase.then((m) => committedConfigs(mergeBaseFrom(m), run.baseRef, ctx));
@@ -98,8 +135,16 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   for (const read of [mergeBaseConfig, trunkConfig]) read.catch(() => undefined);
   const [change, replayable, hidden, checkpoints] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
-    replaying ? readMeasurements(run.paths.standardMeasurements).then((m) => replayableStandards(gate.standards, m, ctx.project.root, ctx.env)) : new Map<string, Measurement>(),
-    run.standalone ? [] : hiddenFromStatus(run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env })),
+    replaying
+      ? readMeasurements(run.paths.standardMeasurements).then((m) =>
+          replayableStandards(gate.standards, m, ctx.project.root, ctx.env),
+        )
+      : new Map<string, Measurement>(),
+    run.standalone
+      ? []
+      : hiddenFromStatus(
+          run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }),
+        ),
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
   ]);
   if (hidden.length > 0) {
@@ -107,14 +152,23 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       refusal: {
         error: 'dirty_worktree',
         message: `${hidden.length} tracked file${hidden.length === 1 ? ' is' : 's are'} hidden from git status (assume-unchanged or skip-worktree: ${hidden.slice(0, 3).join(', ')}${hidden.length > 3 ? ', …' : ''}), so the working tree may differ from the commit the Proof would name. Clear the flags (\`git update-index --no-assume-unchanged --no-skip-worktree <path>\`) and commit any difference.`,
-        next: { rerun: run.rerunCall, standalone: ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone' },
+        next: {
+          rerun: run.rerunCall,
+          standalone: ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone',
+        },
       },
     };
   }
   const declarationProblem = declarationRefusal(ctx, checkpoints, run.declarations);
   if (declarationProblem) return declarationProblem;
   const scopesChanged = change.scopes;
-  const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes: scopesChanged, replayable: new Set(replayable.keys()) });
+  const plan = planGate({
+    mode: 'done',
+    catalog: gate.catalog,
+    settings: gate.settings,
+    changedScopes: scopesChanged,
+    replayable: new Set(replayable.keys()),
+  });
   const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
 
   const policy = strict ? 'strict' : 'report';
@@ -122,11 +176,28 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     const steps = planSteps(plan, preconditionPlanSteps(checks, run.base));
     const previewed = await settleCheckpoints(ctx, checkpoints, run.declarations, policy, false);
     const details = planDetails(run, plan, gate);
-    if (previewed.data) details.push(`checkpoints: ${previewed.review.questions.length} question${previewed.review.questions.length === 1 ? '' : 's'} raised, ${previewed.review.outstanding.length} awaiting a declaration${run.declarations.met.length + run.declarations.unmet.length > 0 ? ' (the declarations given would be recorded)' : ''}`);
+    if (previewed.data)
+      details.push(
+        `checkpoints: ${previewed.review.questions.length} question${previewed.review.questions.length === 1 ? '' : 's'} raised, ${previewed.review.outstanding.length} awaiting a declaration${run.declarations.met.length + run.declarations.unmet.length > 0 ? ' (the declarations given would be recorded)' : ''}`,
+      );
     return {
       dry_run: true,
-      plan: { title: `done would prove ${run.head.commit.slice(0, 12)}${run.branch ? ` on ${run.branch}` : ''}`, details, steps },
-      data: { ...baseData, gate_ran: false, failed_stage: null, ...(previewed.data ? { checkpoints: previewed.data } : {}), completion: { kind: 'pending', pending_reasons: ['dry run: nothing ran'], pending: [{ kind: 'dry_run', reason: 'dry run: nothing ran' }] } },
+      plan: {
+        title: `done would prove ${run.head.commit.slice(0, 12)}${run.branch ? ` on ${run.branch}` : ''}`,
+        details,
+        steps,
+      },
+      data: {
+        ...baseData,
+        gate_ran: false,
+        failed_stage: null,
+        ...(previewed.data ? { checkpoints: previewed.data } : {}),
+        completion: {
+          kind: 'pending',
+          pending_reasons: ['dry run: nothing ran'],
+          pending: [{ kind: 'dry_run', reason: 'dry run: nothing ran' }],
+        },
+      },
     };
   }
 
@@ -137,10 +208,22 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const replay = evidence !== undefined && covers(evidence, planned) ? evidence : undefined;
   if (replaying && replay === undefined) {
     const last = await readLastRun(run.paths.lastRun);
-    if (last && last.verdict === 'red' && last.tree === run.key.tree && last.config_digest === run.key.configDigest && last.discern_version === run.key.version && sameLabels(last.plan, planned)) {
+    if (
+      last &&
+      last.verdict === 'red' &&
+      last.tree === run.key.tree &&
+      last.config_digest === run.key.configDigest &&
+      last.discern_version === run.key.version &&
+      sameLabels(last.plan, planned)
+    ) {
       const progress = last.handle ? readBack(ctx, last.handle) : readBack(ctx);
       return {
-        data: { ...baseData, gate_ran: false, failed_stage: last.failed_stage, completion: pendingCompletion(`the last run on this tree failed at ${stageName(last.failed_stage)}`) },
+        data: {
+          ...baseData,
+          gate_ran: false,
+          failed_stage: last.failed_stage,
+          completion: pendingCompletion(`the last run on this tree failed at ${stageName(last.failed_stage)}`),
+        },
         refusal: {
           error: 'unchanged_tree_rerun',
           message: `This tree was already proven red at ${stageName(last.failed_stage)} (${last.at}) with the same jobs, and nothing changed since: running them again would give the same answer. Fix it and commit, or ask for a re-measure.`,
@@ -151,16 +234,41 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
 
   const attempt = `A-${randomBytes(6).toString('hex')}`;
-  const probe = { root: ctx.project.root, env: ctx.env, signal: ctx.signal, base: run.base, baseRef: run.baseRef, mergeCheck: true, standards: gate.standards, stateDir: run.paths.checkoutDir, ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}), project: ctx.project, head: run.head.commit };
-  const lock = await takeOperationLock(run.paths, { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root }, probe);
+  const probe = {
+    root: ctx.project.root,
+    env: ctx.env,
+    signal: ctx.signal,
+    base: run.base,
+    baseRef: run.baseRef,
+    mergeCheck: true,
+    standards: gate.standards,
+    stateDir: run.paths.checkoutDir,
+    ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}),
+    project: ctx.project,
+    head: run.head.commit,
+  };
+  const lock = await takeOperationLock(
+    run.paths,
+    { verb: 'done', attempt, head: run.head.commit, checkout: ctx.project.root },
+    probe,
+  );
   if ('busy' in lock) return attemptPending(run, lock.busy, baseData);
   if ('denied' in lock) {
     const f = lock.denied.failure;
     return {
       steps: lock.denied.steps,
       diagnostics: f.diagnostics,
-      data: { ...baseData, gate_ran: false, failed_stage: f.failedStage, completion: pendingCompletion(`a precondition failed: ${f.failedStage}`) },
-      refusal: { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } },
+      data: {
+        ...baseData,
+        gate_ran: false,
+        failed_stage: f.failedStage,
+        completion: pendingCompletion(`a precondition failed: ${f.failedStage}`),
+      },
+      refusal: {
+        error: 'write_denied',
+        message: f.message,
+        next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' },
+      },
     };
   }
 
@@ -176,7 +284,12 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   }
   killAt(ctx.env, 'done:journal-opened');
   const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), plan, journal, ctx.env);
-  if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
+  if (journal)
+    listener({
+      type: 'phase',
+      phase: 'announce',
+      message: `${journal.handle} — read it back with ${journal.readBack}`,
+    });
   let envelope: DoneOutcome | undefined;
   try {
     listener({ type: 'phase', phase: 'preconditions', message: 'checking preconditions' });
@@ -191,10 +304,21 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       envelope = {
         steps: pre.steps,
         diagnostics: f.diagnostics,
-        data: { ...baseData, ...handleData, ...limits, gate_ran: false, failed_stage: f.failedStage, completion: pendingCompletion(`a precondition failed: ${f.failedStage}`) },
+        data: {
+          ...baseData,
+          ...handleData,
+          ...limits,
+          gate_ran: false,
+          failed_stage: f.failedStage,
+          completion: pendingCompletion(`a precondition failed: ${f.failedStage}`),
+        },
         refusal:
           f.error === 'write_denied'
-            ? { error: 'write_denied', message: f.message, next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' } }
+            ? {
+                error: 'write_denied',
+                message: f.message,
+                next: { target: f.target ?? run.paths.checkoutDir, access: 'writable' },
+              }
             : f.error === 'proposal_stale'
               ? { error: 'proposal_stale', message: f.message, next: {} }
               : { error: 'gate_failed', message: f.message, next: { rerun: run.rerunCall } },
@@ -212,22 +336,45 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     if (settled.refusal) {
       envelope = {
         steps: preSteps,
-        data: { ...baseData, ...handleData, ...limits, ...checkpointData, gate_ran: false, failed_stage: null, completion: pendingCompletion('checkpoint questions await a declaration') },
+        data: {
+          ...baseData,
+          ...handleData,
+          ...limits,
+          ...checkpointData,
+          gate_ran: false,
+          failed_stage: null,
+          completion: pendingCompletion('checkpoint questions await a declaration'),
+        },
         refusal: { error: 'awaiting_declaration', message: settled.refusal.message, next: settled.refusal.next },
         ...(advisories.length > 0 ? { advisories } : {}),
       };
       return envelope;
     }
     if (replay) {
-      envelope = await withCouplingHints(await replayEvidence(run, replay, preSteps, { ...baseData, ...handleData, ...limits, ...checkpointData }, journal?.handle), ctx);
-      if (advisories.length > 0) envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
+      envelope = await withCouplingHints(
+        await replayEvidence(
+          run,
+          replay,
+          preSteps,
+          { ...baseData, ...handleData, ...limits, ...checkpointData },
+          journal?.handle,
+        ),
+        ctx,
+      );
+      if (advisories.length > 0)
+        envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
       return envelope;
     }
 
     const output = runOutput(run.paths, journal?.handle ?? attempt);
     // The Proof's diff counts depend only on commits: read them while the jobs run.
     // change.base is already the merge-base with HEAD: it is not asked for again.
-    const stats = strict || run.mode === 'report' ? (change.base !== null ? diffStatsFrom(change.base, ctx.project.root, ctx.env) : diffStatsAgainst(run.base, ctx.project.root, ctx.env)) : undefined;
+    const stats =
+      strict || run.mode === 'report'
+        ? change.base !== null
+          ? diffStatsFrom(change.base, ctx.project.root, ctx.env)
+          : diffStatsAgainst(run.base, ctx.project.root, ctx.env)
+        : undefined;
     stats?.catch(() => undefined);
     // Each dirty-set read is one strict status (git/checkout-status.ts): the one after the last stage also says
     // where HEAD is and which branch it is on, and is the logbook's second look (docs/decisions/0043).
@@ -251,7 +398,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       ...(run.standalone ? {} : { initialDirty: new Set<string>() }),
       generated: gate.generated,
       judgeStandard: (producer, result) => judgeStandardRun(producer, result, ctx.project.root, ctx.env),
-      ...withSlot(testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, { verb: 'done', checkout: ctx.project.root, ...handleData })),
+      ...withSlot(
+        testSlotAcquirer(run.paths, gate.settings.concurrentTestRuns, {
+          verb: 'done',
+          checkout: ctx.project.root,
+          ...handleData,
+        }),
+      ),
     });
     await output.housekept;
     // Read after the last stage that ran (a run that was not cancelled read the tree after every stage it ran).
@@ -270,7 +423,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     const failedStage = gateRun.failedStage ?? (staleReplays.length > 0 ? 'standards' : null);
     const steps = [...preSteps, ...report.steps];
     const capAdvisory: DoneAdvisory[] = gateRun.capUnavailable
-      ? [{ kind: 'execution-cap-unavailable', evidence: [gateRun.capUnavailable], next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.' }]
+      ? [
+          {
+            kind: 'execution-cap-unavailable',
+            evidence: [gateRun.capUnavailable],
+            next_action: 'Make the test-slot directory writable, or set [gate] concurrent_test_runs = 0.',
+          },
+        ]
       : [];
     const common = {
       steps,
@@ -291,12 +450,27 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       envelope = {
         ...common,
         data: { ...data, completion: pendingCompletion('the run was cancelled') },
-        refusal: { error: 'apply_failed', message: `The run was cancelled${failedLabels(steps, 'cancelled')}: its jobs were stopped and nothing was recorded.`, next: { recovery: `run ${run.rerunCall} again when you want the verdict` } },
+        refusal: {
+          error: 'apply_failed',
+          message: `The run was cancelled${failedLabels(steps, 'cancelled')}: its jobs were stopped and nothing was recorded.`,
+          next: { recovery: `run ${run.rerunCall} again when you want the verdict` },
+        },
       };
       return envelope;
     }
     if (failedStage !== null) {
-      if (strict) await recordRed(run, failedStage, journal?.handle, planned, gateRun.runs.map((r) => ({ label: r.producer.label, outcome: r.outcome, duration_ms: r.result?.durationMs ?? 0 })));
+      if (strict)
+        await recordRed(
+          run,
+          failedStage,
+          journal?.handle,
+          planned,
+          gateRun.runs.map((r) => ({
+            label: r.producer.label,
+            outcome: r.outcome,
+            duration_ms: r.result?.durationMs ?? 0,
+          })),
+        );
       // The message quotes the first error (a warning printed before it is not why the run failed).
       const first = report.diagnostics.find((d) => d.severity === 'error') ?? report.diagnostics[0];
       envelope = {
@@ -307,14 +481,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           message: `The gate failed at ${stageName(failedStage)}${failedLabels(steps)}${first ? `: ${first.message}` : '.'}`,
           next: { rerun: run.rerunCall },
         },
-        hints: gateRun.drift ? ['The gate changed files that were clean: review them (`git diff`, `git status`), commit what belongs, and run done again.'] : [],
+        hints: gateRun.drift
+          ? [
+              'The gate changed files that were clean: review them (`git diff`, `git status`), commit what belongs, and run done again.',
+            ]
+          : [],
         ...(advisories.length + capAdvisory.length > 0 ? { advisories: [...advisories, ...capAdvisory] } : {}),
       };
       return envelope;
     }
     // The executor read the tree after the last stage that ran, and nothing ran since: that status says where
     // HEAD is. With no stage run (nothing planned), one status is read now.
-    const now = lastStatus ?? (await readCheckoutStatus(ctx.project.root, ctx.env).then((r) => (r.ok ? r.status : undefined)));
+    const now =
+      lastStatus ?? (await readCheckoutStatus(ctx.project.root, ctx.env).then((r) => (r.ok ? r.status : undefined)));
     const headNow = now?.head !== null && now?.head !== undefined ? { commit: now.head } : undefined;
     const branchNow = now?.branch ?? null;
     if (!run.standalone && (headNow?.commit !== run.head.commit || branchNow !== run.branch)) {
@@ -325,22 +504,43 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           : `HEAD moved during the run, from branch ${run.branch ?? '(detached)'} to ${branchNow ?? 'a detached HEAD'} (a job or another process checked out)`;
       envelope = {
         ...common,
-        data: { ...data, failed_stage: 'tree_drift', gate_proof: { status: 'skipped_head_moved', reason: moved }, completion: pendingCompletion(moved) },
-        refusal: { error: 'gate_failed', message: `${moved}: the gate passed for a commit that is no longer HEAD, so no Proof was recorded. Run done again on the new HEAD.`, next: { rerun: run.rerunCall } },
+        data: {
+          ...data,
+          failed_stage: 'tree_drift',
+          gate_proof: { status: 'skipped_head_moved', reason: moved },
+          completion: pendingCompletion(moved),
+        },
+        refusal: {
+          error: 'gate_failed',
+          message: `${moved}: the gate passed for a commit that is no longer HEAD, so no Proof was recorded. Run done again on the new HEAD.`,
+          next: { rerun: run.rerunCall },
+        },
       };
       return envelope;
     }
     // HEAD is where it was and the run left the checkout clean: the change read before the jobs is the change
     // now, so the coupling hints need not read it again (the local trunk is the base they compare with).
-    const unchanged = !run.standalone && run.baseRef === `refs/heads/${ctx.project.trunk.name}` && gateRun.dirtyAfter?.size === 0 ? change.change : undefined;
-    envelope = await withCouplingHints(await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats), ctx, unchanged);
+    const unchanged =
+      !run.standalone && run.baseRef === `refs/heads/${ctx.project.trunk.name}` && gateRun.dirtyAfter?.size === 0
+        ? change.change
+        : undefined;
+    envelope = await withCouplingHints(
+      await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats),
+      ctx,
+      unchanged,
+    );
     killAt(ctx.env, 'done:proof-recorded');
     return envelope;
   } finally {
     releaseOperationLock(lock);
     killAt(ctx.env, 'done:lock-released');
     if (journal) {
-      const outcome = envelope === undefined || ctx.signal.aborted ? 'cancelled' : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled') ? 'completed' : 'failed';
+      const outcome =
+        envelope === undefined || ctx.signal.aborted
+          ? 'cancelled'
+          : envelope.refusal === undefined && !(envelope.steps ?? []).some((s) => s.outcome === 'cancelled')
+            ? 'completed'
+            : 'failed';
       const account = accountOf(envelope);
       listener({ type: 'phase', phase: 'finished', state: outcome, message: account[0] ?? outcome });
       await journal.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account });
@@ -354,12 +554,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
  * by its stage, which has no comma, unlike some group names); and a job's start once the journal holds its
  * process group — that kill leaves the job running, as a kill from outside would, for the next run to reap.
  */
-function withKillPoints(listener: GateListener, plan: GatePlan, journal: Journal | undefined, env: DoneRun['ctx']['env']): GateListener {
+function withKillPoints(
+  listener: GateListener,
+  plan: GatePlan,
+  journal: Journal | undefined,
+  env: DoneRun['ctx']['env'],
+): GateListener {
   if ((env['DISCERN_FAULT'] ?? '') === '') return listener;
-  const killOnceWritten = (point: string): void => void (journal?.writer.flush() ?? Promise.resolve()).then(() => killAt(env, point));
+  const killOnceWritten = (point: string): void =>
+    void (journal?.writer.flush() ?? Promise.resolve()).then(() => killAt(env, point));
   return (event) => {
     listener(event);
-    if (event.type === 'group-start') killAt(env, `done:stage-started:${plan.groups.find((g) => g.name === event.group)?.stage ?? event.group}`);
+    if (event.type === 'group-start')
+      killAt(env, `done:stage-started:${plan.groups.find((g) => g.name === event.group)?.stage ?? event.group}`);
     if (event.type === 'producer-pgid' && event.event === 'start') killOnceWritten(`done:job-started:${event.label}`);
   };
 }
@@ -380,8 +587,15 @@ function sameLabels(recorded: readonly string[] | undefined, planned: readonly s
 }
 
 /** The trunk's discern.toml and, when there is a merge-base, the merge-base's: one batch answering as their own commands. */
-function committedConfigs(base: string | null, baseRef: string, ctx: DoneRun['ctx']): { atTrunk: Promise<GitResult>; atBase: Promise<GitResult> | undefined } {
-  const requests = [{ name: `${baseRef}:discern.toml`, command: trunkConfigCommand(baseRef) }, ...(base !== null ? [{ name: `${base}:discern.toml`, command: mergeBaseConfigCommand(base) }] : [])];
+function committedConfigs(
+  base: string | null,
+  baseRef: string,
+  ctx: DoneRun['ctx'],
+): { atTrunk: Promise<GitResult>; atBase: Promise<GitResult> | undefined } {
+  const requests = [
+    { name: `${baseRef}:discern.toml`, command: trunkConfigCommand(baseRef) },
+    ...(base !== null ? [{ name: `${base}:discern.toml`, command: mergeBaseConfigCommand(base) }] : []),
+  ];
   const [atTrunk, atBase] = readCommittedFiles(requests, { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
   for (const read of [atTrunk, atBase]) read?.catch(() => undefined);
   return { atTrunk: atTrunk as Promise<GitResult>, atBase };
@@ -397,10 +611,24 @@ async function hiddenFromStatus(indexFlags: Promise<GitResult>): Promise<string[
     .map((entry) => entry.slice(2));
 }
 
-async function changedScopes(run: DoneRun, gate: GateConfig, headMergeBase: Promise<GitResult>): Promise<{ scopes: string[]; base: string | null; change?: ChangeSet }> {
+async function changedScopes(
+  run: DoneRun,
+  gate: GateConfig,
+  headMergeBase: Promise<GitResult>,
+): Promise<{ scopes: string[]; base: string | null; change?: ChangeSet }> {
   const { project } = run.ctx;
   try {
-    const change = await readChangeSet({ cwd: project.root, env: run.ctx.env, signal: run.ctx.signal, headMergeBase, ...(run.untracked ? { untracked: run.untracked } : {}) }, project.trunk.name, run.baseRef);
+    const change = await readChangeSet(
+      {
+        cwd: project.root,
+        env: run.ctx.env,
+        signal: run.ctx.signal,
+        headMergeBase,
+        ...(run.untracked ? { untracked: run.untracked } : {}),
+      },
+      project.trunk.name,
+      run.baseRef,
+    );
     return { scopes: classify(change.changes, gate.scopes).scopes, base: change.base, change };
   } catch {
     // Classification fails open: with no change set, no scope gate is skipped by mistake — they all run.
@@ -419,14 +647,22 @@ function planDetails(run: DoneRun, plan: GatePlan, gate: GateConfig): string[] {
   return details;
 }
 
-function withSlot(acquirer: ReturnType<typeof testSlotAcquirer>): { acquireTestSlot?: NonNullable<ReturnType<typeof testSlotAcquirer>> } {
+function withSlot(acquirer: ReturnType<typeof testSlotAcquirer>): {
+  acquireTestSlot?: NonNullable<ReturnType<typeof testSlotAcquirer>>;
+} {
   return acquirer ? { acquireTestSlot: acquirer } : {};
 }
 
 function limitsAdvisories(pre: PreconditionOutcome): DoneAdvisory[] {
   const limits = pre.standardsLimits;
   if (limits?.status !== 'unverified') return [];
-  return [{ kind: 'standards-limits-unverified', evidence: [limits.reason ?? `the trunk's discern.toml could not be read`], next_action: `Commit discern.toml on ${limits.trunk} so its [standards] limits can be held; until then a branch may loosen them unnoticed.` }];
+  return [
+    {
+      kind: 'standards-limits-unverified',
+      evidence: [limits.reason ?? `the trunk's discern.toml could not be read`],
+      next_action: `Commit discern.toml on ${limits.trunk} so its [standards] limits can be held; until then a branch may loosen them unnoticed.`,
+    },
+  ];
 }
 
 function failedLabels(steps: readonly { label: string; outcome: string }[], outcome = 'failed'): string {

@@ -22,17 +22,32 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const standalone = input.standalone === true;
   const ci = input.ci === true;
   if (input.policy_base !== undefined && !(ci && standalone)) {
-    return invalid(ctx, 'policy_base is only accepted together with ci and standalone (a hosted report against a fetched ref).');
+    return invalid(
+      ctx,
+      'policy_base is only accepted together with ci and standalone (a hosted report against a fetched ref).',
+    );
   }
   if (input.policy_base !== undefined && !(await resolvesToCommit(input.policy_base, project.root, ctx.env))) {
-    return invalid(ctx, `policy_base "${input.policy_base}" names no commit here; fetch it first (for example \`git fetch origin main\`) and pass the fetched ref.`);
+    return invalid(
+      ctx,
+      `policy_base "${input.policy_base}" names no commit here; fetch it first (for example \`git fetch origin main\`) and pass the fetched ref.`,
+    );
   }
 
   // Checkpoint declarations are part of the Proof: they are recorded by a strict run only.
   const declared = declarationsFrom(input);
-  if (!declared.ok) return { refusal: { error: 'invalid_arguments', message: declared.message, next: { help: argumentsHelp(ctx, 'done') } } };
+  if (!declared.ok)
+    return {
+      refusal: { error: 'invalid_arguments', message: declared.message, next: { help: argumentsHelp(ctx, 'done') } },
+    };
   if (declared.given && (ci || standalone)) {
-    return { refusal: { error: 'invalid_arguments', message: `met and unmet record checkpoint conclusions for Proof; ${ci ? 'ci reports checkpoint review without declarations' : 'standalone records nothing'}, so they cannot be combined.`, next: { help: argumentsHelp(ctx, 'done') } } };
+    return {
+      refusal: {
+        error: 'invalid_arguments',
+        message: `met and unmet record checkpoint conclusions for Proof; ${ci ? 'ci reports checkpoint review without declarations' : 'standalone records nothing'}, so they cannot be combined.`,
+        next: { help: argumentsHelp(ctx, 'done') },
+      },
+    };
   }
 
   const strict = !standalone && !ci;
@@ -41,7 +56,9 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   // (dist/ is CommonJS, docs/decisions/0042), so it is asked for on the event loop's next turn, once the reads
   // below have started their git processes.
   const reusable = strict && input.rerun !== true && input.dry_run !== true && !declared.given;
-  const machinery = reusable ? undefined : nextTurn().then(() => Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]));
+  const machinery = reusable
+    ? undefined
+    : nextTurn().then(() => Promise.all([import('./done-run.js'), import('../engine/gate/config-digest.js')]));
   machinery?.catch(() => undefined);
   // HEAD's ids are read beside the status then too (the fast path needs only the status). With the logbook on,
   // invoke() already started both reads for its first look: they are taken from it, not asked again.
@@ -52,7 +69,9 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   // when the gate is certain to be wanted they start now too.
   const baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
   const early = reusable ? undefined : startGateReads(project.root, ctx, baseRef, standalone);
-  const state = look ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal) : await readWorkingState(project.root, ctx.env, ctx.signal);
+  const state = look
+    ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal)
+    : await readWorkingState(project.root, ctx.env, ctx.signal);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
 
@@ -61,7 +80,12 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   if (reusable && state.changed === 0 && !state.detached && state.head !== null) {
     const marker = await readProofMarker(paths.proofMarker);
     // A changed checkpoint declaration makes the Proof stale like a new commit does (the store is one small file).
-    if (marker.state === 'present' && marker.marker.mode === 'strict' && markerIsCurrent(marker.marker, state.head, identity, VERSION) && (await declarationsCurrent(marker.marker, project.gitDir))) {
+    if (
+      marker.state === 'present' &&
+      marker.marker.mode === 'strict' &&
+      markerIsCurrent(marker.marker, state.head, identity, VERSION) &&
+      (await declarationsCurrent(marker.marker, project.gitDir))
+    ) {
       const m = marker.marker;
       const data: DiscernDoneData = {
         mode: 'strict',
@@ -71,17 +95,35 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
         proof: m.proof,
         standards: m.standards,
         gate_proof: { status: 'reused', path: paths.proofMarker },
-        completion: { kind: 'complete', ...(m.proof.proof_id ? { proof_id: m.proof.proof_id } : {}), pending_reasons: [] },
+        completion: {
+          kind: 'complete',
+          ...(m.proof.proof_id ? { proof_id: m.proof.proof_id } : {}),
+          pending_reasons: [],
+        },
         producer_executions: {},
         ...(m.handle ? { handle: m.handle } : {}),
       };
-      return { data, held: ['gate-finish'], hints: [ctx.surface === 'mcp' ? 'Proof for this commit is current: nothing ran. Relay the Proof line; rerun: true measures it again.' : 'Proof for this commit is current: nothing ran. Relay the Proof line; `discern done --rerun` measures it again.'] };
+      return {
+        data,
+        held: ['gate-finish'],
+        hints: [
+          ctx.surface === 'mcp'
+            ? 'Proof for this commit is current: nothing ran. Relay the Proof line; rerun: true measures it again.'
+            : 'Proof for this commit is current: nothing ran. Relay the Proof line; `discern done --rerun` measures it again.',
+        ],
+      };
     }
   }
 
   const head = await (headRead ?? readHeadIds(project.root, ctx.env, ctx.signal));
   if (head === undefined || state.unborn) {
-    return { refusal: { error: 'dirty_worktree', message: 'HEAD has no commit yet: there is nothing committed to prove.', next: { rerun: rerunCall, standalone: standaloneCall(ctx) } } };
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: 'HEAD has no commit yet: there is nothing committed to prove.',
+        next: { rerun: rerunCall, standalone: standaloneCall(ctx) },
+      },
+    };
   }
   if (!standalone && state.changed > 0) {
     return {
@@ -93,12 +135,23 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     };
   }
   if (!standalone && !ci && state.detached) {
-    return { refusal: { error: 'detached_head', message: 'HEAD is detached: Proof is recorded for a branch\'s commit, so check out the branch this work belongs to.', next: { rerun: rerunCall } } };
+    return {
+      refusal: {
+        error: 'detached_head',
+        message:
+          "HEAD is detached: Proof is recorded for a branch's commit, so check out the branch this work belongs to.",
+        next: { rerun: rerunCall },
+      },
+    };
   }
 
   // Hashing (node:crypto) loads only past the reuse path.
   const { configDigest } = await import('../engine/gate/config-digest.js');
-  const key: EvidenceKey = { tree: head.tree, configDigest: configDigest(project.config, project.trunk.name), version: VERSION };
+  const key: EvidenceKey = {
+    tree: head.tree,
+    configDigest: configDigest(project.config, project.trunk.name),
+    version: VERSION,
+  };
 
   const run: DoneRun = {
     input,
@@ -124,7 +177,13 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
 }
 
 function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {
-  return { refusal: { error: 'invalid_value', message, next: { help: ctx.surface === 'mcp' ? 'the inputSchema of discern_done in tools/list' : '`discern help done`' } } };
+  return {
+    refusal: {
+      error: 'invalid_value',
+      message,
+      next: { help: ctx.surface === 'mcp' ? 'the inputSchema of discern_done in tools/list' : '`discern help done`' },
+    },
+  };
 }
 
 function standaloneCall(ctx: ProjectVerbContext): string {

@@ -14,7 +14,12 @@ import { reapOrphans } from '../engine/gate/reap.js';
 import { liveSummary } from '../engine/gate/live-summary.js';
 import type { SlotAcquirer } from '../engine/gate/execute.js';
 import { gateStatePaths, type GateStatePaths } from '../engine/gate/state-paths.js';
-import { preconditionChecks, runPreconditions, type PreconditionContext, type PreconditionOutcome } from '../engine/gate/preconditions.js';
+import {
+  preconditionChecks,
+  runPreconditions,
+  type PreconditionContext,
+  type PreconditionOutcome,
+} from '../engine/gate/preconditions.js';
 import type { Project } from '../engine/project/resolve.js';
 import type { LiveProgress, Surface } from './context.js';
 
@@ -30,18 +35,28 @@ export function readBackCommand(surface: Surface, handle: string): string {
   return surface === 'mcp' ? `discern_progress with handle "${handle}"` : `discern progress ${handle}`;
 }
 
-export type OperationLock = { held: Lease; stop: () => void } | { busy: HolderInfo | null } | { denied: PreconditionOutcome & { failure: NonNullable<PreconditionOutcome['failure']> } };
+export type OperationLock =
+  | { held: Lease; stop: () => void }
+  | { busy: HolderInfo | null }
+  | { denied: PreconditionOutcome & { failure: NonNullable<PreconditionOutcome['failure']> } };
 
 /**
  * Takes the checkout's operation lock. The lock lives in discern's state directory, so a directory that cannot
  * be written is found here first: it is reported as the write probe reports it (write_denied), never as a crash.
  */
-export async function takeOperationLock(paths: GateStatePaths, holder: { verb: string; attempt: string; [key: string]: unknown }, probe: PreconditionContext): Promise<OperationLock> {
+export async function takeOperationLock(
+  paths: GateStatePaths,
+  holder: { verb: string; attempt: string; [key: string]: unknown },
+  probe: PreconditionContext,
+): Promise<OperationLock> {
   let result: ReturnType<typeof acquireLease>;
   try {
     result = acquireLease(paths.operationLock, { leaseMs: LEASE_MS, holder });
   } catch (error) {
-    const denied = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), probe);
+    const denied = await runPreconditions(
+      preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }),
+      probe,
+    );
     if (denied.failure) return { denied: { ...denied, failure: denied.failure } };
     throw error;
   }
@@ -65,13 +80,21 @@ export interface Journal {
   finish: (options: FinishOptions) => Promise<void>;
 }
 
-export async function openJournal(paths: GateStatePaths, verb: string, project: Project, branch: string | null, surface: Surface): Promise<Journal> {
+export async function openJournal(
+  paths: GateStatePaths,
+  verb: string,
+  project: Project,
+  branch: string | null,
+  surface: Surface,
+): Promise<Journal> {
   // Jobs a killed discern left running in this checkout would compete with this run: stop them first.
   await reapOrphans(paths, project.root).catch(() => []);
   const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
   // A marker for status and reaping: they find this checkout's running operations without reading the store.
   const running = join(paths.runningOperations, writer.handle);
-  await mkdir(paths.runningOperations, { recursive: true }).then(() => writeFile(running, '')).catch(() => undefined);
+  await mkdir(paths.runningOperations, { recursive: true })
+    .then(() => writeFile(running, ''))
+    .catch(() => undefined);
   return {
     writer,
     handle: writer.handle,
@@ -87,8 +110,15 @@ export async function openJournal(paths: GateStatePaths, verb: string, project: 
  * The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel, which
  * learns the run's producers (labels in plan order) up front so a view can show the pending ones too.
  */
-export function runListener(journal: Journal | undefined, progress: LiveProgress | undefined, producers: readonly string[]): GateListener {
-  return fanOut(journal ? journalListener(journal.writer, journal.readBack) : undefined, progress ? liveSummary(producers, progress) : undefined);
+export function runListener(
+  journal: Journal | undefined,
+  progress: LiveProgress | undefined,
+  producers: readonly string[],
+): GateListener {
+  return fanOut(
+    journal ? journalListener(journal.writer, journal.readBack) : undefined,
+    progress ? liveSummary(producers, progress) : undefined,
+  );
 }
 
 /** The labels of a plan's producers, in the order the plan runs them. */
@@ -121,7 +151,11 @@ export function runOutput(paths: GateStatePaths, id: string): RunOutput {
 }
 
 /** Takes one of the repository's test slots ([gate] concurrent_test_runs); the wait is reported as it happens. */
-export function testSlotAcquirer(paths: GateStatePaths, capacity: number, holder: Record<string, unknown>): SlotAcquirer | undefined {
+export function testSlotAcquirer(
+  paths: GateStatePaths,
+  capacity: number,
+  holder: Record<string, unknown>,
+): SlotAcquirer | undefined {
   if (capacity <= 0) return undefined;
   return async (signal, listener) => {
     const waitId = 'test-slot';
@@ -133,7 +167,13 @@ export function testSlotAcquirer(paths: GateStatePaths, capacity: number, holder
         signal,
         onWait: (info) => {
           waiting = true;
-          listener({ type: 'wait-start', id: waitId, reason: `all ${info.capacity} test slots are in use`, capacity: info.capacity, inUse: info.held });
+          listener({
+            type: 'wait-start',
+            id: waitId,
+            reason: `all ${info.capacity} test slots are in use`,
+            capacity: info.capacity,
+            inUse: info.held,
+          });
         },
       });
       if (waiting) listener({ type: 'wait-end', id: waitId, waitedMs });
@@ -151,7 +191,10 @@ export function testSlotAcquirer(paths: GateStatePaths, capacity: number, holder
       if (signal.aborted) return { waitedMs: 0 };
       // The cap is a courtesy to other worktrees: when its directory cannot be used the run goes ahead uncapped
       // and says so (execution-cap-unavailable).
-      return { waitedMs: 0, unavailable: `the test-slot directory ${paths.testSlots} cannot be used (${error instanceof Error ? error.message : String(error)})` };
+      return {
+        waitedMs: 0,
+        unavailable: `the test-slot directory ${paths.testSlots} cannot be used (${error instanceof Error ? error.message : String(error)})`,
+      };
     }
   };
 }

@@ -14,7 +14,15 @@ import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import type { ProjectVerbContext } from './context.js';
-import { openJournal, producerLabels, runListener, runOutput, statePathsOf, testSlotAcquirer, type Journal } from './gate-session.js';
+import {
+  openJournal,
+  producerLabels,
+  runListener,
+  runOutput,
+  statePathsOf,
+  testSlotAcquirer,
+  type Journal,
+} from './gate-session.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 export type StageRun =
@@ -39,32 +47,59 @@ export type StageRun =
 /** What the verb makes of the run; its envelope is what the journal keeps as the result. */
 export type Conclude<O extends AnyOutcome> = (run: StageRun) => O;
 
-export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'done'>, ctx: ProjectVerbContext, options: { journal: boolean }, conclude: Conclude<O>): Promise<O> {
+export async function runStages<O extends AnyOutcome>(
+  mode: Exclude<GateMode, 'done'>,
+  ctx: ProjectVerbContext,
+  options: { journal: boolean },
+  conclude: Conclude<O>,
+): Promise<O> {
   const { project } = ctx;
   const configured = gateConfig(project.config);
   if (!configured.ok) return conclude({ kind: 'config', issues: configured.issues });
   const gate = configured.gate;
   const paths = statePathsOf(project);
-  const plan = planGate({ mode, catalog: gate.catalog, settings: gate.settings, changedScopes: [], replayable: new Set() });
+  const plan = planGate({
+    mode,
+    catalog: gate.catalog,
+    settings: gate.settings,
+    changedScopes: [],
+    replayable: new Set(),
+  });
   // The branch (for the journal) and the tree before the first stage are read while the write probe and the
   // journal's opening run: nothing in between touches the working tree (discern's state is under .git). One
   // strict status answers both (docs/decisions/0043); for test it is the look invoke() took as the call began.
   // prepare reads its own: it reads under its operation lock, which it took after that look.
-  const firstRead = (mode === 'test' ? ctx.looks?.first.status : undefined) ?? readCheckoutStatus(project.root, ctx.env);
-  const branchRead = options.journal ? firstRead.then((r) => (r.ok ? r.status.branch : null), () => null) : undefined;
+  const firstRead =
+    (mode === 'test' ? ctx.looks?.first.status : undefined) ?? readCheckoutStatus(project.root, ctx.env);
+  const branchRead = options.journal
+    ? firstRead.then(
+        (r) => (r.ok ? r.status.branch : null),
+        () => null,
+      )
+    : undefined;
   const beforeRead = firstRead.then((r) => dirtySetFrom(r, project.root, ctx.env));
   beforeRead.catch(() => undefined);
-  const pre = await runPreconditions(preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }), {
-    root: project.root,
-    env: ctx.env,
-    signal: ctx.signal,
-    base: project.trunk.name,
-    baseRef: `refs/heads/${project.trunk.name}`,
-    mergeCheck: false,
-    standards: [],
-    stateDir: paths.checkoutDir,
-  });
-  if (pre.failure) return conclude({ kind: 'write_denied', steps: pre.steps, diagnostics: pre.failure.diagnostics, message: pre.failure.message, target: pre.failure.target ?? paths.checkoutDir });
+  const pre = await runPreconditions(
+    preconditionChecks({ mergeCheck: false, standards: false, trackedArtifacts: false }),
+    {
+      root: project.root,
+      env: ctx.env,
+      signal: ctx.signal,
+      base: project.trunk.name,
+      baseRef: `refs/heads/${project.trunk.name}`,
+      mergeCheck: false,
+      standards: [],
+      stateDir: paths.checkoutDir,
+    },
+  );
+  if (pre.failure)
+    return conclude({
+      kind: 'write_denied',
+      steps: pre.steps,
+      diagnostics: pre.failure.diagnostics,
+      message: pre.failure.message,
+      target: pre.failure.target ?? paths.checkoutDir,
+    });
 
   let journal: Journal | undefined;
   if (options.journal) {
@@ -73,7 +108,12 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
   }
   const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
   const listener = runListener(journal, ctx.progress, producerLabels(plan));
-  if (journal) listener({ type: 'phase', phase: 'announce', message: `${journal.handle} — read it back with ${journal.readBack}` });
+  if (journal)
+    listener({
+      type: 'phase',
+      phase: 'announce',
+      message: `${journal.handle} — read it back with ${journal.readBack}`,
+    });
   let run: GateRun | undefined;
   let outcome: O | undefined;
   try {
@@ -87,7 +127,14 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       return dirtySetFrom(read, project.root, ctx.env);
     };
     const output = runOutput(paths, journal?.handle ?? `${mode}-${process.pid}`);
-    const acquirer = mode === 'test' ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, { verb: mode, checkout: project.root, ...(journal ? { handle: journal.handle } : {}) }) : undefined;
+    const acquirer =
+      mode === 'test'
+        ? testSlotAcquirer(paths, gate.settings.concurrentTestRuns, {
+            verb: mode,
+            checkout: project.root,
+            ...(journal ? { handle: journal.handle } : {}),
+          })
+        : undefined;
     run = await executeGate({
       plan,
       cwd: project.root,
@@ -121,7 +168,9 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
       cancelled: run.cancelled,
       ...(run.capUnavailable !== undefined ? { capUnavailable: run.capUnavailable } : {}),
       // What fixers and generators rewrote; a check that wrote is drift (reported as such), not a fix.
-      changed: [...new Set([...newlyDirty(before, after), ...(await restamped(project.root, stamps))])].filter((p) => !(run?.drift?.group === 'check' && run.drift.paths.includes(p))).sort(),
+      changed: [...new Set([...newlyDirty(before, after), ...(await restamped(project.root, stamps))])]
+        .filter((p) => !(run?.drift?.group === 'check' && run.drift.paths.includes(p)))
+        .sort(),
       ...(journal ? { handle: journal.handle } : {}),
       nothingConfigured: total === 0,
       drift: run.drift !== undefined,
@@ -129,9 +178,18 @@ export async function runStages<O extends AnyOutcome>(mode: Exclude<GateMode, 'd
     return outcome;
   } finally {
     if (journal) {
-      const state = run === undefined || run.cancelled ? 'cancelled' : run.failedStage === null ? 'completed' : 'failed';
+      const state =
+        run === undefined || run.cancelled ? 'cancelled' : run.failedStage === null ? 'completed' : 'failed';
       const result = outcome ? buildEnvelope({ verb: mode, policy: VERBS[mode].policy }, outcome) : undefined;
-      const account = outcome?.refusal ? [outcome.refusal.message] : [run === undefined ? 'The run stopped before it finished.' : run.cancelled ? `${mode} was cancelled.` : `${mode} passed.`];
+      const account = outcome?.refusal
+        ? [outcome.refusal.message]
+        : [
+            run === undefined
+              ? 'The run stopped before it finished.'
+              : run.cancelled
+                ? `${mode} was cancelled.`
+                : `${mode} passed.`,
+          ];
       listener({ type: 'phase', phase: 'finished', state, message: account[0] ?? state });
       await journal.finish({ outcome: state, ...(result ? { result } : {}), account });
     }

@@ -17,13 +17,17 @@ export async function identity(_input: unknown, ctx: InspectVerbContext): Promis
   if (resolution.ok) {
     checkout = resolution.project;
     config = resolution.project.config;
-  } else if (resolution.partial.checkout && (resolution.refusal.error === 'no_project' || resolution.refusal.error === 'no_trunk')) {
+  } else if (
+    resolution.partial.checkout &&
+    (resolution.refusal.error === 'no_project' || resolution.refusal.error === 'no_trunk')
+  ) {
     // No discern.toml, or a trunk the identity does not depend on: what is known is enough.
     checkout = resolution.partial.checkout;
     config = resolution.partial.config;
   } else {
     const { refusal } = resolution;
-    if (refusal.error === 'no_project' || refusal.error === 'no_trunk') throw new Error(`resolution refused with ${refusal.error} before finding the checkout`);
+    if (refusal.error === 'no_project' || refusal.error === 'no_trunk')
+      throw new Error(`resolution refused with ${refusal.error} before finding the checkout`);
     const [first, ...others] = resolution.partial.configIssues ?? [];
     return { refusal, ...(first !== undefined ? { data: { issues: [first, ...others] } } : {}) };
   }
@@ -37,7 +41,12 @@ export async function identity(_input: unknown, ctx: InspectVerbContext): Promis
       ? { identity: project.slug, source: 'config_slug' }
       : (fromText(project?.name, 'config_name') ?? fromText(folder, 'directory'));
   if (found === undefined) {
-    const tried = [project?.name !== undefined ? `[project] name "${project.name}"` : undefined, `the repository folder's name "${folder}"`].filter(Boolean).join(' and ');
+    const tried = [
+      project?.name !== undefined ? `[project] name "${project.name}"` : undefined,
+      `the repository folder's name "${folder}"`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
     return {
       refusal: {
         error: 'identity_failed',
@@ -49,7 +58,10 @@ export async function identity(_input: unknown, ctx: InspectVerbContext): Promis
   return { data: { ...found, name, root } };
 }
 
-function fromText(text: string | undefined, source: 'config_name' | 'directory'): Pick<DiscernIdentityData, 'identity' | 'source'> | undefined {
+function fromText(
+  text: string | undefined,
+  source: 'config_name' | 'directory',
+): Pick<DiscernIdentityData, 'identity' | 'source'> | undefined {
   if (text === undefined) return undefined;
   const identity = slugify(text);
   return identity === undefined ? undefined : { identity, source };

@@ -45,7 +45,9 @@ export async function impact(input: DiscernImpactInput, ctx: ProjectVerbContext)
     code: classification.code,
     unscoped: classification.unscoped.slice(0, UNSCOPED_SHOWN),
     unscoped_total: classification.unscoped.length,
-    ...(input.has !== undefined ? { membership: { scope: input.has, present: classification.scopes.includes(input.has) } } : {}),
+    ...(input.has !== undefined
+      ? { membership: { scope: input.has, present: classification.scopes.includes(input.has) } }
+      : {}),
   };
   return { data };
 }

@@ -3,7 +3,12 @@
 // nothing (docs/decisions/0030). `min_score` turns a low score into below_min_score with the audit kept.
 import { VERBS } from '../../generated/registry.js';
 import type { ImprovementOutcome } from '../../generated/handlers.js';
-import type { DiscernImprovementAction, DiscernImprovementAudit, DiscernImprovementCategory, DiscernImprovementInput } from '../../generated/types.js';
+import type {
+  DiscernImprovementAction,
+  DiscernImprovementAudit,
+  DiscernImprovementCategory,
+  DiscernImprovementInput,
+} from '../../generated/types.js';
 import { CATEGORIES, CATEGORY_NAMES } from '../engine/improvement/categories.js';
 import { gatherFacts } from '../engine/improvement/gather.js';
 import { audit, type Audit, type CategoryOutcome, type Ranked } from '../engine/improvement/score.js';
@@ -12,11 +17,17 @@ import type { ProjectVerbContext } from './context.js';
 
 const HINTS = VERBS.improvement.hints;
 
-export async function improvement(input: DiscernImprovementInput, ctx: ProjectVerbContext): Promise<ImprovementOutcome> {
+export async function improvement(
+  input: DiscernImprovementInput,
+  ctx: ProjectVerbContext,
+): Promise<ImprovementOutcome> {
   const categories = input.category === undefined ? CATEGORIES : CATEGORIES.filter((c) => c.name === input.category);
   if (input.category !== undefined && categories.length === 0) {
     const wanted = input.category.toLowerCase();
-    const suggestions = [...CATEGORY_NAMES].sort((a, b) => editDistance(wanted, a) - editDistance(wanted, b) || CATEGORY_NAMES.indexOf(a) - CATEGORY_NAMES.indexOf(b));
+    const suggestions = [...CATEGORY_NAMES].sort(
+      (a, b) =>
+        editDistance(wanted, a) - editDistance(wanted, b) || CATEGORY_NAMES.indexOf(a) - CATEGORY_NAMES.indexOf(b),
+    );
     return {
       data: { target: input.category, suggestions },
       refusal: {
@@ -29,16 +40,25 @@ export async function improvement(input: DiscernImprovementInput, ctx: ProjectVe
   const facts = await gatherFacts(ctx.project, { env: ctx.env, signal: ctx.signal });
   const result = audit(categories, facts);
   const data = auditData(result, input);
-  const hints = [...(data.recommendations ? [HINTS.more] : []), data.next_action ? nextHint(data.next_action) : HINTS.all_pass];
+  const hints = [
+    ...(data.recommendations ? [HINTS.more] : []),
+    data.next_action ? nextHint(data.next_action) : HINTS.all_pass,
+  ];
   if (input.min_score !== undefined && result.score < input.min_score) {
-    const rerun = ctx.surface === 'mcp' ? `discern_improvement with min_score ${input.min_score}${input.category ? ` and category "${input.category}"` : ''}` : `discern improvement${input.category ? ` --category ${input.category}` : ''} --min-score ${input.min_score}`;
+    const rerun =
+      ctx.surface === 'mcp'
+        ? `discern_improvement with min_score ${input.min_score}${input.category ? ` and category "${input.category}"` : ''}`
+        : `discern improvement${input.category ? ` --category ${input.category}` : ''} --min-score ${input.min_score}`;
     return {
       data,
       hints: hints.slice(0, -1),
       refusal: {
         error: 'below_min_score',
         message: `The ${input.category ? `${input.category} ` : ''}score is ${result.score}, below the minimum ${input.min_score}${result.weak.length > 0 ? `; weak: ${result.weak.join(', ')}` : ''}.`,
-        next: { action: data.next_action ? `${data.next_action.id}: ${data.next_action.action}` : 'nothing is ranked', rerun },
+        next: {
+          action: data.next_action ? `${data.next_action.id}: ${data.next_action.action}` : 'nothing is ranked',
+          rerun,
+        },
       },
     };
   }

@@ -79,7 +79,12 @@ export async function invoke(id: VerbId, rawInput: unknown, options: InvokeOptio
   return result;
 }
 
-async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, session: LogbookSession): Promise<DiscernResult> {
+async function runVerb(
+  id: VerbId,
+  rawInput: unknown,
+  options: InvokeOptions,
+  session: LogbookSession,
+): Promise<DiscernResult> {
   const registration: VerbRegistration = VERBS[id];
   const subject = { verb: registration.verb, policy: registration.policy };
   let target = options.defaultTarget;
@@ -90,19 +95,40 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
     const validators = await INPUT_VALIDATORS[id]();
     const validateInput = options.surface === 'mcp' ? validators.mcp : validators.cli;
     if (!validateInput(rawInput)) {
-      const help = argumentsHelp({ surface: options.surface }, registration.cliPath.join(' '), registration.mcpTool ?? undefined);
+      const help = argumentsHelp(
+        { surface: options.surface },
+        registration.cliPath.join(' '),
+        registration.mcpTool ?? undefined,
+      );
       return buildEnvelope(subject, {
-        refusal: { error: 'invalid_arguments', message: describeInputErrors(validateInput.errors ?? []), next: { help } },
+        refusal: {
+          error: 'invalid_arguments',
+          message: describeInputErrors(validateInput.errors ?? []),
+          next: { help },
+        },
       });
     }
     const input = rawInput as { path?: string };
     target = input.path ?? options.defaultTarget;
     if (faultRequested(options.env, `verb:${id}`)) throw new Error(`fault injected at verb:${id} (DISCERN_FAULT)`);
-    const base: VerbContext = { signal: options.signal, env: options.env, target, surface: options.surface, ...(options.progress ? { progress: options.progress } : {}), ...(options.client !== undefined ? { client: options.client } : {}) };
+    const base: VerbContext = {
+      signal: options.signal,
+      env: options.env,
+      target,
+      surface: options.surface,
+      ...(options.progress ? { progress: options.progress } : {}),
+      ...(options.client !== undefined ? { client: options.client } : {}),
+    };
     let context: object = base;
     if (registration.project !== 'none') {
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
-      const resolution = await resolveProject({ path: target, pathFrom, requireTrunk: registration.trunk === 'required', env: options.env, signal: options.signal });
+      const resolution = await resolveProject({
+        path: target,
+        pathFrom,
+        requireTrunk: registration.trunk === 'required',
+        env: options.env,
+        signal: options.signal,
+      });
       // The work loop waits for an unfinished setup (docs/decisions/0022), before any other refusal: on the trunk
       // mid-setup there is no discern.toml yet, and "finish setup" is the answer, not "no project".
       const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
@@ -115,7 +141,10 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
           // than asking git the same questions again at the same moment (docs/decisions/0043).
           const looks: SharedLooks = { first: lookAtCheckout(checkout.root, options.env, options.signal) };
           session.looks = looks;
-          session.before = import('../engine/logbook/tree-probe.js').then(({ treeLookFrom }) => treeLookFrom(looks.first), () => undefined);
+          session.before = import('../engine/logbook/tree-probe.js').then(
+            ({ treeLookFrom }) => treeLookFrom(looks.first),
+            () => undefined,
+          );
         }
       }
       if (registration.setupGate && checkout !== undefined) {
@@ -125,7 +154,10 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
       if (registration.project === 'required') {
         if (!resolution.ok) {
           const issues = resolution.partial.configIssues;
-          const outcome = { refusal: resolution.refusal, ...(issues && issues.length > 0 ? { data: { issues } } : {}) } as AnyOutcome;
+          const outcome = {
+            refusal: resolution.refusal,
+            ...(issues && issues.length > 0 ? { data: { issues } } : {}),
+          } as AnyOutcome;
           return buildEnvelope(subject, outcome);
         }
         context = { ...base, ...(session.looks ? { looks: session.looks } : {}), project: resolution.project };
@@ -139,23 +171,52 @@ async function runVerb(id: VerbId, rawInput: unknown, options: InvokeOptions, se
   } catch (error) {
     // git went missing after the checkout was found (it was found without git): a precondition, not a crash.
     if (error instanceof GitUnavailable && registration.project !== 'none') {
-      return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
+      return buildEnvelope(subject, {
+        refusal: {
+          error: 'precondition_failed',
+          message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`,
+          next: { rerun: 'discern doctor' },
+        },
+      } as AnyOutcome);
     }
     if (error instanceof GitTooOld && (registration.errors as readonly string[]).includes('precondition_failed')) {
-      return buildEnvelope(subject, { refusal: { error: 'precondition_failed', message: `${error.message}. Install git 2.38 or newer.`, next: { rerun: 'discern doctor' } } } as AnyOutcome);
+      return buildEnvelope(subject, {
+        refusal: {
+          error: 'precondition_failed',
+          message: `${error.message}. Install git 2.38 or newer.`,
+          next: { rerun: 'discern doctor' },
+        },
+      } as AnyOutcome);
     }
     if (error instanceof WriteDenied && (registration.errors as readonly string[]).includes('write_denied')) {
-      return buildEnvelope(subject, { refusal: { error: 'write_denied', message: `${error.message}, so ${registration.verb} changed nothing.`, next: { target: error.path, access: error.code === 'ENOSPC' || error.code === 'EDQUOT' ? 'writable (free space on its disk)' : 'writable' } } } as AnyOutcome);
+      return buildEnvelope(subject, {
+        refusal: {
+          error: 'write_denied',
+          message: `${error.message}, so ${registration.verb} changed nothing.`,
+          next: {
+            target: error.path,
+            access:
+              error.code === 'ENOSPC' || error.code === 'EDQUOT' ? 'writable (free space on its disk)' : 'writable',
+          },
+        },
+      } as AnyOutcome);
     }
     const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });
-    const message = error instanceof ContractViolation ? `discern broke its own result contract: ${error.message}.` : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
+    const message =
+      error instanceof ContractViolation
+        ? `discern broke its own result contract: ${error.message}.`
+        : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
     return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });
   }
 }
 
 /** setup_unfinished for a setup-gated verb while a setup is begun and not accepted; nothing otherwise. */
-async function setupGate(registration: VerbRegistration, commonDir: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<AnyOutcome['refusal']> {
+async function setupGate(
+  registration: VerbRegistration,
+  commonDir: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<AnyOutcome['refusal']> {
   // Most repositories have no setup state at all: one stat, and the setup module never loads.
   if (!existsSync(join(commonDir, 'discern', 'setup.json'))) return undefined;
   const { unfinishedSetup } = await import('../engine/setup/state.js');

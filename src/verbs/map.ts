@@ -27,8 +27,14 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
   const { project } = ctx;
   const read = await readMap(project.root, project.config.map?.dir);
   if (!read.ok) {
-    if (read.reason === 'unreadable') return { refusal: { error: 'read_failed', message: read.message, next: { target: `${read.dir}/`, access: 'readable' } } };
-    return { data: { map_dir: read.dir }, refusal: { error: 'no_map', message: read.message, next: { fix: FIXES[read.reason](read.dir) } } };
+    if (read.reason === 'unreadable')
+      return {
+        refusal: { error: 'read_failed', message: read.message, next: { target: `${read.dir}/`, access: 'readable' } },
+      };
+    return {
+      data: { map_dir: read.dir },
+      refusal: { error: 'no_map', message: read.message, next: { fix: FIXES[read.reason](read.dir) } },
+    };
   }
   const corpus = indexCorpus(read.corpus);
   const answer = funnel(corpus, input, read.dir);
@@ -38,11 +44,17 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
     case 'ambiguous':
       return lookupRefusal(answer, WORDS, ctx);
     case 'search':
-      return { data: searchOf(answer), hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page] };
+      return {
+        data: searchOf(answer),
+        hints: answer.outcome.results.length === 0 ? [HINTS.search_empty] : [HINTS.read_page],
+      };
     case 'page':
       return { data: { doc: pageOf(answer.page) } };
     case 'index': {
-      const facts = await regionFreshness({ cwd: project.root, env: ctx.env, signal: ctx.signal }, read.dir, { pages: answer.pages, regions: answer.regions });
+      const facts = await regionFreshness({ cwd: project.root, env: ctx.env, signal: ctx.signal }, read.dir, {
+        pages: answer.pages,
+        regions: answer.regions,
+      });
       const regions: DiscernMapRegion[] = answer.regions.map((r: CorpusRegion) => ({
         name: r.name,
         title: r.title,
@@ -55,7 +67,14 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
       const scopeDir = answer.scope ? `${answer.scope.dir}/` : '';
       const [first, ...rest] = read.notices.filter((n) => n.path.startsWith(scopeDir));
       return {
-        data: { map_dir: read.dir, ...(answer.scope ? { scope: answer.scope.name } : {}), count: answer.pages.length, docs: answer.pages.map(entryOf), regions, ...(first ? { notices: [first, ...rest] } : {}) },
+        data: {
+          map_dir: read.dir,
+          ...(answer.scope ? { scope: answer.scope.name } : {}),
+          count: answer.pages.length,
+          docs: answer.pages.map(entryOf),
+          regions,
+          ...(first ? { notices: [first, ...rest] } : {}),
+        },
         hints: [...(stale ? [HINTS.stale_regions] : []), ...(first ? [HINTS.notices] : []), HINTS.read_page],
       };
     }

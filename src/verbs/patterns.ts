@@ -3,9 +3,20 @@
 // (docs/decisions/0026).
 import { stat, unlink } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { PatternsArchivesOutcome, PatternsOutcome, PatternsResetOutcome, PatternsSealOutcome } from '../../generated/handlers.js';
+import type {
+  PatternsArchivesOutcome,
+  PatternsOutcome,
+  PatternsResetOutcome,
+  PatternsSealOutcome,
+} from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
-import type { DiscernPatternsArchivesInput, DiscernPatternsData, DiscernPatternsInput, DiscernPatternsResetInput, DiscernPatternsSealInput } from '../../generated/types.js';
+import type {
+  DiscernPatternsArchivesInput,
+  DiscernPatternsData,
+  DiscernPatternsInput,
+  DiscernPatternsResetInput,
+  DiscernPatternsSealInput,
+} from '../../generated/types.js';
 import { analyse } from '../engine/logbook/analyse.js';
 import { confinedArchive, countEvents, listArchives } from '../engine/logbook/archives.js';
 import { archiveFileName, logbookPaths } from '../engine/logbook/paths.js';
@@ -40,7 +51,13 @@ export async function patterns(input: DiscernPatternsInput, ctx: ProjectVerbCont
   try {
     analysis = await analyse({ path, all: input.all === true, stats: input.stats === true });
   } catch (error) {
-    return { refusal: { error: 'read_failed', message: `The logbook ${path} could not be read: ${error instanceof Error ? error.message : String(error)}.`, next: { target: path, access: 'readable' } } };
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `The logbook ${path} could not be read: ${error instanceof Error ? error.message : String(error)}.`,
+        next: { target: path, access: 'readable' },
+      },
+    };
   }
   const { summary } = analysis;
   const data: DiscernPatternsData = {
@@ -68,11 +85,22 @@ export async function patterns(input: DiscernPatternsInput, ctx: ProjectVerbCont
   const notes: string[] = [];
   if (!recording && archive === undefined) notes.push(hints['not_recording'] ?? '');
   if (summary.events === 0) notes.push(hints['empty'] ?? '');
-  else if (input.all !== true && (analysis.findingsTotal > analysis.findings.length || analysis.investigationsTotal > analysis.investigations.length || (summary.first !== undefined && analysis.window.from !== undefined && summary.first < Date.parse(analysis.window.from)))) notes.push(hints['all_route'] ?? '');
+  else if (
+    input.all !== true &&
+    (analysis.findingsTotal > analysis.findings.length ||
+      analysis.investigationsTotal > analysis.investigations.length ||
+      (summary.first !== undefined &&
+        analysis.window.from !== undefined &&
+        summary.first < Date.parse(analysis.window.from)))
+  )
+    notes.push(hints['all_route'] ?? '');
   return { data, ...(notes.length > 0 ? { hints: notes } : {}) };
 }
 
-export async function patternsArchives(_input: DiscernPatternsArchivesInput, ctx: ProjectVerbContext): Promise<PatternsArchivesOutcome> {
+export async function patternsArchives(
+  _input: DiscernPatternsArchivesInput,
+  ctx: ProjectVerbContext,
+): Promise<PatternsArchivesOutcome> {
   const paths = logbookPaths(ctx.project.commonDir);
   try {
     const [listing, active] = await Promise.all([listArchives(paths.archives), countEvents(paths.active)]);
@@ -85,16 +113,31 @@ export async function patternsArchives(_input: DiscernPatternsArchivesInput, ctx
         folder: paths.archives,
         archives: listing.archives,
         ...(listing.skipped.length > 0 ? { skipped: listing.skipped } : {}),
-        active: { path: paths.active, exists, bytes: active.bytes, events: active.events, recording: ctx.project.config.project?.logbook !== false },
+        active: {
+          path: paths.active,
+          exists,
+          bytes: active.bytes,
+          events: active.events,
+          recording: ctx.project.config.project?.logbook !== false,
+        },
       },
       hints: [VERBS.patternsArchives.hints['read'] ?? ''],
     };
   } catch (error) {
-    return { refusal: { error: 'read_failed', message: `The logbook archives in ${paths.archives} could not be read: ${error instanceof Error ? error.message : String(error)}.`, next: { target: paths.archives, access: 'readable' } } };
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `The logbook archives in ${paths.archives} could not be read: ${error instanceof Error ? error.message : String(error)}.`,
+        next: { target: paths.archives, access: 'readable' },
+      },
+    };
   }
 }
 
-export async function patternsSeal(_input: DiscernPatternsSealInput, ctx: ProjectVerbContext): Promise<PatternsSealOutcome> {
+export async function patternsSeal(
+  _input: DiscernPatternsSealInput,
+  ctx: ProjectVerbContext,
+): Promise<PatternsSealOutcome> {
   const paths = logbookPaths(ctx.project.commonDir);
   const hints = VERBS.patternsSeal.hints;
   const size = await stat(paths.active).then(
@@ -104,13 +147,23 @@ export async function patternsSeal(_input: DiscernPatternsSealInput, ctx: Projec
   if (size === 0) return { data: { sealed: false, active: paths.active }, hints: [hints['nothing'] ?? ''] };
   const label = `move ${relative(ctx.project.commonDir, paths.active)} into ${relative(ctx.project.commonDir, paths.archives)}`;
   if (ctx.signal.aborted) {
-    return { data: { sealed: false, active: paths.active }, steps: [{ kind: 'logbook', label, disposition: 'run', outcome: 'skipped' }], hints: ['Cancelled before anything changed: the active logbook is as it was.'] };
+    return {
+      data: { sealed: false, active: paths.active },
+      steps: [{ kind: 'logbook', label, disposition: 'run', outcome: 'skipped' }],
+      hints: ['Cancelled before anything changed: the active logbook is as it was.'],
+    };
   }
   let sealed;
   try {
     sealed = sealActive(paths);
   } catch (error) {
-    return { refusal: { error: 'write_denied', message: `The active logbook could not be moved into ${paths.archives}: ${error instanceof Error ? error.message : String(error)}.`, next: { target: paths.archives, access: 'writable' } } };
+    return {
+      refusal: {
+        error: 'write_denied',
+        message: `The active logbook could not be moved into ${paths.archives}: ${error instanceof Error ? error.message : String(error)}.`,
+        next: { target: paths.archives, access: 'writable' },
+      },
+    };
   }
   if (sealed === undefined) return { data: { sealed: false, active: paths.active }, hints: [hints['nothing'] ?? ''] };
   const counts = await countEvents(sealed.path).catch(() => ({ bytes: size, events: 0, malformed: 0 }));
@@ -121,14 +174,19 @@ export async function patternsSeal(_input: DiscernPatternsSealInput, ctx: Projec
   };
 }
 
-export async function patternsReset(input: DiscernPatternsResetInput, ctx: ProjectVerbContext): Promise<PatternsResetOutcome> {
+export async function patternsReset(
+  input: DiscernPatternsResetInput,
+  ctx: ProjectVerbContext,
+): Promise<PatternsResetOutcome> {
   const paths = logbookPaths(ctx.project.commonDir);
   const hints = VERBS.patternsReset.hints;
   const existed = await stat(paths.active).then(
     () => true,
     () => false,
   );
-  const counts = existed ? await countEvents(paths.active).catch(() => ({ bytes: 0, events: 0 })) : { bytes: 0, events: 0 };
+  const counts = existed
+    ? await countEvents(paths.active).catch(() => ({ bytes: 0, events: 0 }))
+    : { bytes: 0, events: 0 };
   const data = { path: paths.active, existed, removed: false, bytes: counts.bytes, events: counts.events };
   if (!existed) return { data, hints: [hints['nothing'] ?? ''] };
   const label = `delete ${relative(ctx.project.commonDir, paths.active)}`;
@@ -137,7 +195,9 @@ export async function patternsReset(input: DiscernPatternsResetInput, ctx: Proje
       data,
       plan: {
         title: 'patterns reset would delete the active logbook',
-        details: [`${paths.active}: ${counts.events} event${counts.events === 1 ? '' : 's'}, ${counts.bytes} bytes. Archives stay.`],
+        details: [
+          `${paths.active}: ${counts.events} event${counts.events === 1 ? '' : 's'}, ${counts.bytes} bytes. Archives stay.`,
+        ],
         steps: [{ kind: 'logbook', label, disposition: 'run' }],
       },
       hints: [hints['seal_instead'] ?? ''],
@@ -148,14 +208,24 @@ export async function patternsReset(input: DiscernPatternsResetInput, ctx: Proje
       },
     };
   }
-  if (ctx.signal.aborted) return { data, steps: [{ kind: 'logbook', label, disposition: 'run', outcome: 'skipped' }], hints: ['Cancelled before anything changed: the active logbook is as it was.'] };
+  if (ctx.signal.aborted)
+    return {
+      data,
+      steps: [{ kind: 'logbook', label, disposition: 'run', outcome: 'skipped' }],
+      hints: ['Cancelled before anything changed: the active logbook is as it was.'],
+    };
   try {
     await unlink(paths.active);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      return { refusal: { error: 'write_denied', message: `The active logbook ${paths.active} could not be deleted: ${error instanceof Error ? error.message : String(error)}.`, next: { target: paths.folder, access: 'writable' } } };
+      return {
+        refusal: {
+          error: 'write_denied',
+          message: `The active logbook ${paths.active} could not be deleted: ${error instanceof Error ? error.message : String(error)}.`,
+          next: { target: paths.folder, access: 'writable' },
+        },
+      };
     }
   }
   return { data: { ...data, removed: true }, steps: [{ kind: 'logbook', label, disposition: 'run', outcome: 'ok' }] };
 }
-

@@ -4,7 +4,13 @@
 import { resolve } from 'node:path';
 import type { ProgressOutcome } from '../../generated/handlers.js';
 import type { DiscernProgressRecord, DiscernProgressInput } from '../../generated/types.js';
-import { executorState, latestOperation, listOperations, readOperation, type OperationRecord } from '../engine/journal/index.js';
+import {
+  executorState,
+  latestOperation,
+  listOperations,
+  readOperation,
+  type OperationRecord,
+} from '../engine/journal/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { statePathsOf } from './gate-session.js';
 
@@ -20,7 +26,11 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
     if (!latest.ok) {
       return {
         data: { target: 'latest', suggestions: [] },
-        refusal: { error: 'unknown_target', message: `${latest.message} Each done and test run records one and announces its handle.`, next: { list } },
+        refusal: {
+          error: 'unknown_target',
+          message: `${latest.message} Each done and test run records one and announces its handle.`,
+          next: { list },
+        },
       };
     }
     return { data: progressData(latest.record, latest.path) };
@@ -33,7 +43,10 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
         return { refusal: { error: 'invalid_value', message: read.message, next: { help } } };
       case 'unknown_handle':
       case 'empty_store':
-        return { data: { target: input.handle, suggestions: await recentHandles(dir, project.root) }, refusal: { error: 'unknown_target', message: read.message, next: { list } } };
+        return {
+          data: { target: input.handle, suggestions: await recentHandles(dir, project.root) },
+          refusal: { error: 'unknown_target', message: read.message, next: { list } },
+        };
       case 'unreadable':
       case 'newer_format':
         return { refusal: { error: 'read_failed', message: read.message, next: { target: dir, access: 'readable' } } };
@@ -67,12 +80,30 @@ function progressData(record: OperationRecord, path: string): DiscernProgressRec
   const executor = executorState(record);
   return {
     handle: record.handle,
-    operation: { verb: record.verb, path: record.checkout, branch: record.branch, started_at: record.started_at, ...(record.finished_at ? { finished_at: record.finished_at } : {}) },
+    operation: {
+      verb: record.verb,
+      path: record.checkout,
+      branch: record.branch,
+      started_at: record.started_at,
+      ...(record.finished_at ? { finished_at: record.finished_at } : {}),
+    },
     record_path: path,
     executor,
-    ...(executor === 'unknown' ? { executor_reason: `the run's process (pid ${record.pid}) is on ${record.hostname} or in another pid namespace, where this process cannot probe it` } : {}),
+    ...(executor === 'unknown'
+      ? {
+          executor_reason: `the run's process (pid ${record.pid}) is on ${record.hostname} or in another pid namespace, where this process cannot probe it`,
+        }
+      : {}),
     ...(record.outcome ? { outcome: record.outcome } : {}),
-    progress: record.finished_at === undefined && executor === 'gone' ? { ...record.progress, state: 'stopped', reason: `its process (pid ${record.pid}) is gone and it never finished`, next: 'run it again' } : record.progress,
+    progress:
+      record.finished_at === undefined && executor === 'gone'
+        ? {
+            ...record.progress,
+            state: 'stopped',
+            reason: `its process (pid ${record.pid}) is gone and it never finished`,
+            next: 'run it again',
+          }
+        : record.progress,
     producers: Object.values(record.producers).map((p) => ({
       producer: p.producer,
       state: p.state,
@@ -92,7 +123,12 @@ function progressData(record: OperationRecord, path: string): DiscernProgressRec
       ...(f.reproduce_cmd !== undefined ? { reproduce_cmd: f.reproduce_cmd } : {}),
       ...(f.partial ? { partial: true } : {}),
     })),
-    timings: record.timings.map((t) => ({ interval_id: t.interval_id, category: t.category, started_at: t.started_at, ...(t.finished_at ? { finished_at: t.finished_at } : {}) })),
+    timings: record.timings.map((t) => ({
+      interval_id: t.interval_id,
+      category: t.category,
+      started_at: t.started_at,
+      ...(t.finished_at ? { finished_at: t.finished_at } : {}),
+    })),
     waits: record.waits.map((w) => {
       const end = w.finished_at ? Date.parse(w.finished_at) : now;
       return {
@@ -112,6 +148,11 @@ function progressData(record: OperationRecord, path: string): DiscernProgressRec
     ...(record.result !== undefined ? { result: record.result as Record<string, unknown> } : {}),
     ...(record.result_truncated ? { result_truncated: true } : {}),
     ...(record.result_path ? { result_path: record.result_path } : {}),
-    account: record.account.length > 0 ? record.account : [`${record.verb} ${record.finished_at ? `finished (${record.outcome ?? 'unknown outcome'})` : executor === 'gone' ? 'stopped without finishing' : 'is running'}: ${record.progress.reason}.`],
+    account:
+      record.account.length > 0
+        ? record.account
+        : [
+            `${record.verb} ${record.finished_at ? `finished (${record.outcome ?? 'unknown outcome'})` : executor === 'gone' ? 'stopped without finishing' : 'is running'}: ${record.progress.reason}.`,
+          ],
   };
 }

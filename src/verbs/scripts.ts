@@ -20,15 +20,30 @@ export async function scripts(input: DiscernScriptsInput, ctx: ProjectVerbContex
   // it is listed or run (docs/decisions/0039-confinement-and-redaction.md).
   const realRoot = await realpath(project.root).catch(() => project.root);
   const escapes = realDir !== undefined && realDir !== realRoot && !inside(realDir, realRoot);
-  const dirIsFolder = realDir !== undefined && !escapes && (await stat(realDir).then((s) => s.isDirectory(), () => false));
+  const dirIsFolder =
+    realDir !== undefined &&
+    !escapes &&
+    (await stat(realDir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ));
   const listed = dirIsFolder ? await listScripts(realDir, shown) : [];
   const data: DiscernScriptsData = { dir: shown, exists: dirIsFolder, scripts: listed };
   if (input.name === undefined) return { data };
 
   const name = input.name;
-  const available = listed.length === 0 ? `${shown} has no scripts${dirIsFolder ? '' : ' (it does not exist)'}` : `the scripts are ${listed.map((s) => s.name).join(', ')}`;
-  const notACommand = (why: string): ScriptsOutcome => ({ data, refusal: { error: 'script_not_a_command', message: `${why}; ${available}.`, next: { dir: shown } } });
-  if (nameLeaves(name)) return notACommand(`"${name}" is not a script name: a script is a file directly in ${shown}, named without \`/\` or \`..\``);
+  const available =
+    listed.length === 0
+      ? `${shown} has no scripts${dirIsFolder ? '' : ' (it does not exist)'}`
+      : `the scripts are ${listed.map((s) => s.name).join(', ')}`;
+  const notACommand = (why: string): ScriptsOutcome => ({
+    data,
+    refusal: { error: 'script_not_a_command', message: `${why}; ${available}.`, next: { dir: shown } },
+  });
+  if (nameLeaves(name))
+    return notACommand(
+      `"${name}" is not a script name: a script is a file directly in ${shown}, named without \`/\` or \`..\``,
+    );
   if (name.startsWith('.')) return notACommand(`"${name}" is not a script: names starting with "." are not scripts`);
   if (escapes) return notACommand(`"${name}" is not a script: ${shown} leads outside the project (to ${realDir})`);
   if (!dirIsFolder || realDir === undefined) return notACommand(`"${name}" is not a script`);
@@ -38,15 +53,34 @@ export async function scripts(input: DiscernScriptsInput, ctx: ProjectVerbContex
     return notACommand(`"${name}" is not a script: ${why}`);
   }
   if (!entry.executable) {
-    return { data, refusal: { error: 'script_not_executable', message: `${entry.path} is not executable.`, next: { path: shellQuote(join(project.root, entry.path)), rerun: `discern scripts ${shellQuote(name)}` } } };
+    return {
+      data,
+      refusal: {
+        error: 'script_not_executable',
+        message: `${entry.path} is not executable.`,
+        next: { path: shellQuote(join(project.root, entry.path)), rerun: `discern scripts ${shellQuote(name)}` },
+      },
+    };
   }
   // The path in the scripts directory, not the link's target: a script that reads $0 sees its own name.
-  return { data: { ...data, run: { name, program: join(project.root, shown, name), args: input.args ?? [], cwd: project.root } } };
+  return {
+    data: {
+      ...data,
+      run: { name, program: join(project.root, shown, name), args: input.args ?? [], cwd: project.root },
+    },
+  };
 }
 
 /** A name that is not a plain file name: a path, `.`/`..`, or anything absolute. */
 function nameLeaves(name: string): boolean {
-  return name.includes('/') || name.includes('\\') || name.includes('\0') || name === '.' || name === '..' || isAbsolute(name);
+  return (
+    name.includes('/') ||
+    name.includes('\\') ||
+    name.includes('\0') ||
+    name === '.' ||
+    name === '..' ||
+    isAbsolute(name)
+  );
 }
 
 function inside(path: string, dir: string): boolean {

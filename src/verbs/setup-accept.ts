@@ -8,7 +8,12 @@
 import type { SetupAcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
-import type { DiscernInstructionRefresh, DiscernSetupAcceptData, DiscernSetupAcceptInput, DiscernStep } from '../../generated/types.js';
+import type {
+  DiscernInstructionRefresh,
+  DiscernSetupAcceptData,
+  DiscernSetupAcceptInput,
+  DiscernStep,
+} from '../../generated/types.js';
 import type { Refusal } from '../core/outcome.js';
 import { deleteBranchIfLanded } from '../engine/acceptance/cleanup.js';
 import { moveTrunk, trunkContains } from '../engine/acceptance/trunk.js';
@@ -24,7 +29,14 @@ import { refreshAfterSetup } from '../engine/setup/instruction-refresh.js';
 import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
 import { activationContext, reactivation } from '../engine/setup/reactivation.js';
 import { gitWithoutHooks } from '../engine/setup/setup-git.js';
-import { readSetupState, setupBranchTip, setupStatePath, trunkHasConfig, writeSetupState, type SetupState } from '../engine/setup/state.js';
+import {
+  readSetupState,
+  setupBranchTip,
+  setupStatePath,
+  trunkHasConfig,
+  writeSetupState,
+  type SetupState,
+} from '../engine/setup/state.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { probeWrites } from '../engine/state/write-probe.js';
 import type { InspectVerbContext } from './context.js';
@@ -33,15 +45,37 @@ import { notMainCheckout, setupPlace, uncommitted, type SetupPlace } from './set
 const RERUN = 'discern setup accept';
 const HINTS = VERBS.setupAccept.hints;
 
-export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectVerbContext): Promise<SetupAcceptOutcome> {
+export async function setupAccept(
+  _input: DiscernSetupAcceptInput,
+  ctx: InspectVerbContext,
+): Promise<SetupAcceptOutcome> {
   const place = setupPlace(ctx);
   if ('refusal' in place) return place;
   const { checkout, run } = place;
-  const linked = await notMainCheckout(place, RERUN, 'the setup lands from the main checkout, which it leaves on the trunk');
+  const linked = await notMainCheckout(
+    place,
+    RERUN,
+    'the setup lands from the main checkout, which it leaves on the trunk',
+  );
   if (linked) return { refusal: linked };
   const read = await readSetupState(checkout.commonDir);
-  if ('unreadable' in read) return { refusal: { error: 'precondition_failed', message: `The setup state cannot be read: ${read.unreadable}.`, next: { rerun: 'discern setup begin' } } };
-  if ('missing' in read) return { refusal: { error: 'precondition_failed', message: 'No setup has been begun in this repository: there is nothing to land. `discern setup begin` starts one.', next: { rerun: 'discern setup begin' } } };
+  if ('unreadable' in read)
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `The setup state cannot be read: ${read.unreadable}.`,
+        next: { rerun: 'discern setup begin' },
+      },
+    };
+  if ('missing' in read)
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message:
+          'No setup has been begun in this repository: there is nothing to land. `discern setup begin` starts one.',
+        next: { rerun: 'discern setup begin' },
+      },
+    };
   const state = read.state;
   const config = ctx.resolution.ok ? ctx.resolution.project.config : ctx.resolution.partial.config;
   const trunk = config ? chooseTrunk(config, ctx.env).name : state.trunk;
@@ -52,21 +86,37 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
   // completion interrupted before it finishes the same way as one that was not.
   const noOp = async (landing: Landing, steps?: DiscernStep[]): Promise<SetupAcceptOutcome> => {
     const refresh = await refreshAfterSetup({ root: checkout.root, env: ctx.env, signal: ctx.signal });
-    const data: DiscernSetupAcceptData = { ...landing, completion: { status: 'no_op', reason: 'already_on_target' }, reactivation: reactivation(agents), activation_context: activationContext(checkout.root), instruction_refresh: refresh };
-    if (refresh.status === 'partial') return { ...(steps ? { steps } : {}), data, refusal: partialRefresh(landing.trunk, refresh) };
+    const data: DiscernSetupAcceptData = {
+      ...landing,
+      completion: { status: 'no_op', reason: 'already_on_target' },
+      reactivation: reactivation(agents),
+      activation_context: activationContext(checkout.root),
+      instruction_refresh: refresh,
+    };
+    if (refresh.status === 'partial')
+      return { ...(steps ? { steps } : {}), data, refusal: partialRefresh(landing.trunk, refresh) };
     return { ...(steps ? { steps } : {}), held: ['setup-landing', 'instruction-refresh'], data, hints: [HINTS.no_op] };
   };
   if (state.phase === 'accepted') {
     const landed = state.accepted?.commit;
     if (landed === undefined || !(await trunkContains(run, trunk, landed))) {
-      return { refusal: { error: 'precondition_failed', message: `The setup of ${state.branch} was accepted, but ${trunk} no longer holds ${landed?.slice(0, 12) ?? 'its commit'}: \`discern doctor\` shows what the repository has now.`, next: { rerun: 'discern doctor' } } };
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `The setup of ${state.branch} was accepted, but ${trunk} no longer holds ${landed?.slice(0, 12) ?? 'its commit'}: \`discern doctor\` shows what the repository has now.`,
+          next: { rerun: 'discern doctor' },
+        },
+      };
     }
     return await noOp({ trunk, branch: state.branch, landed_commit: landed });
   }
   // The trunk already holds the setup branch (an accept that was interrupted after the trunk moved, or a merge
   // by hand): what remains is finished, and nothing lands.
   const marker = await readProofMarker(gateStatePaths(checkout.gitDir, checkout.commonDir).proofMarker);
-  const proofOf = (commit: string): ProofMarker['proof'] | undefined => (marker.state === 'present' && marker.marker.commit === commit && marker.marker.mode === 'strict' ? marker.marker.proof : undefined);
+  const proofOf = (commit: string): ProofMarker['proof'] | undefined =>
+    marker.state === 'present' && marker.marker.commit === commit && marker.marker.mode === 'strict'
+      ? marker.marker.proof
+      : undefined;
   if (tip !== undefined && (await trunkContains(run, trunk, tip))) {
     const steps: DiscernStep[] = [];
     const proof = proofOf(tip);
@@ -74,27 +124,66 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
   }
   if (tip === undefined) {
     if (await trunkHasConfig(trunk, run)) {
-      return { refusal: { error: 'precondition_failed', message: `The setup branch \`${state.branch}\` is gone and ${trunk} has its own committed discern.toml, so the repository is set up and nothing is left to land; \`discern doctor\` checks it.`, next: { rerun: 'discern doctor' } } };
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `The setup branch \`${state.branch}\` is gone and ${trunk} has its own committed discern.toml, so the repository is set up and nothing is left to land; \`discern doctor\` checks it.`,
+          next: { rerun: 'discern doctor' },
+        },
+      };
     }
-    return { refusal: { error: 'precondition_failed', message: `The setup branch \`${state.branch}\` is gone and ${trunk} does not hold the setup: there is nothing to land. Begin again with \`discern setup begin\`.`, next: { rerun: 'discern setup begin' } } };
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `The setup branch \`${state.branch}\` is gone and ${trunk} does not hold the setup: there is nothing to land. Begin again with \`discern setup begin\`.`,
+        next: { rerun: 'discern setup begin' },
+      },
+    };
   }
 
   const here = await readWorkingState(checkout.root, ctx.env, ctx.signal);
   if (here.branch !== state.branch) {
-    return { refusal: { error: 'not_on_setup_branch', message: `The setup lands from the main checkout on \`${state.branch}\`, and it is on ${here.branch === null ? 'a detached HEAD' : `\`${here.branch}\``}.`, next: { branch: state.branch, rerun: RERUN } } };
+    return {
+      refusal: {
+        error: 'not_on_setup_branch',
+        message: `The setup lands from the main checkout on \`${state.branch}\`, and it is on ${here.branch === null ? 'a detached HEAD' : `\`${here.branch}\``}.`,
+        next: { branch: state.branch, rerun: RERUN },
+      },
+    };
   }
   if (here.changed > 0) {
-    return { refusal: { error: 'dirty_worktree', message: `The setup branch has ${uncommitted(here)}: only the proven commit lands, and the checkout moves to ${trunk} afterwards. Commit them (then \`discern setup done\` again) or stash them.`, next: { rerun: RERUN, standalone: 'discern setup verify' } } };
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The setup branch has ${uncommitted(here)}: only the proven commit lands, and the checkout moves to ${trunk} afterwards. Commit them (then \`discern setup done\` again) or stash them.`,
+        next: { rerun: RERUN, standalone: 'discern setup verify' },
+      },
+    };
   }
   // Proof for this exact tip, recorded by setup done (the marker done keeps for this checkout).
   const proof = proofOf(tip);
-  const current = config !== undefined && marker.state === 'present' && markerIsCurrent(marker.marker, tip, configIdentity(config, trunk), VERSION);
+  const current =
+    config !== undefined &&
+    marker.state === 'present' &&
+    markerIsCurrent(marker.marker, tip, configIdentity(config, trunk), VERSION);
   if (proof === undefined || !current || state.proven?.commit !== tip) {
-    return { refusal: { error: 'incomplete', message: `${state.branch} at ${tip.slice(0, 12)} has no Proof from setup done${state.proven ? ` (setup done proved ${state.proven.commit.slice(0, 12)})` : ''}: only a proven commit lands.`, next: { wait: 'prove the branch with `discern setup done`' } } };
+    return {
+      refusal: {
+        error: 'incomplete',
+        message: `${state.branch} at ${tip.slice(0, 12)} has no Proof from setup done${state.proven ? ` (setup done proved ${state.proven.commit.slice(0, 12)})` : ''}: only a proven commit lands.`,
+        next: { wait: 'prove the branch with `discern setup done`' },
+      },
+    };
   }
   const trunkTip = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${trunk}`], run)).stdout.trim();
   if (trunkTip === '') {
-    return { refusal: { error: 'precondition_failed', message: `The trunk \`${trunk}\` does not exist: setup lands on it. Name the trunk in discern.toml's [repository] trunk, commit, and prove again.`, next: { rerun: 'discern setup done' } } };
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `The trunk \`${trunk}\` does not exist: setup lands on it. Name the trunk in discern.toml's [repository] trunk, commit, and prove again.`,
+        next: { rerun: 'discern setup done' },
+      },
+    };
   }
   if ((await git(['merge-base', '--is-ancestor', trunkTip, tip], run)).code !== 0) {
     return {
@@ -105,36 +194,90 @@ export async function setupAccept(_input: DiscernSetupAcceptInput, ctx: InspectV
       },
     };
   }
-  const elsewhere = (await listWorktrees(checkout.root, ctx.env, ctx.signal)).find((w) => w.branch === trunk && w.path !== checkout.root);
+  const elsewhere = (await listWorktrees(checkout.root, ctx.env, ctx.signal)).find(
+    (w) => w.branch === trunk && w.path !== checkout.root,
+  );
   if (elsewhere !== undefined) {
-    return { refusal: { error: 'precondition_failed', message: `${trunk} is checked out in another worktree (${elsewhere.path}); setup checks it out here after landing. Switch that worktree to another branch first.`, next: { rerun: RERUN } } };
-  }
-  const probed = await probeWrites([`${checkout.commonDir}/refs/heads/${trunk}`, `${checkout.gitDir}/HEAD`, `${checkout.gitDir}/index`, `${checkout.commonDir}/refs/notes/discern`, setupStatePath(checkout.commonDir)]);
-  if (!probed.ok) return { refusal: { error: 'write_denied', message: `Setup accept must write ${probed.path}, and it cannot (${probed.reason}). Nothing was changed.`, next: { target: probed.path, access: 'writable' } } };
-
-  const landed = await withRepositoryLock(checkout.commonDir, 'accept', 30_000, async (): Promise<SetupAcceptOutcome> => {
-    const steps: DiscernStep[] = [];
-    const moved = await moveTrunk(run, trunk, trunkTip, tip, undefined);
-    steps.push({ kind: 'git', label: `fast-forward ${trunk} to ${tip.slice(0, 12)}`, disposition: 'run', outcome: moved.ok ? 'ok' : 'failed', duration_s: 0 });
-    if (!moved.ok) {
-      const refusal = moved.reason === 'moved'
-        ? ({ error: 'conflict', message: `Nothing landed: ${moved.message}. Merge ${trunk} into ${state.branch}, prove it with \`discern setup done\`, and accept again.`, next: {} } as const)
-        : ({ error: 'apply_failed', message: `Nothing landed: ${moved.message}.`, next: { recovery: 'fix what the message names, then run `discern setup accept` again' } } as const);
-      return { steps, refusal };
-    }
-    const finished = await finish(place, state, { trunk, landed: tip, steps, proof });
-    const refresh = await refreshAfterSetup({ root: checkout.root, env: ctx.env, signal: ctx.signal });
-    const data: DiscernSetupAcceptData = {
-      ...finished,
-      completion: { status: 'landed', reason: 'fast_forward' },
-      reactivation: reactivation(agents),
-      activation_context: activationContext(checkout.root),
-      instruction_refresh: refresh,
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `${trunk} is checked out in another worktree (${elsewhere.path}); setup checks it out here after landing. Switch that worktree to another branch first.`,
+        next: { rerun: RERUN },
+      },
     };
-    if (refresh.status === 'partial') return { steps, data, refusal: partialRefresh(trunk, refresh) };
-    return { steps, data, held: ['setup-landing', 'instruction-refresh'], ...noteAdvisory(finished), hints: [HINTS.landed] };
-  });
-  if (landed === 'busy') return { refusal: { error: 'incomplete', message: 'An acceptance has held the repository for over 30 s; nothing landed.', next: { wait: `let it finish, then run \`${RERUN}\` again` } } };
+  }
+  const probed = await probeWrites([
+    `${checkout.commonDir}/refs/heads/${trunk}`,
+    `${checkout.gitDir}/HEAD`,
+    `${checkout.gitDir}/index`,
+    `${checkout.commonDir}/refs/notes/discern`,
+    setupStatePath(checkout.commonDir),
+  ]);
+  if (!probed.ok)
+    return {
+      refusal: {
+        error: 'write_denied',
+        message: `Setup accept must write ${probed.path}, and it cannot (${probed.reason}). Nothing was changed.`,
+        next: { target: probed.path, access: 'writable' },
+      },
+    };
+
+  const landed = await withRepositoryLock(
+    checkout.commonDir,
+    'accept',
+    30_000,
+    async (): Promise<SetupAcceptOutcome> => {
+      const steps: DiscernStep[] = [];
+      const moved = await moveTrunk(run, trunk, trunkTip, tip, undefined);
+      steps.push({
+        kind: 'git',
+        label: `fast-forward ${trunk} to ${tip.slice(0, 12)}`,
+        disposition: 'run',
+        outcome: moved.ok ? 'ok' : 'failed',
+        duration_s: 0,
+      });
+      if (!moved.ok) {
+        const refusal =
+          moved.reason === 'moved'
+            ? ({
+                error: 'conflict',
+                message: `Nothing landed: ${moved.message}. Merge ${trunk} into ${state.branch}, prove it with \`discern setup done\`, and accept again.`,
+                next: {},
+              } as const)
+            : ({
+                error: 'apply_failed',
+                message: `Nothing landed: ${moved.message}.`,
+                next: { recovery: 'fix what the message names, then run `discern setup accept` again' },
+              } as const);
+        return { steps, refusal };
+      }
+      const finished = await finish(place, state, { trunk, landed: tip, steps, proof });
+      const refresh = await refreshAfterSetup({ root: checkout.root, env: ctx.env, signal: ctx.signal });
+      const data: DiscernSetupAcceptData = {
+        ...finished,
+        completion: { status: 'landed', reason: 'fast_forward' },
+        reactivation: reactivation(agents),
+        activation_context: activationContext(checkout.root),
+        instruction_refresh: refresh,
+      };
+      if (refresh.status === 'partial') return { steps, data, refusal: partialRefresh(trunk, refresh) };
+      return {
+        steps,
+        data,
+        held: ['setup-landing', 'instruction-refresh'],
+        ...noteAdvisory(finished),
+        hints: [HINTS.landed],
+      };
+    },
+  );
+  if (landed === 'busy')
+    return {
+      refusal: {
+        error: 'incomplete',
+        message: 'An acceptance has held the repository for over 30 s; nothing landed.',
+        next: { wait: `let it finish, then run \`${RERUN}\` again` },
+      },
+    };
   return landed;
 }
 
@@ -151,7 +294,15 @@ interface Finish {
 function noteAdvisory(landing: Landing): Pick<SetupAcceptOutcome, 'advisories'> {
   const note = landing.proof_note;
   if (note?.status !== 'record_failed') return {};
-  return { advisories: [{ kind: 'proof-recording-unavailable', evidence: [`the Proof note on ${note.commit.slice(0, 12)} was not written: ${note.reason ?? 'unknown'}`], next_action: `The landing stands; the note is a record only. Check \`git notes --ref=${NOTES_REF}\` when convenient.` }] };
+  return {
+    advisories: [
+      {
+        kind: 'proof-recording-unavailable',
+        evidence: [`the Proof note on ${note.commit.slice(0, 12)} was not written: ${note.reason ?? 'unknown'}`],
+        next_action: `The landing stands; the note is a record only. Check \`git notes --ref=${NOTES_REF}\` when convenient.`,
+      },
+    ],
+  };
 }
 
 /** Everything after the trunk holds the setup: the trunk checked out here, the note, the branch, the phase. */
@@ -161,29 +312,79 @@ async function finish(place: SetupPlace, state: SetupState, f: Finish): Promise<
   const onSetupBranch = (await git(['symbolic-ref', '-q', '--short', 'HEAD'], run)).stdout.trim() === state.branch;
   if (onSetupBranch) {
     const switched = await gitWithoutHooks(['switch', '-q', trunk], run);
-    steps.push({ kind: 'git', label: `check out ${trunk} in the main checkout`, disposition: 'run', outcome: switched.code === 0 ? 'ok' : 'failed', duration_s: 0, ...(switched.code !== 0 ? { note: gitComplaint(switched) } : {}) });
+    steps.push({
+      kind: 'git',
+      label: `check out ${trunk} in the main checkout`,
+      disposition: 'run',
+      outcome: switched.code === 0 ? 'ok' : 'failed',
+      duration_s: 0,
+      ...(switched.code !== 0 ? { note: gitComplaint(switched) } : {}),
+    });
   }
   const line = f.proof?.line ?? `discern Proof: ${trunk} @ ${landed.slice(0, 12)} (setup)`;
-  const note = await writeProofNote(checkout.commonDir, run, landed, proofNoteBody({
-    subject: { commit: landed },
-    proof: { branch: state.branch, trunk, head: landed, files_total: f.proof?.files_total ?? 0, insertions: f.proof?.insertions ?? 0, deletions: f.proof?.deletions ?? 0, mode: 'strict' },
-    presentation: { line, markdown: `# discern Proof\n\n> ${line}\n` },
-    acceptance: { consent: { source: 'setup accept' } },
-  }));
-  steps.push({ kind: 'git', label: 'write the Proof note', disposition: 'run', note: NOTES_REF, outcome: note.status === 'record_failed' ? 'skipped' : 'ok', duration_s: 0 });
+  const note = await writeProofNote(
+    checkout.commonDir,
+    run,
+    landed,
+    proofNoteBody({
+      subject: { commit: landed },
+      proof: {
+        branch: state.branch,
+        trunk,
+        head: landed,
+        files_total: f.proof?.files_total ?? 0,
+        insertions: f.proof?.insertions ?? 0,
+        deletions: f.proof?.deletions ?? 0,
+        mode: 'strict',
+      },
+      presentation: { line, markdown: `# discern Proof\n\n> ${line}\n` },
+      acceptance: { consent: { source: 'setup accept' } },
+    }),
+  );
+  steps.push({
+    kind: 'git',
+    label: 'write the Proof note',
+    disposition: 'run',
+    note: NOTES_REF,
+    outcome: note.status === 'record_failed' ? 'skipped' : 'ok',
+    duration_s: 0,
+  });
   await deleteBranchIfLanded(checkout.root, state.branch, trunk, run.env, steps);
-  const accepted: SetupState = { ...state, phase: 'accepted', accepted: { commit: landed, at: state.accepted?.at ?? new Date().toISOString() } };
-  const recorded = await writeSetupState(checkout.commonDir, accepted).then(() => true, () => false);
-  steps.push({ kind: 'setup-step', label: 'record the setup as accepted', disposition: 'run', note: setupStatePath(checkout.commonDir), outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
+  const accepted: SetupState = {
+    ...state,
+    phase: 'accepted',
+    accepted: { commit: landed, at: state.accepted?.at ?? new Date().toISOString() },
+  };
+  const recorded = await writeSetupState(checkout.commonDir, accepted).then(
+    () => true,
+    () => false,
+  );
+  steps.push({
+    kind: 'setup-step',
+    label: 'record the setup as accepted',
+    disposition: 'run',
+    note: setupStatePath(checkout.commonDir),
+    outcome: recorded ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   return {
     trunk,
     branch: state.branch,
     landed_commit: landed,
     proof_line: line,
-    proof_note: { status: note.status, ref: note.ref, commit: note.commit, ...('reason' in note ? { reason: note.reason } : {}) },
+    proof_note: {
+      status: note.status,
+      ref: note.ref,
+      commit: note.commit,
+      ...('reason' in note ? { reason: note.reason } : {}),
+    },
   };
 }
 
 function partialRefresh(trunk: string, refresh: DiscernInstructionRefresh): Refusal<'partial_refresh'> {
-  return { error: 'partial_refresh', message: `The setup is on ${trunk}, but the instruction refresh stopped part way: ${(refresh.failures ?? []).join('; ')}.`, next: { recovery: 'run `discern refresh` (safe to retry)' } };
+  return {
+    error: 'partial_refresh',
+    message: `The setup is on ${trunk}, but the instruction refresh stopped part way: ${(refresh.failures ?? []).join('; ')}.`,
+    next: { recovery: 'run `discern refresh` (safe to retry)' },
+  };
 }

@@ -5,7 +5,13 @@
 import { basename } from 'node:path';
 import type { SetupDoneOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
-import type { DiscernConfig, DiscernDoctorCheck, DiscernSetupDoneData, DiscernSetupDoneInput, DiscernStep } from '../../generated/types.js';
+import type {
+  DiscernConfig,
+  DiscernDoctorCheck,
+  DiscernSetupDoneData,
+  DiscernSetupDoneInput,
+  DiscernStep,
+} from '../../generated/types.js';
 import { configuredJobs } from '../engine/config/jobs.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
@@ -30,7 +36,13 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   if (off) return { refusal: off };
   const tree = await readWorkingState(place.checkout.root, ctx.env, ctx.signal);
   if (tree.changed > 0) {
-    return { refusal: { error: 'dirty_worktree', message: `The setup branch has ${uncommitted(tree)}. Proof covers one commit: commit what belongs to the setup (\`git add discern.toml && git commit\`), then prove it.`, next: { rerun: RERUN, standalone: 'discern setup verify' } } };
+    return {
+      refusal: {
+        error: 'dirty_worktree',
+        message: `The setup branch has ${uncommitted(tree)}. Proof covers one commit: commit what belongs to the setup (\`git add discern.toml && git commit\`), then prove it.`,
+        next: { rerun: RERUN, standalone: 'discern setup verify' },
+      },
+    };
   }
   const { resolution } = ctx;
   if (!resolution.ok) {
@@ -38,7 +50,13 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     const refusal = resolution.refusal;
     // Resolution's own slugs, each of which setup done may answer with; the checks below never see them.
     if (refusal.error === 'invalid_arguments' || refusal.error === 'no_project') {
-      return { refusal: { error: 'precondition_failed', message: `${refusal.message} Setup's draft is gone from the setup branch: restore discern.toml there and commit it.`, next: { rerun: RERUN } } };
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `${refusal.message} Setup's draft is gone from the setup branch: restore discern.toml there and commit it.`,
+          next: { rerun: RERUN },
+        },
+      };
     }
     return { ...(firstIssue !== undefined ? { data: { issues: [firstIssue, ...moreIssues] } } : {}), refusal };
   }
@@ -48,7 +66,14 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   // What setup done writes itself, probed before anything runs (the gate probes its own state directory).
   const statePath = setupStatePath(place.checkout.commonDir);
   const probed = await probeWrites([statePath]);
-  if (!probed.ok) return { refusal: { error: 'write_denied', message: `Setup done records its phase in ${statePath}, and ${probed.path} cannot be written (${probed.reason}). Nothing ran.`, next: { target: probed.path, access: 'writable' } } };
+  if (!probed.ok)
+    return {
+      refusal: {
+        error: 'write_denied',
+        message: `Setup done records its phase in ${statePath}, and ${probed.path} cannot be written (${probed.reason}). Nothing ran.`,
+        next: { target: probed.path, access: 'writable' },
+      },
+    };
 
   // doctor's checks, as doctor reports them: a failed check stops here with its fix.
   const { doctor } = await import('./doctor.js');
@@ -60,7 +85,11 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     return {
       data: { ...base, checks },
       ...(doctorWarnings.length > 0 ? { advisories: doctorWarnings } : {}),
-      refusal: { error: 'precondition_failed', message: `${checked.refusal.message}${failed?.fix ? ` ${failed.fix}` : ''}`, next: { rerun: RERUN } },
+      refusal: {
+        error: 'precondition_failed',
+        message: `${checked.refusal.message}${failed?.fix ? ` ${failed.fix}` : ''}`,
+        next: { rerun: RERUN },
+      },
     };
   }
 
@@ -69,14 +98,41 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   const machinery = await commitMachinery(project, ctx.env);
   if (!machinery.ok) {
     const data: DiscernSetupDoneData = { ...base, checks };
-    if (machinery.kind === 'write_denied') return { data, refusal: { error: 'write_denied', message: `Setup done writes the agents' files before the gate, and ${machinery.path} cannot be written (${machinery.message}).`, next: { target: machinery.path, access: 'writable' } } };
+    if (machinery.kind === 'write_denied')
+      return {
+        data,
+        refusal: {
+          error: 'write_denied',
+          message: `Setup done writes the agents' files before the gate, and ${machinery.path} cannot be written (${machinery.message}).`,
+          next: { target: machinery.path, access: 'writable' },
+        },
+      };
     const wrote = machinery.written.length > 0 ? ` It wrote ${machinery.written.join(', ')}.` : '';
-    return { data, refusal: { error: 'apply_failed', message: `The agents' files for this configuration could not be ${machinery.kind === 'commit' ? 'committed' : 'written'}: ${machinery.message}.${wrote}`, next: { recovery: `run \`discern refresh\`, commit what it writes, then \`${RERUN}\`` } } };
+    return {
+      data,
+      refusal: {
+        error: 'apply_failed',
+        message: `The agents' files for this configuration could not be ${machinery.kind === 'commit' ? 'committed' : 'written'}: ${machinery.message}.${wrote}`,
+        next: { recovery: `run \`discern refresh\`, commit what it writes, then \`${RERUN}\`` },
+      },
+    };
   }
-  const ignoredNote = machinery.ignored && machinery.ignored.length > 0 ? `; written but not committed, the ignore rules cover them: ${machinery.ignored.join(', ')}` : '';
+  const ignoredNote =
+    machinery.ignored && machinery.ignored.length > 0
+      ? `; written but not committed, the ignore rules cover them: ${machinery.ignored.join(', ')}`
+      : '';
   const machineryStep: DiscernStep[] =
     machinery.written.length > 0 || ignoredNote !== ''
-      ? [{ kind: 'refresh', label: `write and commit the agents' files (${machinery.written.length})`, disposition: 'run', note: `${machinery.written.join(', ')}${ignoredNote}`, outcome: 'ok', duration_s: Math.round((Date.now() - started) / 1000) }]
+      ? [
+          {
+            kind: 'refresh',
+            label: `write and commit the agents' files (${machinery.written.length})`,
+            disposition: 'run',
+            note: `${machinery.written.join(', ')}${ignoredNote}`,
+            outcome: 'ok',
+            duration_s: Math.round((Date.now() - started) / 1000),
+          },
+        ]
       : [];
 
   // The first gate: done's own run on this checkout's committed tip.
@@ -86,24 +142,75 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
   const gateData = gated.data && 'gate_ran' in gated.data ? gated.data : undefined;
   const steps: DiscernStep[] = [...machineryStep, ...(gated.steps ?? [])];
   // done's advisories that mean something here (see the policy in spec/verbs/setup-done/verb.yaml).
-  const advisories = [...doctorWarnings, ...(gated.advisories ?? []).filter((a): a is typeof a & { kind: 'execution-cap-unavailable' | 'proof-recording-unavailable' } => VERBS.setupDone.policy.optional_advisories.includes(a.kind as never))];
-  const evidence = { ...(steps.length > 0 ? { steps } : {}), ...(gated.diagnostics ? { diagnostics: gated.diagnostics } : {}), ...(advisories.length > 0 ? { advisories } : {}) };
+  const advisories = [
+    ...doctorWarnings,
+    ...(gated.advisories ?? []).filter(
+      (a): a is typeof a & { kind: 'execution-cap-unavailable' | 'proof-recording-unavailable' } =>
+        VERBS.setupDone.policy.optional_advisories.includes(a.kind as never),
+    ),
+  ];
+  const evidence = {
+    ...(steps.length > 0 ? { steps } : {}),
+    ...(gated.diagnostics ? { diagnostics: gated.diagnostics } : {}),
+    ...(advisories.length > 0 ? { advisories } : {}),
+  };
   if (gated.refusal !== undefined || gateData?.proof === undefined) {
     // done is itself setup-gated, but only before its handler: here it never answers setup_unfinished.
     const raw = gated.refusal?.error === 'setup_unfinished' ? undefined : gated.refusal;
     // Checkpoint questions are answered through done (met/unmet), which setup done does not take: its gate failed.
-    const refusal = raw?.error === 'awaiting_declaration' || raw?.error === 'checkpoint_evidence_unavailable' ? { error: 'gate_failed' as const, message: `${raw.message} Setup done takes no declarations: run \`discern done\` with them on the setup branch first.`, next: { rerun: RERUN } } : raw;
-    const data: DiscernSetupDoneData = { ...base, checks, ...(gateData ? { failed_stage: gateData.failed_stage } : {}) };
-    if (refusal === undefined) return { ...evidence, data, refusal: { error: 'apply_failed', message: 'The gate recorded no Proof for the setup branch.', next: { recovery: `run \`${RERUN}\` again` } } };
+    const refusal =
+      raw?.error === 'awaiting_declaration' || raw?.error === 'checkpoint_evidence_unavailable'
+        ? {
+            error: 'gate_failed' as const,
+            message: `${raw.message} Setup done takes no declarations: run \`discern done\` with them on the setup branch first.`,
+            next: { rerun: RERUN },
+          }
+        : raw;
+    const data: DiscernSetupDoneData = {
+      ...base,
+      checks,
+      ...(gateData ? { failed_stage: gateData.failed_stage } : {}),
+    };
+    if (refusal === undefined)
+      return {
+        ...evidence,
+        data,
+        refusal: {
+          error: 'apply_failed',
+          message: 'The gate recorded no Proof for the setup branch.',
+          next: { recovery: `run \`${RERUN}\` again` },
+        },
+      };
     // done's refusal, with its reruns pointing at setup done: done itself waits for setup to land.
-    const next = 'rerun' in refusal.next ? { ...refusal.next, rerun: refusal.error === 'unchanged_tree_rerun' ? `${RERUN} --rerun` : RERUN } : refusal.next;
+    const next =
+      'rerun' in refusal.next
+        ? { ...refusal.next, rerun: refusal.error === 'unchanged_tree_rerun' ? `${RERUN} --rerun` : RERUN }
+        : refusal.next;
     return { ...evidence, data, refusal: { ...refusal, next } as typeof refusal };
   }
 
   const proof = gateData.proof;
-  const proven: SetupState = { ...state, phase: 'done', proven: { commit: proof.commit, ...(proof.proof_id ? { proof_id: proof.proof_id } : {}), at: new Date().toISOString() } };
-  const recorded = await writeSetupState(place.checkout.commonDir, proven).then(() => true, () => false);
-  steps.push({ kind: 'setup-step', label: 'record the setup as done', disposition: 'run', note: statePath, outcome: recorded ? 'ok' : 'failed', duration_s: 0 });
+  const proven: SetupState = {
+    ...state,
+    phase: 'done',
+    proven: {
+      commit: proof.commit,
+      ...(proof.proof_id ? { proof_id: proof.proof_id } : {}),
+      at: new Date().toISOString(),
+    },
+  };
+  const recorded = await writeSetupState(place.checkout.commonDir, proven).then(
+    () => true,
+    () => false,
+  );
+  steps.push({
+    kind: 'setup-step',
+    label: 'record the setup as done',
+    disposition: 'run',
+    note: statePath,
+    outcome: recorded ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   const data: DiscernSetupDoneData = {
     ...base,
     phase: recorded ? 'done' : state.phase,
@@ -114,12 +221,24 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
     inventory: inventory(project.config, { root: place.checkout.root, trunk, ecosystems: state.facts.ecosystems }),
   };
   if (!recorded) {
-    return { ...evidence, steps, data, refusal: { error: 'write_denied', message: `The gate passed and its Proof is recorded, but the setup's phase could not be written to ${statePath}.`, next: { target: statePath, access: 'writable' } } };
+    return {
+      ...evidence,
+      steps,
+      data,
+      refusal: {
+        error: 'write_denied',
+        message: `The gate passed and its Proof is recorded, but the setup's phase could not be written to ${statePath}.`,
+        next: { target: statePath, access: 'writable' },
+      },
+    };
   }
   return { ...evidence, steps, data, held: ['setup-completion'], hints: [VERBS.setupDone.hints.accept] };
 }
 
-function inventory(config: DiscernConfig, context: { root: string; trunk: string; ecosystems: readonly string[] }): NonNullable<DiscernSetupDoneData['inventory']> {
+function inventory(
+  config: DiscernConfig,
+  context: { root: string; trunk: string; ecosystems: readonly string[] },
+): NonNullable<DiscernSetupDoneData['inventory']> {
   const slug = config.project?.slug;
   return {
     jobs: configuredJobs(config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),

@@ -21,7 +21,13 @@ export async function setupStep(input: DiscernSetupStepInput, ctx: InspectVerbCo
   const page = book.pages[input.step - 1];
   const last = book.pages.length;
   if (page === undefined || input.step < 1) {
-    return { refusal: { error: 'unknown_step', message: `Setup has pages 1 to ${last}; there is no page ${input.step}.`, next: { last: String(last) } } };
+    return {
+      refusal: {
+        error: 'unknown_step',
+        message: `Setup has pages 1 to ${last}; there is no page ${input.step}.`,
+        next: { last: String(last) },
+      },
+    };
   }
   const hint = page.number < last ? HINTS.next_page.replace('{next}', String(page.number + 1)) : HINTS.last_page;
   return {
@@ -33,6 +39,12 @@ export async function setupStep(input: DiscernSetupStepInput, ctx: InspectVerbCo
       spine: { owner_moments: book.moments },
       ...(book.issues && book.issues.length > 0 ? { config_issues: book.issues } : {}),
     },
-    hints: book.issues && book.issues.length > 0 ? ['discern.toml does not load right now, so these pages show the proposal setup began with; `discern setup verify` lists what to fix.', hint] : [hint],
+    hints:
+      book.issues && book.issues.length > 0
+        ? [
+            'discern.toml does not load right now, so these pages show the proposal setup began with; `discern setup verify` lists what to fix.',
+            hint,
+          ]
+        : [hint],
   };
 }

@@ -26,12 +26,22 @@ export async function skillsList(_input: DiscernSkillsListInput, ctx: ProjectVer
   const outOfDate = skills.some((s) => s.copies.some((c) => c.state === 'missing' || c.state === 'stale'));
   const hints = [VERBS.skillsList.hints.eject, ...(outOfDate ? [VERBS.skillsList.hints.stale] : [])];
   return {
-    data: { skills_dir: plan.skillsDir, agents: plan.agents, folders: plan.skillFolders, skills, ignored: plan.ignoredSkillFolders, problems: plan.skillProblems },
+    data: {
+      skills_dir: plan.skillsDir,
+      agents: plan.agents,
+      folders: plan.skillFolders,
+      skills,
+      ignored: plan.ignoredSkillFolders,
+      problems: plan.skillProblems,
+    },
     hints,
   };
 }
 
-export async function skillsEject(input: DiscernSkillsEjectInput, ctx: ProjectVerbContext): Promise<SkillsEjectOutcome> {
+export async function skillsEject(
+  input: DiscernSkillsEjectInput,
+  ctx: ProjectVerbContext,
+): Promise<SkillsEjectOutcome> {
   const { project } = ctx;
   const rel = `${skillsDir(project.config.skills?.dir)}/${input.name}/${SKILL_FILE}`;
   const builtin = BUILTIN_SKILLS.find((s) => s.name === input.name);
@@ -39,27 +49,63 @@ export async function skillsEject(input: DiscernSkillsEjectInput, ctx: ProjectVe
     const names = BUILTIN_SKILLS.map((s) => s.name);
     return {
       data: { name: input.name, path: rel, suggestions: names },
-      refusal: { error: 'unknown_target', message: `"${input.name}" is not a built-in skill; the built-in skills are ${names.join(', ')}.`, next: { list: 'discern skills list' } },
+      refusal: {
+        error: 'unknown_target',
+        message: `"${input.name}" is not a built-in skill; the built-in skills are ${names.join(', ')}.`,
+        next: { list: 'discern skills list' },
+      },
     };
   }
   const recovery = (why: string): SkillsEjectOutcome => ({
     data: { name: input.name, path: rel },
-    refusal: { error: 'skills_eject_failed', message: why, next: { recovery: `edit ${rel}, which is the project's copy already, or remove it and run \`discern skills eject ${input.name}\` again` } },
+    refusal: {
+      error: 'skills_eject_failed',
+      message: why,
+      next: {
+        recovery: `edit ${rel}, which is the project's copy already, or remove it and run \`discern skills eject ${input.name}\` again`,
+      },
+    },
   });
   const read = await readProjectFile(project.root, rel);
-  if (!read.ok) return { data: { name: input.name, path: rel }, refusal: { error: 'write_denied', message: `${rel} ${read.reason}; nothing was written.`, next: { target: rel, access: 'writable without leaving the project (a link on its way leads outside)' } } };
+  if (!read.ok)
+    return {
+      data: { name: input.name, path: rel },
+      refusal: {
+        error: 'write_denied',
+        message: `${rel} ${read.reason}; nothing was written.`,
+        next: { target: rel, access: 'writable without leaving the project (a link on its way leads outside)' },
+      },
+    };
   if (read.file.text !== null) return recovery(`${rel} already exists; skills eject never overwrites a file.`);
   const denied = await writeDenied(project.root, read.file.real);
-  if (denied !== undefined) return { data: { name: input.name, path: rel }, refusal: { error: 'write_denied', message: `${denied}; nothing was written.`, next: { target: rel, access: 'writable' } } };
+  if (denied !== undefined)
+    return {
+      data: { name: input.name, path: rel },
+      refusal: {
+        error: 'write_denied',
+        message: `${denied}; nothing was written.`,
+        next: { target: rel, access: 'writable' },
+      },
+    };
   let created: boolean;
   try {
     created = await createFileExclusive(join(project.root, read.file.real), builtin.content);
   } catch (error) {
-    return { data: { name: input.name, path: rel }, steps: [{ kind: 'refresh', label: `create ${rel}`, disposition: 'run', outcome: 'failed' }], refusal: { error: 'skills_eject_failed', message: `${rel} could not be created: ${errorCode(error) ?? String(error)}.`, next: { recovery: `fix the cause, then run \`discern skills eject ${input.name}\` again` } } };
+    return {
+      data: { name: input.name, path: rel },
+      steps: [{ kind: 'refresh', label: `create ${rel}`, disposition: 'run', outcome: 'failed' }],
+      refusal: {
+        error: 'skills_eject_failed',
+        message: `${rel} could not be created: ${errorCode(error) ?? String(error)}.`,
+        next: { recovery: `fix the cause, then run \`discern skills eject ${input.name}\` again` },
+      },
+    };
   }
   if (!created) return recovery(`${rel} appeared while it was being created; skills eject never overwrites a file.`);
   return {
-    steps: [{ kind: 'refresh', label: `create ${rel} from the built-in skill`, disposition: 'run', outcome: 'ok', note: rel }],
+    steps: [
+      { kind: 'refresh', label: `create ${rel} from the built-in skill`, disposition: 'run', outcome: 'ok', note: rel },
+    ],
     data: { name: input.name, path: rel },
     held: ['skill-materialization'],
     hints: [VERBS.skillsEject.hints.ejected.replace('{path}', rel)],

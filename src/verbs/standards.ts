@@ -15,15 +15,44 @@ export async function standards(input: DiscernStandardsInput, ctx: ProjectVerbCo
     const result = await proposeBatch(input.proposals ?? [], input.dry_run === true, ctx, help);
     switch (result.kind) {
       case 'refused':
-        return { ...(result.steps ? { steps: result.steps } : {}), data: { action: 'propose', ...(result.suggestions ? { suggestions: result.suggestions } : {}) }, refusal: result.refusal };
+        return {
+          ...(result.steps ? { steps: result.steps } : {}),
+          data: { action: 'propose', ...(result.suggestions ? { suggestions: result.suggestions } : {}) },
+          refusal: result.refusal,
+        };
       case 'planned':
-        return { dry_run: true, plan: result.plan, data: { action: 'propose', proposals: result.proposals, proposal_commit: result.commit, proposals_path: result.path } };
+        return {
+          dry_run: true,
+          plan: result.plan,
+          data: {
+            action: 'propose',
+            proposals: result.proposals,
+            proposal_commit: result.commit,
+            proposals_path: result.path,
+          },
+        };
       case 'recorded':
-        return { steps: result.steps, data: { action: 'propose', proposals: result.proposals, proposal_commit: result.commit, proposals_path: result.path }, hints: result.hints };
+        return {
+          steps: result.steps,
+          data: {
+            action: 'propose',
+            proposals: result.proposals,
+            proposal_commit: result.commit,
+            proposals_path: result.path,
+          },
+          hints: result.hints,
+        };
     }
   }
   if (input.pin === true && input.force === true) {
-    return { refusal: { error: 'invalid_value', message: 'pin commits limits measured on HEAD, so it needs a clean committed tree: force (measuring a dirty tree) cannot be combined with it.', next: { help } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message:
+          'pin commits limits measured on HEAD, so it needs a clean committed tree: force (measuring a dirty tree) cannot be combined with it.',
+        next: { help },
+      },
+    };
   }
   // The measurement's machinery (executor, journal) loads only when something will be measured.
   const { measureStandards } = await import('./standards-measure.js');
@@ -34,10 +63,13 @@ export async function standards(input: DiscernStandardsInput, ctx: ProjectVerbCo
 function misplacedInputs(input: DiscernStandardsInput): string | undefined {
   if (input.action === 'propose') {
     const measureOnly = (['names', 'force', 'pin'] as const).filter((k) => input[k] !== undefined);
-    if (measureOnly.length > 0) return `${measureOnly.map((k) => `\`${k}\``).join(', ')} ${measureOnly.length === 1 ? 'applies' : 'apply'} to action "measure" only; action "propose" takes \`proposals\` (and \`dry_run\`).`;
-    if (input.proposals === undefined) return 'action "propose" needs `proposals`: one {name, reason} per standard this branch loosens.';
+    if (measureOnly.length > 0)
+      return `${measureOnly.map((k) => `\`${k}\``).join(', ')} ${measureOnly.length === 1 ? 'applies' : 'apply'} to action "measure" only; action "propose" takes \`proposals\` (and \`dry_run\`).`;
+    if (input.proposals === undefined)
+      return 'action "propose" needs `proposals`: one {name, reason} per standard this branch loosens.';
     return undefined;
   }
-  if (input.proposals !== undefined) return '`proposals` applies to action "propose" only; action "measure" takes `names`, `force`, `pin` and `dry_run`.';
+  if (input.proposals !== undefined)
+    return '`proposals` applies to action "propose" only; action "measure" takes `names`, `force`, `pin` and `dry_run`.';
   return undefined;
 }

@@ -29,45 +29,111 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const retry = ctx.surface === 'mcp' ? 'call discern_start again' : 'run `discern start` again';
 
   // The main checkout: this one, or (from a linked worktree) the first one git lists.
-  const mainRoot = project.location === 'main' ? project.root : ((await listWorktrees(project.root, ctx.env, ctx.signal))[0]?.path ?? project.root);
+  const mainRoot =
+    project.location === 'main'
+      ? project.root
+      : ((await listWorktrees(project.root, ctx.env, ctx.signal))[0]?.path ?? project.root);
   const rooted = worktreeRoot(project.config, mainRoot);
-  if (!rooted.ok) return { refusal: { error: 'invalid_config', message: rooted.message, next: { file: 'discern.toml', where: 'key `worktree.root`' } } };
+  if (!rooted.ok)
+    return {
+      refusal: {
+        error: 'invalid_config',
+        message: rooted.message,
+        next: { file: 'discern.toml', where: 'key `worktree.root`' },
+      },
+    };
   if (rooted.inside) {
     const probe = join(relative(mainRoot, rooted.root), '.discern-probe');
     const ignored = await git(['check-ignore', '-q', '--no-index', '--', probe], { cwd: mainRoot, env: ctx.env });
     if (ignored.code !== 0) {
-      return { refusal: { error: 'precondition_failed', message: `[worktree] root ${rooted.root} is inside the checkout and git does not ignore it: every worktree's files would show as untracked. Add \`${relative(mainRoot, rooted.root)}/\` to .gitignore and commit it.`, next: { rerun: retry } } };
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `[worktree] root ${rooted.root} is inside the checkout and git does not ignore it: every worktree's files would show as untracked. Add \`${relative(mainRoot, rooted.root)}/\` to .gitignore and commit it.`,
+          next: { rerun: retry },
+        },
+      };
     }
   }
 
   const fromRef = input.from ?? project.trunk.name;
-  const commit = input.from === undefined ? await branchTip(project.commonDir, project.trunk.name, run) : await resolveCommit(input.from, run);
+  const commit =
+    input.from === undefined
+      ? await branchTip(project.commonDir, project.trunk.name, run)
+      : await resolveCommit(input.from, run);
   if (commit === undefined) {
-    return { refusal: { error: 'invalid_value', message: `from "${fromRef}" names no commit here: give a branch, tag or commit id (\`git log --oneline\` lists commits).`, next: { help } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `from "${fromRef}" names no commit here: give a branch, tag or commit id (\`git log --oneline\` lists commits).`,
+        next: { help },
+      },
+    };
   }
   const from = { ref: fromRef, commit };
 
   const denied = await unwritable(rooted.root);
-  if (denied !== undefined) return { refusal: { error: 'write_denied', message: `Efforts' worktrees go in ${rooted.root}, and ${denied} is not writable.`, next: { target: denied, access: 'writable' } } };
+  if (denied !== undefined)
+    return {
+      refusal: {
+        error: 'write_denied',
+        message: `Efforts' worktrees go in ${rooted.root}, and ${denied} is not writable.`,
+        next: { target: denied, access: 'writable' },
+      },
+    };
 
-  const envFiles = await presentEnvFiles(project.config.worktree?.env_files ?? DEFAULT_ENV_FILES, mainRoot, from.commit, ctx.env);
+  const envFiles = await presentEnvFiles(
+    project.config.worktree?.env_files ?? DEFAULT_ENV_FILES,
+    mainRoot,
+    from.commit,
+    ctx.env,
+  );
   const outputDir = join(project.gitDir, 'discern', 'output');
 
   const claimed = await withRepositoryLock(project.commonDir, 'start', 60_000, async () => {
     const branches = await branchesUnder(project.commonDir, project.config.repository?.branch_prefix ?? 'agent/', run);
     // A name discern still keeps records for (a queued submission, a grant, an unfinished landing, a parked
     // task) is taken too: a new effort must never inherit another's authority or transaction.
-    const recorded = (path: string): boolean => existsSync(path) || ['submissions', 'grants', 'acceptance', 'parked'].some((dir) => existsSync(join(project.commonDir, 'discern', dir, `${basename(path)}.json`)));
-    const planning = planStart(input, { config: project.config, mainRoot, from, branches, worktreePaths: registeredWorktreePaths(project.commonDir), exists: recorded, envFiles }, rooted.root);
+    const recorded = (path: string): boolean =>
+      existsSync(path) ||
+      ['submissions', 'grants', 'acceptance', 'parked'].some((dir) =>
+        existsSync(join(project.commonDir, 'discern', dir, `${basename(path)}.json`)),
+      );
+    const planning = planStart(
+      input,
+      {
+        config: project.config,
+        mainRoot,
+        from,
+        branches,
+        worktreePaths: registeredWorktreePaths(project.commonDir),
+        exists: recorded,
+        envFiles,
+      },
+      rooted.root,
+    );
     if (!planning.ok) return planning;
     if (input.dry_run === true) return { ok: true as const, plan: planning.plan };
     killAt(ctx.env, 'start:locked');
-    const created = await createWorktree({ plan: planning.plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(project, mainRoot) });
+    const created = await createWorktree({
+      plan: planning.plan,
+      mainRoot,
+      env: ctx.env,
+      signal: ctx.signal,
+      outputDir,
+      secrets: projectSecrets(project, mainRoot),
+    });
     if (created.ok) killAt(ctx.env, 'start:worktree-added');
     return { ok: true as const, plan: planning.plan, created };
   });
   if (claimed === 'busy') {
-    return { refusal: { error: 'precondition_failed', message: 'Another start has held the repository\'s start lock for over a minute; it may be stuck.', next: { rerun: retry } } };
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: "Another start has held the repository's start lock for over a minute; it may be stuck.",
+        next: { rerun: retry },
+      },
+    };
   }
   if (!claimed.ok) return { refusal: { error: 'invalid_value', message: claimed.message, next: { help } } };
   const { plan } = claimed;
@@ -77,36 +143,68 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   if (input.dry_run === true || claimed.created === undefined) {
     return {
       dry_run: true,
-      plan: { title: `start would create ${plan.branch} at ${plan.path}`, details: planDetails(plan), steps: startPlanSteps(plan) },
+      plan: {
+        title: `start would create ${plan.branch} at ${plan.path}`,
+        details: planDetails(plan),
+        steps: startPlanSteps(plan),
+      },
       data: startData(plan, behind, authority, join(plan.path, '.git', 'discern', 'task-metadata.json'), []),
     };
   }
   if (!claimed.created.ok) {
     return {
       steps: claimed.created.steps,
-      refusal: { error: 'checkout_failed', message: `${claimed.created.message}${claimed.created.undone ? ' Nothing was left behind.' : ` Some of it could not be removed: see the steps (${plan.path}, branch ${plan.branch}).`}`, next: {} },
+      refusal: {
+        error: 'checkout_failed',
+        message: `${claimed.created.message}${claimed.created.undone ? ' Nothing was left behind.' : ` Some of it could not be removed: see the steps (${plan.path}, branch ${plan.branch}).`}`,
+        next: {},
+      },
     };
   }
-  const startRun: StartRun = { plan, mainRoot, env: ctx.env, signal: ctx.signal, outputDir, secrets: projectSecrets(ctx.project, mainRoot) };
+  const startRun: StartRun = {
+    plan,
+    mainRoot,
+    env: ctx.env,
+    signal: ctx.signal,
+    outputDir,
+    secrets: projectSecrets(ctx.project, mainRoot),
+  };
   const applied = await setUpWorktree(startRun, claimed.created.steps);
   if (!applied.ok) {
-    const undone = applied.undone ? 'Everything it created was undone: the worktree and branch are gone.' : `Undoing was incomplete (see the steps): remove ${plan.path} and branch ${plan.branch} by hand (\`git worktree remove --force ${plan.path}\`, \`git branch -D ${plan.branch}\`).`;
+    const undone = applied.undone
+      ? 'Everything it created was undone: the worktree and branch are gone.'
+      : `Undoing was incomplete (see the steps): remove ${plan.path} and branch ${plan.branch} by hand (\`git worktree remove --force ${plan.path}\`, \`git branch -D ${plan.branch}\`).`;
     return {
       steps: applied.steps,
       ...(applied.diagnostics.length > 0 ? { diagnostics: applied.diagnostics } : {}),
-      refusal: { error: 'apply_failed', message: `start stopped: ${applied.message}. ${undone}`, next: { recovery: `fix what the first diagnostic or failed step names, then ${retry}` } },
+      refusal: {
+        error: 'apply_failed',
+        message: `start stopped: ${applied.message}. ${undone}`,
+        next: { recovery: `fix what the first diagnostic or failed step names, then ${retry}` },
+      },
     };
   }
-  const hint = (ctx.surface === 'mcp' ? VERBS.start.hints.started_mcp : VERBS.start.hints.started).replace('{path}', plan.path);
+  const hint = (ctx.surface === 'mcp' ? VERBS.start.hints.started_mcp : VERBS.start.hints.started).replace(
+    '{path}',
+    plan.path,
+  );
   return {
     steps: applied.steps,
-    ...(applied.advisories.length > 0 ? { advisories: applied.advisories as NonNullable<StartOutcome['advisories']> } : {}),
+    ...(applied.advisories.length > 0
+      ? { advisories: applied.advisories as NonNullable<StartOutcome['advisories']> }
+      : {}),
     data: startData(plan, behind, authority, taskRecordPath(applied.worktreeGitDir), applied.resources),
     hints: [...(plan.nameNote ? [plan.nameNote] : []), hint],
   };
 }
 
-function startData(plan: StartPlan, behind: number | undefined, authority: DiscernLandingAuthority, recordPath: string, resources: string[]): DiscernStartData {
+function startData(
+  plan: StartPlan,
+  behind: number | undefined,
+  authority: DiscernLandingAuthority,
+  recordPath: string,
+  resources: string[],
+): DiscernStartData {
   return {
     id: plan.id,
     branch: plan.branch,
@@ -141,22 +239,40 @@ function prospectiveAuthority(config: ProjectVerbContext['project']['config']): 
   return {
     kind: 'conversation-required',
     ...(known.length > 0 ? { source: '[acceptance] pre_authorized', standing_scopes: known } : {}),
-    ...(unknown.length > 0 ? { warnings: unknown.map((s) => `[acceptance] pre_authorized names "${s}", which no [scopes.${s}] table defines: it grants nothing.`) } : {}),
+    ...(unknown.length > 0
+      ? {
+          warnings: unknown.map(
+            (s) => `[acceptance] pre_authorized names "${s}", which no [scopes.${s}] table defines: it grants nothing.`,
+          ),
+        }
+      : {}),
   };
 }
 
-async function behindTrunk(commit: string, trunk: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<number | undefined> {
+async function behindTrunk(
+  commit: string,
+  trunk: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<number | undefined> {
   const counted = await git(['rev-list', '--count', `${commit}..refs/heads/${trunk}`], run);
   return counted.code === 0 ? Number(counted.stdout.trim()) : undefined;
 }
 
-async function resolveCommit(spec: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<string | undefined> {
+async function resolveCommit(
+  spec: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<string | undefined> {
   const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
   return resolved.code === 0 ? resolved.stdout.trim() : undefined;
 }
 
 /** Env files that exist in the main checkout as regular files and are not part of the starting commit. */
-async function presentEnvFiles(files: readonly string[], mainRoot: string, commit: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+async function presentEnvFiles(
+  files: readonly string[],
+  mainRoot: string,
+  commit: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
   const present: string[] = [];
   for (const file of files) {
     let regular: boolean;

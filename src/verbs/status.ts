@@ -23,16 +23,23 @@ import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext): Promise<StatusOutcome> {
   if (input.all === true && input.local === true) {
-    return { refusal: { error: 'invalid_arguments', message: 'all and local ask for opposite fleets; give at most one.', next: { help: argumentsHelp(ctx, 'status') } } };
+    return {
+      refusal: {
+        error: 'invalid_arguments',
+        message: 'all and local ask for opposite fleets; give at most one.',
+        next: { help: argumentsHelp(ctx, 'status') },
+      },
+    };
   }
   const { project } = ctx;
   const signal = ctx.signal;
   // The configuration as it applies (defaults filled in), the same that doctor --verbose shows.
   const config = resolvedConfig(project);
   // The working state, the trunk distance and the fleet are read at the same time: none waits for another.
-  const here = Promise.all([readWorkingState(project.root, ctx.env, signal), trunkDistance(project.root, project.trunk.name, { shallow: project.shallow, env: ctx.env, signal })]).then(
-    ([state, distance]) => ({ state, distance }),
-  );
+  const here = Promise.all([
+    readWorkingState(project.root, ctx.env, signal),
+    trunkDistance(project.root, project.trunk.name, { shallow: project.shallow, env: ctx.env, signal }),
+  ]).then(([state, distance]) => ({ state, distance }));
   const fleetRun =
     input.local === true
       ? undefined
@@ -52,28 +59,45 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const gateState = here.then(({ state }) =>
     Promise.all([
-      checkoutProof(paths, state.head, state.changed === 0, configIdentity(project.config, project.trunk.name), VERSION),
+      checkoutProof(
+        paths,
+        state.head,
+        state.changed === 0,
+        configIdentity(project.config, project.trunk.name),
+        VERSION,
+      ),
       runningOperation(paths),
     ]),
   );
   const setup = unfinishedSetup(project.commonDir, { cwd: project.root, env: ctx.env });
-  const [{ state, distance }, listed, [gateProof, operation], setupUnfinished] = await Promise.all([here, fleetRun, gateState, setup]);
+  const [{ state, distance }, listed, [gateProof, operation], setupUnfinished] = await Promise.all([
+    here,
+    fleetRun,
+    gateState,
+    setup,
+  ]);
   // Efforts, the landing queue and their collisions: read only when the fleet was (not with local) and there is
   // something to read — linked worktrees, acceptance records, Proof notes or effort branches. A lone checkout
   // (the common case, and the one every call pays for) loads none of it.
-  const efforts = listed === undefined || !(await hasEffortState(listed, project.commonDir, config.repository.branch_prefix)) ? undefined : await (await import('../engine/fleet/efforts-view.js')).effortsView(listed, {
-    root: project.root,
-    commonDir: project.commonDir,
-    trunk: project.trunk.name,
-    branchPrefix: config.repository.branch_prefix,
-    config: project.config,
-    scopes: compiledScopes(project.config),
-    configCanonical: configIdentity(project.config, project.trunk.name),
-    version: VERSION,
-    env: ctx.env,
-  });
+  const efforts =
+    listed === undefined || !(await hasEffortState(listed, project.commonDir, config.repository.branch_prefix))
+      ? undefined
+      : await (
+          await import('../engine/fleet/efforts-view.js')
+        ).effortsView(listed, {
+          root: project.root,
+          commonDir: project.commonDir,
+          trunk: project.trunk.name,
+          branchPrefix: config.repository.branch_prefix,
+          config: project.config,
+          scopes: compiledScopes(project.config),
+          configCanonical: configIdentity(project.config, project.trunk.name),
+          version: VERSION,
+          env: ctx.env,
+        });
   // The caller's own row carries the Proof state read for the top level, when the efforts view did not run.
-  const fleet = efforts?.fleet ?? listed?.map((row) => (row.is_current && !row.broken ? { ...row, gate_proof: gateProof } : row));
+  const fleet =
+    efforts?.fleet ?? listed?.map((row) => (row.is_current && !row.broken ? { ...row, gate_proof: gateProof } : row));
 
   const data: Omit<DiscernStatusData, 'projection'> = {
     location: project.location,
@@ -96,12 +120,24 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     gate: {
       jobs: config.jobs,
       // A scope with a gate key is listed even when its commands are empty (`:`), as a job is.
-      scope_gates: config.scopes.filter((scope) => project.config.scopes?.[scope.name]?.gate !== undefined).map((scope) => ({ scope: scope.name, commands: scope.gate })),
+      scope_gates: config.scopes
+        .filter((scope) => project.config.scopes?.[scope.name]?.gate !== undefined)
+        .map((scope) => ({ scope: scope.name, commands: scope.gate })),
     },
     scopes: config.scopes.map(({ name, paths, neutral }) => ({ name, paths, neutral })),
     standards: Object.keys(project.config.standards ?? {}),
     gate_proof: gateProof,
-    ...(operation ? { operation: { ...operation, read_back: ctx.surface === 'mcp' ? `discern_progress with handle "${operation.handle}"` : `discern progress ${operation.handle}` } } : {}),
+    ...(operation
+      ? {
+          operation: {
+            ...operation,
+            read_back:
+              ctx.surface === 'mcp'
+                ? `discern_progress with handle "${operation.handle}"`
+                : `discern progress ${operation.handle}`,
+          },
+        }
+      : {}),
     ...(setupUnfinished ? { setup_unfinished: setupUnfinished } : {}),
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
     ...(efforts?.extra ?? {}),
@@ -117,11 +153,24 @@ function compiledScopes(config: ProjectVerbContext['project']['config']): Return
 }
 
 /** Whether the efforts view has anything to show: cheap file checks, no git and no module loads. */
-async function hasEffortState(fleet: readonly { is_main: boolean }[], commonDir: string, branchPrefix: string): Promise<boolean> {
+async function hasEffortState(
+  fleet: readonly { is_main: boolean }[],
+  commonDir: string,
+  branchPrefix: string,
+): Promise<boolean> {
   if (fleet.some((row) => !row.is_main)) return true;
   const discern = join(commonDir, 'discern');
   if (['submissions', 'grants', 'parked', 'emergency'].some((dir) => existsSync(join(discern, dir)))) return true;
-  if (existsSync(join(commonDir, 'refs', 'notes', 'discern')) || existsSync(join(commonDir, 'refs', 'notes', 'discern-exceptions')) || existsSync(join(commonDir, 'refs', 'heads', ...branchPrefix.split('/').filter(Boolean)))) return true;
+  if (
+    existsSync(join(commonDir, 'refs', 'notes', 'discern')) ||
+    existsSync(join(commonDir, 'refs', 'notes', 'discern-exceptions')) ||
+    existsSync(join(commonDir, 'refs', 'heads', ...branchPrefix.split('/').filter(Boolean)))
+  )
+    return true;
   const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
-  return packed.includes(' refs/notes/discern') || packed.includes(` refs/heads/${branchPrefix}`) || existsSync(join(commonDir, 'reftable'));
+  return (
+    packed.includes(' refs/notes/discern') ||
+    packed.includes(` refs/heads/${branchPrefix}`) ||
+    existsSync(join(commonDir, 'reftable'))
+  );
 }

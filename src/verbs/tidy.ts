@@ -22,15 +22,42 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
   if (!located.ok) return { refusal: located.refusal } as TidyOutcome;
   const { root, path: configPath } = located.location;
   const config = await readConfigText(configPath);
-  if (!config.ok && config.reason === 'unreadable') return { refusal: { error: 'read_failed', message: `${configPath} cannot be read (${config.code}).`, next: { target: configPath, access: 'readable' } } };
-  if (!config.ok) return { refusal: { error: 'tidy_parse_failed', message: `${CONFIG_FILE} is not UTF-8 text, so it cannot be tidied; nothing was changed.`, next: { recovery: RETRY } } };
-  if (!config.exists) return { refusal: { error: 'no_project', message: `${root} has no ${CONFIG_FILE}, so discern owns no files here to tidy.`, next: { root } } };
+  if (!config.ok && config.reason === 'unreadable')
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `${configPath} cannot be read (${config.code}).`,
+        next: { target: configPath, access: 'readable' },
+      },
+    };
+  if (!config.ok)
+    return {
+      refusal: {
+        error: 'tidy_parse_failed',
+        message: `${CONFIG_FILE} is not UTF-8 text, so it cannot be tidied; nothing was changed.`,
+        next: { recovery: RETRY },
+      },
+    };
+  if (!config.exists)
+    return {
+      refusal: {
+        error: 'no_project',
+        message: `${root} has no ${CONFIG_FILE}, so discern owns no files here to tidy.`,
+        next: { root },
+      },
+    };
   let tree: Tree;
   try {
     tree = parseTree(config.text);
   } catch (error) {
     if (!(error instanceof TomlEditError)) throw error;
-    return { refusal: { error: 'tidy_parse_failed', message: `${CONFIG_FILE} is ${error.message}, so discern cannot tidy it or tell which files it owns; nothing was changed.`, next: { recovery: 'fix discern.toml (`discern doctor` points at the problem), then run `discern tidy` again' } } };
+    return {
+      refusal: {
+        error: 'tidy_parse_failed',
+        message: `${CONFIG_FILE} is ${error.message}, so discern cannot tidy it or tell which files it owns; nothing was changed.`,
+        next: { recovery: 'fix discern.toml (`discern doctor` points at the problem), then run `discern tidy` again' },
+      },
+    };
   }
 
   const files: { path: string; changed: boolean }[] = [];
@@ -38,7 +65,15 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
   const outcome = (refusal?: NonNullable<TidyOutcome['refusal']>): TidyOutcome => ({
     data: { files, changed: files.filter((f) => f.changed).map((f) => f.path) },
     ...(steps.length > 0 ? { steps } : {}),
-    ...(refusal ? { refusal } : { hints: [files.some((f) => f.changed) ? `Tidied ${files.filter((f) => f.changed).length} of ${files.length} file${files.length === 1 ? '' : 's'}.` : 'Everything was tidy already; nothing was written.'] }),
+    ...(refusal
+      ? { refusal }
+      : {
+          hints: [
+            files.some((f) => f.changed)
+              ? `Tidied ${files.filter((f) => f.changed).length} of ${files.length} file${files.length === 1 ? '' : 's'}.`
+              : 'Everything was tidy already; nothing was written.',
+          ],
+        }),
   });
 
   if (input.target !== 'md') {
@@ -47,7 +82,11 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
       tidied = tidyToml(config.text);
     } catch (error) {
       if (!(error instanceof TomlEditError)) throw error;
-      return outcome({ error: 'tidy_parse_failed', message: `${CONFIG_FILE} could not be tidied: ${error.message}; it is as it was.`, next: { recovery: RETRY } });
+      return outcome({
+        error: 'tidy_parse_failed',
+        message: `${CONFIG_FILE} could not be tidied: ${error.message}; it is as it was.`,
+        next: { recovery: RETRY },
+      });
     }
     const changed = tidied !== config.text;
     if (changed) {
@@ -55,7 +94,11 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
         await writeConfigText(configPath, tidied, config, ctx.env, 'tidy:write');
       } catch (error) {
         steps.push(step(CONFIG_FILE, 'failed'));
-        return outcome({ error: 'tidy_write_failed', message: `${configPath} could not be written (${errorCode(error) ?? 'error'}); it is as it was.`, next: { recovery: RETRY } });
+        return outcome({
+          error: 'tidy_write_failed',
+          message: `${configPath} could not be written (${errorCode(error) ?? 'error'}); it is as it was.`,
+          next: { recovery: RETRY },
+        });
       }
       steps.push(step(CONFIG_FILE, 'ok'));
     }
@@ -69,18 +112,27 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
       try {
         text = await readFile(full, 'utf8');
       } catch (error) {
-        return outcome({ error: 'read_failed', message: `${full} cannot be read (${errorCode(error) ?? 'error'}).`, next: { target: full, access: 'readable' } } as NonNullable<TidyOutcome['refusal']>);
+        return outcome({
+          error: 'read_failed',
+          message: `${full} cannot be read (${errorCode(error) ?? 'error'}).`,
+          next: { target: full, access: 'readable' },
+        } as NonNullable<TidyOutcome['refusal']>);
       }
       const tidied = tidyMarkdown(text);
       const changed = tidied !== text;
       if (changed) {
         try {
-          if (faultRequested(ctx.env, 'tidy:write')) throw Object.assign(new Error('fault injected at tidy:write (DISCERN_FAULT)'), { code: 'EACCES' });
+          if (faultRequested(ctx.env, 'tidy:write'))
+            throw Object.assign(new Error('fault injected at tidy:write (DISCERN_FAULT)'), { code: 'EACCES' });
           const mode = (await stat(full)).mode & 0o7777;
           await writeFileAtomic(full, tidied, { mode });
         } catch (error) {
           steps.push(step(rel, 'failed'));
-          return outcome({ error: 'tidy_write_failed', message: `${full} could not be written (${errorCode(error) ?? 'error'}); it is as it was, and the files before it are tidied.`, next: { recovery: RETRY } });
+          return outcome({
+            error: 'tidy_write_failed',
+            message: `${full} could not be written (${errorCode(error) ?? 'error'}); it is as it was, and the files before it are tidied.`,
+            next: { recovery: RETRY },
+          });
         }
         steps.push(step(rel, 'ok'));
       }

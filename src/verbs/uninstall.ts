@@ -14,7 +14,10 @@ const HINTS = VERBS.uninstall.hints;
 
 export async function uninstall(input: DiscernUninstallInput, ctx: ProjectVerbContext): Promise<UninstallOutcome> {
   const plan = await planUninstall(ctx.project);
-  const left = [...plan.errors.map((e) => ({ path: e.path, reason: e.message })), ...plan.skipped.map((s) => ({ path: s.path, reason: s.reason }))];
+  const left = [
+    ...plan.errors.map((e) => ({ path: e.path, reason: e.message })),
+    ...plan.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+  ];
   const targets: RefreshTarget[] = [];
   for (const target of plan.targets) {
     const denied = await writeDenied(plan.root, target.path);
@@ -22,7 +25,16 @@ export async function uninstall(input: DiscernUninstallInput, ctx: ProjectVerbCo
     else left.push({ path: target.path, reason: denied });
   }
   const [first, ...rest] = left.map((l) => `${l.path}: ${l.reason}`);
-  const advisories = first !== undefined ? [{ kind: 'uninstall-strip-incomplete' as const, evidence: [first, ...rest] as [string, ...string[]], next_action: HINTS.incomplete }] : [];
+  const advisories =
+    first !== undefined
+      ? [
+          {
+            kind: 'uninstall-strip-incomplete' as const,
+            evidence: [first, ...rest] as [string, ...string[]],
+            next_action: HINTS.incomplete,
+          },
+        ]
+      : [];
   const dataOf = (done: readonly RefreshTarget[]): DiscernUninstallData => ({
     stripped: done.filter((t) => t.action !== 'delete').map((t) => ({ path: t.path, kind: t.kind, action: t.action })),
     removed: done.filter((t) => t.action === 'delete').map((t) => t.path),
@@ -32,9 +44,17 @@ export async function uninstall(input: DiscernUninstallInput, ctx: ProjectVerbCo
     return {
       dry_run: true,
       plan: {
-        title: targets.length === 0 ? 'nothing discern wrote is in the project' : `uninstall would change ${targets.length} file${targets.length === 1 ? '' : 's'}`,
+        title:
+          targets.length === 0
+            ? 'nothing discern wrote is in the project'
+            : `uninstall would change ${targets.length} file${targets.length === 1 ? '' : 's'}`,
         details: left.map((l) => `Cannot strip ${l.path}: ${l.reason}`),
-        steps: targets.map((t) => ({ kind: 'refresh', label: t.label, disposition: 'run' as const, note: `${t.action} ${t.path}` })),
+        steps: targets.map((t) => ({
+          kind: 'refresh',
+          label: t.label,
+          disposition: 'run' as const,
+          note: `${t.action} ${t.path}`,
+        })),
       },
       data: dataOf(targets),
       advisories,
@@ -42,19 +62,40 @@ export async function uninstall(input: DiscernUninstallInput, ctx: ProjectVerbCo
     };
   }
   const applied = await applyRefresh({ root: plan.root, targets }, { env: ctx.env });
-  const step = (t: RefreshTarget, outcome: DiscernStep['outcome']): DiscernStep => ({ kind: 'refresh', label: t.label, disposition: 'run', outcome, note: `${t.action} ${t.path}` });
+  const step = (t: RefreshTarget, outcome: DiscernStep['outcome']): DiscernStep => ({
+    kind: 'refresh',
+    label: t.label,
+    disposition: 'run',
+    outcome,
+    note: `${t.action} ${t.path}`,
+  });
   if (!applied.ok && applied.reason === 'partial') {
     return {
-      steps: [...applied.written.map((t) => step(t, 'ok')), step(applied.failed, 'failed'), ...applied.remaining.map((t) => step(t, 'skipped'))],
+      steps: [
+        ...applied.written.map((t) => step(t, 'ok')),
+        step(applied.failed, 'failed'),
+        ...applied.remaining.map((t) => step(t, 'skipped')),
+      ],
       data: dataOf(applied.written),
       advisories,
-      refusal: { error: 'apply_failed', message: `uninstall stopped at ${applied.failed.path}: ${applied.message}.`, next: { recovery: 'run `discern uninstall` again: it strips only what is still there' } },
+      refusal: {
+        error: 'apply_failed',
+        message: `uninstall stopped at ${applied.failed.path}: ${applied.message}.`,
+        next: { recovery: 'run `discern uninstall` again: it strips only what is still there' },
+      },
     };
   }
   if (!applied.ok) {
     // Every target was probed just before; a denial now means something changed under us.
-    return { data: dataOf([]), advisories, refusal: { error: 'apply_failed', message: applied.message, next: { recovery: 'run `discern uninstall` again' } } };
+    return {
+      data: dataOf([]),
+      advisories,
+      refusal: { error: 'apply_failed', message: applied.message, next: { recovery: 'run `discern uninstall` again' } },
+    };
   }
-  const hints = [...(applied.written.length > 0 ? [HINTS.done] : left.length === 0 ? [HINTS.nothing] : []), ...(left.length > 0 ? [HINTS.incomplete] : [])];
+  const hints = [
+    ...(applied.written.length > 0 ? [HINTS.done] : left.length === 0 ? [HINTS.nothing] : []),
+    ...(left.length > 0 ? [HINTS.incomplete] : []),
+  ];
   return { steps: applied.written.map((t) => step(t, 'ok')), data: dataOf(applied.written), advisories, hints };
 }

@@ -31,11 +31,25 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   const gate = gateConfig(project.config);
   if (!gate.ok) {
     const [first] = gate.issues;
-    return { data: { issues: gate.issues }, refusal: { error: 'invalid_config', message: `discern.toml: \`${first.path}\` ${first.message}.`, next: { file: 'discern.toml', where: `key \`${first.path}\`` } } };
+    return {
+      data: { issues: gate.issues },
+      refusal: {
+        error: 'invalid_config',
+        message: `discern.toml: \`${first.path}\` ${first.message}.`,
+        next: { file: 'discern.toml', where: `key \`${first.path}\`` },
+      },
+    };
   }
   const state = await readWorkingState(project.root, ctx.env, ctx.signal);
   if (state.detached || state.branch === null || state.head === null) {
-    return { refusal: { error: 'detached_head', message: 'HEAD is detached (or has no commit): update merges into a branch, so check out the branch this work belongs to.', next: { rerun } } };
+    return {
+      refusal: {
+        error: 'detached_head',
+        message:
+          'HEAD is detached (or has no commit): update merges into a branch, so check out the branch this work belongs to.',
+        next: { rerun },
+      },
+    };
   }
   if (state.changed > 0) {
     return {
@@ -50,13 +64,25 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   const spec = input.from === undefined ? `refs/heads/${project.trunk.name}` : input.from;
   const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
   if (resolved.code !== 0) {
-    return { refusal: { error: 'invalid_value', message: `from "${fromRef}" names no commit here: give a branch, tag or commit id.`, next: { help: mcp ? 'the inputSchema of discern_update in tools/list' : '`discern help update`' } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `from "${fromRef}" names no commit here: give a branch, tag or commit id.`,
+        next: { help: mcp ? 'the inputSchema of discern_update in tools/list' : '`discern help update`' },
+      },
+    };
   }
   const main = resolved.stdout.trim();
   const head = state.head;
   const incoming = await readIncoming(run, head, main);
   if (incoming.base === null) {
-    return { refusal: { error: 'invalid_value', message: `${fromRef} shares no history with ${state.branch}: there is nothing to merge it with.`, next: { help: mcp ? 'the inputSchema of discern_update in tools/list' : '`discern help update`' } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `${fromRef} shares no history with ${state.branch}: there is nothing to merge it with.`,
+        next: { help: mcp ? 'the inputSchema of discern_update in tools/list' : '`discern help update`' },
+      },
+    };
   }
   const data = updateData(incoming, head, main, gate.gate.scopes);
 
@@ -77,11 +103,32 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
       dry_run: true,
       plan: {
         title: `update would ${fastForward ? 'fast-forward' : 'merge'} ${state.branch} to include ${fromRef} (${incoming.behind} commit${incoming.behind === 1 ? '' : 's'})`,
-        details: [`merge-base ${incoming.base.slice(0, 12)}`, `${incoming.files.length} incoming file${incoming.files.length === 1 ? '' : 's'}`, ...(incoming.overlap.length > 0 ? [`${incoming.overlap.length} path${incoming.overlap.length === 1 ? '' : 's'} changed on both sides`] : [])],
+        details: [
+          `merge-base ${incoming.base.slice(0, 12)}`,
+          `${incoming.files.length} incoming file${incoming.files.length === 1 ? '' : 's'}`,
+          ...(incoming.overlap.length > 0
+            ? [`${incoming.overlap.length} path${incoming.overlap.length === 1 ? '' : 's'} changed on both sides`]
+            : []),
+        ],
         steps: [
-          { kind: 'merge-check', label: 'the merge is clean (computed without touching the tree)', disposition: 'gate' },
-          { kind: 'git', label: fastForward ? `fast-forward ${state.branch} to ${main.slice(0, 12)}` : `merge ${fromRef} into ${state.branch}`, disposition: 'run' },
-          ...Object.keys(project.config.generated ?? {}).map((name) => ({ kind: 'job' as const, label: `generated:${name}`, disposition: 'run' as const, note: 'its changes committed' })),
+          {
+            kind: 'merge-check',
+            label: 'the merge is clean (computed without touching the tree)',
+            disposition: 'gate',
+          },
+          {
+            kind: 'git',
+            label: fastForward
+              ? `fast-forward ${state.branch} to ${main.slice(0, 12)}`
+              : `merge ${fromRef} into ${state.branch}`,
+            disposition: 'run',
+          },
+          ...Object.keys(project.config.generated ?? {}).map((name) => ({
+            kind: 'job' as const,
+            label: `generated:${name}`,
+            disposition: 'run' as const,
+            note: 'its changes committed',
+          })),
         ],
       },
       data: { ...data, fast_forward: fastForward },
@@ -89,24 +136,65 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   }
 
   const paths = statePathsOf(project);
-  const probe = { root: project.root, env: ctx.env, signal: ctx.signal, base: project.trunk.name, baseRef: `refs/heads/${project.trunk.name}`, mergeCheck: false, standards: [], stateDir: paths.checkoutDir };
-  const lock = await takeOperationLock(paths, { verb: 'update', attempt: `A-${randomBytes(6).toString('hex')}`, checkout: project.root }, probe);
+  const probe = {
+    root: project.root,
+    env: ctx.env,
+    signal: ctx.signal,
+    base: project.trunk.name,
+    baseRef: `refs/heads/${project.trunk.name}`,
+    mergeCheck: false,
+    standards: [],
+    stateDir: paths.checkoutDir,
+  };
+  const lock = await takeOperationLock(
+    paths,
+    { verb: 'update', attempt: `A-${randomBytes(6).toString('hex')}`, checkout: project.root },
+    probe,
+  );
   if ('denied' in lock) {
     const f = lock.denied.failure;
-    return { steps: lock.denied.steps, diagnostics: f.diagnostics, refusal: { error: 'write_denied', message: f.message, next: { target: f.target ?? paths.checkoutDir, access: 'writable' } } };
+    return {
+      steps: lock.denied.steps,
+      diagnostics: f.diagnostics,
+      refusal: {
+        error: 'write_denied',
+        message: f.message,
+        next: { target: f.target ?? paths.checkoutDir, access: 'writable' },
+      },
+    };
   }
   if ('busy' in lock) {
     const verb = typeof lock.busy?.['verb'] === 'string' ? lock.busy['verb'] : 'run';
-    return { refusal: { error: 'incomplete', message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; update would change the tree under it.`, next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` } } };
+    return {
+      refusal: {
+        error: 'incomplete',
+        message: `Another ${verb} is running in this checkout${lock.busy ? ` (pid ${lock.busy.pid})` : ''}; update would change the tree under it.`,
+        next: { wait: `read the running one back with \`${readBack(ctx)}\` and let it finish` },
+      },
+    };
   }
   try {
     killAt(ctx.env, 'update:locked');
-    const steps: DiscernStep[] = [{ kind: 'merge-check', label: 'the merge is clean (computed without touching the tree)', disposition: 'gate', outcome: 'ok', duration_s: 0 }];
+    const steps: DiscernStep[] = [
+      {
+        kind: 'merge-check',
+        label: 'the merge is clean (computed without touching the tree)',
+        disposition: 'gate',
+        outcome: 'ok',
+        duration_s: 0,
+      },
+    ];
     const began = performance.now();
     const merged = fastForward
       ? await git(['merge', '--ff-only', '--no-edit', main], run)
       : await git(['merge', '--no-ff', '--no-edit', '-m', `Merge ${fromRef} into ${state.branch}`, main], run);
-    steps.push({ kind: 'git', label: fastForward ? `fast-forward to ${main.slice(0, 12)}` : `merge ${fromRef}`, disposition: 'run', outcome: merged.code === 0 ? 'ok' : 'failed', duration_s: Math.round((performance.now() - began) / 1000) });
+    steps.push({
+      kind: 'git',
+      label: fastForward ? `fast-forward to ${main.slice(0, 12)}` : `merge ${fromRef}`,
+      disposition: 'run',
+      outcome: merged.code === 0 ? 'ok' : 'failed',
+      duration_s: Math.round((performance.now() - began) / 1000),
+    });
     if (merged.code !== 0) {
       // Not a conflict (that was ruled out): a hook, a missing identity, a file in the way. Put the tree back.
       await git(['merge', '--abort'], run);
@@ -118,27 +206,51 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
         refusal: {
           error: 'apply_failed',
           message: `git could not ${fastForward ? 'fast-forward' : 'merge'}: ${gitComplaint(merged)}.${restored ? ' The branch and worktree are as they were.' : ''}`,
-          next: { recovery: `fix what git names, then ${mcp ? 'call discern_update again' : 'run `discern update` again'}` },
+          next: {
+            recovery: `fix what git names, then ${mcp ? 'call discern_update again' : 'run `discern update` again'}`,
+          },
         },
       };
     }
     const after = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
     killAt(ctx.env, 'update:merged');
-    const regen = await regenerate({ root: project.root, env: ctx.env, signal: ctx.signal, generators: project.config.generated ?? {}, owns: gate.gate.generated.owns, outputDir: join(paths.outputs, `update-${Date.now()}`), message: `Regenerate after merging ${fromRef}`, secrets: projectSecrets(project) });
+    const regen = await regenerate({
+      root: project.root,
+      env: ctx.env,
+      signal: ctx.signal,
+      generators: project.config.generated ?? {},
+      owns: gate.gate.generated.owns,
+      outputDir: join(paths.outputs, `update-${Date.now()}`),
+      message: `Regenerate after merging ${fromRef}`,
+      secrets: projectSecrets(project),
+    });
     steps.push(...regen.steps);
     killAt(ctx.env, 'update:regenerated');
     const finalHead = regen.committed ?? after;
-    const result: DiscernUpdateData = { ...data, fast_forward: fastForward, range: { ...data.range, after: finalHead }, ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}) };
+    const result: DiscernUpdateData = {
+      ...data,
+      fast_forward: fastForward,
+      range: { ...data.range, after: finalHead },
+      ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}),
+    };
     if (regen.failure !== undefined) {
       return {
         steps,
         data: result,
         ...(regen.diagnostics.length > 0 ? { diagnostics: regen.diagnostics } : {}),
-        refusal: { error: 'apply_failed', message: `The merge is done (${finalHead.slice(0, 12)}), but ${regen.failure}.`, next: { recovery: `fix the generator, commit its output, then ${mcp ? 'call discern_done' : 'run `discern done`'}` } },
+        refusal: {
+          error: 'apply_failed',
+          message: `The merge is done (${finalHead.slice(0, 12)}), but ${regen.failure}.`,
+          next: {
+            recovery: `fix the generator, commit its output, then ${mcp ? 'call discern_done' : 'run `discern done`'}`,
+          },
+        },
       };
     }
     const hints = [
-      ...(incoming.overlap.length > 0 ? [VERBS.update.hints.overlap.replace('{count}', String(incoming.overlap.length))] : []),
+      ...(incoming.overlap.length > 0
+        ? [VERBS.update.hints.overlap.replace('{count}', String(incoming.overlap.length))]
+        : []),
       mcp ? VERBS.update.hints.merged_mcp : VERBS.update.hints.merged,
     ];
     return { steps, data: result, hints };
@@ -147,7 +259,12 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   }
 }
 
-function updateData(incoming: Incoming, head: string, main: string, scopes: Parameters<typeof classify>[1]): DiscernUpdateData {
+function updateData(
+  incoming: Incoming,
+  head: string,
+  main: string,
+  scopes: Parameters<typeof classify>[1],
+): DiscernUpdateData {
   return {
     behind: incoming.behind,
     fast_forward: false,

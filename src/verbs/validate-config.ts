@@ -7,7 +7,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { VERBS } from '../../generated/registry.js';
 import type { ValidateConfigOutcome } from '../../generated/handlers.js';
-import type { DiscernConfigIssue, DiscernDiagnostic, DiscernValidateConfigData, DiscernValidateConfigInput } from '../../generated/types.js';
+import type {
+  DiscernConfigIssue,
+  DiscernDiagnostic,
+  DiscernValidateConfigData,
+  DiscernValidateConfigInput,
+} from '../../generated/types.js';
 import { checkConfigText, type CheckRepository } from '../engine/config/check.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
@@ -20,18 +25,33 @@ const HINTS = VERBS.validateConfig.hints;
 export const MAX_CONFIG_BYTES = 256 * 1024;
 const INLINE = 'inline TOML';
 
-export async function validateConfig(input: DiscernValidateConfigInput, ctx: InspectVerbContext): Promise<ValidateConfigOutcome> {
+export async function validateConfig(
+  input: DiscernValidateConfigInput,
+  ctx: InspectVerbContext,
+): Promise<ValidateConfigOutcome> {
   const help = argumentsHelp(ctx, 'validate-config');
   const given = (input.toml !== undefined ? 1 : 0) + (input.file !== undefined ? 1 : 0);
   if (given !== 1) {
-    return { refusal: { error: 'invalid_value', message: `validate config checks exactly one text, and ${given === 0 ? 'neither `toml` nor `file` was given' : 'both `toml` and `file` were given'}. ${HINTS.one_source}`, next: { help } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `validate config checks exactly one text, and ${given === 0 ? 'neither `toml` nor `file` was given' : 'both `toml` and `file` were given'}. ${HINTS.one_source}`,
+        next: { help },
+      },
+    };
   }
   const { resolution } = ctx;
   // A missing config, a broken one, or no trunk yet is exactly when a text gets checked: only a call that cannot
   // be aimed anywhere is refused.
-  if (!resolution.ok && (resolution.refusal.error === 'invalid_arguments' || resolution.refusal.error === 'precondition_failed')) return { refusal: resolution.refusal };
+  if (
+    !resolution.ok &&
+    (resolution.refusal.error === 'invalid_arguments' || resolution.refusal.error === 'precondition_failed')
+  )
+    return { refusal: resolution.refusal };
   const checkout = resolution.ok ? resolution.project : resolution.partial.checkout;
-  const repository: CheckRepository | undefined = checkout ? { root: checkout.root, commonDir: checkout.commonDir } : undefined;
+  const repository: CheckRepository | undefined = checkout
+    ? { root: checkout.root, commonDir: checkout.commonDir }
+    : undefined;
   const base = checkout?.root ?? (await directoryOf(ctx.target));
 
   let bytes: Uint8Array;
@@ -48,7 +68,12 @@ export async function validateConfig(input: DiscernValidateConfigInput, ctx: Ins
     source = { kind: 'file', name: file, path, bytes: bytes.length };
   }
 
-  const check = await checkConfigText(bytes, { displayName: source.name, ...(repository ? { repository } : {}), env: ctx.env, signal: ctx.signal });
+  const check = await checkConfigText(bytes, {
+    displayName: source.name,
+    ...(repository ? { repository } : {}),
+    env: ctx.env,
+    signal: ctx.signal,
+  });
   const data: DiscernValidateConfigData = {
     source,
     ...(repository ? { root: repository.root } : {}),
@@ -57,7 +82,10 @@ export async function validateConfig(input: DiscernValidateConfigInput, ctx: Ins
     warnings: check.warnings,
     checks: check.checks,
   };
-  const diagnostics = [...check.errors.map((i) => diagnostic(i, 'error', source, ctx)), ...check.warnings.map((i) => diagnostic(i, 'warning', source, ctx))];
+  const diagnostics = [
+    ...check.errors.map((i) => diagnostic(i, 'error', source, ctx)),
+    ...check.warnings.map((i) => diagnostic(i, 'warning', source, ctx)),
+  ];
   const outside = repository ? [] : [HINTS.no_checkout];
 
   if (check.config === undefined || check.slug !== undefined) {
@@ -66,20 +94,38 @@ export async function validateConfig(input: DiscernValidateConfigInput, ctx: Ins
       data,
       diagnostics,
       hints: [...outside, HINTS.fix_all],
-      refusal: { error: slug, message: failureMessage(source.name, check.errors), next: { file: source.kind === 'inline' ? 'the draft' : source.name, where: lines(check.errors) } },
+      refusal: {
+        error: slug,
+        message: failureMessage(source.name, check.errors),
+        next: { file: source.kind === 'inline' ? 'the draft' : source.name, where: lines(check.errors) },
+      },
     };
   }
 
   const config = check.config;
   const trunk = chooseTrunk(config, ctx.env);
   const gate = gateConfig(config);
-  const planned = gate.ok ? planGate({ mode: 'done', catalog: gate.gate.catalog, settings: gate.gate.settings, changedScopes: [], replayable: new Set() }) : undefined;
+  const planned = gate.ok
+    ? planGate({
+        mode: 'done',
+        catalog: gate.gate.catalog,
+        settings: gate.gate.settings,
+        changedScopes: [],
+        replayable: new Set(),
+      })
+    : undefined;
   return {
     data: {
       ...data,
       config: resolvedConfig({ root: base, config, trunk }),
-      stages: (planned?.groups ?? []).map((g) => ({ stage: g.name, parallel: g.parallel, jobs: g.producers.map((p) => ({ name: p.label, commands: p.commands })) })),
-      scope_gates: gate.ok ? gate.gate.catalog.scopeGates.map((p) => ({ scope: p.scope ?? p.label, commands: p.commands })) : [],
+      stages: (planned?.groups ?? []).map((g) => ({
+        stage: g.name,
+        parallel: g.parallel,
+        jobs: g.producers.map((p) => ({ name: p.label, commands: p.commands })),
+      })),
+      scope_gates: gate.ok
+        ? gate.gate.catalog.scopeGates.map((p) => ({ scope: p.scope ?? p.label, commands: p.commands }))
+        : [],
     },
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     hints: [...outside, HINTS.save],
@@ -87,7 +133,9 @@ export async function validateConfig(input: DiscernValidateConfigInput, ctx: Ins
   };
 }
 
-type SourceRead = { bytes: Uint8Array } | { refusal: Extract<ValidateConfigOutcome['refusal'], { error: 'invalid_value' | 'read_failed' }> };
+type SourceRead =
+  | { bytes: Uint8Array }
+  | { refusal: Extract<ValidateConfigOutcome['refusal'], { error: 'invalid_value' | 'read_failed' }> };
 
 /** The file to check: a regular file of at most 256 KiB. */
 async function readSource(path: string, given: string, help: string): Promise<SourceRead> {
@@ -95,18 +143,45 @@ async function readSource(path: string, given: string, help: string): Promise<So
   let size: number;
   try {
     const info = await stat(path);
-    if (!info.isFile()) return { refusal: { error: 'invalid_value', message: `${named} is not a file.`, next: { help } } };
+    if (!info.isFile())
+      return { refusal: { error: 'invalid_value', message: `${named} is not a file.`, next: { help } } };
     size = info.size;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { refusal: { error: 'invalid_value', message: `${named} does not exist; \`file\` is absolute or relative to the project root.`, next: { help } } };
-    return { refusal: { error: 'read_failed', message: `${named} cannot be read (${code}).`, next: { target: path, access: 'readable' } } };
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      return {
+        refusal: {
+          error: 'invalid_value',
+          message: `${named} does not exist; \`file\` is absolute or relative to the project root.`,
+          next: { help },
+        },
+      };
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `${named} cannot be read (${code}).`,
+        next: { target: path, access: 'readable' },
+      },
+    };
   }
-  if (size > MAX_CONFIG_BYTES) return { refusal: { error: 'invalid_value', message: `${named} has ${size} bytes; validate config reads at most 256 KiB.`, next: { help } } };
+  if (size > MAX_CONFIG_BYTES)
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `${named} has ${size} bytes; validate config reads at most 256 KiB.`,
+        next: { help },
+      },
+    };
   try {
     return { bytes: await readFile(path) };
   } catch (error) {
-    return { refusal: { error: 'read_failed', message: `${named} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, next: { target: path, access: 'readable' } } };
+    return {
+      refusal: {
+        error: 'read_failed',
+        message: `${named} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+        next: { target: path, access: 'readable' },
+      },
+    };
   }
 }
 
@@ -116,8 +191,20 @@ async function directoryOf(path: string): Promise<string> {
 }
 
 /** One problem as the envelope's diagnostic: file, line, column, the message naming the key, and how to check again. */
-function diagnostic(issue: DiscernConfigIssue, severity: 'error' | 'warning', source: DiscernValidateConfigData['source'], ctx: InspectVerbContext): DiscernDiagnostic {
-  const again = source.kind === 'file' ? (ctx.surface === 'mcp' ? `discern_validate_config with file "${source.name}"` : `discern validate-config ${source.name}`) : ctx.surface === 'mcp' ? 'discern_validate_config with the corrected text as toml' : 'discern validate-config --toml <the corrected text>';
+function diagnostic(
+  issue: DiscernConfigIssue,
+  severity: 'error' | 'warning',
+  source: DiscernValidateConfigData['source'],
+  ctx: InspectVerbContext,
+): DiscernDiagnostic {
+  const again =
+    source.kind === 'file'
+      ? ctx.surface === 'mcp'
+        ? `discern_validate_config with file "${source.name}"`
+        : `discern validate-config ${source.name}`
+      : ctx.surface === 'mcp'
+        ? 'discern_validate_config with the corrected text as toml'
+        : 'discern validate-config --toml <the corrected text>';
   return {
     tool: 'discern validate-config',
     severity,
@@ -131,7 +218,9 @@ function diagnostic(issue: DiscernConfigIssue, severity: 'error' | 'warning', so
 }
 
 function failureMessage(name: string, errors: readonly DiscernConfigIssue[]): string {
-  const shown = errors.slice(0, 8).map((i) => `\`${i.path}\`${i.line !== undefined ? ` (line ${i.line})` : ''} ${i.message}`);
+  const shown = errors
+    .slice(0, 8)
+    .map((i) => `\`${i.path}\`${i.line !== undefined ? ` (line ${i.line})` : ''} ${i.message}`);
   const more = errors.length > shown.length ? `; and ${errors.length - shown.length} more in diagnostics` : '';
   return `${name} has ${errors.length} error${errors.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}.`;
 }

@@ -35,7 +35,13 @@ import { COMMIT_LOG_FORMAT, parseCommitLog } from '../engine/efforts/incoming.js
 import { nameProblem } from '../engine/efforts/naming.js';
 import { parkedRecords } from '../engine/efforts/parked.js';
 import { runSetupSteps } from '../engine/efforts/setup-steps.js';
-import { readTaskRecord, recordResources, writeTaskRecord, type TaskRecord, TASK_RECORD_FORMAT } from '../engine/efforts/task-record.js';
+import {
+  readTaskRecord,
+  recordResources,
+  writeTaskRecord,
+  type TaskRecord,
+  TASK_RECORD_FORMAT,
+} from '../engine/efforts/task-record.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
@@ -43,7 +49,15 @@ import type { ProjectVerbContext } from './context.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-type Found = { effort: Effort; mainRoot: string } | { refusal: { error: 'unknown_target' | 'invalid_value'; message: string; next: { list: string } | { help: string } } };
+type Found =
+  | { effort: Effort; mainRoot: string }
+  | {
+      refusal: {
+        error: 'unknown_target' | 'invalid_value';
+        message: string;
+        next: { list: string } | { help: string };
+      };
+    };
 
 const UNLANDED_SHOWN = 20;
 
@@ -51,13 +65,33 @@ async function locate(ctx: ProjectVerbContext, target: string, command: string):
   const { mainRoot, efforts } = await listEfforts(ctx.project.root, ctx.env);
   const match = selectEffort(efforts, target);
   if ('effort' in match) return { effort: match.effort, mainRoot };
-  if ('ambiguous' in match) return { refusal: { error: 'invalid_value', message: `"${target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`, next: { help: `\`discern help ${command}\`` } } };
-  return { refusal: { error: 'unknown_target', message: `"${target}" names no effort with a worktree here.${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ''}`, next: { list: 'discern status' } } };
+  if ('ambiguous' in match)
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `"${target}" matches ${match.ambiguous.length} efforts (${match.ambiguous.map((e) => e.id).join(', ')}): name one by id.`,
+        next: { help: `\`discern help ${command}\`` },
+      },
+    };
+  return {
+    refusal: {
+      error: 'unknown_target',
+      message: `"${target}" names no effort with a worktree here.${efforts.length > 0 ? ` Efforts: ${efforts.map((e) => e.id).join(', ')}.` : ''}`,
+      next: { list: 'discern status' },
+    },
+  };
 }
 
-async function unlanded(run: { cwd: string; env: Env }, trunk: string, branch: string): Promise<{ commits: { sha: string; subject: string }[]; total: number }> {
+async function unlanded(
+  run: { cwd: string; env: Env },
+  trunk: string,
+  branch: string,
+): Promise<{ commits: { sha: string; subject: string }[]; total: number }> {
   const range = `refs/heads/${trunk}..refs/heads/${branch}`;
-  const [log, count] = await Promise.all([git(['log', '-z', `--max-count=${UNLANDED_SHOWN}`, COMMIT_LOG_FORMAT, range], run), git(['rev-list', '--count', range], run)]);
+  const [log, count] = await Promise.all([
+    git(['log', '-z', `--max-count=${UNLANDED_SHOWN}`, COMMIT_LOG_FORMAT, range], run),
+    git(['rev-list', '--count', range], run),
+  ]);
   const commits = parseCommitLog(log.stdout);
   return { commits, total: count.code === 0 ? Number(count.stdout.trim()) : commits.length };
 }
@@ -67,35 +101,83 @@ function outputDir(ctx: ProjectVerbContext, op: string, id: string): string {
 }
 
 /** The refusal for uncommitted changes or unlanded commits, naming them, with the forced command. */
-async function guard(ctx: ProjectVerbContext, effort: Effort, mainRoot: string, command: string, force: boolean, checkCommits: boolean) {
+async function guard(
+  ctx: ProjectVerbContext,
+  effort: Effort,
+  mainRoot: string,
+  command: string,
+  force: boolean,
+  checkCommits: boolean,
+) {
   const state = await readWorkingState(effort.path, ctx.env).catch(() => undefined);
   const run = { cwd: mainRoot, env: ctx.env };
   const lost = checkCommits ? await unlanded(run, ctx.project.trunk.name, effort.branch) : { commits: [], total: 0 };
   if (force) return { lost };
   const problems: string[] = [];
-  if (state && state.changed > 0) problems.push(`its worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'} (\`git -C ${effort.path} status\`)`);
-  if (lost.total > 0) problems.push(`${effort.branch} has ${lost.total} commit${lost.total === 1 ? '' : 's'} ${ctx.project.trunk.name} does not contain: ${lost.commits.slice(0, 5).map((c) => `${c.sha.slice(0, 12)} ${c.subject}`).join('; ')}${lost.total > 5 ? '; …' : ''}`);
+  if (state && state.changed > 0)
+    problems.push(
+      `its worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'} (\`git -C ${effort.path} status\`)`,
+    );
+  if (lost.total > 0)
+    problems.push(
+      `${effort.branch} has ${lost.total} commit${lost.total === 1 ? '' : 's'} ${ctx.project.trunk.name} does not contain: ${lost.commits
+        .slice(0, 5)
+        .map((c) => `${c.sha.slice(0, 12)} ${c.subject}`)
+        .join('; ')}${lost.total > 5 ? '; …' : ''}`,
+    );
   if (problems.length === 0) return { lost };
-  return { lost, refusal: { error: 'precondition_failed' as const, message: `${command} ${effort.id} would lose work: ${problems.join(', and ')}. Land or keep it, or run it again with --force.`, next: { rerun: `discern ${command} ${effort.id} --force` } } };
+  return {
+    lost,
+    refusal: {
+      error: 'precondition_failed' as const,
+      message: `${command} ${effort.id} would lose work: ${problems.join(', and ')}. Land or keep it, or run it again with --force.`,
+      next: { rerun: `discern ${command} ${effort.id} --force` },
+    },
+  };
 }
 
 export async function enter(input: DiscernEnterInput, ctx: ProjectVerbContext): Promise<EnterOutcome> {
   const found = await locate(ctx, input.target, 'enter');
   if ('refusal' in found) return { refusal: found.refusal } as EnterOutcome;
   const { effort } = found;
-  return { data: { effort: effort.id, branch: effort.branch, path: effort.path }, hints: [`cd ${JSON.stringify(effort.path)}`] };
+  return {
+    data: { effort: effort.id, branch: effort.branch, path: effort.path },
+    hints: [`cd ${JSON.stringify(effort.path)}`],
+  };
 }
 
-export async function worktreeTeardown(input: DiscernWorktreeTeardownInput, ctx: ProjectVerbContext): Promise<WorktreeTeardownOutcome> {
+export async function worktreeTeardown(
+  input: DiscernWorktreeTeardownInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeTeardownOutcome> {
   const found = await locate(ctx, input.target, 'worktree teardown');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeTeardownOutcome;
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree teardown', input.force === true, true);
-  if (guarded.refusal) return { data: { effort: effort.id, branch: effort.branch, path: effort.path, unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total }, refusal: guarded.refusal };
+  if (guarded.refusal)
+    return {
+      data: {
+        effort: effort.id,
+        branch: effort.branch,
+        path: effort.path,
+        unlanded_commits: guarded.lost.commits,
+        unlanded_total: guarded.lost.total,
+      },
+      refusal: guarded.refusal,
+    };
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'teardown', effort.id), steps, projectSecrets(ctx.project));
+  const resources = await destroyResources(
+    effort.record,
+    effort.path,
+    ctx.env,
+    outputDir(ctx, 'teardown', effort.id),
+    steps,
+    projectSecrets(ctx.project),
+  );
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
-  const branch = removed ? await deleteBranchIfLanded(mainRoot, effort.branch, ctx.project.trunk.name, ctx.env, steps) : { deleted: false, reason: 'the worktree could not be removed' };
+  const branch = removed
+    ? await deleteBranchIfLanded(mainRoot, effort.branch, ctx.project.trunk.name, ctx.env, steps)
+    : { deleted: false, reason: 'the worktree could not be removed' };
   if (branch.deleted) await forgetRecords(ctx, effort.id);
   const data = {
     effort: effort.id,
@@ -107,25 +189,72 @@ export async function worktreeTeardown(input: DiscernWorktreeTeardownInput, ctx:
     ...(resources.destroyed.length > 0 ? { resources_destroyed: resources.destroyed } : {}),
     ...(guarded.lost.total > 0 ? { unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total } : {}),
   };
-  if (!removed) return { steps, data, refusal: { error: 'apply_failed', message: `The worktree ${effort.path} could not be removed; see the steps.`, next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` } } };
+  if (!removed)
+    return {
+      steps,
+      data,
+      refusal: {
+        error: 'apply_failed',
+        message: `The worktree ${effort.path} could not be removed; see the steps.`,
+        next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` },
+      },
+    };
   if (resources.failed.length > 0) return { steps, data, refusal: resourcesLeft(effort, resources.failed) };
-  return { steps, data, hints: branch.deleted ? [`${effort.id} is gone; its work is on ${ctx.project.trunk.name}.`] : [`The branch ${effort.branch} stays: ${branch.reason ?? 'it holds unlanded commits'}. \`discern worktree setup ${effort.branch}\` brings a worktree back.`] };
+  return {
+    steps,
+    data,
+    hints: branch.deleted
+      ? [`${effort.id} is gone; its work is on ${ctx.project.trunk.name}.`]
+      : [
+          `The branch ${effort.branch} stays: ${branch.reason ?? 'it holds unlanded commits'}. \`discern worktree setup ${effort.branch}\` brings a worktree back.`,
+        ],
+  };
 }
 
-export async function worktreeDrop(input: DiscernWorktreeDropInput, ctx: ProjectVerbContext): Promise<WorktreeDropOutcome> {
+export async function worktreeDrop(
+  input: DiscernWorktreeDropInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeDropOutcome> {
   const found = await locate(ctx, input.target, 'worktree drop');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeDropOutcome;
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree drop', input.force === true, true);
-  if (guarded.refusal) return { data: { effort: effort.id, branch: effort.branch, path: effort.path, unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total }, refusal: guarded.refusal };
+  if (guarded.refusal)
+    return {
+      data: {
+        effort: effort.id,
+        branch: effort.branch,
+        path: effort.path,
+        unlanded_commits: guarded.lost.commits,
+        unlanded_total: guarded.lost.total,
+      },
+      refusal: guarded.refusal,
+    };
   const run = { cwd: mainRoot, env: ctx.env };
   const tip = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${effort.branch}`], run)).stdout.trim();
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'drop', effort.id), steps, projectSecrets(ctx.project));
+  const resources = await destroyResources(
+    effort.record,
+    effort.path,
+    ctx.env,
+    outputDir(ctx, 'drop', effort.id),
+    steps,
+    projectSecrets(ctx.project),
+  );
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
   // Compare-and-swap on the tip reported: a commit added meanwhile keeps the branch.
-  const deleted = removed && tip !== '' ? (await git(['update-ref', '-d', `refs/heads/${effort.branch}`, tip], run)).code === 0 : false;
-  steps.push({ kind: 'git', label: `delete branch ${effort.branch}`, disposition: 'run', note: tip.slice(0, 12), outcome: deleted ? 'ok' : 'failed', duration_s: 0 });
+  const deleted =
+    removed && tip !== ''
+      ? (await git(['update-ref', '-d', `refs/heads/${effort.branch}`, tip], run)).code === 0
+      : false;
+  steps.push({
+    kind: 'git',
+    label: `delete branch ${effort.branch}`,
+    disposition: 'run',
+    note: tip.slice(0, 12),
+    outcome: deleted ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   if (deleted) await forgetRecords(ctx, effort.id);
   const data = {
     effort: effort.id,
@@ -137,30 +266,93 @@ export async function worktreeDrop(input: DiscernWorktreeDropInput, ctx: Project
     ...(guarded.lost.total > 0 ? { unlanded_commits: guarded.lost.commits, unlanded_total: guarded.lost.total } : {}),
     ...(tip ? { dropped_tip: tip } : {}),
   };
-  if (!removed || !deleted) return { steps, data, refusal: { error: 'apply_failed', message: `${effort.id} was only partly dropped; see the steps.`, next: { recovery: `finish by hand (\`git worktree remove --force ${effort.path}\`, \`git branch -D ${effort.branch}\`)` } } };
+  if (!removed || !deleted)
+    return {
+      steps,
+      data,
+      refusal: {
+        error: 'apply_failed',
+        message: `${effort.id} was only partly dropped; see the steps.`,
+        next: {
+          recovery: `finish by hand (\`git worktree remove --force ${effort.path}\`, \`git branch -D ${effort.branch}\`)`,
+        },
+      },
+    };
   if (resources.failed.length > 0) return { steps, data, refusal: resourcesLeft(effort, resources.failed) };
-  return { steps, data, hints: guarded.lost.total > 0 ? [`Dropped ${guarded.lost.total} unlanded commit${guarded.lost.total === 1 ? '' : 's'}; \`git branch ${effort.branch} ${tip}\` restores them while git keeps the objects.`] : [`${effort.id} is gone.`] };
+  return {
+    steps,
+    data,
+    hints:
+      guarded.lost.total > 0
+        ? [
+            `Dropped ${guarded.lost.total} unlanded commit${guarded.lost.total === 1 ? '' : 's'}; \`git branch ${effort.branch} ${tip}\` restores them while git keeps the objects.`,
+          ]
+        : [`${effort.id} is gone.`],
+  };
 }
 
-export async function worktreePark(input: DiscernWorktreeParkInput, ctx: ProjectVerbContext): Promise<WorktreeParkOutcome> {
+export async function worktreePark(
+  input: DiscernWorktreeParkInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeParkOutcome> {
   const found = await locate(ctx, input.target, 'worktree park');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeParkOutcome;
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree park', input.force === true, false);
-  if (guarded.refusal) return { data: { effort: effort.id, branch: effort.branch, path: effort.path }, refusal: guarded.refusal };
-  const record: TaskRecord = effort.record ?? { format: TASK_RECORD_FORMAT, id: effort.id, branch: effort.branch, path: effort.path, from: { ref: ctx.project.trunk.name, commit: '' }, created_at: new Date().toISOString(), resources: [] };
+  if (guarded.refusal)
+    return { data: { effort: effort.id, branch: effort.branch, path: effort.path }, refusal: guarded.refusal };
+  const record: TaskRecord = effort.record ?? {
+    format: TASK_RECORD_FORMAT,
+    id: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    from: { ref: ctx.project.trunk.name, commit: '' },
+    created_at: new Date().toISOString(),
+    resources: [],
+  };
   // The task is kept under the common dir: the worktree's git dir goes with the worktree.
   await parkedRecords(ctx.project.commonDir).write({ ...record, resources: [] });
   const steps: DiscernStep[] = [];
-  const resources = await destroyResources(effort.record, effort.path, ctx.env, outputDir(ctx, 'park', effort.id), steps, projectSecrets(ctx.project));
+  const resources = await destroyResources(
+    effort.record,
+    effort.path,
+    ctx.env,
+    outputDir(ctx, 'park', effort.id),
+    steps,
+    projectSecrets(ctx.project),
+  );
   const removed = await removeWorktree(mainRoot, effort.path, ctx.env, steps, input.force === true);
-  const data = { effort: effort.id, branch: effort.branch, path: effort.path, worktree_removed: removed, ...(resources.destroyed.length > 0 ? { resources_destroyed: resources.destroyed } : {}) };
-  if (!removed) return { steps, data, refusal: { error: 'apply_failed', message: `The worktree ${effort.path} could not be removed; see the steps.`, next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` } } };
+  const data = {
+    effort: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    worktree_removed: removed,
+    ...(resources.destroyed.length > 0 ? { resources_destroyed: resources.destroyed } : {}),
+  };
+  if (!removed)
+    return {
+      steps,
+      data,
+      refusal: {
+        error: 'apply_failed',
+        message: `The worktree ${effort.path} could not be removed; see the steps.`,
+        next: { recovery: `remove it by hand (\`git worktree remove --force ${effort.path}\`)` },
+      },
+    };
   if (resources.failed.length > 0) return { steps, data, refusal: resourcesLeft(effort, resources.failed) };
-  return { steps, data, hints: [`Parked: ${effort.branch} and its task stay. \`discern worktree setup ${effort.id}\` brings the worktree back.`] };
+  return {
+    steps,
+    data,
+    hints: [
+      `Parked: ${effort.branch} and its task stay. \`discern worktree setup ${effort.id}\` brings the worktree back.`,
+    ],
+  };
 }
 
-export async function worktreeSetup(input: DiscernWorktreeSetupInput, ctx: ProjectVerbContext): Promise<WorktreeSetupOutcome> {
+export async function worktreeSetup(
+  input: DiscernWorktreeSetupInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeSetupOutcome> {
   const { project } = ctx;
   const parked = parkedRecords(project.commonDir);
   const found = await locate(ctx, input.target, 'worktree setup');
@@ -168,13 +360,37 @@ export async function worktreeSetup(input: DiscernWorktreeSetupInput, ctx: Proje
   let mainRoot: string;
   const steps: DiscernStep[] = [];
   if ('refusal' in found) {
-    const record = (await parked.read(input.target)) ?? (await parked.all()).find((r) => r.branch === input.target || `refs/heads/${r.branch}` === input.target);
+    const record =
+      (await parked.read(input.target)) ??
+      (await parked.all()).find((r) => r.branch === input.target || `refs/heads/${r.branch}` === input.target);
     if (record === undefined) return { refusal: found.refusal } as WorktreeSetupOutcome;
     mainRoot = (await listEfforts(project.root, ctx.env)).mainRoot;
-    if (existsSync(record.path)) return { refusal: { error: 'precondition_failed', message: `${record.path} exists already: move it away, then set ${record.id} up again.`, next: { rerun: `discern worktree setup ${record.id}` } } };
+    if (existsSync(record.path))
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message: `${record.path} exists already: move it away, then set ${record.id} up again.`,
+          next: { rerun: `discern worktree setup ${record.id}` },
+        },
+      };
     const added = await git(['worktree', 'add', '-q', record.path, record.branch], { cwd: mainRoot, env: ctx.env });
-    steps.push({ kind: 'git', label: `recreate the worktree of ${record.branch}`, disposition: 'run', note: record.path, outcome: added.code === 0 ? 'ok' : 'failed', duration_s: 0 });
-    if (added.code !== 0) return { steps, refusal: { error: 'apply_failed', message: `git could not recreate the worktree: ${gitComplaint(added)}.`, next: { recovery: 'fix what git names, then set it up again' } } };
+    steps.push({
+      kind: 'git',
+      label: `recreate the worktree of ${record.branch}`,
+      disposition: 'run',
+      note: record.path,
+      outcome: added.code === 0 ? 'ok' : 'failed',
+      duration_s: 0,
+    });
+    if (added.code !== 0)
+      return {
+        steps,
+        refusal: {
+          error: 'apply_failed',
+          message: `git could not recreate the worktree: ${gitComplaint(added)}.`,
+          next: { recovery: 'fix what git names, then set it up again' },
+        },
+      };
     const gitDir = linkedGitDir(record.path) ?? '';
     await writeTaskRecord(gitDir, record);
     await parked.remove(record.id);
@@ -183,83 +399,246 @@ export async function worktreeSetup(input: DiscernWorktreeSetupInput, ctx: Proje
     effort = found.effort;
     mainRoot = found.mainRoot;
   }
-  const record = (await readTaskRecord(effort.gitDir)) ?? { format: TASK_RECORD_FORMAT, id: effort.id, branch: effort.branch, path: effort.path, from: { ref: project.trunk.name, commit: '' }, created_at: new Date().toISOString(), resources: [] };
+  const record = (await readTaskRecord(effort.gitDir)) ?? {
+    format: TASK_RECORD_FORMAT,
+    id: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    from: { ref: project.trunk.name, commit: '' },
+    created_at: new Date().toISOString(),
+    resources: [],
+  };
   const have = new Set(record.resources.map((r) => r.name));
   const gateTimeout = project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
   const missing = Object.entries(project.config.worktree?.resources ?? {}).flatMap(([name, r]) =>
-    r === undefined || have.has(name) || commandList(r.create).length === 0 ? [] : [{ name, create: r.create, ...(r.destroy !== undefined ? { destroy: r.destroy } : {}), required: r.required ?? true, retries: r.retries ?? 0, timeoutS: r.timeout ?? gateTimeout }],
+    r === undefined || have.has(name) || commandList(r.create).length === 0
+      ? []
+      : [
+          {
+            name,
+            create: r.create,
+            ...(r.destroy !== undefined ? { destroy: r.destroy } : {}),
+            required: r.required ?? true,
+            retries: r.retries ?? 0,
+            timeoutS: r.timeout ?? gateTimeout,
+          },
+        ],
   );
-  const envFiles = (project.config.worktree?.env_files ?? ['.env', '.env.local']).filter((f) => existsSync(join(mainRoot, f)) && !existsSync(join(effort.path, f)));
-  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'setup', effort.id), envFiles, ensure: commandList(project.config.repository?.ensure), ensureTimeoutS: gateTimeout, resources: missing, secrets: projectSecrets(project, mainRoot) });
+  const envFiles = (project.config.worktree?.env_files ?? ['.env', '.env.local']).filter(
+    (f) => existsSync(join(mainRoot, f)) && !existsSync(join(effort.path, f)),
+  );
+  const setup = await runSetupSteps({
+    id: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    mainRoot,
+    env: ctx.env,
+    signal: ctx.signal,
+    outputDir: outputDir(ctx, 'setup', effort.id),
+    envFiles,
+    ensure: commandList(project.config.repository?.ensure),
+    ensureTimeoutS: gateTimeout,
+    resources: missing,
+    secrets: projectSecrets(project, mainRoot),
+  });
   steps.push(...setup.steps);
   // What was made is recorded whatever happened next, so teardown destroys it.
   const made = recordResources(setup.made, effort);
   if (made.length > 0) await writeTaskRecord(effort.gitDir, { ...record, resources: [...record.resources, ...made] });
-  const data = { effort: effort.id, branch: effort.branch, path: effort.path, ...(made.length > 0 ? { resources_created: made.map((r) => r.name) } : {}) };
-  if (!setup.ok) return { steps, data, ...(setup.diagnostics.length > 0 ? { diagnostics: setup.diagnostics } : {}), refusal: { error: 'apply_failed', message: `Setting up ${effort.id} stopped: ${setup.message}. What was made stays recorded; the worktree is kept.`, next: { recovery: `fix it, then run \`discern worktree setup ${effort.id}\` again` } } };
-  return { steps, data, ...(setup.advisories.length > 0 ? { advisories: setup.advisories as NonNullable<WorktreeSetupOutcome['advisories']> } : {}), hints: [`Set up: work in ${effort.path}.`] };
+  const data = {
+    effort: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    ...(made.length > 0 ? { resources_created: made.map((r) => r.name) } : {}),
+  };
+  if (!setup.ok)
+    return {
+      steps,
+      data,
+      ...(setup.diagnostics.length > 0 ? { diagnostics: setup.diagnostics } : {}),
+      refusal: {
+        error: 'apply_failed',
+        message: `Setting up ${effort.id} stopped: ${setup.message}. What was made stays recorded; the worktree is kept.`,
+        next: { recovery: `fix it, then run \`discern worktree setup ${effort.id}\` again` },
+      },
+    };
+  return {
+    steps,
+    data,
+    ...(setup.advisories.length > 0
+      ? { advisories: setup.advisories as NonNullable<WorktreeSetupOutcome['advisories']> }
+      : {}),
+    hints: [`Set up: work in ${effort.path}.`],
+  };
 }
 
-export async function worktreeEnsure(input: DiscernWorktreeEnsureInput, ctx: ProjectVerbContext): Promise<WorktreeEnsureOutcome> {
+export async function worktreeEnsure(
+  input: DiscernWorktreeEnsureInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeEnsureOutcome> {
   const found = await locate(ctx, input.target, 'worktree ensure');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeEnsureOutcome;
   const { effort, mainRoot } = found;
-  const setup = await runSetupSteps({ id: effort.id, branch: effort.branch, path: effort.path, mainRoot, env: ctx.env, signal: ctx.signal, outputDir: outputDir(ctx, 'ensure', effort.id), envFiles: [], ensure: commandList(ctx.project.config.repository?.ensure), ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S, resources: [], secrets: projectSecrets(ctx.project, mainRoot) });
+  const setup = await runSetupSteps({
+    id: effort.id,
+    branch: effort.branch,
+    path: effort.path,
+    mainRoot,
+    env: ctx.env,
+    signal: ctx.signal,
+    outputDir: outputDir(ctx, 'ensure', effort.id),
+    envFiles: [],
+    ensure: commandList(ctx.project.config.repository?.ensure),
+    ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+    resources: [],
+    secrets: projectSecrets(ctx.project, mainRoot),
+  });
   const data = { effort: effort.id, branch: effort.branch, path: effort.path };
-  if (!setup.ok) return { steps: setup.steps, data, ...(setup.diagnostics.length > 0 ? { diagnostics: setup.diagnostics } : {}), refusal: { error: 'apply_failed', message: `ensure stopped: ${setup.message}.`, next: { recovery: `fix it, then run \`discern worktree ensure ${effort.id}\` again` } } };
-  return { steps: setup.steps, data, hints: setup.steps.length === 0 ? ['[repository] ensure is empty: nothing to run.'] : [`${effort.id} is ensured.`] };
+  if (!setup.ok)
+    return {
+      steps: setup.steps,
+      data,
+      ...(setup.diagnostics.length > 0 ? { diagnostics: setup.diagnostics } : {}),
+      refusal: {
+        error: 'apply_failed',
+        message: `ensure stopped: ${setup.message}.`,
+        next: { recovery: `fix it, then run \`discern worktree ensure ${effort.id}\` again` },
+      },
+    };
+  return {
+    steps: setup.steps,
+    data,
+    hints: setup.steps.length === 0 ? ['[repository] ensure is empty: nothing to run.'] : [`${effort.id} is ensured.`],
+  };
 }
 
-export async function worktreeRename(input: DiscernWorktreeRenameInput, ctx: ProjectVerbContext): Promise<WorktreeRenameOutcome> {
+export async function worktreeRename(
+  input: DiscernWorktreeRenameInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreeRenameOutcome> {
   const found = await locate(ctx, input.target, 'worktree rename');
   if ('refusal' in found) return { refusal: found.refusal } as WorktreeRenameOutcome;
   const { effort, mainRoot } = found;
   const prefix = ctx.project.config.repository?.branch_prefix ?? 'agent/';
   const problem = nameProblem(input.name, prefix);
-  if (problem !== undefined) return { refusal: { error: 'invalid_value', message: `"${input.name}" cannot name an effort: ${problem}.`, next: { help: '`discern help worktree rename`' } } };
+  if (problem !== undefined)
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `"${input.name}" cannot name an effort: ${problem}.`,
+        next: { help: '`discern help worktree rename`' },
+      },
+    };
   const branch = `${prefix}${input.name}`;
   const path = join(effort.path, '..', input.name);
   const run = { cwd: mainRoot, env: ctx.env };
   if ((await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], run)).code === 0 || existsSync(path)) {
-    return { refusal: { error: 'invalid_value', message: `"${input.name}" is taken (branch ${branch} or ${path} exists).`, next: { help: '`discern help worktree rename`' } } };
+    return {
+      refusal: {
+        error: 'invalid_value',
+        message: `"${input.name}" is taken (branch ${branch} or ${path} exists).`,
+        next: { help: '`discern help worktree rename`' },
+      },
+    };
   }
   const steps: DiscernStep[] = [];
   const renamed = await git(['branch', '-m', effort.branch, branch], run);
-  steps.push({ kind: 'git', label: `rename ${effort.branch} to ${branch}`, disposition: 'run', outcome: renamed.code === 0 ? 'ok' : 'failed', duration_s: 0 });
-  if (renamed.code !== 0) return { steps, refusal: { error: 'apply_failed', message: `git could not rename the branch: ${gitComplaint(renamed)}. Nothing changed.`, next: { recovery: 'fix what git names, then rename again' } } };
+  steps.push({
+    kind: 'git',
+    label: `rename ${effort.branch} to ${branch}`,
+    disposition: 'run',
+    outcome: renamed.code === 0 ? 'ok' : 'failed',
+    duration_s: 0,
+  });
+  if (renamed.code !== 0)
+    return {
+      steps,
+      refusal: {
+        error: 'apply_failed',
+        message: `git could not rename the branch: ${gitComplaint(renamed)}. Nothing changed.`,
+        next: { recovery: 'fix what git names, then rename again' },
+      },
+    };
   const moved = await git(['worktree', 'move', effort.path, path], run);
-  steps.push({ kind: 'git', label: 'move the worktree', disposition: 'run', note: path, outcome: moved.code === 0 ? 'ok' : 'failed', duration_s: 0 });
+  steps.push({
+    kind: 'git',
+    label: 'move the worktree',
+    disposition: 'run',
+    note: path,
+    outcome: moved.code === 0 ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   if (moved.code !== 0) {
     // Put the branch name back: half a rename is worse than none.
     await git(['branch', '-m', branch, effort.branch], run);
-    return { steps, refusal: { error: 'apply_failed', message: `git could not move the worktree: ${gitComplaint(moved)}. The branch name was put back.`, next: { recovery: 'fix what git names, then rename again' } } };
+    return {
+      steps,
+      refusal: {
+        error: 'apply_failed',
+        message: `git could not move the worktree: ${gitComplaint(moved)}. The branch name was put back.`,
+        next: { recovery: 'fix what git names, then rename again' },
+      },
+    };
   }
   const record = (await readTaskRecord(effort.gitDir)) ?? effort.record;
   if (record) await writeTaskRecord(effort.gitDir, { ...record, id: input.name, branch, path });
   steps.push({ kind: 'task-metadata', label: 'record the new name', disposition: 'run', outcome: 'ok', duration_s: 0 });
   await renameRecords(ctx, effort.id, input.name, branch, path);
-  return { steps, data: { effort: input.name, branch, path, previous: { effort: effort.id, branch: effort.branch, path: effort.path } }, hints: [`Renamed: work in ${path}.`] };
+  return {
+    steps,
+    data: {
+      effort: input.name,
+      branch,
+      path,
+      previous: { effort: effort.id, branch: effort.branch, path: effort.path },
+    },
+    hints: [`Renamed: work in ${path}.`],
+  };
 }
 
-export async function worktreePrune(input: DiscernWorktreePruneInput, ctx: ProjectVerbContext): Promise<WorktreePruneOutcome> {
+export async function worktreePrune(
+  input: DiscernWorktreePruneInput,
+  ctx: ProjectVerbContext,
+): Promise<WorktreePruneOutcome> {
   const { project } = ctx;
   const run = { cwd: project.root, env: ctx.env };
   const dry = input.dry_run === true;
   const listed = await git(['worktree', 'prune', '--dry-run', '--verbose'], run);
-  const pruned = [...`${listed.stdout}\n${listed.stderr}`.matchAll(/^Removing worktrees\/([^:]+):/gm)].map((m) => m[1] ?? '');
+  const pruned = [...`${listed.stdout}\n${listed.stderr}`.matchAll(/^Removing worktrees\/([^:]+):/gm)].map(
+    (m) => m[1] ?? '',
+  );
   const steps: DiscernStep[] = [];
   if (!dry && pruned.length > 0) {
     const done = await git(['worktree', 'prune'], run);
-    steps.push({ kind: 'git', label: 'git worktree prune', disposition: 'run', outcome: done.code === 0 ? 'ok' : 'failed', duration_s: 0 });
+    steps.push({
+      kind: 'git',
+      label: 'git worktree prune',
+      disposition: 'run',
+      outcome: done.code === 0 ? 'ok' : 'failed',
+      duration_s: 0,
+    });
   }
-  const branchExists = async (branch: string): Promise<boolean> => (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], run)).code === 0;
+  const branchExists = async (branch: string): Promise<boolean> =>
+    (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], run)).code === 0;
   const paths = acceptancePaths(project.commonDir);
   const parked = parkedRecords(project.commonDir);
   const cleared: string[] = [];
   const kinds: { kind: string; records: { id: string; branch: string }[]; remove: (id: string) => Promise<void> }[] = [
-    { kind: 'submission', records: (await submissions.all(paths)).map((r) => ({ id: r.effort, branch: r.branch })), remove: (id) => submissions.remove(paths, id) },
-    { kind: 'grant', records: (await grants.all(paths)).map((r) => ({ id: r.effort, branch: r.branch })), remove: (id) => grants.remove(paths, id) },
-    { kind: 'parked', records: (await parked.all()).map((r) => ({ id: r.id, branch: r.branch })), remove: (id) => parked.remove(id) },
+    {
+      kind: 'submission',
+      records: (await submissions.all(paths)).map((r) => ({ id: r.effort, branch: r.branch })),
+      remove: (id) => submissions.remove(paths, id),
+    },
+    {
+      kind: 'grant',
+      records: (await grants.all(paths)).map((r) => ({ id: r.effort, branch: r.branch })),
+      remove: (id) => grants.remove(paths, id),
+    },
+    {
+      kind: 'parked',
+      records: (await parked.all()).map((r) => ({ id: r.id, branch: r.branch })),
+      remove: (id) => parked.remove(id),
+    },
   ];
   for (const { kind, records, remove } of kinds) {
     for (const record of records) {
@@ -268,20 +647,59 @@ export async function worktreePrune(input: DiscernWorktreePruneInput, ctx: Proje
       if (!dry) await remove(record.id);
     }
   }
-  if (!dry && cleared.length > 0) steps.push({ kind: 'git', label: `clear ${cleared.length} record${cleared.length === 1 ? '' : 's'} of efforts whose branch is gone`, disposition: 'run', outcome: 'ok', duration_s: 0 });
+  if (!dry && cleared.length > 0)
+    steps.push({
+      kind: 'git',
+      label: `clear ${cleared.length} record${cleared.length === 1 ? '' : 's'} of efforts whose branch is gone`,
+      disposition: 'run',
+      outcome: 'ok',
+      duration_s: 0,
+    });
   const prefix = project.config.repository?.branch_prefix ?? 'agent/';
   const { efforts } = await listEfforts(project.root, ctx.env);
   const held = new Set(efforts.map((e) => e.branch));
-  const branches = (await git(['for-each-ref', '--format=%(refname)', `refs/heads/${prefix}`], run)).stdout.split('\n').filter(Boolean).map((r) => r.slice('refs/heads/'.length)).filter((b) => !held.has(b)).sort();
+  const branches = (await git(['for-each-ref', '--format=%(refname)', `refs/heads/${prefix}`], run)).stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((r) => r.slice('refs/heads/'.length))
+    .filter((b) => !held.has(b))
+    .sort();
   const data = { worktrees_pruned: pruned, records_cleared: cleared, branches_without_worktree: branches };
-  if (dry) return { dry_run: true, plan: { title: `prune would forget ${pruned.length} worktree${pruned.length === 1 ? '' : 's'} and clear ${cleared.length} record${cleared.length === 1 ? '' : 's'}`, details: [...pruned, ...cleared], steps: [] }, data };
-  return { steps, data, hints: branches.length > 0 ? [`Effort branches without a worktree stay: ${branches.join(', ')} (\`discern worktree setup <branch>\` for a parked one).`] : ['Nothing is left behind.'] };
+  if (dry)
+    return {
+      dry_run: true,
+      plan: {
+        title: `prune would forget ${pruned.length} worktree${pruned.length === 1 ? '' : 's'} and clear ${cleared.length} record${cleared.length === 1 ? '' : 's'}`,
+        details: [...pruned, ...cleared],
+        steps: [],
+      },
+      data,
+    };
+  return {
+    steps,
+    data,
+    hints:
+      branches.length > 0
+        ? [
+            `Effort branches without a worktree stay: ${branches.join(', ')} (\`discern worktree setup <branch>\` for a parked one).`,
+          ]
+        : ['Nothing is left behind.'],
+  };
 }
 
 /** The worktree went, but resources failed to destroy: said so, with what to do by hand. */
-function resourcesLeft(effort: Effort, failed: readonly string[]): { error: 'apply_failed'; message: string; next: { recovery: string } } {
-  const commands = (effort.record?.resources ?? []).filter((r) => failed.includes(r.name)).map((r) => `${r.name}: \`${r.destroy ?? ''}\``);
-  return { error: 'apply_failed', message: `The rest is done, but ${failed.length === 1 ? 'a resource' : `${failed.length} resources`} could not be destroyed (${commands.join('; ')}); their outputs are in the steps.`, next: { recovery: 'destroy them by hand; nothing else needs repeating' } };
+function resourcesLeft(
+  effort: Effort,
+  failed: readonly string[],
+): { error: 'apply_failed'; message: string; next: { recovery: string } } {
+  const commands = (effort.record?.resources ?? [])
+    .filter((r) => failed.includes(r.name))
+    .map((r) => `${r.name}: \`${r.destroy ?? ''}\``);
+  return {
+    error: 'apply_failed',
+    message: `The rest is done, but ${failed.length === 1 ? 'a resource' : `${failed.length} resources`} could not be destroyed (${commands.join('; ')}); their outputs are in the steps.`,
+    next: { recovery: 'destroy them by hand; nothing else needs repeating' },
+  };
 }
 
 /** A removed effort's queue, grant and parked records go with it. */
@@ -292,7 +710,13 @@ async function forgetRecords(ctx: ProjectVerbContext, id: string): Promise<void>
   await parkedRecords(ctx.project.commonDir).remove(id);
 }
 
-async function renameRecords(ctx: ProjectVerbContext, from: string, to: string, branch: string, path: string): Promise<void> {
+async function renameRecords(
+  ctx: ProjectVerbContext,
+  from: string,
+  to: string,
+  branch: string,
+  path: string,
+): Promise<void> {
   const paths = acceptancePaths(ctx.project.commonDir);
   const submission = await submissions.read(paths, from);
   if (submission) {

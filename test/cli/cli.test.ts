@@ -51,8 +51,16 @@ describe('grammar errors exit 2 and never print a banner on stdout', () => {
     ['a lone dash', ['docs', '-'], /`-` \(standard input\) is not accepted/],
     ['the version flag with anything else', ['-V', '--markdown'], /-V takes nothing else/],
     ['help for a command that does not exist', ['-h', 'nope'], /"nope" is not a discern command/],
-    ['a command group without its subcommand', ['setup'], /Did you mean: discern setup accept, discern setup begin, discern setup done, discern setup step, discern setup verify\?/],
-    ['a positional that must be a number', ['setup', 'step', 'two'], /discern setup step: <n> needs a number, not "two"/],
+    [
+      'a command group without its subcommand',
+      ['setup'],
+      /Did you mean: discern setup accept, discern setup begin, discern setup done, discern setup step, discern setup verify\?/,
+    ],
+    [
+      'a positional that must be a number',
+      ['setup', 'step', 'two'],
+      /discern setup step: <n> needs a number, not "two"/,
+    ],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {
@@ -109,7 +117,11 @@ describe('--help for every command comes from the grammar', () => {
     for (const args of [['help'], ['--help']]) {
       const run = await runCli(args);
       assert.equal(run.code, 0);
-      for (const command of CLI_GRAMMAR.commands) assert.ok(run.stdout.includes(`discern ${command.path.join(' ')}`), `${args.join(' ')} lists ${command.path.join(' ')}`);
+      for (const command of CLI_GRAMMAR.commands)
+        assert.ok(
+          run.stdout.includes(`discern ${command.path.join(' ')}`),
+          `${args.join(' ')} lists ${command.path.join(' ')}`,
+        );
     }
   });
   it('`discern help nosuch` is an argument error, exit 2, like `discern nosuch`', async () => {
@@ -184,20 +196,33 @@ describe('results and exit codes', () => {
     assert.equal(a.stdout, b.stdout);
   });
   it('arguments the input schema refuses exit 2, like grammar errors', async () => {
-    for (const args of [['docs', '', '--json'], ['help', 'a', 'b', 'c', 'd', 'e', '--json'], ['docs', '../package.json', '--json'], ['docs', '--search', 'x'.repeat(501), '--json']]) {
+    for (const args of [
+      ['docs', '', '--json'],
+      ['help', 'a', 'b', 'c', 'd', 'e', '--json'],
+      ['docs', '../package.json', '--json'],
+      ['docs', '--search', 'x'.repeat(501), '--json'],
+    ]) {
       const run = await runCli(args);
       assert.equal(run.code, 2, args.join(' '));
       assert.equal(onlyJson(run)['error'], 'invalid_arguments');
     }
   });
-  it('a result that cannot be written (a full disk) is a failure, said on stderr', { skip: !existsSync('/dev/full') }, async () => {
-    const child = spawn('/bin/sh', ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} docs --json > /dev/full`], { env: cleanEnv() });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-    assert.equal(code, 1);
-    assert.match(stderr, /the result could not be written to stdout \(ENOSPC\)/);
-  });
+  it(
+    'a result that cannot be written (a full disk) is a failure, said on stderr',
+    { skip: !existsSync('/dev/full') },
+    async () => {
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} docs --json > /dev/full`],
+        { env: cleanEnv() },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      assert.equal(code, 1);
+      assert.match(stderr, /the result could not be written to stdout \(ENOSPC\)/);
+    },
+  );
   it('`--` ends options: what follows is a positional', async () => {
     const run = await runCli(['docs', '--json', '--', '--not-a-flag']);
     assert.equal(run.code, 1);
@@ -208,7 +233,10 @@ describe('results and exit codes', () => {
   it('an unexpected exception exits 70 with a crash record and no stack trace on stdout', async () => {
     const r = project();
     for (const format of ['--json', undefined]) {
-      const run = await runCli(['doctor', ...(format ? [format] : [])], { cwd: r.root, env: cleanEnv({ DISCERN_FAULT: 'verb:doctor' }) });
+      const run = await runCli(['doctor', ...(format ? [format] : [])], {
+        cwd: r.root,
+        env: cleanEnv({ DISCERN_FAULT: 'verb:doctor' }),
+      });
       assert.equal(run.code, 70);
       assert.doesNotMatch(run.stdout, /\n\s+at /, 'no stack trace');
       const record = /crash record is at (\S+?);/.exec(run.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
@@ -221,7 +249,10 @@ describe('results and exit codes', () => {
 
 describe('the impact --has predicate', () => {
   it('bare, it prints nothing and answers by exit status; with --json it prints the answer and exits 0', async () => {
-    const r = scratchRepo({ 'discern.toml': '[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n[scopes.src]\npaths = ["src/**"]\n', 'docs/a.md': 'a' });
+    const r = scratchRepo({
+      'discern.toml': '[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n[scopes.src]\npaths = ["src/**"]\n',
+      'docs/a.md': 'a',
+    });
     repos.push(r);
     r.write('docs/a.md', 'changed');
     const yes = await runCli(['impact', '--has', 'docs'], { cwd: r.root });
@@ -272,10 +303,19 @@ describe('signals end a run with 128 + the signal number', () => {
   for (const [signal, status] of statuses) {
     it(`${signal} → ${status}`, async () => {
       // `discern mcp` waits on stdin; once it has answered initialize it is certainly running.
-      const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], { cwd: join(DISCERN_BIN, '../..'), env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], {
+        cwd: join(DISCERN_BIN, '../..'),
+        env: cleanEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      };
       child.stdin.write(`${JSON.stringify(initialize)}\n`);
       await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
       child.kill(signal);

@@ -3,10 +3,24 @@
 // say what a row holds, every line fits the width, and the glyphs follow the locale.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DiscernProgressRecord, DiscernQueueRow, DiscernStatusData, DiscernStatusFleetRow } from '../../generated/types.js';
+import type {
+  DiscernProgressRecord,
+  DiscernQueueRow,
+  DiscernStatusData,
+  DiscernStatusFleetRow,
+} from '../../generated/types.js';
 import { decodeKeys } from '../../src/surfaces/cli/desk/keys.js';
 import { layout, type Line } from '../../src/surfaces/cli/desk/layout.js';
-import { initialState, items, onKey, onOperation, onProblem, onSnapshot, type DeskSnapshot, type DeskState } from '../../src/surfaces/cli/desk/model.js';
+import {
+  initialState,
+  items,
+  onKey,
+  onOperation,
+  onProblem,
+  onSnapshot,
+  type DeskSnapshot,
+  type DeskState,
+} from '../../src/surfaces/cli/desk/model.js';
 import { buildSnapshot, type JournalEntry } from '../../src/surfaces/cli/desk/snapshot.js';
 import { colorAllowed, deskColor, paintLine } from '../../src/surfaces/cli/desk/terminal.js';
 import { clean, fit, glyphsFor, width, wrap } from '../../src/surfaces/cli/desk/text.js';
@@ -28,11 +42,32 @@ function texts(lines: Line[]): string[] {
 }
 
 function fleetRow(path: string, extra: Partial<DiscernStatusFleetRow> = {}): DiscernStatusFleetRow {
-  return { path, is_main: false, is_current: false, branch: `agent/${path.split('/').pop() ?? ''}`, head: 'a'.repeat(40), clean: true, changed_files: 0, ahead: 1, behind: 0, ...extra };
+  return {
+    path,
+    is_main: false,
+    is_current: false,
+    branch: `agent/${path.split('/').pop() ?? ''}`,
+    head: 'a'.repeat(40),
+    clean: true,
+    changed_files: 0,
+    ahead: 1,
+    behind: 0,
+    ...extra,
+  };
 }
 
 function queueRow(effort: string, position: number): DiscernQueueRow {
-  return { effort, branch: `agent/${effort}`, path: `/w/${effort}`, head: 'b'.repeat(40), submitted_at: `2030-01-01T11:0${position}:00Z`, authority: 'awaiting-owner', position, readiness: 'waiting', reason: 'needs the owner' };
+  return {
+    effort,
+    branch: `agent/${effort}`,
+    path: `/w/${effort}`,
+    head: 'b'.repeat(40),
+    submitted_at: `2030-01-01T11:0${position}:00Z`,
+    authority: 'awaiting-owner',
+    position,
+    readiness: 'waiting',
+    reason: 'needs the owner',
+  };
 }
 
 /** A running done of another checkout, as the journal would hold it. */
@@ -56,10 +91,26 @@ function snapshot(extra: Partial<DeskSnapshot> = {}): DeskSnapshot {
     project: 'demo',
     root: '/w/main',
     trunk: 'main',
-    fleet: [fleetRow('/w/main', { is_main: true, is_current: true, branch: 'main' }), fleetRow('/w/one', { id: 'one' }), fleetRow('/w/two', { id: 'two', clean: false, changed_files: 3 })],
+    fleet: [
+      fleetRow('/w/main', { is_main: true, is_current: true, branch: 'main' }),
+      fleetRow('/w/one', { id: 'one' }),
+      fleetRow('/w/two', { id: 'two', clean: false, changed_files: 3 }),
+    ],
     fleetTotal: 3,
     queue: [queueRow('two', 1)],
-    operations: [{ handle: 'R1-AAAA-BBBB-CC', verb: 'done', checkout: '/w/one', branch: 'agent/one', started_at: '2030-01-01T11:59:00Z', phase: 'check', state: 'running', reason: 'running test', executor: 'running' }],
+    operations: [
+      {
+        handle: 'R1-AAAA-BBBB-CC',
+        verb: 'done',
+        checkout: '/w/one',
+        branch: 'agent/one',
+        started_at: '2030-01-01T11:59:00Z',
+        phase: 'check',
+        state: 'running',
+        reason: 'running test',
+        executor: 'running',
+      },
+    ],
     lastGates: { '/w/one': { handle: 'R1-AAAA-BBBB-CC', started_at: '2030-01-01T11:59:00Z', reason: 'running test' } },
     readAt: NOW,
     ...extra,
@@ -70,7 +121,8 @@ function press(state: DeskState, ...keys: Parameters<typeof onKey>[1][]): DeskSt
   return keys.reduce((s, k) => onKey(s, k).state, state);
 }
 
-const screen = (state: DeskState, columns = 110, rows = 35, glyphs = UTF8): string[] => texts(layout(state, { columns, rows, glyphs, now: NOW }));
+const screen = (state: DeskState, columns = 110, rows = 35, glyphs = UTF8): string[] =>
+  texts(layout(state, { columns, rows, glyphs, now: NOW }));
 
 describe('desk rows are status rows', () => {
   it('the fleet in status order, the queue in status order which is accept --dry-run order', async () => {
@@ -90,20 +142,37 @@ describe('desk rows are status rows', () => {
 
     const snap = buildSnapshot(data, [], NOW);
     assert.deepEqual(snap.fleet, data.fleet);
-    assert.deepEqual(snap.queue.map((q) => q.effort), dryQueue);
+    assert.deepEqual(
+      snap.queue.map((q) => q.effort),
+      dryQueue,
+    );
     assert.deepEqual(dryQueue, ['alpha', 'zeta']);
     assert.deepEqual(
       items(snap).map((i) => i.key),
-      [...(data.fleet ?? []).map((f) => `fleet:${f.path}`), ...(data.queue ?? []).map((q) => `queue:${q.effort}:${q.submitted_at}`)],
+      [
+        ...(data.fleet ?? []).map((f) => `fleet:${f.path}`),
+        ...(data.queue ?? []).map((q) => `queue:${q.effort}:${q.submitted_at}`),
+      ],
     );
     const lines = screen(initialState(snap));
     const fleetAt = (data.fleet ?? []).map((f) => lines.findIndex((l) => l.includes(f.branch ?? '\0')));
-    assert.ok(fleetAt.every((i) => i > 0), lines.join('\n'));
-    assert.deepEqual([...fleetAt].sort((a, b) => a - b), fleetAt, 'fleet rows in status order');
+    assert.ok(
+      fleetAt.every((i) => i > 0),
+      lines.join('\n'),
+    );
+    assert.deepEqual(
+      [...fleetAt].sort((a, b) => a - b),
+      fleetAt,
+      'fleet rows in status order',
+    );
     const queueStart = lines.findIndex((l) => l.startsWith('Landing queue (2)'));
     const queueAt = dryQueue.map((e) => lines.findIndex((l, i) => i > queueStart && l.includes(e)));
     assert.ok(queueAt.every((i) => i > queueStart));
-    assert.deepEqual([...queueAt].sort((a, b) => a - b), queueAt, 'queue rows in accept order');
+    assert.deepEqual(
+      [...queueAt].sort((a, b) => a - b),
+      queueAt,
+      'queue rows in accept order',
+    );
   });
 
   it('running operations: unfinished and not gone, newest first; each checkout keeps its last done', () => {
@@ -111,11 +180,27 @@ describe('desk rows are status rows', () => {
       { record: record('R1-OLD0-0000-00', { started_at: '2030-01-01T10:00:00Z' }), executor: 'running' },
       { record: record('R1-NEW0-0000-00', { started_at: '2030-01-01T11:00:00Z', verb: 'test' }), executor: 'unknown' },
       { record: record('R1-GONE-0000-00', { started_at: '2030-01-01T11:30:00Z' }), executor: 'gone' },
-      { record: record('R1-DONE-0000-00', { started_at: '2030-01-01T11:40:00Z', finished_at: '2030-01-01T11:41:00Z', outcome: 'completed' }), executor: 'gone' },
+      {
+        record: record('R1-DONE-0000-00', {
+          started_at: '2030-01-01T11:40:00Z',
+          finished_at: '2030-01-01T11:41:00Z',
+          outcome: 'completed',
+        }),
+        executor: 'gone',
+      },
     ];
-    const status = { project: { name: 'p', config: '/w/discern.toml' }, root: '/w/main', git: { trunk: 'main' }, fleet: [], projection: { mode: 'orientation' } } as unknown as DiscernStatusData;
+    const status = {
+      project: { name: 'p', config: '/w/discern.toml' },
+      root: '/w/main',
+      git: { trunk: 'main' },
+      fleet: [],
+      projection: { mode: 'orientation' },
+    } as unknown as DiscernStatusData;
     const snap = buildSnapshot(status, journal, NOW);
-    assert.deepEqual(snap.operations.map((o) => o.handle), ['R1-NEW0-0000-00', 'R1-OLD0-0000-00']);
+    assert.deepEqual(
+      snap.operations.map((o) => o.handle),
+      ['R1-NEW0-0000-00', 'R1-OLD0-0000-00'],
+    );
     assert.equal(snap.lastGates['/w/one']?.handle, 'R1-DONE-0000-00');
     assert.equal(snap.lastGates['/w/one']?.outcome, 'completed');
   });
@@ -123,7 +208,18 @@ describe('desk rows are status rows', () => {
 
 describe('desk keys', () => {
   it('decodes arrows (CSI and SS3), j/k, Enter, Esc, Backspace, r, q and Ctrl-C; unknown sequences whole', () => {
-    assert.deepEqual(decodeKeys('\x1b[A\x1bOBjk\r\x1b\x7frq\x03'), ['up', 'down', 'down', 'up', 'enter', 'back', 'back', 'refresh', 'quit', 'quit']);
+    assert.deepEqual(decodeKeys('\x1b[A\x1bOBjk\r\x1b\x7frq\x03'), [
+      'up',
+      'down',
+      'down',
+      'up',
+      'enter',
+      'back',
+      'back',
+      'refresh',
+      'quit',
+      'quit',
+    ]);
     assert.deepEqual(decodeKeys('\x1b[1;5Cx\x1b[5~\x1b[6~'), ['page-up', 'page-down']);
     assert.deepEqual(decodeKeys('\x1b'), ['back']);
   });
@@ -166,8 +262,16 @@ describe('desk keys', () => {
       operation: { verb: 'done', path: '/w/one', branch: 'agent/one', started_at: '2030-01-01T11:59:00Z' },
       record_path: '/x',
       executor: 'running',
-      progress: { phase: 'check', state: 'running', reason: 'running test', next: 'wait for it', owner_must_act: false },
-      producers: [{ producer: 'test', state: 'running', units: { kind: 'tests', completed: 3, total: 8 }, partial: false }],
+      progress: {
+        phase: 'check',
+        state: 'running',
+        reason: 'running test',
+        next: 'wait for it',
+        owner_must_act: false,
+      },
+      producers: [
+        { producer: 'test', state: 'running', units: { kind: 'tests', completed: 3, total: 8 }, partial: false },
+      ],
       failures: [],
       timings: [],
       waits: [],
@@ -186,15 +290,23 @@ describe('desk keys', () => {
     const back = press(loaded, 'back');
     assert.deepEqual(onOperation(back, 'R1-AAAA-BBBB-CC', { kind: 'loaded', record: progress }), back);
     // A refresh while it is open reads it again.
-    assert.deepEqual(onSnapshot(loaded, snapshot()).effects, [{ kind: 'load-operation', handle: 'R1-AAAA-BBBB-CC', checkout: '/w/one' }]);
+    assert.deepEqual(onSnapshot(loaded, snapshot()).effects, [
+      { kind: 'load-operation', handle: 'R1-AAAA-BBBB-CC', checkout: '/w/one' },
+    ]);
   });
 
   it('a fresh snapshot keeps the selection on its row; a row that went keeps the position', () => {
     const s = press(initialState(snapshot()), 'down', 'down');
     assert.equal(s.selected, 'fleet:/w/two');
-    const added = snapshot({ fleet: [fleetRow('/w/main', { is_main: true }), fleetRow('/w/new'), fleetRow('/w/one'), fleetRow('/w/two')] });
+    const added = snapshot({
+      fleet: [fleetRow('/w/main', { is_main: true }), fleetRow('/w/new'), fleetRow('/w/one'), fleetRow('/w/two')],
+    });
     assert.equal(onSnapshot(s, added).state.selected, 'fleet:/w/two');
-    const removed = snapshot({ fleet: [fleetRow('/w/main', { is_main: true }), fleetRow('/w/one')], queue: [], operations: [] });
+    const removed = snapshot({
+      fleet: [fleetRow('/w/main', { is_main: true }), fleetRow('/w/one')],
+      queue: [],
+      operations: [],
+    });
     const after = onSnapshot(s, removed).state;
     assert.equal(after.cursor, 1);
     assert.equal(after.selected, 'fleet:/w/one');
@@ -206,23 +318,52 @@ describe('desk screen', () => {
     const lines = screen(initialState(snapshot()), 110, 35);
     assert.equal(lines.length, 35);
     assert.match(lines[0] ?? '', /^discern desk · demo · \/w\/main/);
-    assert.ok(lines.some((l) => /^› ● +main \(main\) +main /.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^ {5}two +agent\/two +aaaaaaaa +3 changed +\+1\/-0 +proof -/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^› ● +main \(main\) +main /.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^ {5}two +agent\/two +aaaaaaaa +3 changed +\+1\/-0 +proof -/.test(l)),
+      lines.join('\n'),
+    );
     assert.ok(lines.includes('Landing queue (1)'));
     assert.ok(lines.some((l) => /1\. +two +agent\/two +bbbbbbbb +awaiting-owner +waiting: needs the owner/.test(l)));
-    assert.ok(lines.some((l) => /R1-AAAA-BBBB-CC +done +agent\/one +1m00s +check: running/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /R1-AAAA-BBBB-CC +done +agent\/one +1m00s +check: running/.test(l)),
+      lines.join('\n'),
+    );
     assert.match(lines[34] ?? '', /^↑↓\/jk move · enter details · r refresh · q quit · as of /);
   });
 
-  it('a worktree\'s details: branch, head, state, trunk, Proof and last gate', () => {
-    const s = press(initialState(snapshot({ fleet: [fleetRow('/w/one', { id: 'one', gate_proof: { status: 'honored', head: 'aaaaaaa', recorded: '2030-01-01T11:00:00Z' } })] })), 'enter');
+  it("a worktree's details: branch, head, state, trunk, Proof and last gate", () => {
+    const s = press(
+      initialState(
+        snapshot({
+          fleet: [
+            fleetRow('/w/one', {
+              id: 'one',
+              gate_proof: { status: 'honored', head: 'aaaaaaa', recorded: '2030-01-01T11:00:00Z' },
+            }),
+          ],
+        }),
+      ),
+      'enter',
+    );
     const text = screen(s).join('\n');
-    for (const pattern of [/Worktree one/, /Branch +agent\/one/, /Head +a{40}/, /State +clean/, /Trunk +1 ahead of and 0 behind main/, /Proof +honored, for aaaaaaa, recorded 2030/, /Last gate +done R1-AAAA-BBBB-CC: running for 1m00s/]) {
+    for (const pattern of [
+      /Worktree one/,
+      /Branch +agent\/one/,
+      /Head +a{40}/,
+      /State +clean/,
+      /Trunk +1 ahead of and 0 behind main/,
+      /Proof +honored, for aaaaaaa, recorded 2030/,
+      /Last gate +done R1-AAAA-BBBB-CC: running for 1m00s/,
+    ]) {
       assert.match(text, pattern);
     }
   });
 
-  it('a queued submission\'s details: position, authority, readiness', () => {
+  it("a queued submission's details: position, authority, readiness", () => {
     const s = press(initialState(snapshot({ fleet: [] })), 'enter');
     const text = screen(s).join('\n');
     assert.match(text, /Queued two/);
@@ -231,7 +372,11 @@ describe('desk screen', () => {
   });
 
   it('never wider than the screen, at any width; never taller', () => {
-    const long = snapshot({ fleet: Array.from({ length: 40 }, (_, i) => fleetRow(`/w/${'x'.repeat(60)}${i}`, { branch: `agent/${'y'.repeat(70)}` })) });
+    const long = snapshot({
+      fleet: Array.from({ length: 40 }, (_, i) =>
+        fleetRow(`/w/${'x'.repeat(60)}${i}`, { branch: `agent/${'y'.repeat(70)}` }),
+      ),
+    });
     for (const columns of [1, 8, 20, 40, 80, 200]) {
       for (const state of [press(initialState(long), 'end'), press(initialState(long), 'enter')]) {
         const lines = layout(state, { columns, rows: 12, glyphs: UTF8, now: NOW });
@@ -240,14 +385,24 @@ describe('desk screen', () => {
       }
     }
     // The selection stays in view when the rows do not fit.
-    const bottom = layout(press(initialState(long), 'page-down', 'page-down', 'page-down'), { columns: 80, rows: 12, glyphs: UTF8, now: NOW });
+    const bottom = layout(press(initialState(long), 'page-down', 'page-down', 'page-down'), {
+      columns: 80,
+      rows: 12,
+      glyphs: UTF8,
+      now: NOW,
+    });
     assert.ok(bottom.some((l) => l.tone === 'selected'));
   });
 
   it('ASCII glyphs outside a UTF-8 locale; control characters never reach the terminal', () => {
     assert.equal(glyphsFor({ LANG: 'en_US.UTF-8' }).cursor, '›');
     assert.equal(glyphsFor({ LC_ALL: 'C', LANG: 'en_US.UTF-8' }).cursor, '>');
-    const lines = screen(initialState(snapshot({ fleet: [fleetRow('/w/evil', { branch: 'a\x1b[2Jb', is_current: true })] })), 80, 20, ASCII);
+    const lines = screen(
+      initialState(snapshot({ fleet: [fleetRow('/w/evil', { branch: 'a\x1b[2Jb', is_current: true })] })),
+      80,
+      20,
+      ASCII,
+    );
     const all = lines.join('\n');
     assert.ok(!/[^\x20-\x7e\n]/.test(all), all);
     assert.match(all, /^> \* +evil +a\?\[2Jb/m);
@@ -263,15 +418,29 @@ describe('desk screen', () => {
 
   it('--no-color and --plain turn tones off whatever the environment; --plain draws ASCII in a UTF-8 locale', () => {
     const env = { LANG: 'C.UTF-8', FORCE_COLOR: '1' };
-    const flags = (extra: Partial<{ noColor: boolean; plain: boolean }>): { noColor: boolean; plain: boolean; theme: 'auto' } => ({ noColor: false, plain: false, theme: 'auto', ...extra });
+    const flags = (
+      extra: Partial<{ noColor: boolean; plain: boolean }>,
+    ): { noColor: boolean; plain: boolean; theme: 'auto' } => ({
+      noColor: false,
+      plain: false,
+      theme: 'auto',
+      ...extra,
+    });
     assert.equal(deskColor(flags({}), env), true);
     assert.equal(deskColor(flags({}), { NO_COLOR: '1' }), false, 'the environment still counts');
     const state = initialState(snapshot());
-    const coloured = layout(state, { columns: 110, rows: 35, glyphs: glyphsFor(env), now: NOW }).map((l) => paintLine(l, deskColor(flags({}), env)));
-    assert.ok(coloured.some((l) => l.includes('\x1b[7m')), 'the selection is drawn in reverse when colour is on');
+    const coloured = layout(state, { columns: 110, rows: 35, glyphs: glyphsFor(env), now: NOW }).map((l) =>
+      paintLine(l, deskColor(flags({}), env)),
+    );
+    assert.ok(
+      coloured.some((l) => l.includes('\x1b[7m')),
+      'the selection is drawn in reverse when colour is on',
+    );
     for (const presentation of [flags({ noColor: true }), flags({ plain: true })]) {
       const glyphs = glyphsFor(env, presentation.plain);
-      const drawn = layout(state, { columns: 110, rows: 35, glyphs, now: NOW }).map((l) => paintLine(l, deskColor(presentation, env)));
+      const drawn = layout(state, { columns: 110, rows: 35, glyphs, now: NOW }).map((l) =>
+        paintLine(l, deskColor(presentation, env)),
+      );
       const all = drawn.join('\n');
       assert.ok(!all.includes('\x1b'), JSON.stringify(all));
       if (presentation.plain) {

@@ -64,7 +64,9 @@ describe('the desk in tmux', () => {
     const r = trackedRepo(repos);
     const one = await effort(r, 'one', 'one.txt', '1\n');
     await effort(r, 'two', 'two.txt', '2\n', false);
-    const status = onlyJson(await runCli(['status', '--json'], { cwd: r.root })) as { data: { fleet: Array<{ path: string; branch: string; id?: string }> } };
+    const status = onlyJson(await runCli(['status', '--json'], { cwd: r.root })) as {
+      data: { fleet: Array<{ path: string; branch: string; id?: string }> };
+    };
     const fleet = status.data.fleet;
     assert.equal(fleet.length, 3);
 
@@ -76,14 +78,25 @@ describe('the desk in tmux', () => {
     assert.equal(paneFlag(pane, '#{alternate_on}'), '1', 'the desk draws on the alternate screen');
     assert.equal(paneFlag(pane, '#{cursor_flag}'), '0', 'with the cursor hidden');
     const at = fleet.map((row) => lines.findIndex((l) => l.includes(`  ${row.branch}  `)));
-    assert.ok(at.every((i) => i > 0), `every status row is on the desk:\n${lines.join('\n')}`);
-    assert.deepEqual([...at].sort((a, b) => a - b), at, 'in status order');
+    assert.ok(
+      at.every((i) => i > 0),
+      `every status row is on the desk:\n${lines.join('\n')}`,
+    );
+    assert.deepEqual(
+      [...at].sort((a, b) => a - b),
+      at,
+      'in status order',
+    );
     assert.ok(lines.every((l) => l.length <= 110));
 
     // Changes made behind the desk's back: a commit in an effort and a new worktree.
     const head = one.change('more.txt', 'more\n').slice(0, 8);
     r.git('worktree', 'add', '-q', '-b', 'agent/extra', `${r.root}.worktrees/extra`);
-    lines = await waitFor(pane, 'the new commit and worktree', (l) => has(head)(l) && has('Fleet (4)')(l) && has('  agent/extra  ')(l));
+    lines = await waitFor(
+      pane,
+      'the new commit and worktree',
+      (l) => has(head)(l) && has('Fleet (4)')(l) && has('  agent/extra  ')(l),
+    );
 
     // The fleet's order follows the latest commits: after the refresh it is status's order of now.
     const current = (onlyJson(await runCli(['status', '--json'], { cwd: r.root })) as typeof status).data.fleet;
@@ -97,17 +110,32 @@ describe('the desk in tmux', () => {
     const second = current[1];
     assert.ok(second !== undefined);
     lines = await waitFor(pane, 'the details of the second row', has(`Worktree ${second.id ?? ''}`));
-    assert.ok(lines.some((l) => /^ {2}Branch +/.test(l) && l.includes(second.branch)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^ {2}Proof +/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^ {2}Last gate +done R1-/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^ {2}Branch +/.test(l) && l.includes(second.branch)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^ {2}Proof +/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /^ {2}Last gate +done R1-/.test(l)),
+      lines.join('\n'),
+    );
     tmux('send-keys', '-t', pane, 'Escape');
     await waitFor(pane, 'the list again', (l) => has('Fleet (4)')(l) && !has('Worktree ')(l));
 
     // A smaller terminal: the desk lays itself out again, every line cut to the new width, the keys at the bottom.
     tmux('resize-window', '-t', SESSION, '-x', '48', '-y', '16');
     lines = await waitFor(pane, 'the desk at 48 columns', (l) => l.length === 16 && /^↑↓\/jk move/.test(l[15] ?? ''));
-    assert.ok(lines.every((l) => [...l].length <= 48), lines.join('\n'));
-    assert.ok(lines.some((l) => l.endsWith('…')), `long lines are cut, not wrapped:\n${lines.join('\n')}`);
+    assert.ok(
+      lines.every((l) => [...l].length <= 48),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => l.endsWith('…')),
+      `long lines are cut, not wrapped:\n${lines.join('\n')}`,
+    );
     tmux('resize-window', '-t', SESSION, '-x', '110', '-y', '35');
     await waitFor(pane, 'the desk at 110 columns', (l) => l.length === 35 && /^↑↓\/jk move/.test(l[34] ?? ''));
 
@@ -118,7 +146,10 @@ describe('the desk in tmux', () => {
     tmux('send-keys', '-t', other, deskCommand('desk', 'SECOND'), 'Enter');
     lines = await waitFor(other, 'the refusal', exited('SECOND'));
     assert.ok(has('SECOND=1')(lines), lines.join('\n'));
-    assert.ok(lines.some((l) => l.includes('desk_already_active') && /pid \d+/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('desk_already_active') && /pid \d+/.test(l)),
+      lines.join('\n'),
+    );
     assert.ok(has('quit it with q')(lines), lines.join('\n'));
 
     tmux('send-keys', '-t', pane, 'q');
@@ -134,10 +165,15 @@ describe('the desk in tmux', () => {
     await waitFor(pane, 'the echoed line', has('typed-42'));
 
     // A lock left by a process that is gone is taken over; SIGTERM ends the desk with 143 and restores the screen.
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     mkdirSync(join(lock, '..'), { recursive: true });
     const now = new Date().toISOString();
-    writeFileSync(lock, `${JSON.stringify({ token: '0123456789abcdef', pid: Number(gone), hostname: hostname(), acquired_at: now, renewed_at: now, expires_at: new Date(Date.now() + 3_600_000).toISOString() })}\n`);
+    writeFileSync(
+      lock,
+      `${JSON.stringify({ token: '0123456789abcdef', pid: Number(gone), hostname: hostname(), acquired_at: now, renewed_at: now, expires_at: new Date(Date.now() + 3_600_000).toISOString() })}\n`,
+    );
     tmux('send-keys', '-t', pane, 'clear', 'Enter');
     tmux('send-keys', '-t', pane, deskCommand('desk', 'TERM'), 'Enter');
     await waitFor(pane, 'the desk over a stale lock', has('Fleet (4)'));

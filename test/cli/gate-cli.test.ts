@@ -11,7 +11,18 @@ import { onlyJson, runCli } from '../helpers/cli.js';
 import { assertPublishedResult } from '../helpers/published-schema.js';
 import { cleanEnv } from '../helpers/scratch-repo.js';
 import { DISCERN_BIN } from '../helpers/cli.js';
-import { R1_HANDLE, cleanupGate, counter, count, gateRepo, gitDir, head, isRoot, markerPath, rememberLocked } from '../helpers/gate-repo.js';
+import {
+  R1_HANDLE,
+  cleanupGate,
+  counter,
+  count,
+  gateRepo,
+  gitDir,
+  head,
+  isRoot,
+  markerPath,
+  rememberLocked,
+} from '../helpers/gate-repo.js';
 import type { DiscernResult } from '../../generated/types.js';
 
 after(cleanupGate);
@@ -34,7 +45,10 @@ describe('discern done --markdown', () => {
     assert.equal(run.stderr, '');
     assert.match(run.stdout, /^# discern done/m);
     assert.match(run.stdout, /Failed stage: `check`/);
-    assert.match(run.stdout, /\*\*lint\*\* error: `src\/a\.ts:3:7` Type 'x' is not assignable to type 'y'\. \(TS2322\)/);
+    assert.match(
+      run.stdout,
+      /\*\*lint\*\* error: `src\/a\.ts:3:7` Type 'x' is not assignable to type 'y'\. \(TS2322\)/,
+    );
     assert.match(run.stdout, /reproduce: `echo "src\/a\.ts\(3,7\)/);
     assert.match(run.stdout, /Progress handle: `R1-/);
     assert.equal(lastLine(run.stdout), 'Read the first diagnostic, fix it, commit, then run `discern done` again.');
@@ -52,7 +66,10 @@ describe('discern done --markdown', () => {
     const run = await cli(['done', '--markdown'], r.root);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(run.stderr, '');
-    assert.match(run.stdout, new RegExp(`^> discern Proof: main @ ${head(r.root).slice(0, 12)} — gate green \\(test\\)`, 'm'));
+    assert.match(
+      run.stdout,
+      new RegExp(`^> discern Proof: main @ ${head(r.root).slice(0, 12)} — gate green \\(test\\)`, 'm'),
+    );
     assert.match(run.stdout, /\*\*Green\*\* — the gate ran\./);
     assert.equal(lastLine(run.stdout), 'Relay the Proof line verbatim; green is not landed.');
     assert.ok(existsSync(markerPath(r.root)));
@@ -66,7 +83,9 @@ describe('discern done --markdown', () => {
 describe('exit statuses and --json', () => {
   it('--json prints exactly one JSON line and nothing on stderr while the gate runs; green exits 0', async () => {
     const c = counter();
-    const r = gateRepo(`[jobs]\nlint = "echo lint output; echo lint >> ${c}"\ntest = "echo test output >&2; sleep 0.3; echo test >> ${c}"\n`);
+    const r = gateRepo(
+      `[jobs]\nlint = "echo lint output; echo lint >> ${c}"\ntest = "echo test output >&2; sleep 0.3; echo test >> ${c}"\n`,
+    );
     const run = await cli(['done', '--json'], r.root);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.equal(run.stderr, '', 'no live output under --json');
@@ -116,7 +135,10 @@ describe('exit statuses and --json', () => {
     const back = await cli(['progress', handle, '--json'], r.root);
     assert.equal(back.code, 0, back.stdout);
     const data = onlyJson(back)['data'] as { outcome?: string; handle?: string; executor?: string };
-    assert.deepEqual({ outcome: data.outcome, handle: data.handle, executor: data.executor }, { outcome: 'completed', handle, executor: 'gone' });
+    assert.deepEqual(
+      { outcome: data.outcome, handle: data.handle, executor: data.executor },
+      { outcome: 'completed', handle, executor: 'gone' },
+    );
 
     const human = await cli(['progress'], r.root);
     assert.equal(human.code, 0);
@@ -138,7 +160,10 @@ describe('an unwritable state directory', () => {
   // Root ignores directory permissions, so as root the binary runs as the unprivileged user `nobody`.
   const runuser = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((p) => existsSync(p));
   const nobody = isRoot() ? spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }) : undefined;
-  const skip = isRoot() && (runuser === undefined || nobody?.status !== 0) ? 'running as root without runuser or a nobody user' : false;
+  const skip =
+    isRoot() && (runuser === undefined || nobody?.status !== 0)
+      ? 'running as root without runuser or a nobody user'
+      : false;
 
   it('done --json is write_denied with exit 1, and nothing runs', { skip }, () => {
     const c = counter();
@@ -152,11 +177,19 @@ describe('an unwritable state directory', () => {
       chmodSync(join(c, '..'), 0o777);
       chmodSync(state, 0o555);
       rememberLocked(state);
-      run = spawnSync(runuser, ['-u', 'nobody', '--', process.execPath, DISCERN_BIN, 'done', '--json'], { cwd: r.root, env: cleanEnv({ HOME: r.root }), encoding: 'utf8' });
+      run = spawnSync(runuser, ['-u', 'nobody', '--', process.execPath, DISCERN_BIN, 'done', '--json'], {
+        cwd: r.root,
+        env: cleanEnv({ HOME: r.root }),
+        encoding: 'utf8',
+      });
     } else {
       chmodSync(state, 0o555);
       rememberLocked(state);
-      run = spawnSync(process.execPath, [DISCERN_BIN, 'done', '--json'], { cwd: r.root, env: cleanEnv(), encoding: 'utf8' });
+      run = spawnSync(process.execPath, [DISCERN_BIN, 'done', '--json'], {
+        cwd: r.root,
+        env: cleanEnv(),
+        encoding: 'utf8',
+      });
     }
     chmodSync(state, 0o755);
     const result = onlyJson({ code: run.status, signal: null, stdout: run.stdout, stderr: run.stderr });

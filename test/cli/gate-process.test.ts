@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { DISCERN_BIN } from '../helpers/cli.js';
 import { cleanEnv } from '../helpers/scratch-repo.js';
-import { cleanupGate, gateRepo, heldJob, outsideDir, pidFrom, processAlive, release, sleep, startCli, waitFor } from '../helpers/gate-repo.js';
+import {
+  cleanupGate,
+  gateRepo,
+  heldJob,
+  outsideDir,
+  pidFrom,
+  processAlive,
+  release,
+  sleep,
+  startCli,
+  waitFor,
+} from '../helpers/gate-repo.js';
 
 after(cleanupGate);
 
@@ -21,13 +32,24 @@ function records(root: string): { verb: string; outcome?: string; finished_at?: 
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.startsWith('R1-') && n.endsWith('.json') && !n.endsWith('.result.json'))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { verb: string; outcome?: string; finished_at?: string; pgids: number[] });
+    .map(
+      (n) =>
+        JSON.parse(readFileSync(join(dir, n), 'utf8')) as {
+          verb: string;
+          outcome?: string;
+          finished_at?: string;
+          pgids: number[];
+        },
+    );
 }
 
 describe('discern queue', () => {
   it('runs the command directly and exits with its own status; a missing command is 127', async () => {
     const r = gateRepo('[jobs]\ntest = "true"\n');
-    const ran = await runCli(['queue', '--', 'sh', '-c', 'echo out; echo err >&2; exit 7'], { cwd: r.root, env: cleanEnv() });
+    const ran = await runCli(['queue', '--', 'sh', '-c', 'echo out; echo err >&2; exit 7'], {
+      cwd: r.root,
+      env: cleanEnv(),
+    });
     assert.equal(ran.code, 7);
     assert.equal(ran.stdout, 'out\n');
     assert.equal(ran.stderr, 'err\n');
@@ -60,9 +82,16 @@ describe('discern queue', () => {
 describe('live progress on a terminal', { skip: !hasScript && 'script(1) is not installed' }, () => {
   it('a terminal sees the handle and the running jobs on stderr; --json sees only the result', async () => {
     const r = gateRepo('[jobs]\nlint = "sleep 0.3"\ntest = "sleep 0.3"\n');
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DISCERN_BIN} test`, '/dev/null'], { cwd: r.root, env: cleanEnv({ COLUMNS: '200', NO_COLOR: '1', TERM: 'xterm-256color' }), encoding: 'utf8' });
+    const tty = spawnSync('script', ['-qec', `${process.execPath} ${DISCERN_BIN} test`, '/dev/null'], {
+      cwd: r.root,
+      env: cleanEnv({ COLUMNS: '200', NO_COLOR: '1', TERM: 'xterm-256color' }),
+      encoding: 'utf8',
+    });
     assert.equal(tty.status, 0, tty.stdout);
-    assert.match(tty.stdout, /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/);
+    assert.match(
+      tty.stdout,
+      /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/,
+    );
     assert.match(tty.stdout, /test +running +\d/, 'a row per producer, with its state and time');
     assert.match(tty.stdout, /\x1b\[\d+A\x1b\[J/, 'the region is redrawn in place');
     const json = await runCli(['test', '--json'], { cwd: r.root, env: cleanEnv() });
@@ -73,15 +102,22 @@ describe('live progress on a terminal', { skip: !hasScript && 'script(1) is not 
 
 describe('live progress when stderr is not a terminal', () => {
   it('a human run prints plain lines on stderr, one per fact, and only the result on stdout', async () => {
-    const progress = (n: number): string => `echo 'DISCERN_PROGRESS {\\"units\\":{\\"kind\\":\\"tests\\",\\"completed\\":${n},\\"total\\":2},\\"results\\":{\\"passed\\":${n}}}'`;
+    const progress = (n: number): string =>
+      `echo 'DISCERN_PROGRESS {\\"units\\":{\\"kind\\":\\"tests\\",\\"completed\\":${n},\\"total\\":2},\\"results\\":{\\"passed\\":${n}}}'`;
     const r = gateRepo(`[jobs]\ntest = "${progress(1)}; sleep 0.2; ${progress(2)}"\n`);
     const run = await runCli(['test'], { cwd: r.root, env: cleanEnv() });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.ok(!run.stderr.includes('\x1b'), `no control sequence on a pipe: ${JSON.stringify(run.stderr)}`);
     const lines = run.stderr.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/);
+    assert.match(
+      lines[0] ?? '',
+      /^discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress R1-/,
+    );
     assert.ok(lines.includes('discern: test started'), run.stderr);
-    assert.ok(lines.some((l) => /^discern: test ok in \d+(\.\d)?s \(tests 2\/2, 2 passed\) · 1\/1 finished$/.test(l)), run.stderr);
+    assert.ok(
+      lines.some((l) => /^discern: test ok in \d+(\.\d)?s \(tests 2\/2, 2 passed\) · 1\/1 finished$/.test(l)),
+      run.stderr,
+    );
     assert.equal(lines.length, 3, run.stderr);
     assert.ok(!run.stdout.includes('discern: '), 'no progress on stdout');
     assert.match(run.stdout, /^discern test/);
@@ -98,17 +134,24 @@ describe('interruption', () => {
     const done = await run.result;
     assert.equal(done.code, 130);
     await waitFor('the job to be stopped', () => !processAlive(sleeper));
-    assert.ok(records(r.root).some((x) => x.verb === 'test' && x.outcome === 'cancelled' && x.finished_at !== undefined), JSON.stringify(records(r.root)));
+    assert.ok(
+      records(r.root).some((x) => x.verb === 'test' && x.outcome === 'cancelled' && x.finished_at !== undefined),
+      JSON.stringify(records(r.root)),
+    );
   });
 
   it('a discern killed outright leaves its jobs; the next run in the checkout reaps them', async () => {
     const dir = outsideDir();
-    const r = gateRepo(`[jobs]\ntest = "if [ -f ${join(dir, 'once')} ]; then exit 0; fi; touch ${join(dir, 'once')}; sleep 30 & echo $! > ${join(dir, 'pid')}; wait"\n`);
+    const r = gateRepo(
+      `[jobs]\ntest = "if [ -f ${join(dir, 'once')} ]; then exit 0; fi; touch ${join(dir, 'once')}; sleep 30 & echo $! > ${join(dir, 'pid')}; wait"\n`,
+    );
     const run = startCli(['test', '--json'], r.root);
     const sleeper = await pidFrom(join(dir, 'pid'));
     // The job's process group reaches the journal just after the job starts; the kill comes once it is there
     // (a kill inside that window leaves nothing to reap by: the limit the done page documents).
-    await waitFor('the job\'s process group in the journal', () => records(r.root).some((x) => x.verb === 'test' && x.pgids.length > 0));
+    await waitFor("the job's process group in the journal", () =>
+      records(r.root).some((x) => x.verb === 'test' && x.pgids.length > 0),
+    );
     run.child.kill('SIGKILL');
     await run.result;
     assert.ok(processAlive(sleeper), 'SIGKILL gives discern no chance to stop its jobs');

@@ -14,7 +14,10 @@ import { cleanupGate, gateRepo, outsideDir, sleep } from '../helpers/gate-repo.j
 
 const tmuxVersion = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
 const hasTmux = tmuxVersion.status === 0;
-if (!hasTmux) process.stderr.write('live-tmux: skipped, tmux is not installed (.ci/run installs it from Debian\'s packages when it can)\n');
+if (!hasTmux)
+  process.stderr.write(
+    "live-tmux: skipped, tmux is not installed (.ci/run installs it from Debian's packages when it can)\n",
+  );
 
 const SOCKET = `discern-live-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const SESSION = 'live';
@@ -55,7 +58,9 @@ function records(root: string): { verb: string; outcome?: string; finished_at?: 
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.startsWith('R1-') && n.endsWith('.json') && !n.endsWith('.result.json'))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { verb: string; outcome?: string; finished_at?: string });
+    .map(
+      (n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { verb: string; outcome?: string; finished_at?: string },
+    );
 }
 
 // A test job that reports its progress: 120 tests, one every quarter second, so it runs well past the test.
@@ -69,13 +74,23 @@ describe('the live view in a terminal (tmux)', { skip: !hasTmux && 'tmux is not 
     const script = join(dir, 'run.sh');
     // The shell traps INT so Ctrl-C reaches discern alone (a trapped signal is default again in the child) and
     // the shell lives on to write discern's exit status; then it idles until the server is killed.
-    writeFileSync(script, `trap 'true' INT\ncd '${r.root}'\n'${process.execPath}' '${DISCERN_BIN}' done\necho $? > '${rc}'\nsleep 300\n`);
+    writeFileSync(
+      script,
+      `trap 'true' INT\ncd '${r.root}'\n'${process.execPath}' '${DISCERN_BIN}' done\necho $? > '${rc}'\nsleep 300\n`,
+    );
     const started = tmux('new-session', '-d', '-s', SESSION, '-x', '100', '-y', '30', `sh '${script}'`);
     assert.equal(started.status, 0, started.stderr);
     socketPath = tmux('display-message', '-p', '-t', SESSION, '#{socket_path}').stdout.trim();
 
-    const live = await screenShows('the job rows with a running test and its time', (t) => /lint +ok +\d/.test(t) && /test +running +\d+(\.\d)?s +tests \d+\/120/.test(t));
-    assert.match(live, /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} .+ read it back with discern progress R1-/, 'the handle stays above the region');
+    const live = await screenShows(
+      'the job rows with a running test and its time',
+      (t) => /lint +ok +\d/.test(t) && /test +running +\d+(\.\d)?s +tests \d+\/120/.test(t),
+    );
+    assert.match(
+      live,
+      /discern: R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} .+ read it back with discern progress R1-/,
+      'the handle stays above the region',
+    );
     assert.match(live, /\d+\/2 finished .* \d+(\.\d)?s/, 'the overall count and time');
     for (const line of live.split('\n')) assert.ok([...line].length <= 100, `no row wider than the terminal: ${line}`);
 

@@ -8,7 +8,14 @@ import { colorAllowed, liveView, utf8Locale } from '../../src/surfaces/cli/live.
 import { applyUpdate, emptyModel, type LiveFact, type LiveModel } from '../../src/surfaces/cli/live-model.js';
 import { liveRegion, shownRows } from '../../src/surfaces/cli/live-region.js';
 import { liveLines } from '../../src/surfaces/cli/live-lines.js';
-import { ASCII_GLYPHS, UNICODE_GLYPHS, displayWidth, formatElapsed, plainLine, renderRegion } from '../../src/surfaces/cli/live-render.js';
+import {
+  ASCII_GLYPHS,
+  UNICODE_GLYPHS,
+  displayWidth,
+  formatElapsed,
+  plainLine,
+  renderRegion,
+} from '../../src/surfaces/cli/live-render.js';
 import type { LiveUpdate } from '../../src/verbs/context.js';
 
 const ESC = '\x1b';
@@ -30,11 +37,55 @@ function play(steps: [number, LiveUpdate][]): { model: LiveModel; facts: LiveFac
 }
 
 const RUN: [number, LiveUpdate][] = [
-  [0, update([{ kind: 'plan', producers: ['lint', 'test', 'a-very-long-producer-label-that-goes-on'] }, { kind: 'phase', phase: 'announce', message: 'R1-AAAA-BBBB-CC — read it back' }], { durable: true })],
-  [100, update([{ kind: 'producer', label: 'lint', state: 'running', elapsedMs: 0 }, { kind: 'producer', label: 'test', state: 'running', elapsedMs: 0 }])],
+  [
+    0,
+    update(
+      [
+        { kind: 'plan', producers: ['lint', 'test', 'a-very-long-producer-label-that-goes-on'] },
+        { kind: 'phase', phase: 'announce', message: 'R1-AAAA-BBBB-CC — read it back' },
+      ],
+      { durable: true },
+    ),
+  ],
+  [
+    100,
+    update([
+      { kind: 'producer', label: 'lint', state: 'running', elapsedMs: 0 },
+      { kind: 'producer', label: 'test', state: 'running', elapsedMs: 0 },
+    ]),
+  ],
   [900, update([{ kind: 'producer', label: 'lint', state: 'ok', elapsedMs: 800 }], { completed: 1 })],
-  [1200, update([{ kind: 'producer', label: 'test', state: 'running', counts: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 2, failed: 1 } }, elapsedMs: 1100 }], { completed: 1 })],
-  [1300, update([{ kind: 'failure', label: 'test', name: 'adds numbers', message: 'expected 3\ngot 4', file: 'src/math.test.ts', line: 12 }], { completed: 1, durable: true })],
+  [
+    1200,
+    update(
+      [
+        {
+          kind: 'producer',
+          label: 'test',
+          state: 'running',
+          counts: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 2, failed: 1 } },
+          elapsedMs: 1100,
+        },
+      ],
+      { completed: 1 },
+    ),
+  ],
+  [
+    1300,
+    update(
+      [
+        {
+          kind: 'failure',
+          label: 'test',
+          name: 'adds numbers',
+          message: 'expected 3\ngot 4',
+          file: 'src/math.test.ts',
+          line: 12,
+        },
+      ],
+      { completed: 1, durable: true },
+    ),
+  ],
 ];
 
 describe('the live model', () => {
@@ -61,14 +112,27 @@ describe('the live model', () => {
   it('a new plan starts new rows (accept gates twice); a wait shows until it ends; a finished phase clears the status', () => {
     const { model } = play([
       ...RUN,
-      [1400, update([{ kind: 'plan', producers: ['build'] }, { kind: 'wait-start', reason: 'all 1 test slots are in use', capacity: 1, inUse: 1 }])],
+      [
+        1400,
+        update([
+          { kind: 'plan', producers: ['build'] },
+          { kind: 'wait-start', reason: 'all 1 test slots are in use', capacity: 1, inUse: 1 },
+        ]),
+      ],
     ]);
     assert.deepEqual(
       model.rows.map((r) => r.label),
       ['build'],
     );
     assert.equal(model.wait?.inUse, 1);
-    const after = applyUpdate(model, update([{ kind: 'wait-end', waitedMs: 50 }, { kind: 'phase', phase: 'finished', message: 'done' }]), 1500).model;
+    const after = applyUpdate(
+      model,
+      update([
+        { kind: 'wait-end', waitedMs: 50 },
+        { kind: 'phase', phase: 'finished', message: 'done' },
+      ]),
+      1500,
+    ).model;
     assert.equal(after.wait, undefined);
     assert.equal(after.status, undefined);
   });
@@ -81,15 +145,33 @@ describe('the live model', () => {
     assert.deepEqual(b.facts, [{ kind: 'note', text: 'keep me', durable: true }]);
   });
 
-  it('a phase\'s sentence is the status until the jobs run, and does not come back after them', () => {
+  it("a phase's sentence is the status until the jobs run, and does not come back after them", () => {
     const { model } = play([
-      [0, update([{ kind: 'plan', producers: ['test'] }, { kind: 'phase', phase: 'preconditions', message: 'checking preconditions' }])],
+      [
+        0,
+        update([
+          { kind: 'plan', producers: ['test'] },
+          { kind: 'phase', phase: 'preconditions', message: 'checking preconditions' },
+        ]),
+      ],
     ]);
     assert.equal(model.status, 'checking preconditions');
-    const running = applyUpdate(model, update([{ kind: 'producer', label: 'test', state: 'running', elapsedMs: 0 }]), 1).model;
-    const ended = applyUpdate(running, update([{ kind: 'producer', label: 'test', state: 'ok', elapsedMs: 5 }], { completed: 1 }), 6).model;
+    const running = applyUpdate(
+      model,
+      update([{ kind: 'producer', label: 'test', state: 'running', elapsedMs: 0 }]),
+      1,
+    ).model;
+    const ended = applyUpdate(
+      running,
+      update([{ kind: 'producer', label: 'test', state: 'ok', elapsedMs: 5 }], { completed: 1 }),
+      6,
+    ).model;
     assert.equal(ended.status, undefined);
-    assert.ok(!renderRegion(ended, { now: 7, width: 80, glyphs: UNICODE_GLYPHS, color: false, frame: 0 }).some((l) => l.includes('preconditions')));
+    assert.ok(
+      !renderRegion(ended, { now: 7, width: 80, glyphs: UNICODE_GLYPHS, color: false, frame: 0 }).some((l) =>
+        l.includes('preconditions'),
+      ),
+    );
   });
 
   it('an ended producer is reported once, however many updates repeat it', () => {
@@ -118,10 +200,14 @@ describe('rendering the region', () => {
 
   it('every line fits the width, whatever the width; the cut ends with an ellipsis', () => {
     for (const width of [10, 20, 33, 47, 80]) {
-      for (const line of renderRegion(model, { ...base, width })) assert.ok(displayWidth(line) <= width - 1, `${width}: ${line}`);
+      for (const line of renderRegion(model, { ...base, width }))
+        assert.ok(displayWidth(line) <= width - 1, `${width}: ${line}`);
     }
     const narrow = renderRegion(model, { ...base, width: 30 });
-    assert.ok(narrow.some((l) => l.endsWith('…')), narrow.join('\n'));
+    assert.ok(
+      narrow.some((l) => l.endsWith('…')),
+      narrow.join('\n'),
+    );
   });
 
   it('ASCII markers and no colour when asked; colour codes only when allowed', () => {
@@ -129,22 +215,50 @@ describe('rendering the region', () => {
     for (const line of ascii) assert.match(line, /^[\x20-\x7e]*$/, line);
     assert.ok(ascii.every((l) => !l.includes(ESC)));
     const coloured = renderRegion(model, { ...base, width: 120, color: true });
-    assert.ok(coloured.some((l) => l.includes(`${ESC}[32m`)), 'ok is green');
+    assert.ok(
+      coloured.some((l) => l.includes(`${ESC}[32m`)),
+      'ok is green',
+    );
     for (const line of coloured) assert.ok(displayWidth(line.replace(/\x1b\[[0-9;]*m/g, '')) <= 119);
   });
 
   it('more producers than the terminal has rows: running and failed first, the rest folded into one row', () => {
-    const many = play([[0, update([{ kind: 'plan', producers: Array.from({ length: 40 }, (_, i) => `job${i}`) }], { total: 40 })], [1, update([{ kind: 'producer', label: 'job30', state: 'running', elapsedMs: 0 }], { total: 40 })]]).model;
+    const many = play([
+      [0, update([{ kind: 'plan', producers: Array.from({ length: 40 }, (_, i) => `job${i}`) }], { total: 40 })],
+      [1, update([{ kind: 'producer', label: 'job30', state: 'running', elapsedMs: 0 }], { total: 40 })],
+    ]).model;
     const lines = renderRegion(many, { ...base, width: 80, height: 10 });
     assert.ok(lines.length <= 9, lines.join('\n'));
-    assert.ok(lines.some((l) => l.includes('job30')), 'the running job is shown');
-    assert.ok(lines.some((l) => /… \d+ more: \d+ pending/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('job30')),
+      'the running job is shown',
+    );
+    assert.ok(
+      lines.some((l) => /… \d+ more: \d+ pending/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('a wait for a test slot and a watch get their own line with their time', () => {
-    const waiting = applyUpdate(model, update([{ kind: 'wait-start', reason: 'full', capacity: 2, inUse: 2 }], { completed: 1 }), 1500).model;
-    assert.ok(renderRegion(waiting, { ...base, width: 100 }).some((l) => l === '… waiting for a test slot: 2 of 2 in use · 0.5s'));
-    const watching = applyUpdate(emptyModel(0), { message: 'waiting for e1 to land', completed: 0, events: [{ kind: 'watch', what: 'e1 to land', elapsedMs: 0 }] }, 0).model;
+    const waiting = applyUpdate(
+      model,
+      update([{ kind: 'wait-start', reason: 'full', capacity: 2, inUse: 2 }], { completed: 1 }),
+      1500,
+    ).model;
+    assert.ok(
+      renderRegion(waiting, { ...base, width: 100 }).some(
+        (l) => l === '… waiting for a test slot: 2 of 2 in use · 0.5s',
+      ),
+    );
+    const watching = applyUpdate(
+      emptyModel(0),
+      {
+        message: 'waiting for e1 to land',
+        completed: 0,
+        events: [{ kind: 'watch', what: 'e1 to land', elapsedMs: 0 }],
+      },
+      0,
+    ).model;
     assert.deepEqual(renderRegion(watching, { ...base, width: 100 }), ['⠋ waiting for e1 to land · 2.0s']);
   });
 
@@ -155,7 +269,9 @@ describe('rendering the region', () => {
 
 describe('plain lines', () => {
   it('one line per fact worth keeping: handle, start, end with outcome and time, failure with its place', () => {
-    const lines = play(RUN).facts.map(plainLine).filter((l) => l !== undefined);
+    const lines = play(RUN)
+      .facts.map(plainLine)
+      .filter((l) => l !== undefined);
     assert.deepEqual(lines, [
       'discern: R1-AAAA-BBBB-CC — read it back',
       'discern: lint started',
@@ -167,8 +283,20 @@ describe('plain lines', () => {
 });
 
 /** A stream object that records writes, with the size a terminal would report. */
-function recorder(columns: number, rows = 30): { columns: number; rows: number; isTTY: boolean; writes: string[]; write(s: string): boolean } {
-  return { columns, rows, isTTY: true, writes: [], write(s: string) { this.writes.push(s); return true; } };
+function recorder(
+  columns: number,
+  rows = 30,
+): { columns: number; rows: number; isTTY: boolean; writes: string[]; write(s: string): boolean } {
+  return {
+    columns,
+    rows,
+    isTTY: true,
+    writes: [],
+    write(s: string) {
+      this.writes.push(s);
+      return true;
+    },
+  };
 }
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 150));
@@ -205,13 +333,17 @@ describe('the region writer', () => {
     assert.match(text, /x test: adds numbers - expected 3 ~ \(src\/math\.test\.ts:12\)\n$/);
   });
 
-  it('every drawn line fits the stream\'s width', async () => {
+  it("every drawn line fits the stream's width", async () => {
     const out = recorder(24);
     const region = liveRegion(out, { glyphs: UNICODE_GLYPHS, color: true, now: () => 0 });
     for (const [, u] of RUN.slice(0, 4)) region.progress(u);
     await settle();
     region.close();
-    const drawn = out.writes.join('').replace(/\r|\x1b\[\d*A|\x1b\[J|\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => !l.startsWith('discern:'));
+    const drawn = out.writes
+      .join('')
+      .replace(/\r|\x1b\[\d*A|\x1b\[J|\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .filter((l) => !l.startsWith('discern:'));
     for (const line of drawn) assert.ok(displayWidth(line) <= 23, JSON.stringify(line));
   });
 });
@@ -219,12 +351,32 @@ describe('the region writer', () => {
 /** A job that prints escape sequences in its failure: an SGR, an OSC window title ended by BEL. */
 const HOSTILE: [number, LiveUpdate][] = [
   [0, update([{ kind: 'plan', producers: ['lint', 'te\u001b[31mst'] }])],
-  [10, update([{ kind: 'producer', label: 'te\u001b[31mst', state: 'running', elapsedMs: 0, detail: 'x\u001b]0;pwned\u0007' }])],
-  [20, update([{ kind: 'failure', label: 'te\u001b[31mst', name: 'n\u001b[31mame', message: 'm\u001b]0;pwned\u0007sg', file: 'f\u0007.ts', line: 1 }], { durable: true })],
+  [
+    10,
+    update([
+      { kind: 'producer', label: 'te\u001b[31mst', state: 'running', elapsedMs: 0, detail: 'x\u001b]0;pwned\u0007' },
+    ]),
+  ],
+  [
+    20,
+    update(
+      [
+        {
+          kind: 'failure',
+          label: 'te\u001b[31mst',
+          name: 'n\u001b[31mame',
+          message: 'm\u001b]0;pwned\u0007sg',
+          file: 'f\u0007.ts',
+          line: 1,
+        },
+      ],
+      { durable: true },
+    ),
+  ],
 ];
 
 describe('text from the jobs is shown, never obeyed', () => {
-  it('plain lines: no ESC or BEL, the job\'s text in caret notation', () => {
+  it("plain lines: no ESC or BEL, the job's text in caret notation", () => {
     const out = recorder(80);
     const lines = liveLines(out, { now: () => 0 });
     for (const [, u] of HOSTILE) lines.progress(u);
@@ -247,7 +399,13 @@ describe('text from the jobs is shown, never obeyed', () => {
       const rest = text.replace(own, '');
       assert.ok(!rest.includes(ESC), JSON.stringify(rest));
       assert.ok(!text.includes('\x1b]'), 'no OSC');
-      assert.ok(text.includes('te^[[31mst') && text.includes('n^[[31mame') && text.includes('m^[]0;pwned^Gsg') && text.includes('x^[]0;pwned^G'), JSON.stringify(text));
+      assert.ok(
+        text.includes('te^[[31mst') &&
+          text.includes('n^[[31mame') &&
+          text.includes('m^[]0;pwned^Gsg') &&
+          text.includes('x^[]0;pwned^G'),
+        JSON.stringify(text),
+      );
     }
   });
 
@@ -269,9 +427,19 @@ describe('the region after the terminal shrinks', () => {
 
   it('the erase moves up over every row the old lines take at the current width, and a resize redraws', async () => {
     const listeners: (() => void)[] = [];
-    const out = { ...recorder(80), on(event: 'resize', l: () => void) { if (event === 'resize') listeners.push(l); }, off(event: 'resize', l: () => void) { listeners.splice(listeners.indexOf(l), 1); } };
+    const out = {
+      ...recorder(80),
+      on(event: 'resize', l: () => void) {
+        if (event === 'resize') listeners.push(l);
+      },
+      off(event: 'resize', l: () => void) {
+        listeners.splice(listeners.indexOf(l), 1);
+      },
+    };
     const region = liveRegion(out, { glyphs: ASCII_GLYPHS, color: false, now: () => 0 });
-    region.progress(update([{ kind: 'plan', producers: ['a-producer-label-long-enough-to-wrap-when-the-terminal-is-narrow'] }]));
+    region.progress(
+      update([{ kind: 'plan', producers: ['a-producer-label-long-enough-to-wrap-when-the-terminal-is-narrow'] }]),
+    );
     await settle();
     const drawn = (out.writes.at(-1) ?? '').split('\n').filter((l) => l.length > 0);
     assert.equal(drawn.length, 2, JSON.stringify(drawn));
@@ -283,7 +451,11 @@ describe('the region after the terminal shrinks', () => {
     listeners[0]!();
     assert.equal(out.writes.length, before + 1, 'a resize redraws at once');
     assert.ok(out.writes.at(-1)!.startsWith(`\r${ESC}[${expected}A${ESC}[J`), JSON.stringify(out.writes.at(-1)));
-    for (const line of out.writes.at(-1)!.replace(/^\r\x1b\[\d+A\x1b\[J/, '').split('\n')) assert.ok(displayWidth(line) <= 29, JSON.stringify(line));
+    for (const line of out.writes
+      .at(-1)!
+      .replace(/^\r\x1b\[\d+A\x1b\[J/, '')
+      .split('\n'))
+      assert.ok(displayWidth(line) <= 29, JSON.stringify(line));
     region.close();
     assert.equal(listeners.length, 0, 'close stops listening');
   });
@@ -291,7 +463,8 @@ describe('the region after the terminal shrinks', () => {
 
 describe('choosing the view', () => {
   it('no view under --json, --markdown or --render', () => {
-    for (const format of ['json', 'markdown', 'render'] as const) assert.equal(liveView(format, { stream: recorder(80), env: {} }), undefined);
+    for (const format of ['json', 'markdown', 'render'] as const)
+      assert.equal(liveView(format, { stream: recorder(80), env: {} }), undefined);
   });
 
   it('stderr that is not a terminal, or TERM=dumb, gets plain lines without a control sequence', () => {

@@ -60,7 +60,7 @@ describe('redirected output has no control sequences and keeps fenced content ex
       assert.match(run.stdout, /│ test +│/, 'the jobs table, drawn');
     });
   }
-  it('the human view ends with the next action as an arrow line; the verdict and exit status are the Markdown\'s', async () => {
+  it("the human view ends with the next action as an arrow line; the verdict and exit status are the Markdown's", async () => {
     const r = scratchRepo({ 'discern.toml': MINIMAL_CONFIG });
     repos.push(r);
     const human = await runCli(['doctor'], { cwd: r.root, env: colourEnv({ COLUMNS: '200' }) });
@@ -86,7 +86,11 @@ describe('redirected output has no control sequences and keeps fenced content ex
 
 describe('colour', () => {
   it('a redirected --render or human view never carries colour, even under FORCE_COLOR', async () => {
-    for (const args of [['docs', 'reference/exit-codes', '--render'], ['docs', 'reference/exit-codes'], ['docs', 'reference/exit-codes', '--render', '--plain']]) {
+    for (const args of [
+      ['docs', 'reference/exit-codes', '--render'],
+      ['docs', 'reference/exit-codes'],
+      ['docs', 'reference/exit-codes', '--render', '--plain'],
+    ]) {
       const run = await runCli(args, { env: colourEnv({ FORCE_COLOR: '3' }) });
       assert.equal(run.code, 0, run.stderr);
       assert.ok(!run.stdout.includes(ESC), args.join(' '));
@@ -94,7 +98,15 @@ describe('colour', () => {
   });
   it('on a terminal: colour, unless NO_COLOR, FORCE_COLOR=0 or --no-color', () => {
     const onTty = (args: string, env: Record<string, string>): string =>
-      spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} docs reference/exit-codes ${args}`, '/dev/null'], { env, encoding: 'utf8' }).stdout;
+      spawnSync(
+        'script',
+        [
+          '-qec',
+          `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} docs reference/exit-codes ${args}`,
+          '/dev/null',
+        ],
+        { env, encoding: 'utf8' },
+      ).stdout;
     // The terminal's own line discipline may add control bytes of its own; colour is an SGR sequence.
     const sgr = /\x1b\[[0-9;]*m/;
     assert.match(onTty('--render', colourEnv()), sgr);
@@ -138,7 +150,15 @@ describe('the presentation flags in the grammar', () => {
   it('--json and --markdown print the same whatever the presentation flags say', async () => {
     for (const format of ['--json', '--markdown']) {
       const bare = await runCli(['docs', 'reference/exit-codes', format]);
-      const flagged = await runCli(['docs', 'reference/exit-codes', format, '--plain', '--no-color', '--theme', 'light']);
+      const flagged = await runCli([
+        'docs',
+        'reference/exit-codes',
+        format,
+        '--plain',
+        '--no-color',
+        '--theme',
+        'light',
+      ]);
       assert.equal(flagged.stdout, bare.stdout, format);
     }
     const run = await runCli(['docs', '--theme', 'purple', '--json']);

@@ -45,11 +45,20 @@ describe('discern standards', () => {
     assert.ok(result.verb === 'standards' && result.data && 'action' in result.data);
     assert.equal(result.data.action, 'measure');
     assert.match(result.data.handle ?? '', R1_HANDLE);
-    assert.deepEqual(result.data.standards?.map((s) => [s.name, s.verdict]), [['coverage', 'improved'], ['size', 'held']]);
+    assert.deepEqual(
+      result.data.standards?.map((s) => [s.name, s.verdict]),
+      [
+        ['coverage', 'improved'],
+        ['size', 'held'],
+      ],
+    );
 
     const one = json(await cli(['standards', 'size', '--json'], r.root));
     assert.ok(one.verb === 'standards' && one.data && 'action' in one.data);
-    assert.deepEqual(one.data.standards?.map((s) => s.name), ['size']);
+    assert.deepEqual(
+      one.data.standards?.map((s) => s.name),
+      ['size'],
+    );
     const unknown = await cli(['standards', 'speed', '--json'], r.root);
     assert.equal(unknown.code, 1);
     assert.equal(json(unknown).error, 'unknown_standard');
@@ -61,13 +70,16 @@ describe('discern standards', () => {
     const run = await cli(['standards', '--pin', '--markdown'], r.root);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^\| coverage \| 80 \| 88 \| 90 \|$/m);
-    assert.match(run.stdout.trimEnd().split('\n').at(-1) ?? '', /^Committed \w{12} \(Pin standards: coverage 80 → 88\); no Proof was carried/);
+    assert.match(
+      run.stdout.trimEnd().split('\n').at(-1) ?? '',
+      /^Committed \w{12} \(Pin standards: coverage 80 → 88\); no Proof was carried/,
+    );
     assert.equal(r.git('rev-parse', 'HEAD^').trim(), before);
     assert.match(readFileSync(join(r.root, 'discern.toml'), 'utf8'), /limit = 88\n/);
   });
 
   it('a regressed standard exits 1; --pin beside --force is exit 2', async () => {
-    const r = gateRepo(CONFIG.replace("coverage 90", "coverage 70"));
+    const r = gateRepo(CONFIG.replace('coverage 90', 'coverage 70'));
     const run = await cli(['standards', '--json'], r.root);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(json(run).error, 'gate_failed');
@@ -86,11 +98,29 @@ describe('discern standards propose', () => {
     const missing = await cli(['standards', 'propose', 'coverage', '--json'], wt.root);
     assert.equal(missing.code, 2);
     assert.equal(json(missing).error, 'invalid_arguments');
-    const run = await cli(['standards', 'propose', 'coverage', '--reason', 'The generated client counts now; 75 is where it stands.', '--json'], wt.root);
+    const run = await cli(
+      [
+        'standards',
+        'propose',
+        'coverage',
+        '--reason',
+        'The generated client counts now; 75 is where it stands.',
+        '--json',
+      ],
+      wt.root,
+    );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const result = json(run);
     assert.ok(result.verb === 'standards propose' && result.data && !('issues' in result.data));
-    assert.deepEqual(result.data.proposals, [{ name: 'coverage', reason: 'The generated client counts now; 75 is where it stands.', from: 80, to: 75, direction: 'up' }]);
+    assert.deepEqual(result.data.proposals, [
+      {
+        name: 'coverage',
+        reason: 'The generated client counts now; 75 is where it stands.',
+        from: 80,
+        to: 75,
+        direction: 'up',
+      },
+    ]);
     assert.ok(existsSync(join(gitDir(wt.root), 'discern', 'standard-limit-proposals.json')));
     const done = json(await cli(['done', '--json'], wt.root));
     assert.equal(done.ok, true, JSON.stringify(done, null, 2));

@@ -8,8 +8,10 @@ import { onlyJson, runCli, type CliRun } from '../helpers/cli.js';
 import { assertPublishedResult } from '../helpers/published-schema.js';
 import { cleanEnv, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
-const MESSY_TOML = '# discern.toml   \n[project]\nname="Messy"   \n[jobs]\ntest  =  "npm test"\n\n\n\n# the docs scope\n[scopes.docs]\npaths=["docs/**"]\nneutral = true';
-const TIDY_TOML = '# discern.toml\n[project]\nname = "Messy"\n\n[jobs]\ntest = "npm test"\n\n# the docs scope\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n';
+const MESSY_TOML =
+  '# discern.toml   \n[project]\nname="Messy"   \n[jobs]\ntest  =  "npm test"\n\n\n\n# the docs scope\n[scopes.docs]\npaths=["docs/**"]\nneutral = true';
+const TIDY_TOML =
+  '# discern.toml\n[project]\nname = "Messy"\n\n[jobs]\ntest = "npm test"\n\n# the docs scope\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n';
 
 const MESSY_MD = '# Instructions  \n\n\n\nRun the tests.   \n\n```sh\nnpm test   \n\n\n  # indented  \n```\n\n\n';
 const TIDY_MD = '# Instructions\n\nRun the tests.\n\n```sh\nnpm test   \n\n\n  # indented  \n```\n';
@@ -24,7 +26,7 @@ function messyRepo(toml = MESSY_TOML): ScratchRepo {
     'discern/map/index.md': 'Map   \n\n\n\nend',
     'discern/map/area/page.md': 'Page  \n',
     'discern/map/notes.txt': 'not markdown   \n',
-    'README.md': 'Not discern\'s   \n\n\n\n',
+    'README.md': "Not discern's   \n\n\n\n",
   });
   repos.push(r);
   return r;
@@ -32,7 +34,11 @@ function messyRepo(toml = MESSY_TOML): ScratchRepo {
 
 const read = (r: ScratchRepo, path: string): string => readFileSync(join(r.root, path), 'utf8');
 
-async function tidy(r: ScratchRepo, args: string[] = [], env: Record<string, string> = {}): Promise<{ run: CliRun; result: Record<string, unknown> }> {
+async function tidy(
+  r: ScratchRepo,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ run: CliRun; result: Record<string, unknown> }> {
   const run = await runCli(['tidy', ...args, '--json'], { cwd: r.root, env: cleanEnv(env) });
   const result = onlyJson(run);
   assertPublishedResult(result);
@@ -49,7 +55,7 @@ describe('discern tidy', () => {
     assert.equal(read(r, 'discern/map/index.md'), 'Map\n\nend\n');
     assert.equal(read(r, 'discern/map/area/page.md'), 'Page\n');
     assert.equal(read(r, 'discern/map/notes.txt'), 'not markdown   \n');
-    assert.equal(read(r, 'README.md'), 'Not discern\'s   \n\n\n\n');
+    assert.equal(read(r, 'README.md'), "Not discern's   \n\n\n\n");
     const data = result['data'] as { files: { path: string; changed: boolean }[]; changed: string[] };
     assert.deepEqual(data.files, [
       { path: 'discern.toml', changed: true },
@@ -57,7 +63,10 @@ describe('discern tidy', () => {
       { path: 'discern/map/area/page.md', changed: true },
       { path: 'discern/map/index.md', changed: true },
     ]);
-    assert.deepEqual((result['steps'] as { kind: string }[]).map((s) => s.kind), ['tidy', 'tidy', 'tidy', 'tidy']);
+    assert.deepEqual(
+      (result['steps'] as { kind: string }[]).map((s) => s.kind),
+      ['tidy', 'tidy', 'tidy', 'tidy'],
+    );
   });
   it('is idempotent: a second run changes nothing', async () => {
     const r = messyRepo();
@@ -73,7 +82,11 @@ describe('discern tidy', () => {
     assert.equal(read(r, 'discern.toml'), TIDY_TOML);
     assert.equal(read(r, 'discern/instructions.md'), MESSY_MD);
     const { result } = await tidy(r, ['md']);
-    assert.deepEqual((result['data'] as { changed: string[] }).changed, ['discern/instructions.md', 'discern/map/area/page.md', 'discern/map/index.md']);
+    assert.deepEqual((result['data'] as { changed: string[] }).changed, [
+      'discern/instructions.md',
+      'discern/map/area/page.md',
+      'discern/map/index.md',
+    ]);
   });
   it('follows [instructions] sources (globs too) and [map] dir', async () => {
     const r = messyRepo(`${TIDY_TOML}\n[instructions]\nsources = ["agents/*.md"]\n\n[map]\ndir = "notes"\n`);
@@ -81,7 +94,10 @@ describe('discern tidy', () => {
     r.write('agents/b.md', 'B\n');
     r.write('notes/n.md', 'N  \n');
     const { result } = await tidy(r, ['md']);
-    assert.deepEqual((result['data'] as { files: { path: string }[] }).files.map((f) => f.path), ['agents/a.md', 'agents/b.md', 'notes/n.md']);
+    assert.deepEqual(
+      (result['data'] as { files: { path: string }[] }).files.map((f) => f.path),
+      ['agents/a.md', 'agents/b.md', 'notes/n.md'],
+    );
     assert.equal(read(r, 'agents/a.md'), 'A\n');
     assert.equal(read(r, 'discern/instructions.md'), MESSY_MD);
   });
@@ -101,7 +117,10 @@ describe('discern tidy', () => {
     assert.equal(run.code, 1);
     assert.equal(result['error'], 'tidy_write_failed');
     assert.equal(read(r, 'discern.toml'), MESSY_TOML);
-    assert.deepEqual((result['steps'] as { outcome: string }[]).map((s) => s.outcome), ['failed']);
+    assert.deepEqual(
+      (result['steps'] as { outcome: string }[]).map((s) => s.outcome),
+      ['failed'],
+    );
   });
   it('without a discern.toml there is nothing discern owns: no_project', async () => {
     const r = scratchRepo({});

@@ -26,7 +26,8 @@ function problems(root: string): string[] {
   try {
     emitAgentAssets(root);
   } catch (error) {
-    if (error instanceof SpecError) return error.problems.map((p) => `${p.file}${p.pointer === '' ? '' : `#${p.pointer}`}: ${p.message}`);
+    if (error instanceof SpecError)
+      return error.problems.map((p) => `${p.file}${p.pointer === '' ? '' : `#${p.pointer}`}: ${p.message}`);
     throw error;
   }
   return [];
@@ -48,12 +49,20 @@ describe('agent assets', () => {
   const cases: [string, (root: string) => void, RegExp][] = [
     [
       'a name that differs from its folder',
-      (root) => writeFileSync(join(root, 'spec/agents/skills/discern-land-change/SKILL.md'), '---\nname: land\ndescription: x\n---\nBody.\n'),
+      (root) =>
+        writeFileSync(
+          join(root, 'spec/agents/skills/discern-land-change/SKILL.md'),
+          '---\nname: land\ndescription: x\n---\nBody.\n',
+        ),
       /^spec\/agents\/skills\/discern-land-change\/SKILL\.md#\/name: name "land" must equal the folder name/,
     ],
     [
       'no description',
-      (root) => writeFileSync(join(root, 'spec/agents/skills/discern-land-change/SKILL.md'), '---\nname: discern-land-change\n---\nBody.\n'),
+      (root) =>
+        writeFileSync(
+          join(root, 'spec/agents/skills/discern-land-change/SKILL.md'),
+          '---\nname: discern-land-change\n---\nBody.\n',
+        ),
       /#\/description: description is required/,
     ],
     [
@@ -63,7 +72,11 @@ describe('agent assets', () => {
     ],
     [
       'an unknown key',
-      (root) => writeFileSync(join(root, 'spec/agents/skills/discern-land-change/SKILL.md'), '---\nname: discern-land-change\ndescription: x\ntriggers: [a]\n---\n'),
+      (root) =>
+        writeFileSync(
+          join(root, 'spec/agents/skills/discern-land-change/SKILL.md'),
+          '---\nname: discern-land-change\ndescription: x\ntriggers: [a]\n---\n',
+        ),
       /#\/triggers: "triggers" is not a key of the Agent Skills format/,
     ],
     [
@@ -82,7 +95,10 @@ describe('agent assets', () => {
       const root = copy();
       edit(root);
       const found = problems(root);
-      assert.ok(found.some((p) => expected.test(p)), found.join('\n'));
+      assert.ok(
+        found.some((p) => expected.test(p)),
+        found.join('\n'),
+      );
     });
   }
 });

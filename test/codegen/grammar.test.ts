@@ -45,15 +45,26 @@ describe('CLI grammar', () => {
       const groups = command.flags.filter((f) => f.global).map((f) => [f.spellings[0], f.exclusive_group ?? null]);
       assert.deepEqual(
         groups,
-        [['--json', 'format'], ['--markdown', 'format'], ['--render', 'format'], ['--no-color', null], ['--plain', null], ['--theme', null]],
+        [
+          ['--json', 'format'],
+          ['--markdown', 'format'],
+          ['--render', 'format'],
+          ['--no-color', null],
+          ['--plain', null],
+          ['--theme', null],
+        ],
         command.path.join(' '),
       );
     }
     const theme = CLI_GRAMMAR.global_flags.find((f) => f.spellings[0] === '--theme');
-    assert.deepEqual([theme?.arity, theme?.type_definition, theme?.choices, theme?.default], [1, '<theme:string>', ['auto', 'light', 'dark'], 'auto']);
+    assert.deepEqual(
+      [theme?.arity, theme?.type_definition, theme?.choices, theme?.default],
+      [1, '<theme:string>', ['auto', 'light', 'dark'], 'auto'],
+    );
   });
-  it('the version flag is -V, never sade\'s reserved -v', () => {
+  it("the version flag is -V, never sade's reserved -v", () => {
     assert.deepEqual(CLI_GRAMMAR.implicit_flags.root, ['-V', '--version']);
-    for (const command of CLI_GRAMMAR.commands) for (const flag of command.flags) assert.ok(!flag.spellings.includes('-v'));
+    for (const command of CLI_GRAMMAR.commands)
+      for (const flag of command.flags) assert.ok(!flag.spellings.includes('-v'));
   });
 });

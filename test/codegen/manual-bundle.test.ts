@@ -16,7 +16,8 @@ after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 function copy(): string {
   const root = tempDir('discern-manual-');
   dirs.push(root);
-  for (const entry of ['spec', 'docs', 'package.json']) cpSync(join(REPO_ROOT, entry), join(root, entry), { recursive: true });
+  for (const entry of ['spec', 'docs', 'package.json'])
+    cpSync(join(REPO_ROOT, entry), join(root, entry), { recursive: true });
   return root;
 }
 
@@ -38,7 +39,10 @@ describe('manual bundle', () => {
   });
   it('refuses a page whose id is not its slug', async () => {
     const root = copy();
-    writeFileSync(join(root, 'docs/10-guides/extra.md'), '---\nid: other\ntitle: Extra\ndescription: A page with the wrong id.\norder: 99\n---\n\n# Extra\n');
+    writeFileSync(
+      join(root, 'docs/10-guides/extra.md'),
+      '---\nid: other\ntitle: Extra\ndescription: A page with the wrong id.\norder: 99\n---\n\n# Extra\n',
+    );
     assert.match(await problems(root), /docs\/10-guides\/extra\.md#\/id: id must equal the file's slug "extra"/);
   });
   it('refuses a page without front matter', async () => {
@@ -48,8 +52,22 @@ describe('manual bundle', () => {
   });
   it('includes every hand-written page and the generated reference pages, and no decision records', () => {
     const targets = MANUAL.pages.map((p) => p.target);
-    for (const t of ['start/overview', 'guides/connect-a-coding-agent', 'reference/tools', 'reference/errors', 'reference/commands', 'verbs/doctor']) assert.ok(targets.includes(t), t);
+    for (const t of [
+      'start/overview',
+      'guides/connect-a-coding-agent',
+      'reference/tools',
+      'reference/errors',
+      'reference/commands',
+      'verbs/doctor',
+    ])
+      assert.ok(targets.includes(t), t);
     assert.ok(!MANUAL.pages.some((p) => p.path.startsWith('decisions/')));
-    assert.deepEqual(MANUAL.pages.filter((p) => p.generated).map((p) => p.slug).sort(), ['commands', 'errors', 'tools']);
+    assert.deepEqual(
+      MANUAL.pages
+        .filter((p) => p.generated)
+        .map((p) => p.slug)
+        .sort(),
+      ['commands', 'errors', 'tools'],
+    );
   });
 });

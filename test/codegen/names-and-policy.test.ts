@@ -38,7 +38,13 @@ describe('resolvePolicy', () => {
     assert.equal(p.partial_effect, 'failure');
   });
   it('adds postconditions and advisories and applies overrides', () => {
-    const p = resolvePolicy({ base: 'effect', required_postconditions: ['gate-finish', 'executed-steps'], optional_advisories: ['z-kind', 'a-kind'], recovery_owner: 'owner', no_op: 'not-applicable' });
+    const p = resolvePolicy({
+      base: 'effect',
+      required_postconditions: ['gate-finish', 'executed-steps'],
+      optional_advisories: ['z-kind', 'a-kind'],
+      recovery_owner: 'owner',
+      no_op: 'not-applicable',
+    });
     assert.deepEqual(p.required_postconditions, ['declared-outcome', 'executed-steps', 'gate-finish']);
     assert.deepEqual(p.optional_advisories, ['a-kind', 'z-kind']);
     assert.equal(p.recovery_owner, 'owner');

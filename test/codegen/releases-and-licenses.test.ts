@@ -6,7 +6,19 @@ import { compareVersions } from '../../codegen/spec/release-checks.js';
 import { packageDir } from '../../build/licenses.js';
 
 describe('compareVersions', () => {
-  const ordered = ['0.1.0-alpha', '0.1.0-alpha.1', '0.1.0-alpha.beta', '0.1.0-beta', '0.1.0-beta.2', '0.1.0-beta.11', '0.1.0-rc.1', '0.1.0', '0.2.0', '0.10.0', '1.0.0'];
+  const ordered = [
+    '0.1.0-alpha',
+    '0.1.0-alpha.1',
+    '0.1.0-alpha.beta',
+    '0.1.0-beta',
+    '0.1.0-beta.2',
+    '0.1.0-beta.11',
+    '0.1.0-rc.1',
+    '0.1.0',
+    '0.2.0',
+    '0.10.0',
+    '1.0.0',
+  ];
   it('orders by semantic-version precedence', () => {
     for (let i = 0; i + 1 < ordered.length; i++) {
       const a = ordered[i] ?? '';

@@ -17,7 +17,11 @@ const config = {
 
 describe('standaloneSetupConfig', () => {
   it('copies each borrowed definition and those it refers to, and points the references at them', () => {
-    const setup = { type: 'object', additionalProperties: false, properties: { jobs: { $ref: 'config.schema.json#/$defs/Jobs', description: 'all of them' } } };
+    const setup = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { jobs: { $ref: 'config.schema.json#/$defs/Jobs', description: 'all of them' } },
+    };
     assert.deepEqual(standaloneSetupConfig(setup, config), {
       type: 'object',
       additionalProperties: false,
@@ -26,12 +30,29 @@ describe('standaloneSetupConfig', () => {
     });
   });
   it('refuses a borrowed name that does not exist, or that the recipe also defines', () => {
-    assert.throws(() => standaloneSetupConfig({ properties: { x: { $ref: 'config.schema.json#/$defs/Nope' } } }, config), /does not exist/);
-    assert.throws(() => standaloneSetupConfig({ properties: { x: { $ref: 'config.schema.json#/$defs/Jobs' } }, $defs: { Command: {} } }, config), /has the name of a borrowed/);
+    assert.throws(
+      () => standaloneSetupConfig({ properties: { x: { $ref: 'config.schema.json#/$defs/Nope' } } }, config),
+      /does not exist/,
+    );
+    assert.throws(
+      () =>
+        standaloneSetupConfig(
+          { properties: { x: { $ref: 'config.schema.json#/$defs/Jobs' } }, $defs: { Command: {} } },
+          config,
+        ),
+      /has the name of a borrowed/,
+    );
   });
   it('for the types, a borrowed reference names the config type and nothing else', () => {
-    const typed = setupConfigForTypes({ $schema: 's', $id: 'i', properties: { jobs: { $ref: 'config.schema.json#/$defs/JobsSection', description: 'd' } } });
-    assert.deepEqual(typed, { properties: { jobs: { $ref: '#/$defs/DiscernConfigJobsSection' } }, title: 'DiscernSetupConfig' });
+    const typed = setupConfigForTypes({
+      $schema: 's',
+      $id: 'i',
+      properties: { jobs: { $ref: 'config.schema.json#/$defs/JobsSection', description: 'd' } },
+    });
+    assert.deepEqual(typed, {
+      properties: { jobs: { $ref: '#/$defs/DiscernConfigJobsSection' } },
+      title: 'DiscernSetupConfig',
+    });
   });
 });
 
@@ -44,13 +65,25 @@ describe('schema/discern-setup-config.schema.json', () => {
       $schema: 'https://discern.sh/schema/v1/discern-setup-config.schema.json',
       project: { name: 'Acme', slug: 'acme', agents: ['claude_code', 'cursor'] },
       repository: { trunk: 'develop', ensure: ['npm ci'] },
-      jobs: { test: 'npm test', lint: ['a', 'b'], build: { run: 'make', timeout: 60 }, e2e: { stage: 'test', run: 'x' } },
+      jobs: {
+        test: 'npm test',
+        lint: ['a', 'b'],
+        build: { run: 'make', timeout: 60 },
+        e2e: { stage: 'test', run: 'x' },
+      },
       scopes: { docs: { paths: ['docs/**'], neutral: true } },
     };
     assert.ok(validate(recipe), JSON.stringify(validate.errors));
   });
   it('refuses what discern.toml refuses, and sections a recipe does not take', () => {
-    for (const recipe of [{ jobs: { test: 5 } }, { jobs: { e2e: 'x' } }, { project: { agents: ['emacs'] } }, { repository: { trunk: 'a..b' } }, { standards: {} }, { gate: { timeout: 1 } }]) {
+    for (const recipe of [
+      { jobs: { test: 5 } },
+      { jobs: { e2e: 'x' } },
+      { project: { agents: ['emacs'] } },
+      { repository: { trunk: 'a..b' } },
+      { standards: {} },
+      { gate: { timeout: 1 } },
+    ]) {
       assert.equal(validate(recipe), false, JSON.stringify(recipe));
     }
   });

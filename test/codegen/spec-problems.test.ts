@@ -37,12 +37,17 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     name: 'an unknown vocabulary mark',
     file: 'spec/common.schema.json',
     edit: (t) => t.replace('"x-discern-vocabulary": "doctor_check_status"', '"x-discern-vocabulary": "check_status"'),
-    expect: /^spec\/common\.schema\.json#\/\$defs\/DoctorCheck\/properties\/status: x-discern-vocabulary "check_status"/,
+    expect:
+      /^spec\/common\.schema\.json#\/\$defs\/DoctorCheck\/properties\/status: x-discern-vocabulary "check_status"/,
   },
   {
     name: 'an object without additionalProperties',
     file: 'spec/verbs/docs/data.schema.json',
-    edit: (t) => t.replace('"title": "DocRegion",\n      "description": "A top-level section of the manual.",\n      "additionalProperties": false,', '"title": "DocRegion",\n      "description": "A top-level section of the manual.",'),
+    edit: (t) =>
+      t.replace(
+        '"title": "DocRegion",\n      "description": "A top-level section of the manual.",\n      "additionalProperties": false,',
+        '"title": "DocRegion",\n      "description": "A top-level section of the manual.",',
+      ),
     expect: /^spec\/verbs\/docs\/data\.schema\.json#\/\$defs\/DocRegion: an object type must say additionalProperties/,
   },
   {
@@ -54,20 +59,26 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'a CLI flag for an input key that does not exist',
     file: 'spec/verbs/docs/verb.yaml',
-    edit: (t) => t.replace('{input: search, spellings: [--search], value_name: query}', '{input: query, spellings: [--search], value_name: query}'),
+    edit: (t) =>
+      t.replace(
+        '{input: search, spellings: [--search], value_name: query}',
+        '{input: query, spellings: [--search], value_name: query}',
+      ),
     expect: /spec\/verbs\/docs\/verb\.yaml#\/cli\/flags\/0: input key "query" is not in input\.schema\.json/,
   },
   {
     name: 'a fixed CLI value its input does not accept',
     file: 'spec/verbs/standards/verb.yaml',
     edit: (t) => t.replace('fixed: {action: measure}', 'fixed: {action: tally}'),
-    expect: /spec\/verbs\/standards\/verb\.yaml#\/cli\/fixed\/action: the fixed value "tally" is not one input\.schema\.json accepts for "action"/,
+    expect:
+      /spec\/verbs\/standards\/verb\.yaml#\/cli\/fixed\/action: the fixed value "tally" is not one input\.schema\.json accepts for "action"/,
   },
   {
     name: 'an MCP-only input that is also a flag',
     file: 'spec/verbs/standards/verb.yaml',
     edit: (t) => t.replace('mcp_only: [proposals]', 'mcp_only: [proposals, pin]'),
-    expect: /spec\/verbs\/standards\/verb\.yaml#\/cli\/mcp_only\/1: input key "pin" is already covered by \/cli\/flags\/0/,
+    expect:
+      /spec\/verbs\/standards\/verb\.yaml#\/cli\/mcp_only\/1: input key "pin" is already covered by \/cli\/flags\/0/,
   },
   {
     name: 'an input key the CLI cannot reach',
@@ -91,7 +102,8 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     name: 'a schema Ajv strict mode rejects',
     file: 'spec/config.schema.json',
     edit: (t) => t.replace('"maxLength": 200', '"maxLenght": 200'),
-    expect: /^spec\/config\.schema\.json#: does not compile under Ajv 2020 strict: strict mode: unknown keyword: "maxLenght"/,
+    expect:
+      /^spec\/config\.schema\.json#: does not compile under Ajv 2020 strict: strict mode: unknown keyword: "maxLenght"/,
   },
   {
     name: 'an MCP tool missing from tool_order',
@@ -103,7 +115,8 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     name: 'a prompt missing from prompt_order',
     file: 'spec/mcp.yaml',
     edit: (t) => t.replace(', land_change, diagnose_failure]', ', land_change]'),
-    expect: /^spec\/mcp\.yaml#\/prompt_order: prompt "diagnose_failure" \(spec\/prompts\/diagnose_failure\.yaml\) is not in prompt_order/,
+    expect:
+      /^spec\/mcp\.yaml#\/prompt_order: prompt "diagnose_failure" \(spec\/prompts\/diagnose_failure\.yaml\) is not in prompt_order/,
   },
   {
     name: 'a prompt argument without its form',
@@ -115,7 +128,8 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
     name: 'a worked example the config schema refuses',
     file: 'spec/prompts/draft_config.example.toml',
     edit: (t) => t.replace('timeout = 600 ', 'timeout = "600"'),
-    expect: /^spec\/prompts\/draft_config\.example\.toml#\/gate\/timeout: the worked example is not a valid discern\.toml: must be integer/,
+    expect:
+      /^spec\/prompts\/draft_config\.example\.toml#\/gate\/timeout: the worked example is not a valid discern\.toml: must be integer/,
   },
   {
     name: 'a family-less error slug',
@@ -138,14 +152,16 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'a release list out of order',
     file: 'spec/releases.yaml',
-    edit: (t) => `${t}  - version: 9.0.0\n    date: "2026-01-01"\n    channel: stable\n    summary: A version from the future.\n    changes:\n      - {kind: added, text: Everything.}\n`,
+    edit: (t) =>
+      `${t}  - version: 9.0.0\n    date: "2026-01-01"\n    channel: stable\n    summary: A version from the future.\n    changes:\n      - {kind: added, text: Everything.}\n`,
     expect: /^spec\/releases\.yaml#\/releases\/\d+: releases run newest first: .* is listed before 9\.0\.0/,
   },
   {
     name: 'the release shape discern releases returns drifting from the published one',
     file: 'spec/verbs/releases/data.schema.json',
     edit: (t) => t.replace('"maxLength": 600', '"maxLength": 700'),
-    expect: /^spec\/verbs\/releases\/data\.schema\.json#\/\$defs\/Release: must equal spec\/releases\.schema\.json#\/\$defs\/Release/,
+    expect:
+      /^spec\/verbs\/releases\/data\.schema\.json#\/\$defs\/Release: must equal spec\/releases\.schema\.json#\/\$defs\/Release/,
   },
 ];
 
@@ -154,7 +170,10 @@ describe('spec problems name the file and JSON pointer', () => {
   for (const c of cases) {
     it(c.name, () => {
       const problems = problemsOf(specWith(c.file, c.edit));
-      assert.ok(problems.some((p) => c.expect.test(p)), `expected ${String(c.expect)} among:\n${problems.join('\n')}`);
+      assert.ok(
+        problems.some((p) => c.expect.test(p)),
+        `expected ${String(c.expect)} among:\n${problems.join('\n')}`,
+      );
     });
   }
 });

@@ -10,17 +10,45 @@ const vocabularies: Vocabulary[] = [
 ];
 
 const cases: [string, unknown, VocabularyMode, unknown][] = [
-  ['open, published', { 'x-discern-vocabulary': 'step_kind', description: 'k' }, 'published', { type: 'string', description: 'k', 'x-discern-vocabulary': 'x-discern-step-kind' }],
-  ['closed, published', { 'x-discern-vocabulary': 'step_outcome' }, 'published', { type: 'string', enum: ['ok', 'failed'], 'x-discern-vocabulary': 'x-discern-step-outcome' }],
-  ['error slugs key', { 'x-discern-vocabulary': 'error' }, 'published', { type: 'string', 'x-discern-vocabulary': 'x-discern-error-slugs' }],
+  [
+    'open, published',
+    { 'x-discern-vocabulary': 'step_kind', description: 'k' },
+    'published',
+    { type: 'string', description: 'k', 'x-discern-vocabulary': 'x-discern-step-kind' },
+  ],
+  [
+    'closed, published',
+    { 'x-discern-vocabulary': 'step_outcome' },
+    'published',
+    { type: 'string', enum: ['ok', 'failed'], 'x-discern-vocabulary': 'x-discern-step-outcome' },
+  ],
+  [
+    'error slugs key',
+    { 'x-discern-vocabulary': 'error' },
+    'published',
+    { type: 'string', 'x-discern-vocabulary': 'x-discern-error-slugs' },
+  ],
   ['open, wire', { 'x-discern-vocabulary': 'step_kind' }, 'wire', { type: 'string' }],
   ['closed, wire', { 'x-discern-vocabulary': 'step_outcome' }, 'wire', { type: 'string', enum: ['ok', 'failed'] }],
-  ['ts reference', { 'x-discern-vocabulary': 'step_outcome', description: 'o' }, 'ts', { description: 'o', tsType: 'DiscernStepOutcome' }],
+  [
+    'ts reference',
+    { 'x-discern-vocabulary': 'step_outcome', description: 'o' },
+    'ts',
+    { description: 'o', tsType: 'DiscernStepOutcome' },
+  ],
   [
     'nested under properties and items',
-    { type: 'object', additionalProperties: false, properties: { steps: { type: 'array', items: { 'x-discern-vocabulary': 'step_kind' } } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: { steps: { type: 'array', items: { 'x-discern-vocabulary': 'step_kind' } } },
+    },
     'wire',
-    { type: 'object', additionalProperties: false, properties: { steps: { type: 'array', items: { type: 'string' } } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: { steps: { type: 'array', items: { type: 'string' } } },
+    },
   ],
   ['unmarked nodes are untouched', { type: 'integer', minimum: 0 }, 'published', { type: 'integer', minimum: 0 }],
 ];
@@ -30,6 +58,9 @@ describe('expandVocabularies', () => {
     it(name, () => assert.deepEqual(expandVocabularies(given, vocabularies, mode), want));
   }
   it('rejects an unknown vocabulary', () => {
-    assert.throws(() => expandVocabularies({ 'x-discern-vocabulary': 'nope' }, vocabularies, 'wire'), /unknown vocabulary nope/);
+    assert.throws(
+      () => expandVocabularies({ 'x-discern-vocabulary': 'nope' }, vocabularies, 'wire'),
+      /unknown vocabulary nope/,
+    );
   });
 });

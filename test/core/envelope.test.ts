@@ -17,10 +17,20 @@ const observation: CompletionPolicy = {
   no_op: 'success',
   recovery_owner: 'caller',
 };
-const effect: CompletionPolicy = { ...observation, required_postconditions: ['declared-outcome', 'executed-steps'], cancellation: 'failure', partial_effect: 'failure' };
-const doctorLike: CompletionPolicy = { ...observation, required_postconditions: ['declared-outcome', 'doctor-checks'], optional_advisories: ['doctor-warning'] };
+const effect: CompletionPolicy = {
+  ...observation,
+  required_postconditions: ['declared-outcome', 'executed-steps'],
+  cancellation: 'failure',
+  partial_effect: 'failure',
+};
+const doctorLike: CompletionPolicy = {
+  ...observation,
+  required_postconditions: ['declared-outcome', 'doctor-checks'],
+  optional_advisories: ['doctor-warning'],
+};
 const subject = (policy: CompletionPolicy) => ({ verb: 'test verb', policy });
-const step = (outcome: 'ok' | 'failed' | 'skipped' | 'cancelled') => ({ kind: 'job', label: `job-${outcome}`, disposition: 'run', outcome }) as const;
+const step = (outcome: 'ok' | 'failed' | 'skipped' | 'cancelled') =>
+  ({ kind: 'job', label: `job-${outcome}`, disposition: 'run', outcome }) as const;
 
 describe('ok follows the completion policy', () => {
   it('is true when every required postcondition holds', () => {
@@ -29,7 +39,9 @@ describe('ok follows the completion policy', () => {
     assert.equal(buildEnvelope(subject(doctorLike), { held: ['doctor-checks'] }).ok, true);
   });
   it('is false when a refusal is declared', () => {
-    const result = buildEnvelope(subject(observation), { refusal: { error: 'unknown_target', message: 'no such page', next: { list: '`discern docs`' } } });
+    const result = buildEnvelope(subject(observation), {
+      refusal: { error: 'unknown_target', message: 'no such page', next: { list: '`discern docs`' } },
+    });
     assert.equal(result.ok, false);
     assert.equal(result.error, 'unknown_target');
     assert.equal(result.message, 'no such page');
@@ -55,16 +67,27 @@ describe('ok follows the completion policy', () => {
 
 describe('a failure carries its registered next action last', () => {
   it('appends the slug template with its values filled in', () => {
-    const result = buildEnvelope(subject(observation), { hints: ['first'], refusal: { error: 'no_trunk', message: 'm', next: { trunk: 'develop' } } });
+    const result = buildEnvelope(subject(observation), {
+      hints: ['first'],
+      refusal: { error: 'no_trunk', message: 'm', next: { trunk: 'develop' } },
+    });
     assert.deepEqual(result.hints?.slice(0, 1), ['first']);
     assert.equal(result.hints?.at(-1), ERROR_REGISTRY.no_trunk.nextAction.replace('{trunk}', 'develop'));
   });
   it('uses the family template when the slug has none of its own', () => {
-    const result = buildEnvelope(subject(observation), { refusal: { error: 'invalid_toml', message: 'm', next: { file: 'discern.toml', where: 'line 2, column 3' } } });
-    assert.equal(result.hints?.at(-1), 'Fix discern.toml at line 2, column 3 as the message says, then run `discern doctor`.');
+    const result = buildEnvelope(subject(observation), {
+      refusal: { error: 'invalid_toml', message: 'm', next: { file: 'discern.toml', where: 'line 2, column 3' } },
+    });
+    assert.equal(
+      result.hints?.at(-1),
+      'Fix discern.toml at line 2, column 3 as the message says, then run `discern doctor`.',
+    );
   });
   it('refuses a next action with a missing value', () => {
-    assert.throws(() => buildEnvelope(subject(observation), { refusal: { error: 'no_trunk', message: 'm', next: { trunk: '' } } }), ContractViolation);
+    assert.throws(
+      () => buildEnvelope(subject(observation), { refusal: { error: 'no_trunk', message: 'm', next: { trunk: '' } } }),
+      ContractViolation,
+    );
   });
   it('success carries no error, message or forced hint', () => {
     const result = buildEnvelope(subject(observation), {});
@@ -77,22 +100,41 @@ describe('a failure carries its registered next action last', () => {
 describe('advisories are only the kinds the policy permits', () => {
   it('keeps a permitted advisory on a successful result', () => {
     const advisory = { kind: 'doctor-warning', evidence: ['git: old'], next_action: 'upgrade git' } as const;
-    const result = buildEnvelope(subject(doctorLike), { held: ['doctor-checks'], advisories: [{ ...advisory, evidence: [...advisory.evidence] }] });
+    const result = buildEnvelope(subject(doctorLike), {
+      held: ['doctor-checks'],
+      advisories: [{ ...advisory, evidence: [...advisory.evidence] }],
+    });
     assert.equal(result.ok, true);
     assert.deepEqual(result.advisories, [advisory]);
   });
   it('rejects an advisory kind the policy does not list', () => {
-    assert.throws(() => buildEnvelope(subject(observation), { advisories: [{ kind: 'doctor-warning', evidence: ['x'], next_action: 'y' }] }), ContractViolation);
+    assert.throws(
+      () =>
+        buildEnvelope(subject(observation), {
+          advisories: [{ kind: 'doctor-warning', evidence: ['x'], next_action: 'y' }],
+        }),
+      ContractViolation,
+    );
   });
 });
 
 describe('execution states', () => {
-  const plan = { title: 'p', details: [], steps: [{ kind: 'git', label: 'x', disposition: 'run' }] } satisfies DiscernPlan;
+  const plan = {
+    title: 'p',
+    details: [],
+    steps: [{ kind: 'git', label: 'x', disposition: 'run' }],
+  } satisfies DiscernPlan;
   it('never emits plan and steps together', () => {
-    assert.throws(() => buildEnvelope(subject(effect), { plan, steps: [step('ok')] } as unknown as AnyOutcome), ContractViolation);
+    assert.throws(
+      () => buildEnvelope(subject(effect), { plan, steps: [step('ok')] } as unknown as AnyOutcome),
+      ContractViolation,
+    );
   });
   it('a preview has dry_run true and no steps', () => {
-    assert.throws(() => buildEnvelope(subject(effect), { dry_run: true, steps: [step('ok')] } as unknown as AnyOutcome), ContractViolation);
+    assert.throws(
+      () => buildEnvelope(subject(effect), { dry_run: true, steps: [step('ok')] } as unknown as AnyOutcome),
+      ContractViolation,
+    );
     const preview = buildEnvelope(subject(effect), { dry_run: true, plan });
     assert.equal(preview.dry_run, true);
     assert.equal('steps' in preview, false);
@@ -101,7 +143,9 @@ describe('execution states', () => {
 
 describe('serialisation omits undefined', () => {
   it('drops undefined fields at every depth', () => {
-    const result = buildEnvelope(subject(observation), { data: { a: 1, b: undefined, nested: { c: undefined, d: [1, { e: undefined }] } } });
+    const result = buildEnvelope(subject(observation), {
+      data: { a: 1, b: undefined, nested: { c: undefined, d: [1, { e: undefined }] } },
+    });
     assert.equal(JSON.stringify(result), '{"ok":true,"verb":"test verb","data":{"a":1,"nested":{"d":[1,{}]}}}');
   });
 });

@@ -16,7 +16,20 @@ function maximalStatus(): Omit<DiscernStatusData, 'projection'> {
     location: 'main',
     root: '/r',
     project: { name: 'p', config: '/r/discern.toml' },
-    git: { branch: 'main', head: 'a'.repeat(40), detached: false, unborn: false, shallow: false, trunk: 'main', trunk_exists: true, clean: true, changed_files: 0, untracked_files: 0, ahead_trunk: 0, behind_trunk: 0 },
+    git: {
+      branch: 'main',
+      head: 'a'.repeat(40),
+      detached: false,
+      unborn: false,
+      shallow: false,
+      trunk: 'main',
+      trunk_exists: true,
+      clean: true,
+      changed_files: 0,
+      untracked_files: 0,
+      ahead_trunk: 0,
+      behind_trunk: 0,
+    },
     gate: {
       jobs: many(9, (i) => ({ name: `job${i}`, stage: 'check' as const, commands: many(i, (k) => `cmd ${k}`) })),
       scope_gates: many(7, (i) => ({ scope: `s${i}`, commands: many(8, (k) => `gate ${k}`) })),
@@ -126,8 +139,11 @@ describe('how status words its caps', () => {
     assert.ok(fleet);
     assert.match(VERBS.status.hints.verbose_route, new RegExp(`fleet at ${words[fleet.cap] ?? String(fleet.cap)}`));
   });
-  it('so does discern_status\'s description', () => {
+  it("so does discern_status's description", () => {
     assert.ok(fleet);
-    assert.match(MCP_TOOLS.find((t) => t.name === 'discern_status')?.description ?? '', new RegExp(`fleet at ${words[fleet.cap] ?? String(fleet.cap)}`));
+    assert.match(
+      MCP_TOOLS.find((t) => t.name === 'discern_status')?.description ?? '',
+      new RegExp(`fleet at ${words[fleet.cap] ?? String(fleet.cap)}`),
+    );
   });
 });

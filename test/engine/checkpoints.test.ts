@@ -3,7 +3,13 @@
 // thresholds and veto, and the identity digests.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseNumstat, parseRaw, parseZeroContextDiff, unquoteC, type ChangedFile } from '../../src/engine/checkpoints/change-facts.js';
+import {
+  parseNumstat,
+  parseRaw,
+  parseZeroContextDiff,
+  unquoteC,
+  type ChangedFile,
+} from '../../src/engine/checkpoints/change-facts.js';
 import { compileCheckpoints } from '../../src/engine/checkpoints/definitions.js';
 import { evaluateCheckpoint } from '../../src/engine/checkpoints/evaluate.js';
 import { definitionHash, subjectOf } from '../../src/engine/checkpoints/identity.js';
@@ -15,7 +21,17 @@ const Z = '0'.repeat(40);
 
 describe('git output', () => {
   it('raw: kinds and blob ids; a deletion has no blob', () => {
-    const raw = [`:000000 100644 ${Z} ${A} A`, 'new file.txt', `:100644 100644 ${A} ${B} M`, 'src/x.ts', `:100644 000000 ${B} ${Z} D`, 'old.ts', `:100644 120000 ${A} ${B} T`, 'link', ''].join('\0');
+    const raw = [
+      `:000000 100644 ${Z} ${A} A`,
+      'new file.txt',
+      `:100644 100644 ${A} ${B} M`,
+      'src/x.ts',
+      `:100644 000000 ${B} ${Z} D`,
+      'old.ts',
+      `:100644 120000 ${A} ${B} T`,
+      'link',
+      '',
+    ].join('\0');
     assert.deepEqual(parseRaw(raw), [
       { path: 'new file.txt', kind: 'added', blob: A },
       { path: 'src/x.ts', kind: 'modified', blob: B },
@@ -78,7 +94,11 @@ describe('git output', () => {
 });
 
 function config(checkpoints: Record<string, unknown>): DiscernConfig {
-  return { scopes: { api: { paths: ['src/api/**'] }, docs: { paths: ['docs/**'] } }, generated: { client: { paths: ['gen/**'], run: 'true' } }, checkpoints } as DiscernConfig;
+  return {
+    scopes: { api: { paths: ['src/api/**'] }, docs: { paths: ['docs/**'] } },
+    generated: { client: { paths: ['gen/**'], run: 'true' } },
+    checkpoints,
+  } as DiscernConfig;
 }
 
 describe('definitions', () => {
@@ -94,8 +114,21 @@ describe('definitions', () => {
         fine: { scope: 'api', question: '?' },
       }),
     );
-    assert.deepEqual(definitions.map((d) => d.id), ['fine']);
-    assert.deepEqual(issues.map((i) => i.path), ['checkpoints.none', 'checkpoints.two', 'checkpoints.unknown.scope', 'checkpoints.badglob.paths.0', 'checkpoints.noq', 'checkpoints.twoq']);
+    assert.deepEqual(
+      definitions.map((d) => d.id),
+      ['fine'],
+    );
+    assert.deepEqual(
+      issues.map((i) => i.path),
+      [
+        'checkpoints.none',
+        'checkpoints.two',
+        'checkpoints.unknown.scope',
+        'checkpoints.badglob.paths.0',
+        'checkpoints.noq',
+        'checkpoints.twoq',
+      ],
+    );
   });
 });
 
@@ -103,43 +136,148 @@ function file(path: string, kind: ChangedFile['kind'], added = 1, removed = 0, b
   return { path, kind, blob: kind === 'deleted' ? null : A, added, removed, binary };
 }
 
-function evaluate(table: Record<string, unknown>, files: ChangedFile[], extra: { commits?: number; lines?: Map<string, { added: string[]; removed: string[] }>; dirs?: Set<string> } = {}): ReturnType<typeof evaluateCheckpoint> {
+function evaluate(
+  table: Record<string, unknown>,
+  files: ChangedFile[],
+  extra: { commits?: number; lines?: Map<string, { added: string[]; removed: string[] }>; dirs?: Set<string> } = {},
+): ReturnType<typeof evaluateCheckpoint> {
   const compiled = compileCheckpoints(config({ c: { question: '?', ...table } }));
   assert.deepEqual(compiled.issues, []);
   const def = compiled.definitions[0];
   assert.ok(def);
-  return evaluateCheckpoint(def, { files, commits: extra.commits ?? 1, generated: compiled.generated, ...(extra.lines ? { lines: extra.lines } : {}), ...(extra.dirs ? { baseDirectories: extra.dirs } : {}) });
+  return evaluateCheckpoint(def, {
+    files,
+    commits: extra.commits ?? 1,
+    generated: compiled.generated,
+    ...(extra.lines ? { lines: extra.lines } : {}),
+    ...(extra.dirs ? { baseDirectories: extra.dirs } : {}),
+  });
 }
 
 describe('evaluation', () => {
-  const cases: [string, Record<string, unknown>, ChangedFile[], string[] | false, { commits?: number; lines?: Map<string, { added: string[]; removed: string[] }>; dirs?: Set<string> }?][] = [
-    ['scope selector', { scope: 'api' }, [file('src/api/a.ts', 'modified'), file('src/b.ts', 'modified')], ['src/api/a.ts']],
+  const cases: [
+    string,
+    Record<string, unknown>,
+    ChangedFile[],
+    string[] | false,
+    { commits?: number; lines?: Map<string, { added: string[]; removed: string[] }>; dirs?: Set<string> }?,
+  ][] = [
+    [
+      'scope selector',
+      { scope: 'api' },
+      [file('src/api/a.ts', 'modified'), file('src/b.ts', 'modified')],
+      ['src/api/a.ts'],
+    ],
     ['paths selector, nothing matched', { paths: ['lib/**'] }, [file('src/a.ts', 'modified')], false],
     ['generated output is left out', { paths: ['gen/**'] }, [file('gen/x.ts', 'modified')], false],
-    ['include_generated keeps it', { paths: ['gen/**'], include_generated: true }, [file('gen/x.ts', 'modified')], ['gen/x.ts']],
-    ['exclude_paths', { scope: 'api', exclude_paths: ['src/api/skip.ts'] }, [file('src/api/skip.ts', 'modified'), file('src/api/a.ts', 'added')], ['src/api/a.ts']],
-    ['kinds', { scope: 'api', kinds: ['deleted'] }, [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'deleted')], ['src/api/b.ts']],
-    ['adds_matching', { scope: 'api', adds_matching: ['TODO'] }, [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'modified')], ['src/api/b.ts'], { lines: new Map([['src/api/a.ts', { added: ['x'], removed: ['TODO'] }], ['src/api/b.ts', { added: ['// TODO'], removed: [] }]]) }],
-    ['removes_matching', { scope: 'api', removes_matching: ['TODO'] }, [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'modified')], ['src/api/a.ts'], { lines: new Map([['src/api/a.ts', { added: ['x'], removed: ['TODO'] }], ['src/api/b.ts', { added: ['// TODO'], removed: [] }]]) }],
-    ['new_directory', { paths: ['src/**'], new_directory: true }, [file('src/api/a.ts', 'added'), file('src/new/b.ts', 'added'), file('src/new2/c.ts', 'modified')], ['src/new/b.ts'], { dirs: new Set(['src', 'src/api']) }],
-    ['binary', { paths: ['**'], binary: true }, [file('a.png', 'added', 0, 0, true), file('b.txt', 'added')], ['a.png']],
+    [
+      'include_generated keeps it',
+      { paths: ['gen/**'], include_generated: true },
+      [file('gen/x.ts', 'modified')],
+      ['gen/x.ts'],
+    ],
+    [
+      'exclude_paths',
+      { scope: 'api', exclude_paths: ['src/api/skip.ts'] },
+      [file('src/api/skip.ts', 'modified'), file('src/api/a.ts', 'added')],
+      ['src/api/a.ts'],
+    ],
+    [
+      'kinds',
+      { scope: 'api', kinds: ['deleted'] },
+      [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'deleted')],
+      ['src/api/b.ts'],
+    ],
+    [
+      'adds_matching',
+      { scope: 'api', adds_matching: ['TODO'] },
+      [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'modified')],
+      ['src/api/b.ts'],
+      {
+        lines: new Map([
+          ['src/api/a.ts', { added: ['x'], removed: ['TODO'] }],
+          ['src/api/b.ts', { added: ['// TODO'], removed: [] }],
+        ]),
+      },
+    ],
+    [
+      'removes_matching',
+      { scope: 'api', removes_matching: ['TODO'] },
+      [file('src/api/a.ts', 'modified'), file('src/api/b.ts', 'modified')],
+      ['src/api/a.ts'],
+      {
+        lines: new Map([
+          ['src/api/a.ts', { added: ['x'], removed: ['TODO'] }],
+          ['src/api/b.ts', { added: ['// TODO'], removed: [] }],
+        ]),
+      },
+    ],
+    [
+      'new_directory',
+      { paths: ['src/**'], new_directory: true },
+      [file('src/api/a.ts', 'added'), file('src/new/b.ts', 'added'), file('src/new2/c.ts', 'modified')],
+      ['src/new/b.ts'],
+      { dirs: new Set(['src', 'src/api']) },
+    ],
+    [
+      'binary',
+      { paths: ['**'], binary: true },
+      [file('a.png', 'added', 0, 0, true), file('b.txt', 'added')],
+      ['a.png'],
+    ],
     ['min_changed_files unmet', { scope: 'api', min_changed_files: 2 }, [file('src/api/a.ts', 'modified')], false],
-    ['min_changed_lines met', { scope: 'api', min_changed_lines: 5 }, [file('src/api/a.ts', 'modified', 3, 2)], ['src/api/a.ts']],
-    ['deletion_dominant unmet', { scope: 'api', deletion_dominant: true }, [file('src/api/a.ts', 'modified', 3, 3)], false],
-    ['min_commits', { scope: 'api', min_commits: 2 }, [file('src/api/a.ts', 'modified')], ['src/api/a.ts'], { commits: 2 }],
-    ['unless_changed vetoes by scope name', { scope: 'api', unless_changed: ['docs'] }, [file('src/api/a.ts', 'modified'), file('docs/x.md', 'modified')], false],
-    ['unless_changed vetoes by pattern', { scope: 'api', unless_changed: ['CHANGELOG.md'] }, [file('src/api/a.ts', 'modified'), file('CHANGELOG.md', 'modified')], false],
+    [
+      'min_changed_lines met',
+      { scope: 'api', min_changed_lines: 5 },
+      [file('src/api/a.ts', 'modified', 3, 2)],
+      ['src/api/a.ts'],
+    ],
+    [
+      'deletion_dominant unmet',
+      { scope: 'api', deletion_dominant: true },
+      [file('src/api/a.ts', 'modified', 3, 3)],
+      false,
+    ],
+    [
+      'min_commits',
+      { scope: 'api', min_commits: 2 },
+      [file('src/api/a.ts', 'modified')],
+      ['src/api/a.ts'],
+      { commits: 2 },
+    ],
+    [
+      'unless_changed vetoes by scope name',
+      { scope: 'api', unless_changed: ['docs'] },
+      [file('src/api/a.ts', 'modified'), file('docs/x.md', 'modified')],
+      false,
+    ],
+    [
+      'unless_changed vetoes by pattern',
+      { scope: 'api', unless_changed: ['CHANGELOG.md'] },
+      [file('src/api/a.ts', 'modified'), file('CHANGELOG.md', 'modified')],
+      false,
+    ],
   ];
   for (const [name, table, files, expected, extra] of cases) {
     it(name, () => {
       const outcome = evaluate(table, files, extra);
       assert.equal(outcome?.holds, expected !== false, outcome?.why);
-      if (expected !== false) assert.deepEqual(outcome?.matched.map((f) => f.path), expected);
+      if (expected !== false)
+        assert.deepEqual(
+          outcome?.matched.map((f) => f.path),
+          expected,
+        );
       assert.match(outcome?.why ?? '', /\.$/);
     });
   }
   it('the veto names the entries that matched', () => {
-    assert.deepEqual(evaluate({ scope: 'api', unless_changed: ['docs', 'CHANGELOG.md'] }, [file('src/api/a.ts', 'modified'), file('docs/x.md', 'added')]).vetoedBy, ['docs']);
+    assert.deepEqual(
+      evaluate({ scope: 'api', unless_changed: ['docs', 'CHANGELOG.md'] }, [
+        file('src/api/a.ts', 'modified'),
+        file('docs/x.md', 'added'),
+      ]).vetoedBy,
+      ['docs'],
+    );
   });
 });
 
@@ -158,6 +296,9 @@ describe('identity', () => {
     assert.equal(one, subjectOf([file('a.ts', 'modified')]));
     assert.notEqual(one, subjectOf([{ ...file('a.ts', 'modified'), blob: B }]));
     assert.notEqual(one, subjectOf([file('a.ts', 'deleted')]));
-    assert.equal(subjectOf([file('a.ts', 'modified'), file('b.ts', 'added')]), subjectOf([file('b.ts', 'added'), file('a.ts', 'modified')]));
+    assert.equal(
+      subjectOf([file('a.ts', 'modified'), file('b.ts', 'added')]),
+      subjectOf([file('b.ts', 'added'), file('a.ts', 'modified')]),
+    );
   });
 });

@@ -13,7 +13,9 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 function issuesOf(text: string): string[] {
   const decoded = decodeToml(bytes(text), 'discern.toml');
   assert.ok(decoded.ok);
-  return schemaIssues(decoded.value, decoded.text, 'discern.toml').map((i) => `${i.line ?? '-'}:${i.column ?? '-'} ${i.kind} ${i.path} ${i.message}`);
+  return schemaIssues(decoded.value, decoded.text, 'discern.toml').map(
+    (i) => `${i.line ?? '-'}:${i.column ?? '-'} ${i.kind} ${i.path} ${i.message}`,
+  );
 }
 
 describe('schemaIssues: every problem, once, in file order', () => {
@@ -59,7 +61,10 @@ describe('schemaIssues: every problem, once, in file order', () => {
     const both = parseConfig(bytes('[gate]\ntimeout = "x"\nstream = true\n[repository]\nbogus = 1\n'));
     assert.ok(!both.ok);
     assert.equal(both.error, 'unknown_key');
-    assert.deepEqual(both.issues.map((i) => i.path), ['gate.stream', 'repository.bogus']);
+    assert.deepEqual(
+      both.issues.map((i) => i.path),
+      ['gate.stream', 'repository.bogus'],
+    );
     const typed = parseConfig(bytes('[gate]\ntimeout = "x"\nfail_fast = 3\n'));
     assert.ok(!typed.ok);
     assert.equal(typed.error, 'invalid_config');
@@ -72,7 +77,10 @@ describe('checkConfigText', () => {
     const check = await checkConfigText(bytes('[jobs]\ntest = \n'), { displayName: 'inline TOML', env: process.env });
     assert.equal(check.slug, 'invalid_toml');
     assert.equal(check.errors[0]?.line, 2);
-    assert.deepEqual(check.checks.map((c) => `${c.name}:${c.status}`), ['syntax:fail', 'schema:skipped', 'globs:skipped', 'pre_authorized:skipped', 'trunk:skipped', 'commands:skipped']);
+    assert.deepEqual(
+      check.checks.map((c) => `${c.name}:${c.status}`),
+      ['syntax:fail', 'schema:skipped', 'globs:skipped', 'pre_authorized:skipped', 'trunk:skipped', 'commands:skipped'],
+    );
   });
   it('finds the semantic problems in one pass with the schema ones: globs, pre_authorized, trunk, commands', async () => {
     const repo = scratchRepo();
@@ -90,16 +98,31 @@ describe('checkConfigText', () => {
         'pre_authorized = ["docs", "website"]',
         '',
       ].join('\n');
-      const check = await checkConfigText(bytes(text), { displayName: 'draft.toml', repository: { root: repo.root, commonDir: `${repo.root}/.git` }, env: process.env });
+      const check = await checkConfigText(bytes(text), {
+        displayName: 'draft.toml',
+        repository: { root: repo.root, commonDir: `${repo.root}/.git` },
+        env: process.env,
+      });
       assert.equal(check.slug, 'unknown_key');
       assert.equal(check.config, undefined);
       assert.deepEqual(
         check.errors.map((i) => `${i.line}:${i.kind}:${i.path}`),
-        ['2:no_trunk:repository.trunk', '3:unknown_key:repository.bogus', '8:invalid_config:scopes.docs.paths.1', '10:unknown_scope:acceptance.pre_authorized.1'],
+        [
+          '2:no_trunk:repository.trunk',
+          '3:unknown_key:repository.bogus',
+          '8:invalid_config:scopes.docs.paths.1',
+          '10:unknown_scope:acceptance.pre_authorized.1',
+        ],
       );
       assert.match(check.errors[3]?.message ?? '', /names "website", which no \[scopes\.website\] table defines/);
-      assert.deepEqual(check.warnings.map((i) => `${i.line}:${i.kind}:${i.path}`), ['5:command_not_found:jobs.test']);
-      assert.deepEqual(check.checks.map((c) => `${c.name}:${c.status}`), ['syntax:ok', 'schema:fail', 'globs:fail', 'pre_authorized:fail', 'trunk:fail', 'commands:warn']);
+      assert.deepEqual(
+        check.warnings.map((i) => `${i.line}:${i.kind}:${i.path}`),
+        ['5:command_not_found:jobs.test'],
+      );
+      assert.deepEqual(
+        check.checks.map((c) => `${c.name}:${c.status}`),
+        ['syntax:ok', 'schema:fail', 'globs:fail', 'pre_authorized:fail', 'trunk:fail', 'commands:warn'],
+      );
     } finally {
       repo.cleanup();
     }
@@ -107,8 +130,15 @@ describe('checkConfigText', () => {
   it('skips the trunk when the schema refused it, rather than checking the default in its place', async () => {
     const repo = scratchRepo();
     try {
-      const check = await checkConfigText(bytes('[repository]\ntrunk = "bad..name"\n'), { displayName: 'draft.toml', repository: { root: repo.root, commonDir: `${repo.root}/.git` }, env: process.env });
-      assert.deepEqual(check.errors.map((i) => i.path), ['repository.trunk']);
+      const check = await checkConfigText(bytes('[repository]\ntrunk = "bad..name"\n'), {
+        displayName: 'draft.toml',
+        repository: { root: repo.root, commonDir: `${repo.root}/.git` },
+        env: process.env,
+      });
+      assert.deepEqual(
+        check.errors.map((i) => i.path),
+        ['repository.trunk'],
+      );
       assert.equal(check.checks.find((c) => c.name === 'trunk')?.status, 'skipped');
     } finally {
       repo.cleanup();
@@ -117,10 +147,20 @@ describe('checkConfigText', () => {
   it('reports a trunk that is not a branch, naming the branches there are', async () => {
     const repo = scratchRepo();
     try {
-      const check = await checkConfigText(bytes('[repository]\ntrunk = "develop"\n'), { displayName: 'draft.toml', repository: { root: repo.root, commonDir: `${repo.root}/.git` }, env: process.env });
+      const check = await checkConfigText(bytes('[repository]\ntrunk = "develop"\n'), {
+        displayName: 'draft.toml',
+        repository: { root: repo.root, commonDir: `${repo.root}/.git` },
+        env: process.env,
+      });
       assert.equal(check.slug, 'invalid_config');
-      assert.deepEqual(check.errors.map((i) => [i.kind, i.path, i.line]), [['no_trunk', 'repository.trunk', 2]]);
-      assert.match(check.errors[0]?.message ?? '', /"develop" is not a branch of this repository \(its branches: main\)/);
+      assert.deepEqual(
+        check.errors.map((i) => [i.kind, i.path, i.line]),
+        [['no_trunk', 'repository.trunk', 2]],
+      );
+      assert.match(
+        check.errors[0]?.message ?? '',
+        /"develop" is not a branch of this repository \(its branches: main\)/,
+      );
     } finally {
       repo.cleanup();
     }
@@ -128,23 +168,41 @@ describe('checkConfigText', () => {
   it('only warns about the trunk in a repository with no commit yet', async () => {
     const repo = scratchRepo({}, { commit: false });
     try {
-      const check = await checkConfigText(bytes('[jobs]\ntest = "git status"\n'), { displayName: 'draft.toml', repository: { root: repo.root, commonDir: `${repo.root}/.git` }, env: process.env });
+      const check = await checkConfigText(bytes('[jobs]\ntest = "git status"\n'), {
+        displayName: 'draft.toml',
+        repository: { root: repo.root, commonDir: `${repo.root}/.git` },
+        env: process.env,
+      });
       assert.equal(check.slug, undefined);
       assert.ok(check.config);
-      assert.match(check.warnings[0]?.message ?? '', /"main" \(the default, as \[repository\] trunk is not set\) is not a branch yet/);
+      assert.match(
+        check.warnings[0]?.message ?? '',
+        /"main" \(the default, as \[repository\] trunk is not set\) is not a branch yet/,
+      );
     } finally {
       repo.cleanup();
     }
   });
   it('outside a checkout checks the text alone', async () => {
-    const check = await checkConfigText(bytes('[jobs]\ntest = "x"\n'), { displayName: 'inline TOML', env: process.env });
+    const check = await checkConfigText(bytes('[jobs]\ntest = "x"\n'), {
+      displayName: 'inline TOML',
+      env: process.env,
+    });
     assert.ok(check.config);
-    assert.deepEqual(check.checks.filter((c) => c.status === 'skipped').map((c) => c.name), ['trunk', 'commands']);
+    assert.deepEqual(
+      check.checks.filter((c) => c.status === 'skipped').map((c) => c.name),
+      ['trunk', 'commands'],
+    );
   });
 });
 
 describe('keysOf', () => {
-  for (const keys of [['scopes', 'docs', 'paths', '1'], ['jobs', 'my job'], ['a.b', 'c'], ['x"y', 'z']]) {
+  for (const keys of [
+    ['scopes', 'docs', 'paths', '1'],
+    ['jobs', 'my job'],
+    ['a.b', 'c'],
+    ['x"y', 'z'],
+  ]) {
     it(dotted(keys), () => assert.deepEqual(keysOf(dotted(keys)), keys));
   }
 });

@@ -19,10 +19,13 @@ function check(text: string): ReturnType<typeof schemaVersionProblem> {
 test('a version-0 file with renamed keys is refused with each new name, its line, and discern upgrade', async () => {
   const problem = check(V0);
   assert.equal(problem?.error, 'renamed_config_key');
-  assert.deepEqual(problem?.issues.map((i) => [i.path, i.line, i.message]), [
-    ['repository.main_branch', 11, 'was renamed to `repository.trunk`'],
-    ['project.id', 7, 'was renamed to `project.slug`'],
-  ]);
+  assert.deepEqual(
+    problem?.issues.map((i) => [i.path, i.line, i.message]),
+    [
+      ['repository.main_branch', 11, 'was renamed to `repository.trunk`'],
+      ['project.id', 7, 'was renamed to `project.slug`'],
+    ],
+  );
   const repo = scratchRepo({ 'discern.toml': V0 });
   const doctor = await call('doctor', {}, repo.root);
   assert.equal(doctor.error, 'renamed_config_key', JSON.stringify(doctor));

@@ -21,7 +21,13 @@ function fixture(name: string): string {
 }
 
 function job(overrides: Partial<FailedJob> = {}): FailedJob {
-  return { tool: 'gate-step', reproduce_cmd: 'npm run check', output_path: '/logs/step.log', cwd: CHECKOUT, ...overrides };
+  return {
+    tool: 'gate-step',
+    reproduce_cmd: 'npm run check',
+    output_path: '/logs/step.log',
+    cwd: CHECKOUT,
+    ...overrides,
+  };
 }
 
 const validDiagnostic = resultValidator('DiscernDiagnostic');
@@ -30,7 +36,8 @@ const validDiagnostic = resultValidator('DiscernDiagnostic');
 function checked(diagnosis: Diagnosis, from: FailedJob = job()): Diagnosis {
   for (const diagnostic of diagnosis.diagnostics) {
     assert.ok(validDiagnostic(diagnostic), JSON.stringify(validDiagnostic.errors));
-    for (const [key, value] of Object.entries(diagnostic)) assert.notEqual(value, undefined, `${key} is set to undefined`);
+    for (const [key, value] of Object.entries(diagnostic))
+      assert.notEqual(value, undefined, `${key} is set to undefined`);
     assert.equal(diagnostic.tool, from.tool);
     assert.equal(diagnostic.reproduce_cmd, from.reproduce_cmd);
   }
@@ -52,14 +59,50 @@ function located(diagnostics: readonly DiscernDiagnostic[]): Location[] {
 
 describe('tsc (TypeScript 6.0.3)', () => {
   const expected: Location[] = [
-    { severity: 'error', message: "Type 'string' is not assignable to type 'number'.", file: 'src/a.ts', line: 1, col: 7, rule: 'TS2322' },
-    { severity: 'error', message: "'n' is declared but its value is never read.", file: 'src/a.ts', line: 1, col: 7, rule: 'TS6133' },
-    { severity: 'error', message: "Property 'lenght' does not exist on type 'string'. Did you mean 'length'?", file: 'src/a.ts', line: 3, col: 12, rule: 'TS2551' },
-    { severity: 'error', message: "Cannot find module './nope.js' or its corresponding type declarations.", file: 'src/b.ts', line: 1, col: 25, rule: 'TS2307' },
-    { severity: 'error', message: "Cannot find name 'undefinedName'. Did you mean 'undefined'?", file: 'src/b.ts', line: 2, col: 28, rule: 'TS2552' },
     {
       severity: 'error',
-      message: "Type '(x: string) => string' is not assignable to type '(x: number) => string'.\n  Types of parameters 'x' and 'x' are incompatible.\n    Type 'number' is not assignable to type 'string'.",
+      message: "Type 'string' is not assignable to type 'number'.",
+      file: 'src/a.ts',
+      line: 1,
+      col: 7,
+      rule: 'TS2322',
+    },
+    {
+      severity: 'error',
+      message: "'n' is declared but its value is never read.",
+      file: 'src/a.ts',
+      line: 1,
+      col: 7,
+      rule: 'TS6133',
+    },
+    {
+      severity: 'error',
+      message: "Property 'lenght' does not exist on type 'string'. Did you mean 'length'?",
+      file: 'src/a.ts',
+      line: 3,
+      col: 12,
+      rule: 'TS2551',
+    },
+    {
+      severity: 'error',
+      message: "Cannot find module './nope.js' or its corresponding type declarations.",
+      file: 'src/b.ts',
+      line: 1,
+      col: 25,
+      rule: 'TS2307',
+    },
+    {
+      severity: 'error',
+      message: "Cannot find name 'undefinedName'. Did you mean 'undefined'?",
+      file: 'src/b.ts',
+      line: 2,
+      col: 28,
+      rule: 'TS2552',
+    },
+    {
+      severity: 'error',
+      message:
+        "Type '(x: string) => string' is not assignable to type '(x: number) => string'.\n  Types of parameters 'x' and 'x' are incompatible.\n    Type 'number' is not assignable to type 'string'.",
       file: 'src/c.ts',
       line: 1,
       col: 14,
@@ -77,15 +120,38 @@ describe('tsc (TypeScript 6.0.3)', () => {
 
   it('reports a location-less global error (bad tsconfig)', () => {
     const diagnosis = checked(diagnoseText("error TS5058: The specified path does not exist: 'nope.json'.\n", job()));
-    assert.deepEqual(located(diagnosis.diagnostics), [{ severity: 'error', message: "The specified path does not exist: 'nope.json'.", rule: 'TS5058' }]);
+    assert.deepEqual(located(diagnosis.diagnostics), [
+      { severity: 'error', message: "The specified path does not exist: 'nope.json'.", rule: 'TS5058' },
+    ]);
   });
 });
 
 describe('eslint 9.39.5 stylish', () => {
   const expected: Location[] = [
-    { severity: 'warning', message: "'count' is never reassigned. Use 'const' instead", file: 'src/app.js', line: 3, col: 5, rule: 'prefer-const' },
-    { severity: 'error', message: "'unused' is assigned a value but never used", file: 'src/app.js', line: 4, col: 7, rule: 'no-unused-vars' },
-    { severity: 'warning', message: "Expected '===' and instead saw '=='", file: 'src/app.js', line: 6, col: 9, rule: 'eqeqeq' },
+    {
+      severity: 'warning',
+      message: "'count' is never reassigned. Use 'const' instead",
+      file: 'src/app.js',
+      line: 3,
+      col: 5,
+      rule: 'prefer-const',
+    },
+    {
+      severity: 'error',
+      message: "'unused' is assigned a value but never used",
+      file: 'src/app.js',
+      line: 4,
+      col: 7,
+      rule: 'no-unused-vars',
+    },
+    {
+      severity: 'warning',
+      message: "Expected '===' and instead saw '=='",
+      file: 'src/app.js',
+      line: 6,
+      col: 9,
+      rule: 'eqeqeq',
+    },
     { severity: 'error', message: "'missing' is not defined", file: 'src/app.js', line: 6, col: 25, rule: 'no-undef' },
     { severity: 'error', message: 'Missing semicolon', file: 'src/app.js', line: 6, col: 32, rule: 'semi' },
     { severity: 'error', message: 'Parsing error: Unexpected token', file: 'src/util.js', line: 6, col: 1 },
@@ -101,28 +167,73 @@ describe('eslint 9.39.5 stylish', () => {
 
   it('keeps the header path as printed when there is no cwd or it lies outside cwd', () => {
     const withoutCwd: FailedJob = { tool: 'eslint', reproduce_cmd: 'npx eslint src', output_path: '/logs/x' };
-    assert.equal(checked(diagnoseText(fixture('eslint-stylish.txt'), withoutCwd), withoutCwd).diagnostics[0]?.file, '/workspace/project/src/app.js');
-    assert.equal(diagnoseText(fixture('eslint-stylish.txt'), job({ cwd: '/workspace/other' })).diagnostics[0]?.file, '/workspace/project/src/app.js');
-    assert.equal(diagnoseText(fixture('eslint-stylish.txt'), job({ cwd: '/workspace/project/src' })).diagnostics[0]?.file, 'app.js');
+    assert.equal(
+      checked(diagnoseText(fixture('eslint-stylish.txt'), withoutCwd), withoutCwd).diagnostics[0]?.file,
+      '/workspace/project/src/app.js',
+    );
+    assert.equal(
+      diagnoseText(fixture('eslint-stylish.txt'), job({ cwd: '/workspace/other' })).diagnostics[0]?.file,
+      '/workspace/project/src/app.js',
+    );
+    assert.equal(
+      diagnoseText(fixture('eslint-stylish.txt'), job({ cwd: '/workspace/project/src' })).diagnostics[0]?.file,
+      'app.js',
+    );
   });
 
   it('reads scoped plugin rules and relative headers', () => {
-    const text = '\nlib/x.ts\n  2:10  error  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any\n';
+    const text =
+      '\nlib/x.ts\n  2:10  error  Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any\n';
     assert.deepEqual(located(diagnoseText(text, job()).diagnostics), [
-      { severity: 'error', message: 'Unexpected any. Specify a different type', file: 'lib/x.ts', line: 2, col: 10, rule: '@typescript-eslint/no-explicit-any' },
+      {
+        severity: 'error',
+        message: 'Unexpected any. Specify a different type',
+        file: 'lib/x.ts',
+        line: 2,
+        col: 10,
+        rule: '@typescript-eslint/no-explicit-any',
+      },
     ]);
   });
 });
 
 describe('SARIF (eslint 9.39.5 + @microsoft/eslint-formatter-sarif 3.1.0)', () => {
   const expected: Location[] = [
-    { severity: 'warning', message: "'count' is never reassigned. Use 'const' instead.", file: 'src/app.js', line: 3, col: 5, rule: 'prefer-const' },
-    { severity: 'error', message: "'unused' is assigned a value but never used.", file: 'src/app.js', line: 4, col: 7, rule: 'no-unused-vars' },
-    { severity: 'warning', message: "Expected '===' and instead saw '=='.", file: 'src/app.js', line: 6, col: 9, rule: 'eqeqeq' },
+    {
+      severity: 'warning',
+      message: "'count' is never reassigned. Use 'const' instead.",
+      file: 'src/app.js',
+      line: 3,
+      col: 5,
+      rule: 'prefer-const',
+    },
+    {
+      severity: 'error',
+      message: "'unused' is assigned a value but never used.",
+      file: 'src/app.js',
+      line: 4,
+      col: 7,
+      rule: 'no-unused-vars',
+    },
+    {
+      severity: 'warning',
+      message: "Expected '===' and instead saw '=='.",
+      file: 'src/app.js',
+      line: 6,
+      col: 9,
+      rule: 'eqeqeq',
+    },
     { severity: 'error', message: "'missing' is not defined.", file: 'src/app.js', line: 6, col: 25, rule: 'no-undef' },
     { severity: 'error', message: 'Missing semicolon.', file: 'src/app.js', line: 6, col: 32, rule: 'semi' },
     // The parsing error is an invocation notification in this formatter's output, not a result.
-    { severity: 'error', message: 'Parsing error: Unexpected token', file: 'src/util.js', line: 6, col: 1, rule: 'ESL0999' },
+    {
+      severity: 'error',
+      message: 'Parsing error: Unexpected token',
+      file: 'src/util.js',
+      line: 6,
+      col: 1,
+      rule: 'ESL0999',
+    },
   ];
 
   it('eslint.sarif', () => {
@@ -141,12 +252,20 @@ describe('SARIF (eslint 9.39.5 + @microsoft/eslint-formatter-sarif 3.1.0)', () =
   it('keeps file:// URIs outside the checkout absolute, and relative URIs decoded', () => {
     const diagnosis = diagnoseText(fixture('eslint.sarif'), job({ cwd: '/elsewhere' }));
     assert.equal(diagnosis.diagnostics[0]?.file, '/workspace/project/src/app.js');
-    const log = sarif([{ message: { text: 'm' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/my%20file.ts' } } }] }]);
+    const log = sarif([
+      { message: { text: 'm' }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/my%20file.ts' } } }] },
+    ]);
     assert.equal(diagnoseText(log, job()).diagnostics[0]?.file, 'src/my file.ts');
   });
 
   it('maps levels: warning and note are warnings; error, none and absent are errors', () => {
-    const log = sarif(['warning', 'note', 'error', 'none', undefined].map((level, i) => ({ ...(level === undefined ? {} : { level }), message: { text: `r${i}` }, ruleId: 'R1' })));
+    const log = sarif(
+      ['warning', 'note', 'error', 'none', undefined].map((level, i) => ({
+        ...(level === undefined ? {} : { level }),
+        message: { text: `r${i}` },
+        ruleId: 'R1',
+      })),
+    );
     assert.deepEqual(
       checked(diagnoseText(log, job())).diagnostics.map((d) => d.severity),
       ['warning', 'warning', 'error', 'error', 'error'],
@@ -160,7 +279,11 @@ describe('SARIF (eslint 9.39.5 + @microsoft/eslint-formatter-sarif 3.1.0)', () =
         {
           artifacts: [{ location: { uri: 'file:///workspace/project/lib/a.py' } }],
           results: [
-            { ruleId: 'B101', message: { text: 'Use of {0} detected', arguments: ['assert'] }, locations: [{ physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: 9 } } }] },
+            {
+              ruleId: 'B101',
+              message: { text: 'Use of {0} detected', arguments: ['assert'] },
+              locations: [{ physicalLocation: { artifactLocation: { index: 0 }, region: { startLine: 9 } } }],
+            },
             { ruleId: 'B102', kind: 'pass', message: { text: 'passed' } },
             { ruleId: 'B103', message: { text: 'suppressed' }, suppressions: [{ kind: 'inSource' }] },
           ],
@@ -168,7 +291,9 @@ describe('SARIF (eslint 9.39.5 + @microsoft/eslint-formatter-sarif 3.1.0)', () =
       ],
     });
     const diagnosis = checked(diagnoseText(log, job()));
-    assert.deepEqual(located(diagnosis.diagnostics), [{ severity: 'error', message: 'Use of assert detected', file: 'lib/a.py', line: 9, rule: 'B101' }]);
+    assert.deepEqual(located(diagnosis.diagnostics), [
+      { severity: 'error', message: 'Use of assert detected', file: 'lib/a.py', line: 9, rule: 'B101' },
+    ]);
   });
 
   it('does not take JSON with runs but no SARIF marker for SARIF', () => {
@@ -190,7 +315,11 @@ describe('JUnit XML', () => {
     assert.deepEqual(located(diagnosis.diagnostics), [
       { severity: 'error', message: 'product is <wrong> & &quot;odd&quot;6 !== 7', rule: 'multiplies' },
       { severity: 'error', message: 'cannot read <x>', rule: 'throws' },
-      { severity: 'error', message: 'Expected values to be strictly deep-equal:+ actual - expected  {+   a: 1-   a: 2  }', rule: 'top-level deep equal' },
+      {
+        severity: 'error',
+        message: 'Expected values to be strictly deep-equal:+ actual - expected  {+   a: 1-   a: 2  }',
+        rule: 'top-level deep equal',
+      },
     ]);
   });
 
@@ -214,9 +343,21 @@ describe('JUnit XML', () => {
     const diagnosis = checked(diagnoseText(fixture('pytest-junit-xunit1.xml'), job()));
     // The def lines of the three failing tests in the captured test file.
     assert.deepEqual(located(diagnosis.diagnostics), [
-      { severity: 'error', message: pytestMessages[0], file: 'tests/test_calc.py', line: 12, rule: 'test_wrong_result' },
+      {
+        severity: 'error',
+        message: pytestMessages[0],
+        file: 'tests/test_calc.py',
+        line: 12,
+        rule: 'test_wrong_result',
+      },
       { severity: 'error', message: pytestMessages[1], file: 'tests/test_calc.py', line: 16, rule: 'test_raises' },
-      { severity: 'error', message: pytestMessages[2], file: 'tests/test_calc.py', line: 25, rule: 'test_with_broken_fixture' },
+      {
+        severity: 'error',
+        message: pytestMessages[2],
+        file: 'tests/test_calc.py',
+        line: 25,
+        rule: 'test_with_broken_fixture',
+      },
     ]);
   });
 
@@ -237,15 +378,26 @@ describe('JUnit XML', () => {
     const diagnosis = checked(diagnoseText(xml, job()));
     assert.equal(diagnosis.format, 'junit');
     assert.deepEqual(located(diagnosis.diagnostics), [
-      { severity: 'error', message: 'expected 3\nto equal <4> & more', file: 'src/math.test.ts', line: 14, col: 3, rule: 'adds' },
+      {
+        severity: 'error',
+        message: 'expected 3\nto equal <4> & more',
+        file: 'src/math.test.ts',
+        line: 14,
+        col: 3,
+        rule: 'adds',
+      },
       { severity: 'error', message: "x is 'undefined' &\ngone", file: 'src/math.test.ts', rule: 'subtracts' },
       { severity: 'error', message: 'AssertionError', file: 'src/math.test.ts', rule: 'no body' },
     ]);
   });
 
   it('leaves unknown and invalid references as written', () => {
-    const xml = '<testsuite><testcase name="t"><failure>&constructor; &#xD800; &#99999999; &bogus</failure></testcase></testsuite>';
-    assert.equal(checked(diagnoseText(xml, job())).diagnostics[0]?.message, '&constructor; &#xD800; &#99999999; &bogus');
+    const xml =
+      '<testsuite><testcase name="t"><failure>&constructor; &#xD800; &#99999999; &bogus</failure></testcase></testsuite>';
+    assert.equal(
+      checked(diagnoseText(xml, job())).diagnostics[0]?.message,
+      '&constructor; &#xD800; &#99999999; &bogus',
+    );
   });
 
   it('keeps the first ~20 lines of a long body', () => {
@@ -258,7 +410,9 @@ describe('JUnit XML', () => {
 
   it('keeps the start of a failure body cut off mid-report', () => {
     const xml = '<testsuite name="s"><testcase name="t"><failure>boom &amp; more\nat x.js:1';
-    assert.deepEqual(located(checked(diagnoseText(xml, job())).diagnostics), [{ severity: 'error', message: 'boom & more\nat x.js:1', rule: 't' }]);
+    assert.deepEqual(located(checked(diagnoseText(xml, job())).diagnostics), [
+      { severity: 'error', message: 'boom & more\nat x.js:1', rule: 't' },
+    ]);
   });
 
   it('falls through to line shapes when the report has no failures', () => {
@@ -269,11 +423,38 @@ describe('JUnit XML', () => {
 
 describe('gcc 12.2.0', () => {
   const expected: Location[] = [
-    { severity: 'warning', message: 'unused variable ‘unused’', file: 'main.c', line: 4, col: 7, rule: '-Wunused-variable' },
-    { severity: 'warning', message: 'initialization of ‘int’ from ‘char *’ makes integer from pointer without a cast', file: 'main.c', line: 9, col: 15, rule: '-Wint-conversion' },
-    { severity: 'warning', message: 'implicit declaration of function ‘undeclared_fn’', file: 'main.c', line: 11, col: 3, rule: '-Wimplicit-function-declaration' },
+    {
+      severity: 'warning',
+      message: 'unused variable ‘unused’',
+      file: 'main.c',
+      line: 4,
+      col: 7,
+      rule: '-Wunused-variable',
+    },
+    {
+      severity: 'warning',
+      message: 'initialization of ‘int’ from ‘char *’ makes integer from pointer without a cast',
+      file: 'main.c',
+      line: 9,
+      col: 15,
+      rule: '-Wint-conversion',
+    },
+    {
+      severity: 'warning',
+      message: 'implicit declaration of function ‘undeclared_fn’',
+      file: 'main.c',
+      line: 11,
+      col: 3,
+      rule: '-Wimplicit-function-declaration',
+    },
     // The note that follows this error in the output is not a diagnostic of its own.
-    { severity: 'error', message: '‘missing_var’ undeclared (first use in this function)', file: 'main.c', line: 12, col: 10 },
+    {
+      severity: 'error',
+      message: '‘missing_var’ undeclared (first use in this function)',
+      file: 'main.c',
+      line: 12,
+      col: 10,
+    },
     { severity: 'error', message: 'nope.h: No such file or directory', file: 'fatal.c', line: 1, col: 10 },
   ];
   for (const name of ['gcc.txt', 'gcc-color.txt']) {
@@ -287,21 +468,43 @@ describe('gcc 12.2.0', () => {
   it('reads promoted warnings, line-only locations and absolute paths', () => {
     const text = [
       '/workspace/project/src/x.c:3:9: error: unused variable ‘y’ [-Werror=unused-variable]',
-      'src/y.c:4:5: error: unused variable \'z\' [-Werror,-Wunused-variable]',
-      'Makefile:12: warning: overriding recipe for target \'all\'',
+      "src/y.c:4:5: error: unused variable 'z' [-Werror,-Wunused-variable]",
+      "Makefile:12: warning: overriding recipe for target 'all'",
       'src/y.c:9:1: note: declared here',
       '12:30:45: error: a log line with a timestamp, not a file',
     ].join('\n');
     assert.deepEqual(located(checked(diagnoseText(text, job())).diagnostics), [
-      { severity: 'error', message: 'unused variable ‘y’', file: 'src/x.c', line: 3, col: 9, rule: '-Wunused-variable' },
-      { severity: 'error', message: "unused variable 'z'", file: 'src/y.c', line: 4, col: 5, rule: '-Wunused-variable' },
+      {
+        severity: 'error',
+        message: 'unused variable ‘y’',
+        file: 'src/x.c',
+        line: 3,
+        col: 9,
+        rule: '-Wunused-variable',
+      },
+      {
+        severity: 'error',
+        message: "unused variable 'z'",
+        file: 'src/y.c',
+        line: 4,
+        col: 5,
+        rule: '-Wunused-variable',
+      },
       { severity: 'warning', message: "overriding recipe for target 'all'", file: 'Makefile', line: 12 },
     ]);
   });
   it('takes a trailing [rule-id] of tools that copy the shape as the rule', () => {
-    const text = 'src/sum.js:2:1: error: tab character; indent with spaces [no-tabs]\nlib/a.py:7:80: warning: line too long [E501]\nsrc/b.c:1:1: error: see [the manual] for details';
+    const text =
+      'src/sum.js:2:1: error: tab character; indent with spaces [no-tabs]\nlib/a.py:7:80: warning: line too long [E501]\nsrc/b.c:1:1: error: see [the manual] for details';
     assert.deepEqual(located(checked(diagnoseText(text, job())).diagnostics), [
-      { severity: 'error', message: 'tab character; indent with spaces', file: 'src/sum.js', line: 2, col: 1, rule: 'no-tabs' },
+      {
+        severity: 'error',
+        message: 'tab character; indent with spaces',
+        file: 'src/sum.js',
+        line: 2,
+        col: 1,
+        rule: 'no-tabs',
+      },
       { severity: 'warning', message: 'line too long', file: 'lib/a.py', line: 7, col: 80, rule: 'E501' },
       { severity: 'error', message: 'see [the manual] for details', file: 'src/b.c', line: 1, col: 1 },
     ]);
@@ -312,13 +515,21 @@ describe('Python 3.11.7 tracebacks', () => {
   it('python-traceback.txt: one diagnostic at the innermost frame', () => {
     const diagnosis = checked(diagnoseText(fixture('python-traceback.txt'), job()));
     assert.equal(diagnosis.format, 'python');
-    assert.deepEqual(located(diagnosis.diagnostics), [{ severity: 'error', message: "KeyError: 'port'", file: 'app/loader.py', line: 5, rule: 'KeyError' }]);
+    assert.deepEqual(located(diagnosis.diagnostics), [
+      { severity: 'error', message: "KeyError: 'port'", file: 'app/loader.py', line: 5, rule: 'KeyError' },
+    ]);
   });
 
   it('python-chained.txt: one diagnostic per traceback', () => {
     assert.deepEqual(located(checked(diagnoseText(fixture('python-chained.txt'), job())).diagnostics), [
       { severity: 'error', message: 'ValueError: bad value: 42', file: 'chained.py', line: 2, rule: 'ValueError' },
-      { severity: 'error', message: 'RuntimeError: could not load config', file: 'chained.py', line: 8, rule: 'RuntimeError' },
+      {
+        severity: 'error',
+        message: 'RuntimeError: could not load config',
+        file: 'chained.py',
+        line: 8,
+        rule: 'RuntimeError',
+      },
     ]);
   });
 
@@ -333,10 +544,16 @@ describe('Python 3.11.7 tracebacks', () => {
       'Traceback (most recent call last):',
       '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main',
       '  File "<frozen importlib._bootstrap>", line 1204, in _gcd_import',
-      'ModuleNotFoundError: No module named \'yaml\'',
+      "ModuleNotFoundError: No module named 'yaml'",
     ].join('\n');
     assert.deepEqual(located(diagnoseText(text, job()).diagnostics), [
-      { severity: 'error', message: "ModuleNotFoundError: No module named 'yaml'", file: '/usr/lib/python3.11/runpy.py', line: 198, rule: 'ModuleNotFoundError' },
+      {
+        severity: 'error',
+        message: "ModuleNotFoundError: No module named 'yaml'",
+        file: '/usr/lib/python3.11/runpy.py',
+        line: 198,
+        rule: 'ModuleNotFoundError',
+      },
     ]);
   });
 });
@@ -354,7 +571,10 @@ describe('Tier 0: the output itself', () => {
   });
 
   it('says the tool failed when no line looks like an error, and that it printed nothing when empty', () => {
-    assert.equal(diagnoseText('building...\ndone?\n', job()).diagnostics[0]?.message, 'gate-step failed; its output is below');
+    assert.equal(
+      diagnoseText('building...\ndone?\n', job()).diagnostics[0]?.message,
+      'gate-step failed; its output is below',
+    );
     const empty = checked(diagnoseText('\n\n', job())).diagnostics[0];
     assert.equal(empty?.message, 'gate-step failed without printing any output');
     assert.equal(empty?.output, undefined);
@@ -379,7 +599,8 @@ describe('Tier 0: the output itself', () => {
   });
 
   it('normalises: ANSI stripped, CRLF and progress redraws folded, trailing space trimmed, blank runs collapsed', () => {
-    const text = '\u001b[1m\u001b[31mFAIL\u001b[39m\u001b[22m  build   \r\n\r\n\r\n\r\n10%\r50%\r100%\r\n\u001b]8;;https://x\u0007link\u001b]8;;\u0007 text\u0000\n\n';
+    const text =
+      '\u001b[1m\u001b[31mFAIL\u001b[39m\u001b[22m  build   \r\n\r\n\r\n\r\n10%\r50%\r100%\r\n\u001b]8;;https://x\u0007link\u001b]8;;\u0007 text\u0000\n\n';
     const [only] = checked(diagnoseText(text, job())).diagnostics;
     assert.equal(only?.output, 'FAIL  build\n\n100%\nlink text');
     assert.equal(only?.message, 'FAIL  build');
@@ -389,7 +610,14 @@ describe('Tier 0: the output itself', () => {
     const bytes = Buffer.alloc(64 * 1024);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256;
     const giant = `src/a.ts(1,1): error TS1000: ${'y'.repeat(20 * 1024)}`;
-    const inputs = [bytes.toString('latin1'), bytes.toString('utf8'), giant, '<testsuite<testcase<failure'.repeat(1000), '{"runs":'.repeat(1000), `${'<a x="'.repeat(5000)}>`];
+    const inputs = [
+      bytes.toString('latin1'),
+      bytes.toString('utf8'),
+      giant,
+      '<testsuite<testcase<failure'.repeat(1000),
+      '{"runs":'.repeat(1000),
+      `${'<a x="'.repeat(5000)}>`,
+    ];
     for (const input of inputs) {
       const diagnosis = checked(diagnoseText(input, job()));
       assert.equal(diagnosis.format, 'output');
@@ -441,7 +669,10 @@ describe('diagnoseOutput reads the output file', () => {
   it('a 30 MB output: bounded read, Tier 0 truncated; a traceback at its very end is still found', async () => {
     const path = join(dir, 'huge.log');
     const fd = openSync(path, 'w');
-    const chunk = Buffer.from(Array.from({ length: 1000 }, (_, i) => `progress ${String(i).padStart(4, '0')} ${'.'.repeat(80)}`).join('\n') + '\n');
+    const chunk = Buffer.from(
+      Array.from({ length: 1000 }, (_, i) => `progress ${String(i).padStart(4, '0')} ${'.'.repeat(80)}`).join('\n') +
+        '\n',
+    );
     let written = 0;
     while (written < 30 * 1024 * 1024) written += writeSync(fd, chunk);
     closeSync(fd);
@@ -460,10 +691,15 @@ describe('diagnoseOutput reads the output file', () => {
     assert.ok((only?.output ?? '').length <= 4096);
     assert.ok(only?.output?.endsWith(`progress 0999 ${'.'.repeat(80)}`));
 
-    appendFileSync(path, 'Traceback (most recent call last):\n  File "/workspace/project/run.py", line 3, in <module>\nOSError: disk full\n');
+    appendFileSync(
+      path,
+      'Traceback (most recent call last):\n  File "/workspace/project/run.py", line 3, in <module>\nOSError: disk full\n',
+    );
     const tail = checked(await diagnoseOutput(job({ output_path: path })));
     assert.equal(tail.format, 'python');
-    assert.deepEqual(located(tail.diagnostics), [{ severity: 'error', message: 'OSError: disk full', file: 'run.py', line: 3, rule: 'OSError' }]);
+    assert.deepEqual(located(tail.diagnostics), [
+      { severity: 'error', message: 'OSError: disk full', file: 'run.py', line: 3, rule: 'OSError' },
+    ]);
   });
 
   it('an unreadable path gives the Tier-0 "could not be read" diagnostic', async () => {

@@ -19,8 +19,25 @@ function repo(): ScratchRepo {
   return r;
 }
 
-function gitSays(start: string): { root: string; gitDir: string; commonDir: string; location: string; shallow: boolean } {
-  const out = execFileSync('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'], { cwd: start, env: cleanEnv(), encoding: 'utf8' });
+function gitSays(start: string): {
+  root: string;
+  gitDir: string;
+  commonDir: string;
+  location: string;
+  shallow: boolean;
+} {
+  const out = execFileSync(
+    'git',
+    [
+      'rev-parse',
+      '--path-format=absolute',
+      '--show-toplevel',
+      '--absolute-git-dir',
+      '--git-common-dir',
+      '--is-shallow-repository',
+    ],
+    { cwd: start, env: cleanEnv(), encoding: 'utf8' },
+  );
   const [root = '', gitDir = '', commonDir = '', shallow] = out.split('\n');
   return { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree', shallow: shallow === 'true' };
 }
@@ -70,7 +87,10 @@ describe('discoverCheckout leaves to git what it does not recognise', () => {
     symlinkSync(outside, join(r.root, 'out'));
     assert.equal(discoverCheckout(join(r.root, 'out')), undefined);
     assert.equal(discoverCheckout(`${r.root}/../${outside.split('/').pop() ?? ''}`), undefined);
-    assert.deepEqual(discoverCheckout(`${outside}/../${r.root.split('/').pop() ?? ''}/src`), gitSays(join(r.root, 'src')));
+    assert.deepEqual(
+      discoverCheckout(`${outside}/../${r.root.split('/').pop() ?? ''}/src`),
+      gitSays(join(r.root, 'src')),
+    );
   });
   it('outside any repository', () => {
     assert.equal(discoverCheckout(tempDir()), undefined);

@@ -6,14 +6,23 @@ import assert from 'node:assert/strict';
 import { liveSummary, type LiveSummaryUpdate } from '../../src/engine/gate/live-summary.js';
 import type { LiveEvent } from '../../src/engine/live/live-events.js';
 
-function harness(producers: string[]): { send: ReturnType<typeof liveSummary>; updates: LiveSummaryUpdate[]; tick: (ms: number) => void } {
+function harness(producers: string[]): {
+  send: ReturnType<typeof liveSummary>;
+  updates: LiveSummaryUpdate[];
+  tick: (ms: number) => void;
+} {
   let t = 1_000;
   const updates: LiveSummaryUpdate[] = [];
-  const send = liveSummary(producers, (u) => updates.push(u), () => t);
+  const send = liveSummary(
+    producers,
+    (u) => updates.push(u),
+    () => t,
+  );
   return { send, updates, tick: (ms) => (t += ms) };
 }
 
-const kinds = (u: LiveSummaryUpdate | undefined): string[] => (u?.events ?? []).map((e) => (e.kind === 'producer' ? `producer:${e.label}:${e.state}` : e.kind));
+const kinds = (u: LiveSummaryUpdate | undefined): string[] =>
+  (u?.events ?? []).map((e) => (e.kind === 'producer' ? `producer:${e.label}:${e.state}` : e.kind));
 
 describe('liveSummary', () => {
   it('sends the plan with the first update, then a producer event for each start and end', () => {
@@ -37,14 +46,35 @@ describe('liveSummary', () => {
     const { send, updates, tick } = harness(['test']);
     send({ type: 'producer-start', label: 'test', group: 'test' });
     tick(300);
-    send({ type: 'producer-progress', label: 'test', fact: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 3 } } });
+    send({
+      type: 'producer-progress',
+      label: 'test',
+      fact: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 3 } },
+    });
     const progress = updates.at(-1)?.events?.find((e) => e.kind === 'producer');
-    assert.deepEqual(progress, { kind: 'producer', label: 'test', state: 'running', counts: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 3 } }, elapsedMs: 300 });
-    send({ type: 'producer-progress', label: 'test', fact: { failure: { name: 'adds', message: 'expected 3', file: 'src/a.ts', line: 12 } } });
+    assert.deepEqual(progress, {
+      kind: 'producer',
+      label: 'test',
+      state: 'running',
+      counts: { units: { kind: 'tests', completed: 3, total: 10 }, results: { passed: 3 } },
+      elapsedMs: 300,
+    });
+    send({
+      type: 'producer-progress',
+      label: 'test',
+      fact: { failure: { name: 'adds', message: 'expected 3', file: 'src/a.ts', line: 12 } },
+    });
     const last = updates.at(-1);
     assert.equal(last?.durable, true);
     assert.match(last?.message ?? '', /test: adds failed — expected 3 \(src\/a\.ts:12\)/);
-    assert.deepEqual(last?.events?.at(-1), { kind: 'failure', label: 'test', name: 'adds', message: 'expected 3', file: 'src/a.ts', line: 12 });
+    assert.deepEqual(last?.events?.at(-1), {
+      kind: 'failure',
+      label: 'test',
+      name: 'adds',
+      message: 'expected 3',
+      file: 'src/a.ts',
+      line: 12,
+    });
   });
 
   it('a throttled count and a skipped producer ride on a quiet update that MCP skips', async () => {
@@ -59,8 +89,11 @@ describe('liveSummary', () => {
     assert.equal(flushed.length, 1, JSON.stringify(flushed));
     assert.equal(flushed[0]?.quiet, true);
     const events = flushed[0]?.events ?? [];
-    const row = (label: string): LiveEvent | undefined => events.find((e) => e.kind === 'producer' && e.label === label);
-    assert.deepEqual((row('test') as { counts?: unknown } | undefined)?.counts, { units: { kind: 'tests', completed: 2 } });
+    const row = (label: string): LiveEvent | undefined =>
+      events.find((e) => e.kind === 'producer' && e.label === label);
+    assert.deepEqual((row('test') as { counts?: unknown } | undefined)?.counts, {
+      units: { kind: 'tests', completed: 2 },
+    });
     assert.equal((row('lint') as { state?: string } | undefined)?.state, 'skipped');
   });
 

@@ -10,7 +10,10 @@ import { MINIMAL_CONFIG, cleanEnv, scratchRepo, tempDir, type ScratchRepo } from
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
-function repo(files: Record<string, string> = { 'discern.toml': MINIMAL_CONFIG }, options: { commit?: boolean } = {}): ScratchRepo {
+function repo(
+  files: Record<string, string> = { 'discern.toml': MINIMAL_CONFIG },
+  options: { commit?: boolean } = {},
+): ScratchRepo {
   const r = scratchRepo(files, options);
   repos.push(r);
   return r;
@@ -97,7 +100,13 @@ describe('project resolution', () => {
     assert.equal(e.error, 'unknown_key');
     assert.match(e.message, /`jobs\.test\.retries`/);
     assert.ok(!result.ok);
-    assert.deepEqual(result.partial.configIssues?.[0], { kind: 'unknown_key', path: 'jobs.test.retries', message: 'is not a key discern honours', line: 5, column: 28 });
+    assert.deepEqual(result.partial.configIssues?.[0], {
+      kind: 'unknown_key',
+      path: 'jobs.test.retries',
+      message: 'is not a key discern honours',
+      line: 5,
+      column: 28,
+    });
   });
 
   it('reports a wrong value type as invalid_config with the dotted key', async () => {
@@ -125,8 +134,16 @@ describe('project resolution', () => {
     r.git('pack-refs', '--all');
     assert.ok((await resolve(r.root)).ok, 'packed');
     assert.ok((await resolve(r.root, { DISCERN_TRUNK: 'release/1.2' })).ok, 'packed, nested');
-    assert.equal(refusal(await resolve(r.root, { DISCERN_TRUNK: 'release' })).error, 'no_trunk', 'a folder of refs is not a branch');
-    assert.equal(refusal(await resolve(r.root, { DISCERN_TRUNK: 'release/1' })).error, 'no_trunk', 'a prefix is not a branch');
+    assert.equal(
+      refusal(await resolve(r.root, { DISCERN_TRUNK: 'release' })).error,
+      'no_trunk',
+      'a folder of refs is not a branch',
+    );
+    assert.equal(
+      refusal(await resolve(r.root, { DISCERN_TRUNK: 'release/1' })).error,
+      'no_trunk',
+      'a prefix is not a branch',
+    );
   });
 
   it('refuses a trunk that is a revision expression rather than a branch name', async () => {
@@ -157,7 +174,11 @@ describe('project resolution', () => {
   it('ignores an inherited GIT_DIR that points at another repository', async () => {
     const target = repo();
     const other = repo();
-    const result = await resolve(target.root, { GIT_DIR: join(other.root, '.git'), GIT_WORK_TREE: other.root, GIT_INDEX_FILE: join(other.root, '.git/index') });
+    const result = await resolve(target.root, {
+      GIT_DIR: join(other.root, '.git'),
+      GIT_WORK_TREE: other.root,
+      GIT_INDEX_FILE: join(other.root, '.git/index'),
+    });
     assert.ok(result.ok);
     assert.equal(result.project.root, target.root);
   });

@@ -7,13 +7,43 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { branchNameProblem } from '../../src/engine/git/ref-name.js';
 
-const names = ['main', 'release/1.2', 'feature-x', 'a.b', 'ok.lock.x', 'main~0', 'main^', 'main@{0}', 'a..b', '.x', 'a/.b', 'x.lock', 'a/x.lock/b', 'x/', '/x', 'x//y', 'x.', '-x', '@', 'HEAD', 'a b', 'a:b', 'a?b', 'a*b', 'a[b', 'a\\b', 'tab\tx', ''];
+const names = [
+  'main',
+  'release/1.2',
+  'feature-x',
+  'a.b',
+  'ok.lock.x',
+  'main~0',
+  'main^',
+  'main@{0}',
+  'a..b',
+  '.x',
+  'a/.b',
+  'x.lock',
+  'a/x.lock/b',
+  'x/',
+  '/x',
+  'x//y',
+  'x.',
+  '-x',
+  '@',
+  'HEAD',
+  'a b',
+  'a:b',
+  'a?b',
+  'a*b',
+  'a[b',
+  'a\\b',
+  'tab\tx',
+  '',
+];
 
 describe('branchNameProblem agrees with git check-ref-format', () => {
   for (const name of names) {
     it(JSON.stringify(name), () => {
       const git = spawnSync('git', ['check-ref-format', `refs/heads/${name}`], { encoding: 'utf8' });
-      const gitAccepts = git.status === 0 && !name.startsWith('-') && name.length > 0 && name !== '@' && name !== 'HEAD';
+      const gitAccepts =
+        git.status === 0 && !name.startsWith('-') && name.length > 0 && name !== '@' && name !== 'HEAD';
       assert.equal(branchNameProblem(name) === undefined, gitAccepts, branchNameProblem(name) ?? 'accepted');
     });
   }

@@ -9,20 +9,52 @@ import { tidyMarkdown } from '../../src/engine/tidy/markdown.js';
 const L = (...lines: string[]): string => lines.join('\n');
 
 const tomlCases: { name: string; input: string; expected: string }[] = [
-  { name: 'strips trailing whitespace, comments included', input: 'a = 1   \n# note  \t\n', expected: 'a = 1\n# note\n' },
-  { name: 'spaces key = value', input: 'a=1\nb    =     "x"\n"q k"=2\nd.e=3\n', expected: 'a = 1\nb = "x"\n"q k" = 2\nd.e = 3\n' },
-  { name: 'one blank line before each table', input: '[a]\nx = 1\n[b]\ny = 2\n\n\n\n[c]\n', expected: '[a]\nx = 1\n\n[b]\ny = 2\n\n[c]\n' },
-  { name: 'the blank line goes above the comments of a table', input: '[a]\nx = 1\n# about b\n[b]\n', expected: '[a]\nx = 1\n\n# about b\n[b]\n' },
+  {
+    name: 'strips trailing whitespace, comments included',
+    input: 'a = 1   \n# note  \t\n',
+    expected: 'a = 1\n# note\n',
+  },
+  {
+    name: 'spaces key = value',
+    input: 'a=1\nb    =     "x"\n"q k"=2\nd.e=3\n',
+    expected: 'a = 1\nb = "x"\n"q k" = 2\nd.e = 3\n',
+  },
+  {
+    name: 'one blank line before each table',
+    input: '[a]\nx = 1\n[b]\ny = 2\n\n\n\n[c]\n',
+    expected: '[a]\nx = 1\n\n[b]\ny = 2\n\n[c]\n',
+  },
+  {
+    name: 'the blank line goes above the comments of a table',
+    input: '[a]\nx = 1\n# about b\n[b]\n',
+    expected: '[a]\nx = 1\n\n# about b\n[b]\n',
+  },
   { name: 'no blank lines at the start, one final newline', input: '\n\n\n[a]\nx = 1\n\n\n', expected: '[a]\nx = 1\n' },
   { name: 'adds a missing final newline', input: 'a = 1', expected: 'a = 1\n' },
   { name: 'collapses runs of blank lines between keys', input: 'a = 1\n\n\n\nb = 2\n', expected: 'a = 1\n\nb = 2\n' },
-  { name: 'keeps comments and order', input: '# top\n\nz = 1 # last first\na = 2\n', expected: '# top\n\nz = 1 # last first\na = 2\n' },
-  { name: 'never touches strings', input: 'a = """\nline with spaces   \n\n\n\n"""\nb = "x=1   "\n', expected: 'a = """\nline with spaces   \n\n\n\n"""\nb = "x=1   "\n' },
-  { name: 'strips trailing whitespace inside multi-line arrays', input: 'a = [  \n  1,   \n]\n', expected: 'a = [\n  1,\n]\n' },
+  {
+    name: 'keeps comments and order',
+    input: '# top\n\nz = 1 # last first\na = 2\n',
+    expected: '# top\n\nz = 1 # last first\na = 2\n',
+  },
+  {
+    name: 'never touches strings',
+    input: 'a = """\nline with spaces   \n\n\n\n"""\nb = "x=1   "\n',
+    expected: 'a = """\nline with spaces   \n\n\n\n"""\nb = "x=1   "\n',
+  },
+  {
+    name: 'strips trailing whitespace inside multi-line arrays',
+    input: 'a = [  \n  1,   \n]\n',
+    expected: 'a = [\n  1,\n]\n',
+  },
   { name: 'keeps CRLF', input: '[a]\r\nx=1  \r\n[b]\r\n', expected: '[a]\r\nx = 1\r\n\r\n[b]\r\n' },
   { name: 'keeps indentation', input: '[a]\n  x=1\n', expected: '[a]\n  x = 1\n' },
   { name: 'an empty file stays empty', input: '', expected: '' },
-  { name: 'a tidy file is unchanged', input: L('# c', '', '[project]', 'name = "x"', '', '[jobs]', 'test = "npm test"', ''), expected: L('# c', '', '[project]', 'name = "x"', '', '[jobs]', 'test = "npm test"', '') },
+  {
+    name: 'a tidy file is unchanged',
+    input: L('# c', '', '[project]', 'name = "x"', '', '[jobs]', 'test = "npm test"', ''),
+    expected: L('# c', '', '[project]', 'name = "x"', '', '[jobs]', 'test = "npm test"', ''),
+  },
 ];
 
 describe('tidyToml', () => {
@@ -37,11 +69,57 @@ describe('tidyToml', () => {
   it('refuses what does not parse', () => assert.throws(() => tidyToml('a = = 1\n'), /not valid TOML/));
 });
 
-const FENCED = L('# Title   ', '', '', '', 'Text  ', '```sh', 'keep   ', '', '', '', '  indented  ', '```', '', '', 'after', '~~~~', 'tilde   ', '```', 'still inside  ', '~~~~', 'end   ');
+const FENCED = L(
+  '# Title   ',
+  '',
+  '',
+  '',
+  'Text  ',
+  '```sh',
+  'keep   ',
+  '',
+  '',
+  '',
+  '  indented  ',
+  '```',
+  '',
+  '',
+  'after',
+  '~~~~',
+  'tilde   ',
+  '```',
+  'still inside  ',
+  '~~~~',
+  'end   ',
+);
 
 const mdCases: { name: string; input: string; expected: string }[] = [
   { name: 'strips trailing whitespace and collapses blank lines', input: 'a  \n\n\n\nb\t\n', expected: 'a\n\nb\n' },
-  { name: 'leaves fenced code alone', input: FENCED, expected: L('# Title', '', 'Text', '```sh', 'keep   ', '', '', '', '  indented  ', '```', '', 'after', '~~~~', 'tilde   ', '```', 'still inside  ', '~~~~', 'end', '') },
+  {
+    name: 'leaves fenced code alone',
+    input: FENCED,
+    expected: L(
+      '# Title',
+      '',
+      'Text',
+      '```sh',
+      'keep   ',
+      '',
+      '',
+      '',
+      '  indented  ',
+      '```',
+      '',
+      'after',
+      '~~~~',
+      'tilde   ',
+      '```',
+      'still inside  ',
+      '~~~~',
+      'end',
+      '',
+    ),
+  },
   { name: 'an unclosed fence runs to the end', input: 'x  \n```\na  \n\n\n', expected: 'x\n```\na  \n\n\n' },
   { name: 'inline triple backticks are not a fence', input: '```js `x` ```  \ny  \n', expected: '```js `x` ```\ny\n' },
   { name: 'no blank lines at the start or end, a final newline', input: '\n\n# T\n\n\n', expected: '# T\n' },

@@ -14,7 +14,10 @@ export interface CliRun {
 }
 
 /** `entry` runs another copy of discern (a packed or moved dist/) instead of the repository's own. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string; entry?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string; entry?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [options.entry ?? DISCERN_BIN, ...args], {
       cwd: options.cwd ?? REPO_ROOT,

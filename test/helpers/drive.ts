@@ -12,11 +12,25 @@ import { recordPresentation } from './presentation-fixtures.js';
 
 export const covered = new Map<string, Set<string>>();
 
-export async function call(id: VerbId, input: unknown, target: string, env: Record<string, string> = {}, surface: 'cli' | 'mcp' = 'mcp'): Promise<DiscernResult> {
-  const result = await invoke(id, input, { surface, defaultTarget: target, env: cleanEnv(env), signal: new AbortController().signal });
+export async function call(
+  id: VerbId,
+  input: unknown,
+  target: string,
+  env: Record<string, string> = {},
+  surface: 'cli' | 'mcp' = 'mcp',
+): Promise<DiscernResult> {
+  const result = await invoke(id, input, {
+    surface,
+    defaultTarget: target,
+    env: cleanEnv(env),
+    signal: new AbortController().signal,
+  });
   const definition = `Discern${id.charAt(0).toUpperCase()}${id.slice(1)}Result`;
   const validate = resultValidator(definition);
-  assert.ok(validate(result), `${definition}: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(result, null, 2)}`);
+  assert.ok(
+    validate(result),
+    `${definition}: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(result, null, 2)}`,
+  );
   assertPublishedResult(result);
   const markdown = renderMarkdown(result);
   if (!result.ok) {
@@ -35,6 +49,9 @@ export function assertDriven(ids: readonly string[]): void {
   for (const id of ids) {
     const seen = covered.get(id) ?? new Set();
     assert.ok(seen.has('ok'), `${id} never succeeded`);
-    assert.ok([...seen].some((s) => s !== 'ok'), `${id} never failed`);
+    assert.ok(
+      [...seen].some((s) => s !== 'ok'),
+      `${id} never failed`,
+    );
   }
 }

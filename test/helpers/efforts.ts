@@ -19,7 +19,11 @@ neutral = true
 
 /** A repository for acceptance tests, added to `repos` for cleanup. */
 export function trackedRepo(repos: ScratchRepo[], extra = ''): ScratchRepo {
-  const r = scratchRepo({ 'discern.toml': `${BASE_CONFIG}${extra}`, 'shared.txt': 'one\n', 'docs/index.md': '# Docs\n' });
+  const r = scratchRepo({
+    'discern.toml': `${BASE_CONFIG}${extra}`,
+    'shared.txt': 'one\n',
+    'docs/index.md': '# Docs\n',
+  });
   repos.push(r);
   return r;
 }
@@ -51,4 +55,3 @@ export async function effort(r: ScratchRepo, id: string, file: string, text: str
   }
   return { id, path, git, change };
 }
-

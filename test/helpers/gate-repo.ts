@@ -26,7 +26,8 @@ const lockedDirs: string[] = [];
 
 /** Removes everything the helpers created and stops what they started (by id, only ours). */
 export function cleanupGate(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) killQuietly(child.pid);
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) killQuietly(child.pid);
   // A job's sleeping process we left behind; checked by command line so a reused pid is never hit.
   for (const pid of strayPids) if (commandLine(pid).startsWith('sleep')) killQuietly(pid);
   for (const dir of lockedDirs) {
@@ -67,7 +68,11 @@ export function rememberLocked(dir: string): void {
 }
 
 /** A committed project: discern.toml is CONFIG_HEAD + `toml`, plus `files`. */
-export function gateRepo(toml: string, files: Record<string, string> = {}, options: { commit?: boolean } = {}): ScratchRepo {
+export function gateRepo(
+  toml: string,
+  files: Record<string, string> = {},
+  options: { commit?: boolean } = {},
+): ScratchRepo {
   const r = scratchRepo({ 'discern.toml': `${CONFIG_HEAD}\n${toml}`, ...files }, options);
   repos.push(r);
   return r;
@@ -98,7 +103,12 @@ export function count(path: string): number {
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 export function head(cwd: string): string {
@@ -155,7 +165,11 @@ export interface CliChild {
 
 /** Starts the built CLI in `cwd` without waiting for it. */
 export function startCli(args: readonly string[], cwd: string, env: Record<string, string> = {}): CliChild {
-  const child = spawn(process.execPath, [DISCERN_BIN, ...args], { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DISCERN_BIN, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -181,7 +195,6 @@ export async function waitFor(what: string, check: () => boolean, timeoutMs = 10
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
 
 /** The pid a job wrote to a file, once it is there. */
 export async function pidFrom(path: string): Promise<number> {
@@ -210,7 +223,8 @@ export function stepsWith(result: Envelope, outcome: string): string[] {
 /** One step by label; fails when it is not there. */
 export function step(result: Envelope, label: string): NonNullable<Envelope['steps']>[number] {
   const found = (result.steps ?? []).find((s) => s.label === label);
-  if (found === undefined) throw new Error(`no step ${label} in ${JSON.stringify(result.steps?.map((s) => `${s.label}:${s.outcome}`))}`);
+  if (found === undefined)
+    throw new Error(`no step ${label} in ${JSON.stringify(result.steps?.map((s) => `${s.label}:${s.outcome}`))}`);
   return found;
 }
 

@@ -32,7 +32,11 @@ export function toolUnderTest(name: string, verb: string, inputSchema: Record<st
   };
 }
 
-type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 export interface Verdict {
   /** ok, the error slug, or how the protocol answered. */
@@ -44,7 +48,12 @@ export interface Verdict {
 }
 
 /** Calls one case and judges the answer. */
-export async function checkCase(client: Client, tool: ToolUnderTest, c: HostileCase, options: { timeoutMs: number; secret: string }): Promise<Verdict> {
+export async function checkCase(
+  client: Client,
+  tool: ToolUnderTest,
+  c: HostileCase,
+  options: { timeoutMs: number; secret: string },
+): Promise<Verdict> {
   let outcome = 'no answer';
   let message = '';
   const problem = await judge(client, tool, c, options, (o, m) => {
@@ -54,7 +63,13 @@ export async function checkCase(client: Client, tool: ToolUnderTest, c: HostileC
   return problem === undefined ? { outcome, message } : { outcome, message, problem };
 }
 
-async function judge(client: Client, tool: ToolUnderTest, c: HostileCase, options: { timeoutMs: number; secret: string }, saw: (outcome: string, message: string) => void): Promise<string | undefined> {
+async function judge(
+  client: Client,
+  tool: ToolUnderTest,
+  c: HostileCase,
+  options: { timeoutMs: number; secret: string },
+  saw: (outcome: string, message: string) => void,
+): Promise<string | undefined> {
   const isObject = typeof c.args === 'object' && c.args !== null && !Array.isArray(c.args);
   let answer: ToolResult;
   try {
@@ -73,16 +88,21 @@ async function judge(client: Client, tool: ToolUnderTest, c: HostileCase, option
   const envelope = answer.structuredContent;
   saw(envelope?.['ok'] === true ? 'ok' : String(envelope?.['error']), String(envelope?.['message'] ?? ''));
   if (envelope === undefined) return `no structuredContent: ${JSON.stringify(answer).slice(0, 300)}`;
-  if (!tool.result(envelope)) return `structuredContent does not match the published result schema: ${JSON.stringify(tool.result.errors?.slice(0, 3))}`;
-  if (answer.isError !== (envelope['ok'] !== true)) return `isError is ${String(answer.isError)} but ok is ${String(envelope['ok'])}`;
+  if (!tool.result(envelope))
+    return `structuredContent does not match the published result schema: ${JSON.stringify(tool.result.errors?.slice(0, 3))}`;
+  if (answer.isError !== (envelope['ok'] !== true))
+    return `isError is ${String(answer.isError)} but ok is ${String(envelope['ok'])}`;
   const text = answer.content?.[0]?.type === 'text' ? (answer.content[0].text ?? '') : '';
   if (text.trim() === '') return 'content[0] is not non-empty text';
   // The envelope's strings with their newlines back, so a stack inside any field shows as one.
-  if (STACK_LINE.test(text) || STACK_LINE.test(JSON.stringify(envelope).replace(/\\n/g, '\n'))) return 'the answer carries a stack trace';
-  if (!tool.mayQuoteFiles && (text.includes(options.secret) || JSON.stringify(envelope).includes(options.secret))) return 'the answer quotes the sentinel outside the project';
+  if (STACK_LINE.test(text) || STACK_LINE.test(JSON.stringify(envelope).replace(/\\n/g, '\n')))
+    return 'the answer carries a stack trace';
+  if (!tool.mayQuoteFiles && (text.includes(options.secret) || JSON.stringify(envelope).includes(options.secret)))
+    return 'the answer quotes the sentinel outside the project';
   const error = envelope['error'];
   if (error === 'internal_error') return `internal_error: ${String(envelope['message']).slice(0, 300)}`;
   const schemaValid = tool.accepts(c.args);
-  if (!schemaValid && error !== 'invalid_arguments') return `arguments the published inputSchema rejects were answered with ${String(error ?? 'ok')} instead of invalid_arguments`;
+  if (!schemaValid && error !== 'invalid_arguments')
+    return `arguments the published inputSchema rejects were answered with ${String(error ?? 'ok')} instead of invalid_arguments`;
   return undefined;
 }

@@ -79,7 +79,14 @@ function commitAll(root: string, message: string): void {
 
 export function hostileScene(): HostileScene {
   const parent = tempDir('discern-hostile-');
-  const scene: HostileScene = { parent, project: join(parent, 'project'), broken: join(parent, 'broken'), sentinel: join(parent, 'sentinel'), home: join(parent, 'home'), tmp: join(parent, 'tmp') };
+  const scene: HostileScene = {
+    parent,
+    project: join(parent, 'project'),
+    broken: join(parent, 'broken'),
+    sentinel: join(parent, 'sentinel'),
+    home: join(parent, 'home'),
+    tmp: join(parent, 'tmp'),
+  };
   for (const dir of [scene.sentinel, scene.home, scene.tmp]) mkdirSync(dir, { recursive: true });
   write(scene.sentinel, 'secret.txt', `${SENTINEL_SECRET}\n`);
   write(scene.sentinel, 'discern.toml', `[project]\nname = "${SENTINEL_SECRET}"\n`);
@@ -102,12 +109,19 @@ export function hostileScene(): HostileScene {
   initRepo(scene.broken, {
     'README.md': INVALID_UTF8,
     'discern.toml': BROKEN_CONFIG,
-    'discern/map/10-guide/bad.md': Buffer.concat([Buffer.from('---\ntitle: "\u202e'), INVALID_UTF8, Buffer.from('\n---\n')]),
+    'discern/map/10-guide/bad.md': Buffer.concat([
+      Buffer.from('---\ntitle: "\u202e'),
+      INVALID_UTF8,
+      Buffer.from('\n---\n'),
+    ]),
     'discern/map/bad\u0001region/page.md': INVALID_UTF8,
     'src/utf16.txt': Buffer.from('\ufeffhello', 'utf16le'),
   });
   // A file name that is not UTF-8 either (Linux allows any bytes but / and NUL).
-  writeFileSync(Buffer.concat([Buffer.from(`${scene.broken}/`), Buffer.from([0x6e, 0xff, 0x2e, 0x74, 0x78, 0x74])]), INVALID_UTF8);
+  writeFileSync(
+    Buffer.concat([Buffer.from(`${scene.broken}/`), Buffer.from([0x6e, 0xff, 0x2e, 0x74, 0x78, 0x74])]),
+    INVALID_UTF8,
+  );
   symlinkSync('/etc/passwd', join(scene.broken, 'passwd-link'));
   commitAll(scene.broken, 'broken');
   // And the working tree adds more: a discern.toml that is not UTF-8 at all.
@@ -160,7 +174,10 @@ export async function seedEfforts(scene: HostileScene, env: Record<string, strin
     const run = await runCli([...args, '--json'], { cwd, env: cleanEnv(env) });
     if (run.code !== 0) throw new Error(`discern ${args.join(' ')} failed: ${run.stdout}${run.stderr}`);
   };
-  for (const [name, file] of [['fuzz-a', 'api/v2.txt'], ['fuzz-b', 'src/b.txt']] as const) {
+  for (const [name, file] of [
+    ['fuzz-a', 'api/v2.txt'],
+    ['fuzz-b', 'src/b.txt'],
+  ] as const) {
     await cli(['start', name], scene.project);
     const worktree = `${scene.project}.worktrees/${name}`;
     write(worktree, file, `${name}\n`);

@@ -12,7 +12,13 @@ export interface Connected {
 
 export async function connectStdio(cwd: string, env: Record<string, string> = {}): Promise<Connected> {
   // StdioClientTransport passes only a few variables to the child unless env is given.
-  const transport = new StdioClientTransport({ command: process.execPath, args: [DISCERN_BIN, 'mcp'], cwd, env: cleanEnv(env), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [DISCERN_BIN, 'mcp'],
+    cwd,
+    env: cleanEnv(env),
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const client = new Client({ name: 'discern-tests', version: '0.0.0' });

@@ -37,5 +37,8 @@ export function assertPublishedResult(value: unknown): void {
   const { ajv, id } = resultsAjv();
   const validate = ajv.getSchema(id);
   if (!validate) throw new Error('results schema missing');
-  if (!validate(value)) throw new Error(`result does not match schema/discern-results.schema.json: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(value)}`);
+  if (!validate(value))
+    throw new Error(
+      `result does not match schema/discern-results.schema.json: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(value)}`,
+    );
 }

@@ -15,7 +15,11 @@ export interface RawServer {
 }
 
 export async function rawServer(cwd: string, env: Record<string, string> = {}): Promise<RawServer> {
-  const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], { cwd, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], {
+    cwd,
+    env: cleanEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const responses = new Map<number, Record<string, unknown>>();
   const waiters = new Map<number, (value: Record<string, unknown>) => void>();
   let buffered = '';
@@ -41,13 +45,23 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
     new Promise((resolve, reject) => {
       const ready = responses.get(id);
       if (ready) return resolve(ready);
-      const timer = setTimeout(() => reject(new Error(`no response to request ${id} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no response to request ${id} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       waiters.set(id, (value) => {
         clearTimeout(timer);
         resolve(value);
       });
     });
-  send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+  send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
+  );
   await response(0);
   send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   const close = (): Promise<void> =>

@@ -67,7 +67,10 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
     return fc.stringMatching(new RegExp(pattern, 'u'), { size: 'small' }).filter(fits);
   }
   // Printable ASCII most of the time, any Unicode grapheme some of the time (lengths count UTF-16 units).
-  return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: 'grapheme' }).filter(fits));
+  return fc.oneof(
+    fc.string({ minLength, maxLength }),
+    fc.string({ minLength, maxLength, unit: 'grapheme' }).filter(fits),
+  );
 }
 
 function arrayFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonSchema }): fc.Arbitrary<unknown[]> {
@@ -75,11 +78,15 @@ function arrayFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonSc
   const minLength = num(schema['minItems'], 0);
   const maxLength = Math.min(num(schema['maxItems'], 4), Math.max(minLength, 4));
   const item = fromSchema(items, options);
-  if (schema['uniqueItems'] === true) return fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
+  if (schema['uniqueItems'] === true)
+    return fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) });
   return fc.array(item, { minLength, maxLength });
 }
 
-function objectFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonSchema }): fc.Arbitrary<Record<string, unknown>> {
+function objectFor(
+  schema: JsonSchema,
+  options: ArbitraryOptions & { root: JsonSchema },
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
   const required = ((schema['required'] ?? []) as string[]).filter((r) => r in properties);
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -99,7 +106,8 @@ function objectFor(schema: JsonSchema, options: ArbitraryOptions & { root: JsonS
 function resolveRef(root: JsonSchema, ref: string): JsonSchema {
   if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported, not ${ref}`);
   let at: unknown = root;
-  for (const part of ref.slice(2).split('/')) at = (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of ref.slice(2).split('/'))
+    at = (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   if (at === undefined || at === null || typeof at !== 'object') throw new Error(`unresolved $ref ${ref}`);
   return at as JsonSchema;
 }

@@ -37,14 +37,20 @@ export function tempDir(prefix = 'discern-test-'): string {
 
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_')) env[k] = v;
   return { ...env, ...extra };
 }
 
 export function scratchRepo(files: Record<string, string> = {}, options: { commit?: boolean } = {}): ScratchRepo {
   const root = tempDir();
   const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: root, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('git', args, {
+      cwd: root,
+      env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   git('init', '-q', '-b', 'main');
   git('config', 'user.name', 'discern test');
   git('config', 'user.email', 'test@discern.invalid');

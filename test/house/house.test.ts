@@ -10,11 +10,27 @@ import { readSourceTree } from '../../tools/house/tree.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('source facts', () => {
-  const cases: { name: string; code: string; casts?: number; switches?: number; git?: number; values?: string[]; others?: string[] }[] = [
+  const cases: {
+    name: string;
+    code: string;
+    casts?: number;
+    switches?: number;
+    git?: number;
+    values?: string[];
+    others?: string[];
+  }[] = [
     { name: 'an outcome cast', code: 'const a = {} as EnterOutcome;\nconst b = <AnyOutcome>{};', casts: 2 },
     { name: 'a cast to another type', code: 'const a = {} as Record<string, Outcome>;', casts: 0 },
-    { name: 'an outcome named in a string or a comment', code: "// as EnterOutcome\nconst s = 'as EnterOutcome';", casts: 0 },
-    { name: 'surface switches both ways round', code: "if (ctx.surface === 'mcp') {}\nif ('cli' !== surface) {}", switches: 2 },
+    {
+      name: 'an outcome named in a string or a comment',
+      code: "// as EnterOutcome\nconst s = 'as EnterOutcome';",
+      casts: 0,
+    },
+    {
+      name: 'surface switches both ways round',
+      code: "if (ctx.surface === 'mcp') {}\nif ('cli' !== surface) {}",
+      switches: 2,
+    },
     { name: 'a comparison of something else', code: "if (ctx.mode === 'mcp') {}", switches: 0 },
     { name: 'raw git calls', code: "git(['status']);\ngit(args);\nother.git(['x']);\ngitOk(['y']);", git: 1 },
     {
@@ -74,7 +90,16 @@ describe('import cycles', () => {
       ['y', ['x']],
     ]);
     assert.deepEqual(importCycles(graph), [['a', 'b', 'c'], ['s'], ['x', 'y']]);
-    assert.deepEqual(importCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]])), []);
+    assert.deepEqual(
+      importCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+      [],
+    );
   });
 
   it('walks a chain of ten thousand modules without overflowing', () => {

@@ -21,7 +21,6 @@ function gateRepo(jobs: string): ScratchRepo {
   return r;
 }
 
-
 async function until<T>(what: string, probe: () => T | undefined, ms = 15000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -32,12 +31,23 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 15000): P
   }
 }
 
-function journalRecords(root: string): { handle: string; verb: string; outcome?: string; finished_at?: string; pgids: number[] }[] {
+function journalRecords(
+  root: string,
+): { handle: string; verb: string; outcome?: string; finished_at?: string; pgids: number[] }[] {
   const dir = join(root, '.git', 'discern', 'operations');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.endsWith('.json') && !n.endsWith('.result.json') && !n.startsWith('.'))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { handle: string; verb: string; outcome?: string; finished_at?: string; pgids: number[] });
+    .map(
+      (n) =>
+        JSON.parse(readFileSync(join(dir, n), 'utf8')) as {
+          handle: string;
+          verb: string;
+          outcome?: string;
+          finished_at?: string;
+          pgids: number[];
+        },
+    );
 }
 
 describe('MCP progress notifications', () => {
@@ -48,16 +58,30 @@ describe('MCP progress notifications', () => {
     const mcp = await connectStdio(r.root);
     try {
       const seen: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
-      const result = await mcp.client.callTool({ name: 'discern_done', arguments: {} }, { onprogress: (p) => seen.push(p) });
+      const result = await mcp.client.callTool(
+        { name: 'discern_done', arguments: {} },
+        { onprogress: (p) => seen.push(p) },
+      );
       const envelope = result.structuredContent as { ok: boolean; data: { handle: string } };
       assert.equal(envelope.ok, true, JSON.stringify(envelope));
       assert.ok(seen.length >= 4, JSON.stringify(seen));
       assert.match(seen[0]?.message ?? '', new RegExp(`^${envelope.data.handle} — read it back with discern_progress`));
-      for (let i = 1; i < seen.length; i++) assert.ok((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0), 'progress increases with every notification');
-      assert.ok(seen.some((p) => /tests 2\/2; 2 passed/.test(p.message ?? '')) || seen.some((p) => /test ok/.test(p.message ?? '')), JSON.stringify(seen));
+      for (let i = 1; i < seen.length; i++)
+        assert.ok(
+          (seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0),
+          'progress increases with every notification',
+        );
+      assert.ok(
+        seen.some((p) => /tests 2\/2; 2 passed/.test(p.message ?? '')) ||
+          seen.some((p) => /test ok/.test(p.message ?? '')),
+        JSON.stringify(seen),
+      );
       // Two producers, plus the step that records the outcome: progress never reaches the total.
       assert.equal(seen.at(-1)?.total, 3);
-      assert.ok(seen.every((p) => p.total === undefined || p.progress < p.total), JSON.stringify(seen));
+      assert.ok(
+        seen.every((p) => p.total === undefined || p.progress < p.total),
+        JSON.stringify(seen),
+      );
       assert.ok(seen.some((p) => /2\/2 finished/.test(p.message ?? '')));
     } finally {
       await mcp.client.close();
@@ -86,13 +110,17 @@ describe('MCP cancellation', () => {
     const mcp = await connectStdio(r.root);
     try {
       const controller = new AbortController();
-      const call = mcp.client.callTool({ name: 'discern_done', arguments: {} }, { signal: controller.signal }).catch((e: unknown) => e);
+      const call = mcp.client
+        .callTool({ name: 'discern_done', arguments: {} }, { signal: controller.signal })
+        .catch((e: unknown) => e);
       const sleeper = await until('the job to start', () => readPidFile(join(r.root, 'sleeper.pid')));
       assert.ok(alive(sleeper));
       controller.abort();
       assert.ok((await call) instanceof Error, 'the client sees its own cancellation');
       await until('the job tree to die', () => (alive(sleeper) ? undefined : true));
-      const record = await until('the journal to record the cancellation', () => journalRecords(r.root).find((x) => x.verb === 'done' && x.outcome === 'cancelled'));
+      const record = await until('the journal to record the cancellation', () =>
+        journalRecords(r.root).find((x) => x.verb === 'done' && x.outcome === 'cancelled'),
+      );
       assert.ok(record.finished_at);
       assert.deepEqual(record.pgids, []);
       // The server is still serving.
@@ -118,7 +146,9 @@ describe('MCP cancellation', () => {
     }
     await until('the job tree to die', () => (alive(sleeper) ? undefined : true));
     await until('the server to exit', () => (serverPid > 0 && alive(serverPid) ? undefined : true));
-    const record = await until('the journal to record the cancellation', () => journalRecords(r.root).find((x) => x.verb === 'test' && x.outcome === 'cancelled'));
+    const record = await until('the journal to record the cancellation', () =>
+      journalRecords(r.root).find((x) => x.verb === 'test' && x.outcome === 'cancelled'),
+    );
     assert.ok(record.finished_at);
   });
 });

@@ -20,7 +20,8 @@ import { resultValidator } from '../helpers/published-schema.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const GUIDE = join(REPO_ROOT, 'docs/10-guides/draft-a-config-with-an-agent.md');
-const START = '<!-- golden transcript: start (test/mcp/golden-config-loop.test.ts writes this; do not edit by hand) -->';
+const START =
+  '<!-- golden transcript: start (test/mcp/golden-config-loop.test.ts writes this; do not edit by hand) -->';
 const END = '<!-- golden transcript: end -->';
 
 /** The model's first draft: two mistakes, an unknown key (line 6) and a wrong type (line 14). */
@@ -51,12 +52,23 @@ const FIXTURE: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'shop', version: '1.0.0', private: true, scripts: { lint: 'node lint.js', test: 'node test.js' } }, null, 2)}\n`,
   'cart.js': 'exports.total = (prices) => prices.reduce((sum, price) => sum + price, 0);\n',
   'lint.js': "console.log('lint: 2 files, no problems');\n",
-  'test.js': "const { total } = require('./cart.js');\nconst got = total([2, 3]);\nif (got !== 5) {\n  console.error(`cart.test: total([2, 3]) should be 5, got ${got}`);\n  process.exit(1);\n}\nconsole.log('cart.test: ok');\n",
+  'test.js':
+    "const { total } = require('./cart.js');\nconst got = total([2, 3]);\nif (got !== 5) {\n  console.error(`cart.test: total([2, 3]) should be 5, got ${got}`);\n  process.exit(1);\n}\nconsole.log('cart.test: ok');\n",
   'docs/guide.md': '# Shop\n\nHow the shop computes a cart total.\n',
 };
 
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
-type PromptResult = { description?: string; messages: { role: string; content: { type: string; text?: string; resource?: { uri: string; mimeType?: string; text?: string } } }[] };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+type PromptResult = {
+  description?: string;
+  messages: {
+    role: string;
+    content: { type: string; text?: string; resource?: { uri: string; mimeType?: string; text?: string } };
+  }[];
+};
 
 let repo: ScratchRepo;
 let mcp: Connected;
@@ -75,7 +87,10 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<To
   const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
   const envelope = result.structuredContent ?? {};
   const verb = String(envelope['verb'] ?? '');
-  const pascal = verb.split(' ').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const pascal = verb
+    .split(' ')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
   const validate = resultValidator(`Discern${pascal}McpToolResult`);
   assert.ok(validate(envelope), JSON.stringify(validate.errors));
   assert.equal(result.isError, envelope['ok'] !== true);
@@ -124,13 +139,17 @@ function step(title: string, request: string, response: string): void {
 function toolRequest(name: string, args: Record<string, unknown>): string {
   const { toml, ...rest } = args;
   const shown = JSON.stringify(toml !== undefined ? { toml: '…the TOML below…', ...rest } : rest);
-  return [`The agent calls \`${name}\` with \`${normalise(shown)}\`${toml !== undefined ? ':' : '.'}`, ...(typeof toml === 'string' ? ['', fence(toml, 'toml')] : [])].join('\n');
+  return [
+    `The agent calls \`${name}\` with \`${normalise(shown)}\`${toml !== undefined ? ':' : '.'}`,
+    ...(typeof toml === 'string' ? ['', fence(toml, 'toml')] : []),
+  ].join('\n');
 }
 
 function promptResponse(prompt: PromptResult): string {
   return prompt.messages
     .map((m) => {
-      if (m.content.type === 'text') return `The client receives a \`${m.role}\` message:\n\n${fence(normalise(m.content.text ?? ''), 'markdown')}`;
+      if (m.content.type === 'text')
+        return `The client receives a \`${m.role}\` message:\n\n${fence(normalise(m.content.text ?? ''), 'markdown')}`;
       const r = m.content.resource;
       return `and an embedded resource \`${r?.uri ?? '?'}\` (${r?.mimeType ?? '?'}, ${Buffer.byteLength(r?.text ?? '', 'utf8')} bytes: the published schema, byte for byte).`;
     })
@@ -144,7 +163,7 @@ function toolResponse(result: ToolResult, whole: boolean): string {
 }
 
 describe('the golden config loop', () => {
-  it('draft_config hands over the schema, a worked example, the facts and setup\'s draft', async () => {
+  it("draft_config hands over the schema, a worked example, the facts and setup's draft", async () => {
     const prompt = await getPrompt('draft_config', {});
     const text = textOf(prompt);
     assert.match(text, /- package\.json scripts: lint = `node lint\.js`; test = `node test\.js`/);
@@ -154,9 +173,20 @@ describe('the golden config loop', () => {
     assert.match(text, /call discern_validate_config with the text as `toml`/);
     const attached = prompt.messages.find((m) => m.content.type === 'resource')?.content.resource;
     assert.equal(attached?.uri, 'discern://schema/config');
-    assert.equal(attached?.text, readFileSync(join(REPO_ROOT, 'schema/discern-config.schema.json'), 'utf8'), 'the exact published bytes');
-    transcript.push(`The repository: \`package.json\` with \`lint\` and \`test\` scripts, \`cart.js\`, \`test.js\`, \`lint.js\` and \`docs/guide.md\`, committed on \`main\`; no \`discern.toml\`.`, '');
-    step('The user invokes `draft_config`', 'The client calls `prompts/get` for `draft_config` with no arguments.', promptResponse(prompt));
+    assert.equal(
+      attached?.text,
+      readFileSync(join(REPO_ROOT, 'schema/discern-config.schema.json'), 'utf8'),
+      'the exact published bytes',
+    );
+    transcript.push(
+      `The repository: \`package.json\` with \`lint\` and \`test\` scripts, \`cart.js\`, \`test.js\`, \`lint.js\` and \`docs/guide.md\`, committed on \`main\`; no \`discern.toml\`.`,
+      '',
+    );
+    step(
+      'The user invokes `draft_config`',
+      'The client calls `prompts/get` for `draft_config` with no arguments.',
+      promptResponse(prompt),
+    );
   });
 
   it('discern_validate_config reports both mistakes, each with its line and column', async () => {
@@ -165,7 +195,10 @@ describe('the golden config loop', () => {
     const envelope = result.structuredContent ?? {};
     assert.equal(envelope['ok'], false);
     assert.equal(envelope['error'], 'unknown_key');
-    const data = envelope['data'] as { valid: boolean; errors: { path: string; line?: number; column?: number; kind?: string }[] };
+    const data = envelope['data'] as {
+      valid: boolean;
+      errors: { path: string; line?: number; column?: number; kind?: string }[];
+    };
     assert.equal(data.valid, false);
     assert.deepEqual(
       data.errors.map((e) => [e.kind, e.path, e.line, e.column]),
@@ -174,7 +207,13 @@ describe('the golden config loop', () => {
         ['invalid_config', 'gate.timeout', 14, 1],
       ],
     );
-    const diagnostics = envelope['diagnostics'] as { file: string; line: number; col: number; message: string; severity: string }[];
+    const diagnostics = envelope['diagnostics'] as {
+      file: string;
+      line: number;
+      col: number;
+      message: string;
+      severity: string;
+    }[];
     assert.deepEqual(
       diagnostics.map((d) => [d.file, d.line, d.col, d.severity, d.message]),
       [
@@ -185,14 +224,18 @@ describe('the golden config loop', () => {
     step('The agent checks its draft', toolRequest('discern_validate_config', args), toolResponse(result, true));
   });
 
-  it('refine_config carries the draft\'s errors with their lines, the doctor result and the last failed run', async () => {
+  it("refine_config carries the draft's errors with their lines, the doctor result and the last failed run", async () => {
     const prompt = await getPrompt('refine_config', { draft: DRAFT });
     const text = textOf(prompt);
     assert.match(text, /- line 6, column 1 `repository\.default_branch` \(error\): is not a key discern honours/);
     assert.match(text, /- line 14, column 1 `gate\.timeout` \(error\): must be an integer/);
     assert.match(text, /doctor: failed \(`no_project`\)/);
     assert.match(text, /No failed run is recorded for/);
-    step('The user invokes `refine_config` with the draft', 'The client calls `prompts/get` for `refine_config` with `draft` set to the TOML above.', promptResponse(prompt));
+    step(
+      'The user invokes `refine_config` with the draft',
+      'The client calls `prompts/get` for `refine_config` with `draft` set to the TOML above.',
+      promptResponse(prompt),
+    );
   });
 
   it('the corrected draft is valid, with the configuration and the stages it would run', async () => {
@@ -200,18 +243,33 @@ describe('the golden config loop', () => {
     const result = await callTool('discern_validate_config', args);
     const envelope = result.structuredContent ?? {};
     assert.equal(envelope['ok'], true, JSON.stringify(envelope));
-    const data = envelope['data'] as { valid: boolean; errors: unknown[]; config: { repository: { trunk: string } }; stages: { stage: string; jobs: { name: string }[] }[] };
+    const data = envelope['data'] as {
+      valid: boolean;
+      errors: unknown[];
+      config: { repository: { trunk: string } };
+      stages: { stage: string; jobs: { name: string }[] }[];
+    };
     assert.equal(data.valid, true);
     assert.deepEqual(data.errors, []);
     assert.equal(data.config.repository.trunk, 'main');
-    assert.deepEqual(data.stages.map((s) => [s.stage, s.jobs.map((j) => j.name)]), [['check, test and standards', ['lint', 'test']]]);
-    step('The agent checks the corrected draft', toolRequest('discern_validate_config', args), toolResponse(result, true));
+    assert.deepEqual(
+      data.stages.map((s) => [s.stage, s.jobs.map((j) => j.name)]),
+      [['check, test and standards', ['lint', 'test']]],
+    );
+    step(
+      'The agent checks the corrected draft',
+      toolRequest('discern_validate_config', args),
+      toolResponse(result, true),
+    );
   });
 
   it('saved and committed, discern_doctor and discern_done are green', async () => {
     repo.write('discern.toml', CORRECTED);
     repo.commit('Add discern.toml');
-    transcript.push(`The agent saves the text as \`discern.toml\` with its own file tools and commits it (\`git add discern.toml && git commit -m "Add discern.toml"\`): discern_validate_config writes nothing.`, '');
+    transcript.push(
+      `The agent saves the text as \`discern.toml\` with its own file tools and commits it (\`git add discern.toml && git commit -m "Add discern.toml"\`): discern_validate_config writes nothing.`,
+      '',
+    );
     const doctor = await callTool('discern_doctor', {});
     assert.equal(doctor.structuredContent?.['ok'], true, JSON.stringify(doctor.structuredContent));
     step('The agent runs the doctor', toolRequest('discern_doctor', {}), toolResponse(doctor, false));
@@ -238,7 +296,9 @@ describe('the golden config loop', () => {
       const lines = actual.split('\n');
       const expected = current.split('\n');
       const at = lines.findIndex((line, i) => line !== expected[i]);
-      assert.fail(`the loop's transcript differs from the guide's at line ${at + 1}:\n  guide:  ${expected[at] ?? '(end)'}\n  actual: ${lines[at] ?? '(end)'}\nThe whole transcript is in ${written}. If the change is intended, run \`npm run transcript\` and commit the guide.`);
+      assert.fail(
+        `the loop's transcript differs from the guide's at line ${at + 1}:\n  guide:  ${expected[at] ?? '(end)'}\n  actual: ${lines[at] ?? '(end)'}\nThe whole transcript is in ${written}. If the change is intended, run \`npm run transcript\` and commit the guide.`,
+      );
     }
   });
 });
@@ -269,11 +329,21 @@ describe('prompts', () => {
       return true;
     });
     await assert.rejects(getPrompt('refine_config', { draft: '' }), /the argument `draft` is required/);
-    await assert.rejects(getPrompt('draft_config', { path: 'relative/dir' }), /`path` must be an absolute path; "relative\/dir" is not/);
-    await assert.rejects(getPrompt('draft_config', { colour: 'blue' }), /`colour` is not an argument of draft_config \(it takes `path`\)/);
+    await assert.rejects(
+      getPrompt('draft_config', { path: 'relative/dir' }),
+      /`path` must be an absolute path; "relative\/dir" is not/,
+    );
+    await assert.rejects(
+      getPrompt('draft_config', { colour: 'blue' }),
+      /`colour` is not an argument of draft_config \(it takes `path`\)/,
+    );
     await assert.rejects(getPrompt('diagnose_failure', { handle: 'nope' }), /`handle` must be a progress handle/);
     await assert.rejects(getPrompt('no_such_prompt', {}), /Prompt no_such_prompt not found/);
-    assert.equal(textOf(await getPrompt('draft_config', { path: '' })).length > 0, true, 'an empty optional argument counts as absent');
+    assert.equal(
+      textOf(await getPrompt('draft_config', { path: '' })).length > 0,
+      true,
+      'an empty optional argument counts as absent',
+    );
   });
   it('refine_config shows the saved discern.toml beside a draft that changes it (the golden loop saved one)', async () => {
     const changed = textOf(await getPrompt('refine_config', { draft: '[project]\nname = "shop"\n' }));
@@ -287,7 +357,10 @@ describe('prompts', () => {
   });
   it('land_change shows where the checkout stands and the next step', async () => {
     const text = textOf(await getPrompt('land_change', {}));
-    assert.match(text, /- the main checkout at `.*`, on branch `main` at [0-9a-f]{12}: 0 commits ahead of trunk `main`, 0 behind\./);
+    assert.match(
+      text,
+      /- the main checkout at `.*`, on branch `main` at [0-9a-f]{12}: 0 commits ahead of trunk `main`, 0 behind\./,
+    );
     assert.match(text, /1\. discern_status — [\s\S]*5\. discern_accept — /);
     assert.match(text, /## Next\n\nThis is the trunk `main` itself/);
   });

@@ -32,16 +32,26 @@ test('calls the SDK refuses before the handler leave no kept arguments behind', 
   const transport = new StdioServerTransport(input, output);
   await server.connect(transport);
   raw.watch(transport);
-  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   await answered(0);
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
   // JSON.parse makes `__proto__` an own key, as it is on the wire.
-  for (let id = 1; id <= 20; id++) input.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"no_such_tool","arguments":{"__proto__":{"x":1}}}}\n`);
+  for (let id = 1; id <= 20; id++)
+    input.write(
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"no_such_tool","arguments":{"__proto__":{"x":1}}}}\n`,
+    );
   for (let id = 1; id <= 20; id++) await answered(id);
-  assert.equal(raw.size, 0, 'an unknown tool\'s call still holds its raw arguments');
+  assert.equal(raw.size, 0, "an unknown tool's call still holds its raw arguments");
   // A known tool still sees the key the SDK's parse dropped, and refuses it by name.
-  input.write('{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"discern_docs","arguments":{"__proto__":{"x":1}}}}\n');
+  input.write(
+    '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"discern_docs","arguments":{"__proto__":{"x":1}}}}\n',
+  );
   const refused = (await answered(21))['result'] as { structuredContent?: Record<string, unknown> };
   assert.equal(refused.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(refused));
   assert.equal(raw.size, 0);

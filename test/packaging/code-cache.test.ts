@@ -29,7 +29,11 @@ function snapshot(dir: string): string {
 }
 
 function discern(dist: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [join(dist, 'discern.js'), ...args], { cwd, env: cleanEnv(), encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(dist, 'discern.js'), ...args], {
+    cwd,
+    env: cleanEnv(),
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -38,12 +42,21 @@ describe('the code cache in dist/', () => {
 
   it('holds a cache for the CLI entry and the chunks a call loads, and V8 accepts each one for its file', () => {
     const caches = filesUnder(CACHE);
-    assert.ok(caches.some((f) => relative(CACHE, f) === 'cli.js.bin'), 'the entry is cached');
-    assert.ok(caches.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(CACHE, f))), 'the CLI core chunk is cached');
+    assert.ok(
+      caches.some((f) => relative(CACHE, f) === 'cli.js.bin'),
+      'the entry is cached',
+    );
+    assert.ok(
+      caches.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(CACHE, f))),
+      'the CLI core chunk is cached',
+    );
     for (const cache of caches) {
       const source = join(DIST, relative(CACHE, cache).replace(/\.bin$/, ''));
       assert.ok(existsSync(source), `${relative(CACHE, cache)} belongs to a file of dist/`);
-      const script = new Script(wrap(readFileSync(source, 'utf8')), { filename: source, cachedData: readFileSync(cache) });
+      const script = new Script(wrap(readFileSync(source, 'utf8')), {
+        filename: source,
+        cachedData: readFileSync(cache),
+      });
       assert.equal(script.cachedDataRejected, false, `V8 accepts ${relative(CACHE, cache)}`);
     }
     console.log(`caches checked: ${caches.length}`);
@@ -62,7 +75,10 @@ describe('the code cache in dist/', () => {
         assert.equal(garbled.stderr, '', args.join(' '));
         if (args[0] === 'status') {
           // Status names times; the verdict and the facts it read are what must agree.
-          const [a, b] = [JSON.parse(shipped.stdout) as { ok: boolean; verb: string }, JSON.parse(garbled.stdout) as { ok: boolean; verb: string }];
+          const [a, b] = [
+            JSON.parse(shipped.stdout) as { ok: boolean; verb: string },
+            JSON.parse(garbled.stdout) as { ok: boolean; verb: string },
+          ];
           assert.deepEqual([b.ok, b.verb], [a.ok, a.verb]);
         } else {
           assert.equal(garbled.stdout, shipped.stdout, args.join(' '));

@@ -35,7 +35,9 @@ interface Packed {
  */
 function npmEnv(): Record<string, string> {
   const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
-  const env = Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())));
+  const env = Object.fromEntries(
+    Object.entries(cleanEnv()).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())),
+  );
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 }
 
@@ -44,7 +46,11 @@ function run(command: string, args: readonly string[], cwd: string): SpawnSyncRe
 }
 
 function ok(result: SpawnSyncReturns<string>, what: string): string {
-  assert.equal(result.status, 0, `${what} failed (${String(result.error ?? result.signal ?? result.status)}):\n${result.stdout}${result.stderr}`);
+  assert.equal(
+    result.status,
+    0,
+    `${what} failed (${String(result.error ?? result.signal ?? result.status)}):\n${result.stdout}${result.stderr}`,
+  );
   return result.stdout;
 }
 
@@ -54,7 +60,10 @@ let packed: Packed;
 let installMs = 0;
 
 before(() => {
-  assert.ok(existsSync(join(REPO_ROOT, 'dist/discern.js')), 'dist/ is missing: run `npm run build` (npm test builds first)');
+  assert.ok(
+    existsSync(join(REPO_ROOT, 'dist/discern.js')),
+    'dist/ is missing: run `npm run build` (npm test builds first)',
+  );
   work = tempDir('discern-pack-');
   // --ignore-scripts: `prepare` would rebuild dist/ (a minute); the test packs the build that is there.
   const out = ok(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], REPO_ROOT), 'npm pack');
@@ -66,34 +75,64 @@ before(() => {
   const started = performance.now();
   // Installed as users install it, scripts included: `prepare` must not run for a tarball (it could not build).
   // --prefer-offline: the package has no dependencies, so nothing is fetched; the flag keeps it so if one is added.
-  ok(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], consumer), 'npm install <tarball>');
+  ok(
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], consumer),
+    'npm install <tarball>',
+  );
   installMs = performance.now() - started;
 });
 
 describe('npm pack', () => {
   it('holds dist/, schema/, types/ and the manual, and nothing a user does not need', (t) => {
-    t.diagnostic(`tarball ${(packed.size / 1024).toFixed(0)} KiB, unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KiB, ${packed.entryCount} files; install ${installMs.toFixed(0)} ms`);
+    t.diagnostic(
+      `tarball ${(packed.size / 1024).toFixed(0)} KiB, unpacked ${(packed.unpackedSize / 1024).toFixed(0)} KiB, ${packed.entryCount} files; install ${installMs.toFixed(0)} ms`,
+    );
     const paths = packed.files.map((f) => f.path);
     const top: Record<string, number> = {};
     for (const f of packed.files) top[f.path.split('/')[0] ?? ''] = (top[f.path.split('/')[0] ?? ''] ?? 0) + f.size;
     t.diagnostic(`bytes by top-level entry: ${JSON.stringify(top)}`);
-    for (const required of ['package.json', 'README.md', 'LICENSE', 'dist/discern.js', 'dist/licenses.json', 'dist/THIRD-PARTY-LICENSES', 'types/discern-json.d.ts', 'docs/00-start/overview.md']) {
+    for (const required of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/discern.js',
+      'dist/licenses.json',
+      'dist/THIRD-PARTY-LICENSES',
+      'types/discern-json.d.ts',
+      'docs/00-start/overview.md',
+    ]) {
       assert.ok(paths.includes(required), `${required} is in the package`);
     }
-    for (const schema of readdirSync(join(REPO_ROOT, 'schema'))) assert.ok(paths.includes(`schema/${schema}`), `schema/${schema} is in the package`);
-    assert.ok(paths.some((p) => p.startsWith('dist/chunks/')), 'the lazily loaded chunks are in the package');
+    for (const schema of readdirSync(join(REPO_ROOT, 'schema')))
+      assert.ok(paths.includes(`schema/${schema}`), `schema/${schema} is in the package`);
+    assert.ok(
+      paths.some((p) => p.startsWith('dist/chunks/')),
+      'the lazily loaded chunks are in the package',
+    );
     for (const p of paths) {
-      assert.doesNotMatch(p, /^(test|src|spec|codegen|generated|build|bench|demo|node_modules|\.ci)\//, `${p}: not for users`);
+      assert.doesNotMatch(
+        p,
+        /^(test|src|spec|codegen|generated|build|bench|demo|node_modules|\.ci)\//,
+        `${p}: not for users`,
+      );
       assert.doesNotMatch(p, /^docs\/decisions\//, `${p}: the decision records stay in the repository`);
       assert.doesNotMatch(p, /\.map$/, `${p}: no source maps (dist/ is built without them)`);
       assert.ok(!p.endsWith('.ts') || p.endsWith('.d.ts'), `${p}: no TypeScript sources`);
-      assert.match(p, /^(package\.json|README\.md|LICENSE|dist\/|schema\/|types\/|docs\/)/, `${p}: only the listed folders`);
+      assert.match(
+        p,
+        /^(package\.json|README\.md|LICENSE|dist\/|schema\/|types\/|docs\/)/,
+        `${p}: only the listed folders`,
+      );
     }
   });
 
   it('installs on its own: no dependency comes with it, and prepare does not run', () => {
     const installed = readdirSync(join(consumer, 'node_modules')).filter((n) => !n.startsWith('.'));
-    assert.deepEqual(installed, ['discern'], 'dist/ bundles everything it runs; a runtime dependency would be a deliberate change (0040)');
+    assert.deepEqual(
+      installed,
+      ['discern'],
+      'dist/ bundles everything it runs; a runtime dependency would be a deliberate change (0040)',
+    );
     assert.ok(!existsSync(join(consumer, 'node_modules/discern/node_modules')));
   });
 });
@@ -122,8 +161,15 @@ describe('the installed bin', () => {
     await client.connect(transport);
     assert.equal(client.getServerVersion()?.version, manifest.version);
     const { tools } = await client.listTools();
-    for (const name of ['discern_docs', 'discern_doctor', 'discern_done', 'discern_status']) assert.ok(tools.some((tool) => tool.name === name), name);
-    const result = (await client.callTool({ name: 'discern_docs', arguments: { search: 'proof' } })) as { structuredContent?: Record<string, unknown>; isError?: boolean };
+    for (const name of ['discern_docs', 'discern_doctor', 'discern_done', 'discern_status'])
+      assert.ok(
+        tools.some((tool) => tool.name === name),
+        name,
+      );
+    const result = (await client.callTool({ name: 'discern_docs', arguments: { search: 'proof' } })) as {
+      structuredContent?: Record<string, unknown>;
+      isError?: boolean;
+    };
     assert.equal(result.isError ?? false, false, JSON.stringify(result));
     assert.equal(result.structuredContent?.['ok'], true);
     assert.equal(result.structuredContent?.['verb'], 'docs');
@@ -147,24 +193,45 @@ export const okWithError: DiscernDocsResult = { ok: true, verb: 'docs', error: '
 // @ts-expect-error the step outcome vocabulary is closed
 export const step: DiscernStep = { kind: 'job', label: 'x', disposition: 'run', outcome: 'done' };
 `;
-  const TYPES_ONLY = CONSUMER.split('\n').filter((line) => !line.includes('results')).join('\n');
+  const TYPES_ONLY = CONSUMER.split('\n')
+    .filter((line) => !line.includes('results'))
+    .join('\n');
   const WRONG = `import type { DiscernDocsResult } from 'discern';
 export const wrongVerb: DiscernDocsResult = { ok: true, verb: 'doctor' };
 export { main } from 'discern/dist/discern.js';
 `;
 
-  function compile(name: string, options: Record<string, unknown>, file: string, text: string, others: string[] = []): SpawnSyncReturns<string> {
+  function compile(
+    name: string,
+    options: Record<string, unknown>,
+    file: string,
+    text: string,
+    others: string[] = [],
+  ): SpawnSyncReturns<string> {
     writeFileSync(join(consumer, file), text);
-    const config = { compilerOptions: { strict: true, noEmit: true, target: 'ES2022', types: [], ...options }, files: [...others, file] };
+    const config = {
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', types: [], ...options },
+      files: [...others, file],
+    };
     writeFileSync(join(consumer, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
-    return spawnSync(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: consumer, encoding: 'utf8', timeout: 90_000 });
+    return spawnSync(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], {
+      cwd: consumer,
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
   }
 
   // One compile for both files (tsc parses the 200 KB declaration file once): consumer.ts must be clean (its
   // expected-error directives each needed) and wrong.ts must fail, with exactly the errors it was written to cause.
   it('types and a JSON schema resolve for tsc under nodenext; a wrong use and an unlisted path fail', () => {
     writeFileSync(join(consumer, 'consumer.ts'), CONSUMER);
-    const result = compile('nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext', resolveJsonModule: true }, 'wrong.ts', WRONG, ['consumer.ts']);
+    const result = compile(
+      'nodenext',
+      { module: 'NodeNext', moduleResolution: 'NodeNext', resolveJsonModule: true },
+      'wrong.ts',
+      WRONG,
+      ['consumer.ts'],
+    );
     const output = `${result.stdout}${result.stderr}`;
     assert.notEqual(result.status, 0, output);
     const errors = output.split('\n').filter((line) => /error TS\d+/.test(line));
@@ -175,7 +242,10 @@ export { main } from 'discern/dist/discern.js';
     );
   });
   it('the types resolve under bundler resolution too', () => {
-    ok(compile('bundler', { module: 'Preserve', moduleResolution: 'Bundler' }, 'types-only.ts', TYPES_ONLY), 'tsc (bundler)');
+    ok(
+      compile('bundler', { module: 'Preserve', moduleResolution: 'Bundler' }, 'types-only.ts', TYPES_ONLY),
+      'tsc (bundler)',
+    );
   });
 
   it('node imports a schema with import attributes, and nothing that exports does not list', () => {
@@ -183,9 +253,19 @@ export { main } from 'discern/dist/discern.js';
 const schema = (await import('discern/schema/discern-results.schema.json', { with: { type: 'json' } })).default;
 const code = async (s) => { try { await import(s); return 'imported'; } catch (e) { return e.code; } };
 console.log(JSON.stringify({ id: schema.$id, manifest: (await import('discern/package.json', { with: { type: 'json' } })).default.version, root: await code('discern'), deep: await code('discern/dist/discern.js') }));`;
-    const result = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     const out = ok(result, 'node import');
-    const published = JSON.parse(readFileSync(join(REPO_ROOT, 'schema/discern-results.schema.json'), 'utf8')) as { $id: string };
-    assert.deepEqual(JSON.parse(out), { id: published.$id, manifest: manifest.version, root: 'ERR_PACKAGE_PATH_NOT_EXPORTED', deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+    const published = JSON.parse(readFileSync(join(REPO_ROOT, 'schema/discern-results.schema.json'), 'utf8')) as {
+      $id: string;
+    };
+    assert.deepEqual(JSON.parse(out), {
+      id: published.$id,
+      manifest: manifest.version,
+      root: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+      deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    });
   });
 });

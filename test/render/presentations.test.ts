@@ -21,11 +21,22 @@ const verbs = Object.keys(VERB_IDS);
 describe('authored Markdown per verb and mode', () => {
   for (const verb of verbs) {
     const dir = join(FIXTURES, fixtureName(verb));
-    const modes = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort() : [];
+    const modes = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => f.slice(0, -5))
+          .sort()
+      : [];
     describe(verb, () => {
       it('has fixtures for a success and a failure', () => {
-        assert.ok(modes.some((m) => m === 'ok' || m === 'dry-run'), `${verb}: no success fixture in ${dir}`);
-        assert.ok(modes.some((m) => m.startsWith('error-')), `${verb}: no failure fixture in ${dir}`);
+        assert.ok(
+          modes.some((m) => m === 'ok' || m === 'dry-run'),
+          `${verb}: no success fixture in ${dir}`,
+        );
+        assert.ok(
+          modes.some((m) => m.startsWith('error-')),
+          `${verb}: no failure fixture in ${dir}`,
+        );
       });
       for (const mode of modes) {
         it(mode, () => {
@@ -35,24 +46,50 @@ describe('authored Markdown per verb and mode', () => {
           const markdown = renderMarkdown(result);
           const snapshot = join(dir, `${mode}.md`);
           if (update || !existsSync(snapshot)) writeFileSync(snapshot, markdown);
-          assert.equal(markdown, readFileSync(snapshot, 'utf8'), `${verb} ${mode}: the Markdown differs from ${snapshot}`);
+          assert.equal(
+            markdown,
+            readFileSync(snapshot, 'utf8'),
+            `${verb} ${mode}: the Markdown differs from ${snapshot}`,
+          );
           assertSectionOrder(markdown);
           // Drawn for a terminal that is a file (--render and the human view, redirected): no control sequence.
           for (const compact of [false, true]) {
-            const drawn = renderTerminal(markdown, terminalOptions({ noColor: false, plain: false, theme: 'auto' }, { env: { LANG: 'C.UTF-8' }, isTTY: false, columns: 80 }, compact));
+            const drawn = renderTerminal(
+              markdown,
+              terminalOptions(
+                { noColor: false, plain: false, theme: 'auto' },
+                { env: { LANG: 'C.UTF-8' }, isTTY: false, columns: 80 },
+                compact,
+              ),
+            );
             assert.ok(!drawn.includes('\x1b'), `${verb} ${mode}: a redirected terminal view holds no escape sequence`);
           }
           // The human view's compact summary selects, never reinterprets: the same state opens it, the same next
           // action closes it.
           const compact = renderMarkdown(result, { compact: true });
-          assert.equal(compact.split('\n## ')[0], markdown.split('\n## ')[0], `${verb} ${mode}: the compact view opens with the same state`);
+          assert.equal(
+            compact.split('\n## ')[0],
+            markdown.split('\n## ')[0],
+            `${verb} ${mode}: the compact view opens with the same state`,
+          );
           const nextAt = markdown.lastIndexOf('\n## Next\n');
-          if (nextAt >= 0) assert.ok(compact.endsWith(markdown.slice(nextAt)), `${verb} ${mode}: the compact view ends with the same next action`);
-          for (const payload of whitespaceSignificant(result)) assert.ok(markdown.includes(payload), `${verb} ${mode}: a whitespace-significant payload is kept byte for byte`);
+          if (nextAt >= 0)
+            assert.ok(
+              compact.endsWith(markdown.slice(nextAt)),
+              `${verb} ${mode}: the compact view ends with the same next action`,
+            );
+          for (const payload of whitespaceSignificant(result))
+            assert.ok(
+              markdown.includes(payload),
+              `${verb} ${mode}: a whitespace-significant payload is kept byte for byte`,
+            );
           if (!result.ok) {
             const next = result.hints[result.hints.length - 1] ?? '';
             assert.ok(next.length > 0, `${verb} ${mode}: a failed result carries a next action`);
-            assert.ok(markdown.trimEnd().endsWith(next.trimEnd()), `${verb} ${mode}: the Markdown ends with the next action`);
+            assert.ok(
+              markdown.trimEnd().endsWith(next.trimEnd()),
+              `${verb} ${mode}: the Markdown ends with the next action`,
+            );
           }
         });
       }
@@ -66,12 +103,21 @@ describe('authored Markdown per verb and mode', () => {
 
 /** Manual and map pages and setup pages: reproduced exactly, leading and trailing whitespace included. */
 function whitespaceSignificant(result: DiscernResult): string[] {
-  const data = (result.ok ? result.data : undefined) as Record<string, { content?: unknown; body?: unknown } | undefined> | undefined;
-  return [data?.['doc']?.content, data?.['page']?.body].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  const data = (result.ok ? result.data : undefined) as
+    Record<string, { content?: unknown; body?: unknown } | undefined> | undefined;
+  return [data?.['doc']?.content, data?.['page']?.body].filter(
+    (p): p is string => typeof p === 'string' && p.length > 0,
+  );
 }
 
 /** Owner attention, other actions and the next action come last, in that order. */
 function assertSectionOrder(markdown: string): void {
-  const at = ['## Owner attention', '## Other actions', '## Next'].map((h) => markdown.indexOf(`\n${h}\n`)).filter((i) => i >= 0);
-  assert.deepEqual(at, [...at].sort((a, b) => a - b), 'sections out of order');
+  const at = ['## Owner attention', '## Other actions', '## Next']
+    .map((h) => markdown.indexOf(`\n${h}\n`))
+    .filter((i) => i >= 0);
+  assert.deepEqual(
+    at,
+    [...at].sort((a, b) => a - b),
+    'sections out of order',
+  );
 }

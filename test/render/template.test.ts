@@ -5,13 +5,19 @@ import { describe, it } from 'node:test';
 import { parseTemplate, TemplateError } from '../../src/render/template/parse.js';
 import { evaluateTemplate, type Block } from '../../src/render/template/evaluate.js';
 
-function render(source: string, result: unknown, blocks: Record<string, Block> = {}): Record<string, string | undefined> {
+function render(
+  source: string,
+  result: unknown,
+  blocks: Record<string, Block> = {},
+): Record<string, string | undefined> {
   return evaluateTemplate(parseTemplate(source), result, blocks);
 }
 
 describe('presentation templates', () => {
   it('drops lines that hold only a block tag, so the output reads like the template', () => {
-    const out = render('{{#state}}\n# Title\n\n{{#if ok}}\nGreen.\n{{else}}\nRed.\n{{/if}}\n{{/state}}\n', { ok: true });
+    const out = render('{{#state}}\n# Title\n\n{{#if ok}}\nGreen.\n{{else}}\nRed.\n{{/if}}\n{{/state}}\n', {
+      ok: true,
+    });
     assert.equal(out['state'], '# Title\n\nGreen.');
   });
 
@@ -21,17 +27,24 @@ describe('presentation templates', () => {
   });
 
   it('walks lists with position values, bound names and an empty branch', () => {
-    const source = '{{#state}}\n{{#each rows as row}}\n{{@number}}. {{name | code}}{{#if @last}} (last){{/if}} of {{@root.title}}\n{{else}}\nNone.\n{{/each}}\n{{/state}}';
-    assert.equal(render(source, { title: 'T', rows: [{ name: 'a' }, { name: 'b' }] })['state'], '1. `a` of T\n2. `b` (last) of T');
+    const source =
+      '{{#state}}\n{{#each rows as row}}\n{{@number}}. {{name | code}}{{#if @last}} (last){{/if}} of {{@root.title}}\n{{else}}\nNone.\n{{/each}}\n{{/state}}';
+    assert.equal(
+      render(source, { title: 'T', rows: [{ name: 'a' }, { name: 'b' }] })['state'],
+      '1. `a` of T\n2. `b` (last) of T',
+    );
     assert.equal(render(source, { title: 'T', rows: [] })['state'], 'None.');
   });
 
   it('walks a map as key and value entries', () => {
-    assert.equal(render('{{#state}}\n{{#each m}}\n- {{key}}: {{value}}\n{{/each}}\n{{/state}}', { m: { a: 1, b: 2 } })['state'], '- a: 1\n- b: 2');
+    assert.equal(
+      render('{{#state}}\n{{#each m}}\n- {{key}}: {{value}}\n{{/each}}\n{{/state}}', { m: { a: 1, b: 2 } })['state'],
+      '- a: 1\n- b: 2',
+    );
   });
 
   it('evaluates comparisons, negation, and/or', () => {
-    const t = '{{#state}}\n{{#if a == \'x\' and !b or n >= 3}}yes{{else}}no{{/if}}\n{{/state}}';
+    const t = "{{#state}}\n{{#if a == 'x' and !b or n >= 3}}yes{{else}}no{{/if}}\n{{/state}}";
     assert.equal(render(t, { a: 'x' })['state'], 'yes');
     assert.equal(render(t, { a: 'x', b: true })['state'], 'no');
     assert.equal(render(t, { a: 'y', n: 3 })['state'], 'yes');
@@ -39,14 +52,17 @@ describe('presentation templates', () => {
   });
 
   it('applies filters in order', () => {
-    const out = render("{{#state}}\n{{sha | short | code}} {{n | plural 'file'}} {{one | plural 'match' 'matches'}} {{xs | code-list}} {{c | cell}} {{missing | default 'none'}}\n{{/state}}", {
-      sha: '0123456789abcdef0123',
-      n: 3,
-      one: 1,
-      xs: ['a', 'b`c'],
-      c: 'a|b\nc',
-    });
-    assert.equal(out['state'], "`0123456789ab` 3 files 1 match `a`, `` b`c `` a\\|b c none");
+    const out = render(
+      "{{#state}}\n{{sha | short | code}} {{n | plural 'file'}} {{one | plural 'match' 'matches'}} {{xs | code-list}} {{c | cell}} {{missing | default 'none'}}\n{{/state}}",
+      {
+        sha: '0123456789abcdef0123',
+        n: 3,
+        one: 1,
+        xs: ['a', 'b`c'],
+        c: 'a|b\nc',
+      },
+    );
+    assert.equal(out['state'], '`0123456789ab` 3 files 1 match `a`, `` b`c `` a\\|b c none');
   });
 
   it('keeps verbatim and fenced payloads exactly, leading and trailing spaces and blank lines included', () => {
@@ -61,7 +77,11 @@ describe('presentation templates', () => {
   });
 
   it('calls blocks with resolved arguments and the whole result', () => {
-    const out = render("{{#state}}\n{{> greet 'hi' who}}\n{{/state}}", { who: 'you' }, { greet: ([a, b], r) => `${String(a)} ${String(b)} ${JSON.stringify(r)}` });
+    const out = render(
+      "{{#state}}\n{{> greet 'hi' who}}\n{{/state}}",
+      { who: 'you' },
+      { greet: ([a, b], r) => `${String(a)} ${String(b)} ${JSON.stringify(r)}` },
+    );
     assert.equal(out['state'], 'hi you {"who":"you"}');
   });
 
@@ -88,7 +108,10 @@ describe('presentation templates', () => {
     ['{{#state}}\n{{#if a}}x{{else}}y{{else}}z{{/if}}{{/state}}', /else\}\} after/],
   ] as const) {
     it(`refuses ${JSON.stringify(source)}`, () => {
-      assert.throws(() => parseTemplate(source), (e: unknown) => e instanceof TemplateError && message.test(e.message));
+      assert.throws(
+        () => parseTemplate(source),
+        (e: unknown) => e instanceof TemplateError && message.test(e.message),
+      );
     });
   }
 });
@@ -97,7 +120,9 @@ describe("the human view's compact summary", () => {
   it('shows the steps that failed or were cancelled with counts by outcome, and at most three diagnostics', async () => {
     const { readFileSync } = await import('node:fs');
     const { renderMarkdown } = await import('../../src/render/markdown/index.js');
-    const result = JSON.parse(readFileSync(new URL('../fixtures/presentations/done/error-gate_failed.json', import.meta.url), 'utf8'));
+    const result = JSON.parse(
+      readFileSync(new URL('../fixtures/presentations/done/error-gate_failed.json', import.meta.url), 'utf8'),
+    );
     const many = { ...result, diagnostics: Array.from({ length: 5 }, () => result.diagnostics[0]) };
     const full = renderMarkdown(many);
     const compact = renderMarkdown(many, { compact: true });
@@ -105,7 +130,8 @@ describe("the human view's compact summary", () => {
     const passed = steps.filter((s) => s.outcome === 'ok');
     assert.ok(passed.length > 0 && steps.some((s) => s.outcome === 'failed'));
     for (const s of passed) assert.ok(full.includes(`| ${s.label} |`) && !compact.includes(`| ${s.label} |`), s.label);
-    for (const s of steps.filter((x) => x.outcome === 'failed')) assert.ok(compact.includes(`| ${s.label} | failed |`), s.label);
+    for (const s of steps.filter((x) => x.outcome === 'failed'))
+      assert.ok(compact.includes(`| ${s.label} | failed |`), s.label);
     assert.match(compact, new RegExp(`${steps.length} steps: .*${passed.length} ok`));
     assert.match(compact, /… and 2 more: `--render` or the JSON result shows them\./);
     assert.match(full, /^- \*\*/m);

@@ -2,7 +2,12 @@
 // the locale is not UTF-8, the two palettes, when colour is allowed, and the compact human arrangement.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminal, terminalOptions, type Presentation, type TerminalTarget } from '../../src/render/terminal/index.js';
+import {
+  renderTerminal,
+  terminalOptions,
+  type Presentation,
+  type TerminalTarget,
+} from '../../src/render/terminal/index.js';
 import { lexBlocks } from '../../src/render/terminal/lexer.js';
 import { stripSgr, textWidth } from '../../src/render/terminal/text.js';
 
@@ -10,7 +15,16 @@ const FLAGS: Presentation = { noColor: false, plain: false, theme: 'auto' };
 const UTF8 = { LANG: 'en_US.UTF-8' };
 const ESC = '\x1b';
 
-function render(markdown: string, options: { flags?: Partial<Presentation>; env?: Record<string, string>; tty?: boolean; columns?: number; compact?: boolean } = {}): string {
+function render(
+  markdown: string,
+  options: {
+    flags?: Partial<Presentation>;
+    env?: Record<string, string>;
+    tty?: boolean;
+    columns?: number;
+    compact?: boolean;
+  } = {},
+): string {
   const target: TerminalTarget = { env: options.env ?? UTF8, isTTY: options.tty ?? false, columns: options.columns };
   return renderTerminal(markdown, terminalOptions({ ...FLAGS, ...options.flags }, target, options.compact ?? false));
 }
@@ -24,22 +38,35 @@ const FENCED = `# Page\n\nBefore.\n\n\`\`\`text\n${CODE_LINES.join('\n')}\n\`\`\
 describe('wrapping', () => {
   for (const width of [40, 80, 120]) {
     it(`paragraphs and list items fit in ${width} columns and keep every word`, () => {
-      const out = render(`${PARAGRAPH}\n\n- ${PARAGRAPH}\n\n1. ${PARAGRAPH}\n`, { env: { ...UTF8, COLUMNS: String(width) } });
+      const out = render(`${PARAGRAPH}\n\n- ${PARAGRAPH}\n\n1. ${PARAGRAPH}\n`, {
+        env: { ...UTF8, COLUMNS: String(width) },
+      });
       for (const line of out.split('\n')) assert.ok(textWidth(line) <= width, `${textWidth(line)} > ${width}: ${line}`);
-      const words = (text: string): string => text.replace(/[•]|\b1\.\s/g, ' ').split(/\s+/).filter(Boolean).join(' ');
+      const words = (text: string): string =>
+        text
+          .replace(/[•]|\b1\.\s/g, ' ')
+          .split(/\s+/)
+          .filter(Boolean)
+          .join(' ');
       assert.equal(words(out), words(`${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`));
       if (width < PARAGRAPH.length) assert.ok(out.split('\n').length > 3, 'it wrapped');
     });
   }
   it('list items hang their continuation under the text, not the bullet', () => {
-    const lines = render(`- ${PARAGRAPH}\n`, { env: { ...UTF8, COLUMNS: '40' } }).trimEnd().split('\n');
+    const lines = render(`- ${PARAGRAPH}\n`, { env: { ...UTF8, COLUMNS: '40' } })
+      .trimEnd()
+      .split('\n');
     assert.match(lines[0] ?? '', /^• discern/);
     for (const line of lines.slice(1)) assert.match(line, /^ {2}\S/);
   });
   it('never narrower than 40 columns, whatever COLUMNS says; 80 when nothing says', () => {
     assert.equal(terminalOptions(FLAGS, { env: { COLUMNS: '10' }, isTTY: false }, false).width, 40);
     assert.equal(terminalOptions(FLAGS, { env: {}, isTTY: false }, false).width, 80);
-    assert.equal(terminalOptions(FLAGS, { env: { COLUMNS: '100' }, isTTY: true, columns: 132 }, false).width, 132, 'the terminal itself first');
+    assert.equal(
+      terminalOptions(FLAGS, { env: { COLUMNS: '100' }, isTTY: true, columns: 132 }, false).width,
+      132,
+      'the terminal itself first',
+    );
   });
   it('a word longer than the line stands alone, uncut', () => {
     const path = `/very/long/${'segment/'.repeat(8)}file.json`;
@@ -47,7 +74,9 @@ describe('wrapping', () => {
     assert.ok(out.split('\n').includes(`${path};`), out);
   });
   it('a code span that fits is never broken at its spaces', () => {
-    const out = render(`${'word '.repeat(6)}run \`discern status --verbose --json\` for all of them.\n`, { env: { ...UTF8, COLUMNS: '40' } });
+    const out = render(`${'word '.repeat(6)}run \`discern status --verbose --json\` for all of them.\n`, {
+      env: { ...UTF8, COLUMNS: '40' },
+    });
     assert.ok(out.includes('`discern status --verbose --json`'), out);
   });
 });
@@ -66,7 +95,9 @@ describe('fenced code is kept byte for byte', () => {
       const first = lines.findIndex((l) => l.endsWith('two leading spaces'));
       assert.ok(first > 0, out);
       const indent = (lines[first] ?? '').length - (CODE_LINES[0] ?? '').length;
-      CODE_LINES.forEach((expected, k) => assert.equal((lines[first + k] ?? '').slice(expected === '' ? 0 : indent), expected, `line ${k}`));
+      CODE_LINES.forEach((expected, k) =>
+        assert.equal((lines[first + k] ?? '').slice(expected === '' ? 0 : indent), expected, `line ${k}`),
+      );
     });
   }
   it('a fence longer than the width is not wrapped', () => {
@@ -78,12 +109,23 @@ describe('fenced code is kept byte for byte', () => {
     assert.deepEqual(lexBlocks('```sh\n  a  \n\tb\n```'), [{ type: 'code', info: 'sh', lines: ['  a  ', '\tb'] }]);
     assert.deepEqual(lexBlocks('~~~\nopen\n'), [{ type: 'code', info: '', lines: ['open', ''] }]);
     const [list] = lexBlocks('- item\n\n  ```\n   x \n  ```\n');
-    assert.deepEqual(list, { type: 'list', ordered: false, start: 1, items: [[{ type: 'paragraph', text: 'item' }, { type: 'code', info: '', lines: [' x '] }]] });
+    assert.deepEqual(list, {
+      type: 'list',
+      ordered: false,
+      start: 1,
+      items: [
+        [
+          { type: 'paragraph', text: 'item' },
+          { type: 'code', info: '', lines: [' x '] },
+        ],
+      ],
+    });
   });
 });
 
 describe('tables', () => {
-  const TABLE = '| Check | Status | Detail |\n| --- | :---: | ---: |\n| node | ok | Node.js 20 |\n| repository \\| git | failed | not a checkout |\n';
+  const TABLE =
+    '| Check | Status | Detail |\n| --- | :---: | ---: |\n| node | ok | Node.js 20 |\n| repository \\| git | failed | not a checkout |\n';
   it('columns are aligned, with the alignment the delimiter row asks for', () => {
     const lines = render(TABLE).trimEnd().split('\n');
     assert.deepEqual(lines, [
@@ -95,7 +137,9 @@ describe('tables', () => {
   });
   it('a table wider than the terminal fits: the widest column gives way and its cells wrap, nothing cut', () => {
     const long = 'a long description of what this row checks and why it matters to the reader';
-    const out = render(`| Name | About |\n| --- | --- |\n| first | ${long} |\n| second | short |\n`, { env: { ...UTF8, COLUMNS: '40' } });
+    const out = render(`| Name | About |\n| --- | --- |\n| first | ${long} |\n| second | short |\n`, {
+      env: { ...UTF8, COLUMNS: '40' },
+    });
     for (const line of out.split('\n')) assert.ok(textWidth(line) <= 40, line);
     const about = out
       .split('\n')
@@ -105,25 +149,40 @@ describe('tables', () => {
     assert.ok(about.replace(/\s+/g, ' ').includes(long), out);
   });
   it('columns share the room by what they want, and keep their longest word and short commands whole', () => {
-    const out = render('| Step | Outcome | Command |\n| --- | --- | --- |\n| discern\'s agent files are current (instructions, skills, ADR index, wiring) | cancelled | `discern done --rerun` |\n', {
-      env: { ...UTF8, COLUMNS: '60' },
-    });
+    const out = render(
+      "| Step | Outcome | Command |\n| --- | --- | --- |\n| discern's agent files are current (instructions, skills, ADR index, wiring) | cancelled | `discern done --rerun` |\n",
+      {
+        env: { ...UTF8, COLUMNS: '60' },
+      },
+    );
     for (const line of out.split('\n')) assert.ok(textWidth(line) <= 60, line);
     assert.match(out, /│ cancelled │ `discern done --rerun`$/m);
-    const step = out.split('\n').slice(2).map((l) => l.split('│')[0]?.trim() ?? '').join(' ');
-    assert.equal(step.replace(/\s+/g, ' ').trim(), "discern's agent files are current (instructions, skills, ADR index, wiring)");
+    const step = out
+      .split('\n')
+      .slice(2)
+      .map((l) => l.split('│')[0]?.trim() ?? '')
+      .join(' ');
+    assert.equal(
+      step.replace(/\s+/g, ' ').trim(),
+      "discern's agent files are current (instructions, skills, ADR index, wiring)",
+    );
   });
   it('too many columns for the width: each row as Header: value lines', () => {
     const header = Array.from({ length: 8 }, (_, i) => `H${i}`);
     const row = header.map((h) => `${h}-value-long`);
-    const out = render(`| ${header.join(' | ')} |\n|${' --- |'.repeat(8)}\n| ${row.join(' | ')} |\n`, { env: { ...UTF8, COLUMNS: '40' } });
+    const out = render(`| ${header.join(' | ')} |\n|${' --- |'.repeat(8)}\n| ${row.join(' | ')} |\n`, {
+      env: { ...UTF8, COLUMNS: '40' },
+    });
     assert.ok(out.includes('H0: H0-value-long\n'), out);
     assert.ok(out.includes('H7: H7-value-long\n'), out);
   });
   it('plain: columns apart by spaces under a dashed header, no border characters', () => {
     const out = render(TABLE.replace(' \\| git', ''), { flags: { plain: true } });
     assert.doesNotMatch(out, /[│┼─|+]/);
-    assert.equal(out, 'Check       Status          Detail\n----------  ------  --------------\nnode          ok        Node.js 20\nrepository  failed  not a checkout\n');
+    assert.equal(
+      out,
+      'Check       Status          Detail\n----------  ------  --------------\nnode          ok        Node.js 20\nrepository  failed  not a checkout\n',
+    );
   });
 });
 
@@ -153,7 +212,8 @@ describe('characters: Unicode only when the locale says UTF-8', () => {
 });
 
 describe('colour', () => {
-  const DOC = '# Title\n\nSome **bold** and `code` and [a link](https://example.com/x).\n\n## Next\n\nRun `discern done`.\n';
+  const DOC =
+    '# Title\n\nSome **bold** and `code` and [a link](https://example.com/x).\n\n## Next\n\nRun `discern done`.\n';
   it('off when stdout is not a terminal', () => {
     assert.ok(!render(DOC).includes(ESC));
     assert.ok(!render(DOC, { compact: true }).includes(ESC));
@@ -187,7 +247,8 @@ describe('colour', () => {
   });
   it('styles never stay open at a line end, and the text is the same with or without colour', () => {
     const coloured = render(`# Title\n\n**${PARAGRAPH}**\n`, { tty: true, columns: 40 });
-    for (const line of coloured.split('\n').filter((l) => l.includes(ESC))) assert.ok(line.endsWith('\x1b[0m'), JSON.stringify(line));
+    for (const line of coloured.split('\n').filter((l) => l.includes(ESC)))
+      assert.ok(line.endsWith('\x1b[0m'), JSON.stringify(line));
     assert.equal(stripSgr(render(DOC, { tty: true })).replace(/`/g, ''), render(DOC).replace(/`/g, ''));
   });
   it('control characters in the content are shown, never passed to the terminal', () => {
@@ -199,7 +260,8 @@ describe('colour', () => {
 
 describe('palettes', () => {
   const DOC = '# Title\n\nSome `code`.\n';
-  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string => render(DOC, { env: { ...UTF8, ...env }, tty: true, flags: { theme } });
+  const colours = (env: Record<string, string>, theme: Presentation['theme'] = 'auto'): string =>
+    render(DOC, { env: { ...UTF8, ...env }, tty: true, flags: { theme } });
   it('light and dark differ, and auto is dark without a hint', () => {
     assert.notEqual(colours({}, 'light'), colours({}, 'dark'));
     assert.equal(colours({}), colours({}, 'dark'));
@@ -219,11 +281,16 @@ describe('palettes', () => {
 
 describe('inline forms', () => {
   it('links read `text (url)`, or the url alone when it is the text', () => {
-    const out = render('See [the manual](https://discern.sh/docs) and [https://x.dev](https://x.dev) and <https://y.dev>.\n');
+    const out = render(
+      'See [the manual](https://discern.sh/docs) and [https://x.dev](https://x.dev) and <https://y.dev>.\n',
+    );
     assert.equal(out, 'See the manual (https://discern.sh/docs) and https://x.dev and https://y.dev.\n');
   });
   it('without colour, code keeps its backticks and emphasis loses its markers; escapes are read', () => {
-    assert.equal(render('A **bold** _em_ `co*de*` \\*not em\\* snake_case_name.\n'), 'A bold em `co*de*` *not em* snake_case_name.\n');
+    assert.equal(
+      render('A **bold** _em_ `co*de*` \\*not em\\* snake_case_name.\n'),
+      'A bold em `co*de*` *not em* snake_case_name.\n',
+    );
   });
   it('with colour, code and bold are styled instead', () => {
     const out = render('A **bold** and `code`.\n', { tty: true });
@@ -235,46 +302,72 @@ describe('inline parsing stays near-linear on pathological input', () => {
   // Each of these once rescanned the rest of the text from every unmatched marker (seconds each). The timeout
   // only catches a return of that; the assertions are about the output.
   const words = (s: string): string => s.split(/\s+/).filter(Boolean).join(' ');
-  it('unclosed `_`, `**`, backtick runs and brackets are literal text, every character kept', { timeout: 20000 }, () => {
-    for (const source of ['_a '.repeat(20000), '**a '.repeat(20000), '[a '.repeat(20000), '[a](b '.repeat(20000)]) {
-      const out = render(source);
-      assert.ok(!out.includes(ESC));
-      assert.equal(words(out), words(source), source.slice(0, 8));
-    }
-    const ticks = '`'.repeat(20000);
-    const mixed = `Run [a *b _c ${ticks} d and \`x\` ${ticks}\`\` end`;
-    assert.equal(words(render(mixed)), words(mixed), 'a run matching no other run of its length is literal');
-    const spans = `${'`a` '.repeat(10000)}${ticks} x ${ticks}`;
-    assert.equal(words(render(spans, { tty: true }).replace(/\x1b\[[0-9;]*m/g, '')), words(`${'a '.repeat(10000)} x `));
-  });
-  it('nesting deeper than sixteen levels leaves the inner markers as text instead of exhausting the stack', { timeout: 20000 }, () => {
-    const out = render(`${'['.repeat(20000)}x${'](u)'.repeat(20000)}`);
-    assert.ok(out.includes('x'));
-    assert.ok(out.replace(/\s/g, '').startsWith('['.repeat(100)), 'the unparsed brackets are shown');
-  });
+  it(
+    'unclosed `_`, `**`, backtick runs and brackets are literal text, every character kept',
+    { timeout: 20000 },
+    () => {
+      for (const source of ['_a '.repeat(20000), '**a '.repeat(20000), '[a '.repeat(20000), '[a](b '.repeat(20000)]) {
+        const out = render(source);
+        assert.ok(!out.includes(ESC));
+        assert.equal(words(out), words(source), source.slice(0, 8));
+      }
+      const ticks = '`'.repeat(20000);
+      const mixed = `Run [a *b _c ${ticks} d and \`x\` ${ticks}\`\` end`;
+      assert.equal(words(render(mixed)), words(mixed), 'a run matching no other run of its length is literal');
+      const spans = `${'`a` '.repeat(10000)}${ticks} x ${ticks}`;
+      assert.equal(
+        words(render(spans, { tty: true }).replace(/\x1b\[[0-9;]*m/g, '')),
+        words(`${'a '.repeat(10000)} x `),
+      );
+    },
+  );
+  it(
+    'nesting deeper than sixteen levels leaves the inner markers as text instead of exhausting the stack',
+    { timeout: 20000 },
+    () => {
+      const out = render(`${'['.repeat(20000)}x${'](u)'.repeat(20000)}`);
+      assert.ok(out.includes('x'));
+      assert.ok(out.replace(/\s/g, '').startsWith('['.repeat(100)), 'the unparsed brackets are shown');
+    },
+  );
 });
 
 describe('the two arrangements', () => {
-  const DOC = '# discern doctor: ok\n\nAll good.\n\n## Other actions\n\n- Check the map.\n\n## Next\n\nRun `discern done`.\n';
+  const DOC =
+    '# discern doctor: ok\n\nAll good.\n\n## Other actions\n\n- Check the map.\n\n## Next\n\nRun `discern done`.\n';
   it('--render: headings underlined and blocks a blank line apart', () => {
-    assert.equal(render(DOC), 'discern doctor: ok\n══════════════════\n\nAll good.\n\nOther actions\n─────────────\n\n• Check the map.\n\nNext\n────\n\nRun `discern done`.\n');
+    assert.equal(
+      render(DOC),
+      'discern doctor: ok\n══════════════════\n\nAll good.\n\nOther actions\n─────────────\n\n• Check the map.\n\nNext\n────\n\nRun `discern done`.\n',
+    );
   });
   it('human: headings as lines without padding, and the next action as one arrow line', () => {
-    assert.equal(render(DOC, { compact: true }), 'discern doctor: ok\nAll good.\n\nOther actions\n• Check the map.\n\n→ Run `discern done`.\n');
+    assert.equal(
+      render(DOC, { compact: true }),
+      'discern doctor: ok\nAll good.\n\nOther actions\n• Check the map.\n\n→ Run `discern done`.\n',
+    );
   });
   it('the human view keeps every word of the Markdown; only the Next heading becomes the arrow', () => {
-    const words = (s: string): string[] => s.replace(/^- |^## Next$|[#•→`─═]/gm, ' ').split(/\s+/).filter(Boolean);
+    const words = (s: string): string[] =>
+      s
+        .replace(/^- |^## Next$|[#•→`─═]/gm, ' ')
+        .split(/\s+/)
+        .filter(Boolean);
     assert.deepEqual(words(render(DOC, { compact: true })), words(DOC));
   });
   it('human: only the final "## Next" is the arrow; a page\'s "## Next steps" or a mid-page "## Next" stays a section', () => {
-    const page = '# Getting started\n\nIntro.\n\n## Next steps\n\n- Read the manual.\n- Run the gate.\n\n## Next\n\nA section named Next.\n\n## Later\n\nMore.\n\n## Next\n\nRun `discern done`.\n';
+    const page =
+      '# Getting started\n\nIntro.\n\n## Next steps\n\n- Read the manual.\n- Run the gate.\n\n## Next\n\nA section named Next.\n\n## Later\n\nMore.\n\n## Next\n\nRun `discern done`.\n';
     assert.equal(
       render(page, { compact: true }),
       'Getting started\nIntro.\n\nNext steps\n• Read the manual.\n• Run the gate.\n\nNext\nA section named Next.\n\nLater\nMore.\n\n→ Run `discern done`.\n',
     );
     const noFinal = '# Page\n\n## Next steps\n\n- Do a thing.\n\n## Next\n\nStill content.\n\n## After\n\nEnd.\n';
     assert.ok(!render(noFinal, { compact: true }).includes('→'), 'a "## Next" followed by another section is content');
-    assert.ok(render('# Page\n\n## Next\n\nDo it.\n\n### Detail\n\nMore.\n', { compact: true }).includes('→ Do it.'), 'deeper headings may follow');
+    assert.ok(
+      render('# Page\n\n## Next\n\nDo it.\n\n### Detail\n\nMore.\n', { compact: true }).includes('→ Do it.'),
+      'deeper headings may follow',
+    );
   });
   it('a quote keeps its lines behind a bar', () => {
     assert.equal(render('> discern Proof: main @ abc — gate green\n'), '│ discern Proof: main @ abc — gate green\n');

@@ -112,7 +112,9 @@ export function hostileConstants(h: Hostile): string[] {
  * lone surrogate (argv is bytes; invalid UTF-8 reaches Node as U+FFFD).
  */
 function argvSafe(value: string): string {
-  return value.replace(/\0/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return value
+    .replace(/\0/g, '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 export function hostileString(h: Hostile): fc.Arbitrary<string> {
@@ -133,7 +135,12 @@ function numberish(): fc.Arbitrary<string> {
   );
 }
 
-function valueFor(types: readonly string[], choices: readonly string[] | undefined, h: Hostile, overrides?: fc.Arbitrary<string>): fc.Arbitrary<string> {
+function valueFor(
+  types: readonly string[],
+  choices: readonly string[] | undefined,
+  h: Hostile,
+  overrides?: fc.Arbitrary<string>,
+): fc.Arbitrary<string> {
   if (overrides) return overrides;
   const type = types[0] ?? 'string';
   const options: fc.Arbitrary<string>[] = [hostileString(h)];
@@ -166,11 +173,20 @@ function wellFormed(command: GrammarCommand, h: Hostile, tuning: CommandTuning):
     return fc.tuple(value, fc.boolean()).map(([v, joined]): string[] => (joined ? [`${name}=${v}`] : [name, v]));
   });
   const required = new Set(tuning.required ?? []);
-  const chosenFlags = fc.tuple(...flagArbs.map((arb, i) => (required.has(own[i]?.spellings[0] ?? '') ? arb : fc.option(arb, { nil: undefined })))).map((chosen) =>
-    chosen.filter((c): c is string[] => c !== undefined),
-  );
+  const chosenFlags = fc
+    .tuple(
+      ...flagArbs.map((arb, i) =>
+        required.has(own[i]?.spellings[0] ?? '') ? arb : fc.option(arb, { nil: undefined }),
+      ),
+    )
+    .map((chosen) => chosen.filter((c): c is string[] => c !== undefined));
   return fc
-    .tuple(fc.tuple(...positionals), chosenFlags, fc.constantFrom(...[command.path, ...command.aliases.map((a) => a.split(' '))]), fc.boolean())
+    .tuple(
+      fc.tuple(...positionals),
+      chosenFlags,
+      fc.constantFrom(...[command.path, ...command.aliases.map((a) => a.split(' '))]),
+      fc.boolean(),
+    )
     .map(([pos, flags, path, flagsFirst]) => {
       const p = pos.flat();
       const f = flags.flat();
@@ -194,7 +210,11 @@ function mutations(command: GrammarCommand): Mutation[] {
     (a) => [...a, '-v'],
     (a, r) => [...a, r.pick],
     (a, r) => [...a, '--', r.pick],
-    (a, r) => [...a.slice(0, Math.min(a.length, depth + (r.at % 3))), '--', ...a.slice(Math.min(a.length, depth + (r.at % 3)))],
+    (a, r) => [
+      ...a.slice(0, Math.min(a.length, depth + (r.at % 3))),
+      '--',
+      ...a.slice(Math.min(a.length, depth + (r.at % 3))),
+    ],
     (a) => a.slice(0, Math.max(1, a.length - 1)),
     (a) => [...a.slice(0, depth - 1), `${command.path[depth - 1] ?? ''}x`, ...a.slice(depth)],
     (a) => [...a, '-h'],
@@ -215,14 +235,29 @@ function mutations(command: GrammarCommand): Mutation[] {
  * One generated call of `command`: the well-formed shape, then none, one or two mutations. The result format
  * is --json for most calls, --markdown for some, and two formats at once for a few (which the grammar refuses).
  */
-export function commandArgv(command: GrammarCommand, h: Hostile, tuning: CommandTuning = {}): fc.Arbitrary<{ argv: string[]; format: 'json' | 'markdown' | 'conflict' }> {
+export function commandArgv(
+  command: GrammarCommand,
+  h: Hostile,
+  tuning: CommandTuning = {},
+): fc.Arbitrary<{ argv: string[]; format: 'json' | 'markdown' | 'conflict' }> {
   const muts = mutations(command);
-  const mutation = fc.record({ index: fc.nat({ max: muts.length - 1 }), pick: hostileString(h), at: fc.nat({ max: 1000 }) });
+  const mutation = fc.record({
+    index: fc.nat({ max: muts.length - 1 }),
+    pick: hostileString(h),
+    at: fc.nat({ max: 1000 }),
+  });
   return fc
     .tuple(
       wellFormed(command, h, tuning),
-      fc.oneof({ arbitrary: fc.constant([] as { index: number; pick: string; at: number }[]), weight: 2 }, { arbitrary: fc.array(mutation, { minLength: 1, maxLength: 2 }), weight: 3 }),
-      fc.oneof({ arbitrary: fc.constant('json' as const), weight: 16 }, { arbitrary: fc.constant('markdown' as const), weight: 2 }, { arbitrary: fc.constant('conflict' as const), weight: 2 }),
+      fc.oneof(
+        { arbitrary: fc.constant([] as { index: number; pick: string; at: number }[]), weight: 2 },
+        { arbitrary: fc.array(mutation, { minLength: 1, maxLength: 2 }), weight: 3 },
+      ),
+      fc.oneof(
+        { arbitrary: fc.constant('json' as const), weight: 16 },
+        { arbitrary: fc.constant('markdown' as const), weight: 2 },
+        { arbitrary: fc.constant('conflict' as const), weight: 2 },
+      ),
       fc.nat({ max: 1000 }),
     )
     .map(([base, chosen, format, at]) => {
@@ -230,7 +265,12 @@ export function commandArgv(command: GrammarCommand, h: Hostile, tuning: Command
       for (const m of chosen) argv = muts[m.index]?.(argv, { pick: m.pick, at: m.at }) ?? argv;
       // The format flag goes somewhere before `--` (after it, it is a positional like any other).
       const end = argv.indexOf('--');
-      const flags = format === 'json' ? ['--json'] : format === 'markdown' ? ['--markdown'] : ['--json', at % 2 === 0 ? '--markdown' : '--render'];
+      const flags =
+        format === 'json'
+          ? ['--json']
+          : format === 'markdown'
+            ? ['--markdown']
+            : ['--json', at % 2 === 0 ? '--markdown' : '--render'];
       const place = Math.min(end === -1 ? argv.length : end, at % (argv.length + 1));
       return { argv: [...argv.slice(0, place), ...flags, ...argv.slice(place)], format };
     });

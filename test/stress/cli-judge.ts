@@ -31,7 +31,10 @@ export function judge(call: { argv: string[]; format: string }, r: CallAnswer): 
     } else assert.ok([0, 1, 2, 124].includes(r.code ?? -1), `exit ${r.code}`);
     return;
   }
-  assert.ok(r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1, `--json must print exactly one line:\n${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 500)}`);
+  assert.ok(
+    r.stdout.endsWith('\n') && r.stdout.indexOf('\n') === r.stdout.length - 1,
+    `--json must print exactly one line:\n${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 500)}`,
+  );
   const result = JSON.parse(r.stdout) as Record<string, unknown>;
   assertPublishedResult(result);
   assert.notEqual(result['error'], 'internal_error', String(result['message']));
@@ -39,9 +42,11 @@ export function judge(call: { argv: string[]; format: string }, r: CallAnswer): 
   assert.equal(r.stderr, '', '--json narrates nothing on stderr');
 }
 
-
 /** A grammar error on stderr: one line, no terminal control characters whatever the argv held. */
 export function assertCleanLine(stderr: string): void {
   assert.match(stderr, /^discern: [^\n]*\n$/);
-  assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr), `control characters on stderr: ${JSON.stringify(stderr)}`);
+  assert.ok(
+    !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr),
+    `control characters on stderr: ${JSON.stringify(stderr)}`,
+  );
 }

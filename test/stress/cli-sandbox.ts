@@ -35,7 +35,11 @@ export const BAD_CONFIGS: Record<string, string | Buffer> = {
   'deep nesting': `a = ${'['.repeat(5000)}${']'.repeat(5000)}\n`,
   'deep tables': `[${Array.from({ length: 2000 }, (_, i) => `t${i}`).join('.')}]\nx = 1\n`,
   'nul byte': `[project]\nname = "Fu\u0000zz"\n[repository]\ntrunk = "main"\n`,
-  'invalid utf-8': Buffer.concat([Buffer.from('[project]\nname = "'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"\n[repository]\ntrunk = "main"\n')]),
+  'invalid utf-8': Buffer.concat([
+    Buffer.from('[project]\nname = "'),
+    Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+    Buffer.from('"\n[repository]\ntrunk = "main"\n'),
+  ]),
   'huge value': `[project]\nname = "${'x'.repeat(2_000_000)}"\n[repository]\ntrunk = "main"\n`,
   'duplicate keys': '[project]\nname = "a"\nname = "b"\n',
   empty: '',
@@ -71,7 +75,10 @@ export function makeSandbox(): Sandbox {
     const previous = process.env['TMPDIR'];
     process.env['TMPDIR'] = parent;
     try {
-      const repo = scratchRepo({ 'discern.toml': GOOD_CONFIG, 'src/app.ts': `export const label = ${JSON.stringify(label)};\n` });
+      const repo = scratchRepo({
+        'discern.toml': GOOD_CONFIG,
+        'src/app.ts': `export const label = ${JSON.stringify(label)};\n`,
+      });
       projects.push(repo);
       return repo;
     } finally {
@@ -82,7 +89,10 @@ export function makeSandbox(): Sandbox {
   const assertIntact = (final = false): void => {
     assert.equal(existsSync(marker), false, `a shell ran an injected command: ${marker} exists`);
     assert.deepEqual(readdirSync(root).sort(), ['home', 'parent', 'tmp'], 'something was written beside the sandbox');
-    const allowed = new Set(['sentinel.txt', ...projects.flatMap((p) => [p.root, `${p.root}.worktrees`].map((d) => d.slice(parent.length + 1)))]);
+    const allowed = new Set([
+      'sentinel.txt',
+      ...projects.flatMap((p) => [p.root, `${p.root}.worktrees`].map((d) => d.slice(parent.length + 1))),
+    ]);
     const stray = readdirSync(parent).filter((name) => !allowed.has(name));
     assert.deepEqual(stray, [], `files appeared beside the projects: ${stray.join(', ')}`);
     assert.equal(readFileSync(sentinel, 'utf8'), SENTINEL_TEXT, 'the sentinel beside the projects changed');
@@ -95,13 +105,16 @@ export function makeSandbox(): Sandbox {
 /** The environment a call runs with: no inherited GIT_/DISCERN_ variables, HOME and TMPDIR in the sandbox. */
 export function sandboxEnv(s: Sandbox, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_') && !k.startsWith('XDG_')) env[k] = v;
+  for (const [k, v] of Object.entries(base))
+    if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_') && !k.startsWith('XDG_')) env[k] = v;
   return { ...env, HOME: s.home, TMPDIR: s.tmp, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
 }
 
 /** Error slug → family, from the contract's source (spec/vocabularies.yaml), not from the generated code. */
 export function errorFamilies(): Map<string, string> {
-  const vocab = parse(readFileSync(`${REPO_ROOT}spec/vocabularies.yaml`, 'utf8')) as { error_slugs: Record<string, { family: string }> };
+  const vocab = parse(readFileSync(`${REPO_ROOT}spec/vocabularies.yaml`, 'utf8')) as {
+    error_slugs: Record<string, { family: string }>;
+  };
   return new Map(Object.entries(vocab.error_slugs).map(([slug, v]) => [slug, v.family]));
 }
 

@@ -22,11 +22,16 @@ const COST: Readonly<Record<string, number>> = {
 };
 
 export function shard(commands: readonly GrammarCommand[], index: number, count: number): GrammarCommand[] {
-  const only = (process.env['DISCERN_FUZZ_COMMANDS'] ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const only = (process.env['DISCERN_FUZZ_COMMANDS'] ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   const cost = (c: GrammarCommand): number => COST[c.path.join(' ')] ?? 3;
   const load = Array.from({ length: count }, () => 0);
   const dealt = new Map<GrammarCommand, number>();
-  for (const command of [...commands].sort((a, b) => cost(b) - cost(a) || a.path.join(' ').localeCompare(b.path.join(' ')))) {
+  for (const command of [...commands].sort(
+    (a, b) => cost(b) - cost(a) || a.path.join(' ').localeCompare(b.path.join(' ')),
+  )) {
     const lightest = load.indexOf(Math.min(...load));
     dealt.set(command, lightest);
     load[lightest] = (load[lightest] ?? 0) + cost(command);

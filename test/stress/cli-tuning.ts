@@ -20,9 +20,16 @@ export function tuningFor(command: string): CommandTuning {
     case 'await':
       // await's budget is the call's to shorten: 0 checks once. Every other accepted value (1..86400 s) would
       // wait, so only 0 and refused values are drawn; the budget flag is always given.
-      return { required: ['--timeout'], flagValues: { '--timeout': fc.constantFrom('0', '0', '-1', '86401', '1.5', 'x', '99999999999999999999', '') } };
+      return {
+        required: ['--timeout'],
+        flagValues: { '--timeout': fc.constantFrom('0', '0', '-1', '86401', '1.5', 'x', '99999999999999999999', '') },
+      };
     case 'queue':
-      return { variadic: fc.tuple(QUEUE_PROGRAM, fc.array(fc.constantFrom('-rf', '.', '$(id)', '--json', 'a b'), { maxLength: 2 })).map(([p, a]) => [p, ...a]) };
+      return {
+        variadic: fc
+          .tuple(QUEUE_PROGRAM, fc.array(fc.constantFrom('-rf', '.', '$(id)', '--json', 'a b'), { maxLength: 2 }))
+          .map(([p, a]) => [p, ...a]),
+      };
     default:
       return {};
   }

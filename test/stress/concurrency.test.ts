@@ -9,7 +9,18 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { effort, trackedRepo } from '../helpers/efforts.js';
-import { cleanupGate, count, counter, gateRepo, heldJob, markerPath, outsideDir, release, startCli, waitFor } from '../helpers/gate-repo.js';
+import {
+  cleanupGate,
+  count,
+  counter,
+  gateRepo,
+  heldJob,
+  markerPath,
+  outsideDir,
+  release,
+  startCli,
+  waitFor,
+} from '../helpers/gate-repo.js';
 import type { CliRun } from '../helpers/cli.js';
 import type { ScratchRepo } from '../helpers/scratch-repo.js';
 import { assertPublishedResult } from '../helpers/published-schema.js';
@@ -20,7 +31,14 @@ after(() => {
   repos.forEach((r) => r.cleanup());
 });
 
-type Envelope = { ok: boolean; verb: string; error?: string; message?: string; hints?: string[]; data?: Record<string, unknown> };
+type Envelope = {
+  ok: boolean;
+  verb: string;
+  error?: string;
+  message?: string;
+  hints?: string[];
+  data?: Record<string, unknown>;
+};
 
 function parsed(run: CliRun): Envelope {
   const text = run.stdout.trim();
@@ -58,11 +76,19 @@ describe('two done on the same commit', () => {
     assert.ok(winner && loser, `one ok and one refused:\n${JSON.stringify(both, null, 2)}`);
     assert.equal(loser.error, 'incomplete', JSON.stringify(loser, null, 2));
     assert.equal((loser === both[0] ? ra : rb).code, 1, 'a refusal exits 1');
-    assert.match(loser.hints?.at(-1) ?? '', /Do not run it again now: read the running attempt with `discern progress R1-/);
-    const completion = loser.data?.['completion'] as { kind: string; pending: { kind: string; handle?: string }[] } | undefined;
+    assert.match(
+      loser.hints?.at(-1) ?? '',
+      /Do not run it again now: read the running attempt with `discern progress R1-/,
+    );
+    const completion = loser.data?.['completion'] as
+      { kind: string; pending: { kind: string; handle?: string }[] } | undefined;
     assert.equal(completion?.kind, 'pending');
     assert.equal(completion?.pending[0]?.kind, 'attempt');
-    assert.equal(completion?.pending[0]?.handle, winner.data?.['handle'], 'it names the run that is gathering the evidence');
+    assert.equal(
+      completion?.pending[0]?.handle,
+      winner.data?.['handle'],
+      'it names the run that is gathering the evidence',
+    );
     assert.equal(winner.data?.['gate_ran'], true);
     assert.equal(count(runs), 1, 'the gate ran once');
     assert.ok(existsSync(markerPath(r.root)), 'Proof recorded');
@@ -89,7 +115,10 @@ describe('two accept at once', () => {
     const base = trunk(r);
     const alpha = await effort(r, 'alpha', 'alpha.txt', 'a\n');
     const beta = await effort(r, 'beta', 'beta.txt', 'b\n');
-    const [ra, rb] = await Promise.all([startCli(['accept', '--confirmed', '--json'], alpha.path).result, startCli(['accept', '--confirmed', '--json'], beta.path).result]);
+    const [ra, rb] = await Promise.all([
+      startCli(['accept', '--confirmed', '--json'], alpha.path).result,
+      startCli(['accept', '--confirmed', '--json'], beta.path).result,
+    ]);
     const [ea, eb] = [parsed(ra), parsed(rb)];
     assert.equal(ea.ok, true, JSON.stringify(ea, null, 2));
     assert.equal(eb.ok, true, JSON.stringify(eb, null, 2));
@@ -101,7 +130,11 @@ describe('two accept at once', () => {
     const landings = [ea, eb].map((e) => e.data?.['landing'] as { fast_forward: boolean; landed_commit: string });
     assert.deepEqual(landings.map((l) => l.fast_forward).sort(), [false, true]);
     assert.equal(trunk(r), landings.find((l) => !l.fast_forward)?.landed_commit);
-    assert.equal(r.git('notes', '--ref=refs/notes/discern', 'list').trim().split('\n').length, 2, 'a Proof note for each landing');
+    assert.equal(
+      r.git('notes', '--ref=refs/notes/discern', 'list').trim().split('\n').length,
+      2,
+      'a Proof note for each landing',
+    );
     assert.equal(r.git('status', '--porcelain').trim(), '', 'the trunk checkout followed');
     assert.ok(!existsSync(alpha.path) && !existsSync(beta.path));
     assert.deepEqual(locksLeft(join(r.root, '.git')), []);
@@ -114,7 +147,10 @@ describe('two accept at once', () => {
       const base = trunk(r);
       const w = await effort(r, 'twice', 'twice.txt', 't\n');
       const head = w.git('rev-parse', 'HEAD').trim();
-      const [args, cwd] = from === 'its own worktree' ? [['accept', '--confirmed', '--json'], w.path] : [['accept', 'twice', '--confirmed', '--json'], r.root];
+      const [args, cwd] =
+        from === 'its own worktree'
+          ? [['accept', '--confirmed', '--json'], w.path]
+          : [['accept', 'twice', '--confirmed', '--json'], r.root];
       const [ra, rb] = await Promise.all([startCli(args, cwd).result, startCli(args, cwd).result]);
       const both = [parsed(ra), parsed(rb)];
       const landed = both.filter((e) => e.ok);

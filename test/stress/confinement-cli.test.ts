@@ -12,7 +12,6 @@ import { runCli, type CliRun } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo } from '../helpers/scratch-repo.js';
 import { HOSTILE_BASE_CONFIG as CONFIG, hostileProject, leaks, SECRET, type Hostile } from './hostile-fixture.js';
 
-
 let h: Hostile;
 let before0: Map<string, string>;
 let spawned = 0;
@@ -30,7 +29,10 @@ async function discern(args: string[], cwd = h.repo.root): Promise<CliRun> {
   const run = await runCli(args, { cwd, env: cleanEnv() });
   const text = run.stdout + run.stderr;
   assert.ok(!leaks(text), `discern ${args.join(' ')} showed content from outside the project:\n${text.slice(0, 2000)}`);
-  assert.ok(run.code === 0 || run.code === 1 || run.code === 2, `discern ${args.join(' ')} exited ${run.code}:\n${text.slice(0, 1000)}`);
+  assert.ok(
+    run.code === 0 || run.code === 1 || run.code === 2,
+    `discern ${args.join(' ')} exited ${run.code}:\n${text.slice(0, 1000)}`,
+  );
   assert.ok(!existsSync(h.marker), `discern ${args.join(' ')} ran the outside executable`);
   return run;
 }
@@ -73,13 +75,24 @@ describe('CLI inputs that name a page, effort, script, skill, file or archive', 
       const key = args.slice(0, args[0] === 'worktree' || args[0] === 'skills' ? 2 : 1).join(' ');
       codes.set(key, (codes.get(key) ?? new Set()).add(run.code));
     });
-    console.log(`CLI calls: ${cases.length}; exit codes: ${[...codes].map(([k, v]) => `${k}=${[...v].join('/')}`).join(', ')}`);
-    assert.equal(h.repo.git('status', '--porcelain', '--untracked-files=all'), '', 'nothing was written into the project');
+    console.log(
+      `CLI calls: ${cases.length}; exit codes: ${[...codes].map(([k, v]) => `${k}=${[...v].join('/')}`).join(', ')}`,
+    );
+    assert.equal(
+      h.repo.git('status', '--porcelain', '--untracked-files=all'),
+      '',
+      'nothing was written into the project',
+    );
   });
 
   it('the script link that leads outside is not listed, and a bare run of it refuses', async () => {
-    const listed = JSON.parse((await discern(['scripts', '--json'])).stdout) as { data: { scripts: { name: string }[] } };
-    assert.deepEqual(listed.data.scripts.map((s) => s.name), ['hello']);
+    const listed = JSON.parse((await discern(['scripts', '--json'])).stdout) as {
+      data: { scripts: { name: string }[] };
+    };
+    assert.deepEqual(
+      listed.data.scripts.map((s) => s.name),
+      ['hello'],
+    );
     const bare = await discern(['scripts', 'leak']);
     assert.equal(bare.code, 1);
     assert.match(bare.stdout + bare.stderr, /leads out of the scripts directory/);
@@ -92,7 +105,11 @@ describe('documents the caller names to be read (setup recipes, configs to valid
     const fresh = scratchRepo();
     for (const file of ['/dev/zero', '/etc/passwd', join(h.outside, 'secret'), h.outside]) {
       const run = await discern(['setup', 'begin', '--dry-run', '--config', file, '--json'], fresh.root);
-      assert.equal((JSON.parse(run.stdout) as { error?: string }).error, 'invalid_config_file', `${file}: ${run.stdout.slice(0, 300)}`);
+      assert.equal(
+        (JSON.parse(run.stdout) as { error?: string }).error,
+        'invalid_config_file',
+        `${file}: ${run.stdout.slice(0, 300)}`,
+      );
       const validated = await discern(['validate-config', file, '--json']);
       assert.equal((JSON.parse(validated.stdout) as { ok: boolean }).ok, false, file);
     }
@@ -101,28 +118,40 @@ describe('documents the caller names to be read (setup recipes, configs to valid
 
 describe('project directories that are links leading outside', () => {
   it('[scripts] dir and [skills] dir as links out of the project: nothing outside is listed, run or written', async () => {
-    const r = scratchRepo({ 'discern.toml': `${CONFIG}\n[scripts]\ndir = "tools"\n\n[skills]\ndir = "skills"\n` }, { commit: false });
+    const r = scratchRepo(
+      { 'discern.toml': `${CONFIG}\n[scripts]\ndir = "tools"\n\n[skills]\ndir = "skills"\n` },
+      { commit: false },
+    );
     mkdirSync(join(h.outside, 'skills-out'), { recursive: true });
     symlinkSync(h.outside, join(r.root, 'tools'));
     symlinkSync(join(h.outside, 'skills-out'), join(r.root, 'skills'));
     r.commit('links out');
     before0 = h.snapshot();
-    const listed = JSON.parse((await discern(['scripts', '--json'], r.root)).stdout) as { data: { exists: boolean; scripts: unknown[] } };
+    const listed = JSON.parse((await discern(['scripts', '--json'], r.root)).stdout) as {
+      data: { exists: boolean; scripts: unknown[] };
+    };
     assert.deepEqual(listed.data.scripts, [], 'no script from outside is listed');
     const run = await discern(['scripts', 'evil.sh'], r.root);
     assert.equal(run.code, 1);
     assert.match(run.stdout + run.stderr, /leads outside the project/);
     const skills = JSON.parse((await discern(['skills', 'list', '--json'], r.root)).stdout) as Record<string, unknown>;
     assert.ok(!JSON.stringify(skills).includes(SECRET));
-    const names = (JSON.parse((await discern(['skills', 'list', '--json'], r.root)).stdout) as { data: { builtin?: { name: string }[]; skills?: { name: string }[] } }).data;
+    const names = (
+      JSON.parse((await discern(['skills', 'list', '--json'], r.root)).stdout) as {
+        data: { builtin?: { name: string }[]; skills?: { name: string }[] };
+      }
+    ).data;
     const first = (names.builtin ?? names.skills ?? [])[0]?.name ?? 'discern';
-    const eject = JSON.parse((await discern(['skills', 'eject', first, '--json'], r.root)).stdout) as { ok: boolean; error?: string };
+    const eject = JSON.parse((await discern(['skills', 'eject', first, '--json'], r.root)).stdout) as {
+      ok: boolean;
+      error?: string;
+    };
     assert.equal(eject.ok, false);
     assert.equal(eject.error, 'write_denied', 'ejecting through a link out of the project is refused');
     assert.deepEqual(h.snapshot(), before0, 'nothing was written outside');
   });
 
-  it('a discern.toml in a parent directory is not this project\'s: a checkout without one is no_project', async () => {
+  it("a discern.toml in a parent directory is not this project's: a checkout without one is no_project", async () => {
     // The outside directory holds a discern.toml; a fresh checkout inside it has none of its own.
     const inner = join(h.outside, 'inner');
     mkdirSync(inner);

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
 import { HOSTILE_BASE_CONFIG as CONFIG, hostileProject, leaks, type Hostile } from './hostile-fixture.js';
 
-
 let h: Hostile;
 let mcp: Connected;
 let before0: Map<string, string>;
@@ -24,15 +23,26 @@ after(async () => {
   await mcp.client.close();
 });
 
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 async function call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
   calls++;
   const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
   const text = JSON.stringify(result);
-  assert.ok(!leaks(text), `${name} ${JSON.stringify(args)} returned content from outside the project:\n${text.slice(0, 2000)}`);
+  assert.ok(
+    !leaks(text),
+    `${name} ${JSON.stringify(args)} returned content from outside the project:\n${text.slice(0, 2000)}`,
+  );
   assert.ok(result.structuredContent, `${name} ${JSON.stringify(args)}: an envelope, not a protocol error`);
-  assert.notEqual(result.structuredContent['error'], 'internal_error', `${name} ${JSON.stringify(args)} crashed: ${String(result.structuredContent['message'])}`);
+  assert.notEqual(
+    result.structuredContent['error'],
+    'internal_error',
+    `${name} ${JSON.stringify(args)} crashed: ${String(result.structuredContent['message'])}`,
+  );
   return result;
 }
 
@@ -81,11 +91,42 @@ describe('MCP tool inputs that name a file, page, effort, handle or ref', () => 
 
 describe('MCP `path`: it names the checkout to act in, and must be one', () => {
   it('a directory outside any checkout, a link to one, a relative or encoded path: classified refusals', async () => {
-    const paths = [h.outside, join(h.repo.root, 'linkdir'), `${h.repo.root}/../${h.outside.split('/').pop() ?? ''}`, 'relative/path', `${h.repo.root}/%2e%2e`, '/etc', '/etc/passwd', `${h.repo.root}\u0000/x`];
-    const tools = ['discern_status', 'discern_map', 'discern_doctor', 'discern_impact', 'discern_coupling', 'discern_checkpoints', 'discern_patterns', 'discern_progress', 'discern_refresh', 'discern_improvement', 'discern_prepare', 'discern_test', 'discern_done', 'discern_standards', 'discern_validate_config'];
+    const paths = [
+      h.outside,
+      join(h.repo.root, 'linkdir'),
+      `${h.repo.root}/../${h.outside.split('/').pop() ?? ''}`,
+      'relative/path',
+      `${h.repo.root}/%2e%2e`,
+      '/etc',
+      '/etc/passwd',
+      `${h.repo.root}\u0000/x`,
+    ];
+    const tools = [
+      'discern_status',
+      'discern_map',
+      'discern_doctor',
+      'discern_impact',
+      'discern_coupling',
+      'discern_checkpoints',
+      'discern_patterns',
+      'discern_progress',
+      'discern_refresh',
+      'discern_improvement',
+      'discern_prepare',
+      'discern_test',
+      'discern_done',
+      'discern_standards',
+      'discern_validate_config',
+    ];
     for (const tool of tools) {
       for (const path of paths) {
-        const args: Record<string, unknown> = { path, ...(tool === 'discern_refresh' || tool === 'discern_done' || tool === 'discern_standards' ? { dry_run: true } : {}), ...(tool === 'discern_validate_config' ? { file: 'discern.toml' } : {}) };
+        const args: Record<string, unknown> = {
+          path,
+          ...(tool === 'discern_refresh' || tool === 'discern_done' || tool === 'discern_standards'
+            ? { dry_run: true }
+            : {}),
+          ...(tool === 'discern_validate_config' ? { file: 'discern.toml' } : {}),
+        };
         const result = await call(tool, args);
         const envelope = result.structuredContent as { ok: boolean; error?: string };
         const seen = JSON.stringify(envelope);
@@ -96,7 +137,10 @@ describe('MCP `path`: it names the checkout to act in, and must be one', () => {
         // validate_config checks a text and works outside any checkout by design (it reads, never writes).
         if (tool === 'discern_validate_config' && envelope.error !== 'internal_error') continue;
         assert.equal(envelope.ok, false, `${tool} with path ${path} acted: ${seen.slice(0, 400)}`);
-        assert.ok(['no_repository', 'invalid_arguments', 'no_project'].includes(envelope.error ?? ''), `${tool} ${path}: ${envelope.error}`);
+        assert.ok(
+          ['no_repository', 'invalid_arguments', 'no_project'].includes(envelope.error ?? ''),
+          `${tool} ${path}: ${envelope.error}`,
+        );
       }
     }
   });
@@ -107,7 +151,11 @@ describe('MCP resource templates', () => {
     const outcomes = new Map<string, number>();
     for (const scheme of ['map', 'docs', 'schema', 'skills']) {
       for (const probe of h.probes) {
-        for (const uri of [`discern://${scheme}/${probe}`, `discern://${scheme}/${encodeURI(probe)}`, `discern://${scheme}/${encodeURIComponent(probe)}`]) {
+        for (const uri of [
+          `discern://${scheme}/${probe}`,
+          `discern://${scheme}/${encodeURI(probe)}`,
+          `discern://${scheme}/${encodeURIComponent(probe)}`,
+        ]) {
           calls++;
           let text: string;
           try {

@@ -7,7 +7,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { cleanEnv, tempDir } from '../helpers/scratch-repo.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
@@ -56,7 +67,12 @@ after(() => {
 });
 
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 function newRepo(dir: string, files: Record<string, string>): string {
@@ -90,7 +106,13 @@ function snapshot(root: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const name of readdirSync(root, { recursive: true }).map(String)) {
     const path = join(root, name);
-    if (name.includes('logbook') || /\/objects\/[0-9a-f]{2}\/tmp_obj_/.test(name) || !statSync(path).isFile() || name === 'filler') continue;
+    if (
+      name.includes('logbook') ||
+      /\/objects\/[0-9a-f]{2}\/tmp_obj_/.test(name) ||
+      !statSync(path).isFile() ||
+      name === 'filler'
+    )
+      continue;
     files.set(relative(root, path), createHash('sha256').update(readFileSync(path)).digest('hex'));
   }
   return files;
@@ -101,9 +123,13 @@ function assertNothingHalfWritten(root: string): void {
   for (const name of readdirSync(root, { recursive: true }).map(String)) {
     assert.ok(!/(^|\/)\.[^/]*\.tmp$/.test(name) && !name.endsWith('.json.tmp'), `a temp file was left: ${name}`);
     const path = join(root, name);
-    if (/\/operations\/R1-[^/]+\.json$/.test(name)) assert.doesNotThrow(() => JSON.parse(readFileSync(path, 'utf8')), `${name} parses`);
+    if (/\/operations\/R1-[^/]+\.json$/.test(name))
+      assert.doesNotThrow(() => JSON.parse(readFileSync(path, 'utf8')), `${name} parses`);
     if (/logbook\/[^/]+\.jsonl$/.test(name)) {
-      for (const line of readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0)) assert.doesNotThrow(() => JSON.parse(line), `a logbook line of ${name} parses: ${line}`);
+      for (const line of readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0))
+        assert.doesNotThrow(() => JSON.parse(line), `a logbook line of ${name} parses: ${line}`);
     }
   }
 }
@@ -183,7 +209,10 @@ async function assertEveryWriterRefuses(f: Fixture, t: { diagnostic(message: str
     const { code, result, stderr } = await call(w.args, w.cwd);
     t.diagnostic(`${w.name}: ${result.error ?? 'ok'} — ${result.message ?? ''}`);
     assert.equal(result.ok, false, `${w.name} cannot succeed: ${JSON.stringify(result)}`);
-    assert.ok(CLASSIFIED.has(result.error ?? ''), `${w.name} gives a classified write failure, not ${result.error}: ${result.message}`);
+    assert.ok(
+      CLASSIFIED.has(result.error ?? ''),
+      `${w.name} gives a classified write failure, not ${result.error}: ${result.message}`,
+    );
     assert.notEqual(code, 70, `${w.name} did not crash`);
     assert.ok((result.hints ?? []).length > 0, `${w.name} names a next action`);
     assert.ok(!stderr.includes('    at '), `${w.name} printed no stack trace: ${stderr}`);

@@ -12,7 +12,9 @@ import { runCli } from '../helpers/cli.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
 import { cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 
-const toolsFile: unknown = JSON.parse(readFileSync(new URL('../../schema/discern-mcp-tools.json', import.meta.url), 'utf8'));
+const toolsFile: unknown = JSON.parse(
+  readFileSync(new URL('../../schema/discern-mcp-tools.json', import.meta.url), 'utf8'),
+);
 const markers = tempDir('discern-markers-');
 const payloads = (tag: string): string[] => [
   `$(touch ${join(markers, `${tag}-dollar`)})`,
@@ -57,11 +59,16 @@ after(async () => {
 
 function assertNoMarker(what: string): void {
   assert.deepEqual(readdirSync(markers), [], `${what}: a shell read an input`);
-  assert.ok(!existsSync(join(repo.root, 'x')) && !existsSync(join(repo.root, 'y')) && !existsSync(join(repo.root, 'z')), `${what}: a file name was run`);
+  assert.ok(
+    !existsSync(join(repo.root, 'x')) && !existsSync(join(repo.root, 'y')) && !existsSync(join(repo.root, 'z')),
+    `${what}: a file name was run`,
+  );
 }
 
 type Schema = { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }> };
-const SCHEMAS = new Map((toolsFile as { tools: { name: string; inputSchema: Schema }[] }).tools.map((t) => [t.name, t.inputSchema]));
+const SCHEMAS = new Map(
+  (toolsFile as { tools: { name: string; inputSchema: Schema }[] }).tools.map((t) => [t.name, t.inputSchema]),
+);
 
 describe('every string a tool takes is data, never shell text', () => {
   it('each tool, each string or string-array input, each payload', async () => {
@@ -75,10 +82,20 @@ describe('every string a tool takes is data, never shell text', () => {
         if (!isString && !isList) continue;
         for (const payload of payloads(`${tool.name}-${key}`)) {
           // dry_run where a tool has it: the input is what is probed, not a landing or a new worktree.
-          const args: Record<string, unknown> = { [key]: isList ? [payload] : payload, ...('dry_run' in props ? { dry_run: true } : {}), ...(tool.name === 'discern_await' ? { timeout: 1 } : {}) };
+          const args: Record<string, unknown> = {
+            [key]: isList ? [payload] : payload,
+            ...('dry_run' in props ? { dry_run: true } : {}),
+            ...(tool.name === 'discern_await' ? { timeout: 1 } : {}),
+          };
           calls++;
-          const result = (await mcp.client.callTool({ name: tool.name, arguments: args })) as { structuredContent?: { error?: string } };
-          assert.notEqual(result.structuredContent?.error, 'internal_error', `${tool.name}.${key} = ${JSON.stringify(payload)} crashed`);
+          const result = (await mcp.client.callTool({ name: tool.name, arguments: args })) as {
+            structuredContent?: { error?: string };
+          };
+          assert.notEqual(
+            result.structuredContent?.error,
+            'internal_error',
+            `${tool.name}.${key} = ${JSON.stringify(payload)} crashed`,
+          );
           assertNoMarker(`${tool.name}.${key}`);
         }
       }
@@ -87,7 +104,14 @@ describe('every string a tool takes is data, never shell text', () => {
   });
 
   it('the verbs that read the tree (status, impact, coupling, map, done) treat odd file names as names', async () => {
-    for (const tool of ['discern_status', 'discern_impact', 'discern_coupling', 'discern_map', 'discern_checkpoints', 'discern_improvement']) {
+    for (const tool of [
+      'discern_status',
+      'discern_impact',
+      'discern_coupling',
+      'discern_map',
+      'discern_checkpoints',
+      'discern_improvement',
+    ]) {
       await mcp.client.callTool({ name: tool, arguments: {} });
       assertNoMarker(tool);
     }
@@ -106,7 +130,7 @@ describe('which discern.toml may run commands', () => {
     assert.ok(!existsSync(marker));
   });
 
-  it('a discern.toml in a parent directory is not the project\'s: a checkout without one runs nothing', async () => {
+  it("a discern.toml in a parent directory is not the project's: a checkout without one runs nothing", async () => {
     const parent = tempDir('discern-parent-');
     const marker = join(markers, 'parent-config');
     const { writeFileSync, mkdirSync } = await import('node:fs');
@@ -118,7 +142,11 @@ describe('which discern.toml may run commands', () => {
     renameSync(inner.root, join(parent, 'child', 'repo'));
     for (const verb of [['test'], ['done'], ['prepare']]) {
       const run = await runCli([...verb, '--json'], { cwd: join(parent, 'child', 'repo'), env: cleanEnv() });
-      assert.equal((JSON.parse(run.stdout) as { error?: string }).error, 'no_project', `${verb.join(' ')}: ${run.stdout.slice(0, 300)}`);
+      assert.equal(
+        (JSON.parse(run.stdout) as { error?: string }).error,
+        'no_project',
+        `${verb.join(' ')}: ${run.stdout.slice(0, 300)}`,
+      );
     }
     assert.ok(!existsSync(marker));
     assertNoMarker('parent config');

@@ -32,7 +32,10 @@ test('a gate job printing garbage protocol lines and malformed SARIF and JUnit s
   execFileSync('git', ['add', '-A'], { cwd: root });
   execFileSync('git', ['commit', '-qm', 'a job that prints garbage'], { cwd: root });
   const env = sandboxEnv(sandbox);
-  for (const argv of [['test', '--json'], ['done', '--json']]) {
+  for (const argv of [
+    ['test', '--json'],
+    ['done', '--json'],
+  ]) {
     const r = await runCli(argv, { cwd: root, env });
     assertNoStack(r.stdout, 'stdout');
     assertNoStack(r.stderr, 'stderr');

@@ -35,12 +35,15 @@ export function hostileProject(config: string): Hostile {
   chmodSync(join(outside, 'evil.sh'), 0o755);
   mkdirs(outside);
 
-  const repo = scratchRepo({
-    'discern.toml': config,
-    'discern/map/10-guide/start.md': '---\ntitle: Start\n---\n# Start here\n\nThe project in one page.\n',
-    'discern/scripts/hello': '#!/bin/sh\necho hello\n',
-    'src/a.ts': 'export const a = 1;\n',
-  }, { commit: false });
+  const repo = scratchRepo(
+    {
+      'discern.toml': config,
+      'discern/map/10-guide/start.md': '---\ntitle: Start\n---\n# Start here\n\nThe project in one page.\n',
+      'discern/scripts/hello': '#!/bin/sh\necho hello\n',
+      'src/a.ts': 'export const a = 1;\n',
+    },
+    { commit: false },
+  );
   chmodSync(join(repo.root, 'discern/scripts/hello'), 0o755);
   symlinkSync(join(outside, 'secret.md'), join(repo.root, 'discern/map/10-guide/leak.md'));
   symlinkSync(outside, join(repo.root, 'discern/map/linkdir'));

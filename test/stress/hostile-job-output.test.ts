@@ -69,7 +69,9 @@ test(`the output capture keeps every byte and reads the protocols whatever the c
   let n = 0;
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.oneof(progressLine(), metricLine(), fc.string({ unit: 'binary', maxLength: 200 })), { maxLength: 30 }),
+      fc.array(fc.oneof(progressLine(), metricLine(), fc.string({ unit: 'binary', maxLength: 200 })), {
+        maxLength: 30,
+      }),
       fc.array(fc.uint8Array({ maxLength: 64 }), { maxLength: 4 }),
       fc.array(fc.nat({ max: 5000 }), { maxLength: 8 }),
       fc.boolean(),
@@ -113,8 +115,14 @@ async function diagnosed(content: string | Buffer, name: string): Promise<Awaite
   assert.ok(diagnosis.diagnostics.length >= 1, 'a failed job always has at least one diagnostic');
   assert.ok(diagnosis.total >= diagnosis.diagnostics.length);
   for (const d of diagnosis.diagnostics) {
-    assert.ok(diagnosticSchema(d), `diagnostic does not match the published schema: ${JSON.stringify(diagnosticSchema.errors)}`);
-    assert.ok(JSON.stringify(d).length <= MAX_DIAGNOSTIC_CHARS, `a diagnostic of ${JSON.stringify(d).length} characters`);
+    assert.ok(
+      diagnosticSchema(d),
+      `diagnostic does not match the published schema: ${JSON.stringify(diagnosticSchema.errors)}`,
+    );
+    assert.ok(
+      JSON.stringify(d).length <= MAX_DIAGNOSTIC_CHARS,
+      `a diagnostic of ${JSON.stringify(d).length} characters`,
+    );
     assert.equal(d.tool, JOB.tool);
     assert.equal(d.reproduce_cmd, JOB.reproduce_cmd);
   }
@@ -150,12 +158,24 @@ test(`hostile JUnit XML never breaks the diagnostics reader (seed ${SEED})`, asy
 test('named regressions: inputs that once broke a reader', async () => {
   await diagnosed(Buffer.from([0xff, 0xfe, 0x00, 0xc3]), 'regression-bytes.log');
   // A megabyte rule id or test name went into the diagnostic whole (50 of them: a 50 MB result).
-  const sarif = await diagnosed(JSON.stringify({ version: '2.1.0', runs: [{ results: [{ ruleId: 'R'.repeat(1_000_000), message: { text: 'm' } }] }] }), 'regression-rule.log');
+  const sarif = await diagnosed(
+    JSON.stringify({
+      version: '2.1.0',
+      runs: [{ results: [{ ruleId: 'R'.repeat(1_000_000), message: { text: 'm' } }] }],
+    }),
+    'regression-rule.log',
+  );
   assert.equal(sarif.format, 'sarif');
-  const junit = await diagnosed(`<testsuite name="s"><testcase name="${'n'.repeat(1_000_000)}" file="${'/a'.repeat(5_000)}"><failure message="m"/></testcase></testsuite>`, 'regression-name.log');
+  const junit = await diagnosed(
+    `<testsuite name="s"><testcase name="${'n'.repeat(1_000_000)}" file="${'/a'.repeat(5_000)}"><failure message="m"/></testcase></testsuite>`,
+    'regression-name.log',
+  );
   assert.equal(junit.format, 'junit');
   assert.equal(junit.diagnostics[0]?.file, undefined, 'a 10 000-character "path" names no file');
   // A long run of name characters inside a tag made the attribute scan quadratic: minutes for 200 KB.
-  const long = await diagnosed(`<testsuite ${'a'.repeat(2_000_000)}><testcase name="t"><failure message="m"/></testcase></testsuite>`, 'regression-attr.log');
+  const long = await diagnosed(
+    `<testsuite ${'a'.repeat(2_000_000)}><testcase name="t"><failure message="m"/></testcase></testsuite>`,
+    'regression-attr.log',
+  );
   assert.equal(long.format, 'junit');
 });

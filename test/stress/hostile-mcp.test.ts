@@ -13,7 +13,16 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { fingerprint, hostileScene, listing, seedEfforts, HOSTILE_CONFIG, INVALID_UTF8, SENTINEL_SECRET, type HostileScene } from '../helpers/hostile-project.js';
+import {
+  fingerprint,
+  hostileScene,
+  listing,
+  seedEfforts,
+  HOSTILE_CONFIG,
+  INVALID_UTF8,
+  SENTINEL_SECRET,
+  type HostileScene,
+} from '../helpers/hostile-project.js';
 import { hostileCases, hostilePaths, describeArgs, type HostileCase } from '../helpers/hostile-values.js';
 import { checkCase, STACK_LINE, toolUnderTest, type ToolUnderTest } from '../helpers/hostile-check.js';
 import { processAlive } from '../helpers/processes.js';
@@ -48,7 +57,9 @@ after(async () => {
 });
 
 function inputSchemaOf(tool: string): Record<string, unknown> {
-  const published = readPublished('discern-mcp-tools.json') as { tools: { name: string; inputSchema: Record<string, unknown> }[] };
+  const published = readPublished('discern-mcp-tools.json') as {
+    tools: { name: string; inputSchema: Record<string, unknown> }[];
+  };
   const found = published.tools.find((t) => t.name === tool);
   if (!found) throw new Error(`no published tool ${tool}`);
   return found.inputSchema;
@@ -57,20 +68,72 @@ function inputSchemaOf(tool: string): Record<string, unknown> {
 /** Per tool: values that reach real code paths (efforts that exist, pages that exist, ids the config declares). */
 function pools(s: HostileScene, tool: string): Record<string, readonly unknown[]> {
   const efforts = ['fuzz-a', 'fuzz-b'];
-  const path = [s.project, s.project, `${s.project}/src`, `${s.project}/api/v1.txt`, s.broken, ...efforts.map((e) => `${s.project}.worktrees/${e}`), s.sentinel, s.home, '/', '/etc', `${s.project}/nope`];
-  const common = { path, name: [...efforts, 'x.y', 'main', 'HEAD'], from: ['main', 'HEAD', 'HEAD~1', 'agent/fuzz-a', '0000000'], met: [['api-review'], ['nope']], unmet: [[{ id: 'api-review', why: 'not yet' }]] };
-  const targets = [...efforts, 'agent/fuzz-a', 'refs/heads/agent/fuzz-b', ...efforts.map((e) => `${s.project}.worktrees/${e}`)];
+  const path = [
+    s.project,
+    s.project,
+    `${s.project}/src`,
+    `${s.project}/api/v1.txt`,
+    s.broken,
+    ...efforts.map((e) => `${s.project}.worktrees/${e}`),
+    s.sentinel,
+    s.home,
+    '/',
+    '/etc',
+    `${s.project}/nope`,
+  ];
+  const common = {
+    path,
+    name: [...efforts, 'x.y', 'main', 'HEAD'],
+    from: ['main', 'HEAD', 'HEAD~1', 'agent/fuzz-a', '0000000'],
+    met: [['api-review'], ['nope']],
+    unmet: [[{ id: 'api-review', why: 'not yet' }]],
+  };
+  const targets = [
+    ...efforts,
+    'agent/fuzz-a',
+    'refs/heads/agent/fuzz-b',
+    ...efforts.map((e) => `${s.project}.worktrees/${e}`),
+  ];
   const byTool: Record<string, Record<string, readonly unknown[]>> = {
     discern_accept: { ...common, target: targets, action: ['queue', 'emergency'] },
     discern_await: { ...common, green: targets, landed: targets, resume: ['C1-0000-0000-00'] },
-    discern_map: { ...common, target: ['guide/start', 'guide', 'start', 'leak', 'guide/leak', 'bad', 'nope'], search: ['start', 'project page', '*', '"'] },
-    discern_docs: { target: ['exit-codes', 'reference/exit-codes', 'guides', 'reference', 'nope'], search: ['connect an agent', 'exit', '*'] },
+    discern_map: {
+      ...common,
+      target: ['guide/start', 'guide', 'start', 'leak', 'guide/leak', 'bad', 'nope'],
+      search: ['start', 'project page', '*', '"'],
+    },
+    discern_docs: {
+      target: ['exit-codes', 'reference/exit-codes', 'guides', 'reference', 'nope'],
+      search: ['connect an agent', 'exit', '*'],
+    },
     discern_progress: { ...common, handle: ['R1-0000-0000-00', 'C1-0000-0000-00', 'R1-'] },
     discern_standards: { ...common, names: [['cov'], ['nope']], proposals: [[{ name: 'cov', reason: 'why' }]] },
-    discern_coupling: { ...common, file: [['api/v1.txt'], ['discern.toml', 'README.md'], [`${s.project}/src/a.txt`], ['escape/secret.txt']], with: ['README.md', 'api/v1.txt'] },
+    discern_coupling: {
+      ...common,
+      file: [['api/v1.txt'], ['discern.toml', 'README.md'], [`${s.project}/src/a.txt`], ['escape/secret.txt']],
+      with: ['README.md', 'api/v1.txt'],
+    },
     discern_improvement: { ...common, category: ['gate', 'map', 'skills', 'nope'] },
     discern_patterns: { ...common, logbook_file: ['missing', 'logbook', 'a.jsonl'] },
-    discern_validate_config: { ...common, toml: [HOSTILE_CONFIG, '', '[[[', 'a = 1\na = 2\n', '\ufeff[project]\nname = "x"\n', INVALID_UTF8.toString('latin1')], file: ['discern.toml', `${s.project}/discern.toml`, `${s.broken}/discern.toml`, 'README.md', 'escape/secret.txt', 'nope.toml'] },
+    discern_validate_config: {
+      ...common,
+      toml: [
+        HOSTILE_CONFIG,
+        '',
+        '[[[',
+        'a = 1\na = 2\n',
+        '\ufeff[project]\nname = "x"\n',
+        INVALID_UTF8.toString('latin1'),
+      ],
+      file: [
+        'discern.toml',
+        `${s.project}/discern.toml`,
+        `${s.broken}/discern.toml`,
+        'README.md',
+        'escape/secret.txt',
+        'nope.toml',
+      ],
+    },
   };
   return byTool[tool] ?? common;
 }
@@ -79,7 +142,11 @@ function pools(s: HostileScene, tool: string): Record<string, readonly unknown[]
  * await waits up to its budget for a condition: keep valid calls to a glance so a wait is not a hang.
  */
 function tameFor(tool: string): ((args: Record<string, unknown>) => Record<string, unknown>) | undefined {
-  if (tool === 'discern_await') return (args) => ({ ...args, timeout: typeof args['timeout'] === 'number' && args['timeout'] <= 1 ? args['timeout'] : 0 });
+  if (tool === 'discern_await')
+    return (args) => ({
+      ...args,
+      timeout: typeof args['timeout'] === 'number' && args['timeout'] <= 1 ? args['timeout'] : 0,
+    });
   return undefined;
 }
 
@@ -104,19 +171,34 @@ interface Tally {
   outcomes: Map<string, number>;
 }
 
-const counts = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}:${n}`).join(' ');
+const counts = (m: Map<string, number>): string =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k}:${n}`)
+    .join(' ');
 
-async function campaign(server: Connected, label: string, runs: number, seed: number, t: { diagnostic(msg: string): void }): Promise<string[]> {
+async function campaign(
+  server: Connected,
+  label: string,
+  runs: number,
+  seed: number,
+  t: { diagnostic(msg: string): void },
+): Promise<string[]> {
   const { tools } = await server.client.listTools();
   const paths = hostilePaths(scene);
   const plan: { tool: ToolUnderTest; cases: HostileCase[] }[] = tools.map((listed) => {
     const verb = MCP_TOOLS.find((m) => m.name === listed.name)?.verb ?? '';
     const schema = listed.inputSchema as Record<string, unknown>;
     const arbitrary = hostileCases(schema, pools(scene, listed.name), paths, tameFor(listed.name));
-    return { tool: toolUnderTest(listed.name, verb, schema), cases: fc.sample(arbitrary, { seed: toolSeed(seed, listed.name), numRuns: runs }) };
+    return {
+      tool: toolUnderTest(listed.name, verb, schema),
+      cases: fc.sample(arbitrary, { seed: toolSeed(seed, listed.name), numRuns: runs }),
+    };
   });
   const failures: string[] = [];
-  const tally = new Map<string, Tally>(plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map(), outcomes: new Map() }]));
+  const tally = new Map<string, Tally>(
+    plan.map((p) => [p.tool.name, { cases: 0, ms: 0, kinds: new Map(), outcomes: new Map() }]),
+  );
   const slowest: { ms: number; what: string }[] = [];
   let realStarts = 0;
   // Round robin: each tool meets the state the others left (efforts started, gates run, refresh's files written).
@@ -124,10 +206,19 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
     for (const { tool, cases } of plan) {
       const generated = cases[i];
       if (generated === undefined) continue;
-      const starts = tool.name === 'discern_start' && tool.accepts(generated.args) && (generated.args as Record<string, unknown>)['dry_run'] !== true;
-      const c = starts && realStarts >= REAL_STARTS ? { ...generated, args: { ...(generated.args as object), dry_run: true } } : generated;
+      const starts =
+        tool.name === 'discern_start' &&
+        tool.accepts(generated.args) &&
+        (generated.args as Record<string, unknown>)['dry_run'] !== true;
+      const c =
+        starts && realStarts >= REAL_STARTS
+          ? { ...generated, args: { ...(generated.args as object), dry_run: true } }
+          : generated;
       const started = Date.now();
-      const { problem, outcome, message } = await checkCase(server.client, tool, c, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
+      const { problem, outcome, message } = await checkCase(server.client, tool, c, {
+        timeoutMs: CALL_TIMEOUT_MS,
+        secret: SENTINEL_SECRET,
+      });
       if (starts && outcome === 'ok') realStarts += 1;
       const entry = tally.get(tool.name) as Tally;
       entry.cases += 1;
@@ -137,16 +228,32 @@ async function campaign(server: Connected, label: string, runs: number, seed: nu
       slowest.sort((a, b) => b.ms - a.ms).splice(5);
       entry.kinds.set(c.kind, (entry.kinds.get(c.kind) ?? 0) + 1);
       entry.outcomes.set(outcome, (entry.outcomes.get(outcome) ?? 0) + 1);
-      if (TRACE) t.diagnostic(`${label} ${tool.name} case ${i} [${c.kind}] ${ms} ms ${outcome}: ${message.slice(0, 160)} ← ${describeArgs(c.args).slice(0, 200)}`);
-      if (problem !== undefined) failures.push(`${label} ${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args)}\n    ${problem}`);
+      if (TRACE)
+        t.diagnostic(
+          `${label} ${tool.name} case ${i} [${c.kind}] ${ms} ms ${outcome}: ${message.slice(0, 160)} ← ${describeArgs(c.args).slice(0, 200)}`,
+        );
+      if (problem !== undefined)
+        failures.push(`${label} ${tool.name} case ${i} [${c.kind}] ${describeArgs(c.args)}\n    ${problem}`);
     }
   }
   t.diagnostic(`${label}: tool | cases | ms | input families | answers`);
-  for (const [name, entry] of tally) t.diagnostic(`${label}: ${name} | ${entry.cases} | ${entry.ms} | ${counts(entry.kinds)} | ${counts(entry.outcomes)}`);
+  for (const [name, entry] of tally)
+    t.diagnostic(
+      `${label}: ${name} | ${entry.cases} | ${entry.ms} | ${counts(entry.kinds)} | ${counts(entry.outcomes)}`,
+    );
   for (const s of slowest) t.diagnostic(`${label}: slow ${s.ms} ms ${s.what}`);
-  const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: label === 'project' ? scene.project : scene.broken, encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('worktree ')).length;
+  const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], {
+    cwd: label === 'project' ? scene.project : scene.broken,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
   t.diagnostic(`${label}: ${worktrees} checkout(s) at the end`);
-  assert.deepEqual(plan.map((p) => p.tool.name).sort(), MCP_TOOLS.map((m) => m.name).sort(), 'every tool in tools/list was called');
+  assert.deepEqual(
+    plan.map((p) => p.tool.name).sort(),
+    MCP_TOOLS.map((m) => m.name).sort(),
+    'every tool in tools/list was called',
+  );
   return failures;
 }
 
@@ -168,8 +275,13 @@ describe(`hostile input over MCP (seed ${SEED}, ${RUNS} cases per tool)`, () => 
   });
   it('both servers are still up, answer a normal call, and printed no stack trace', async () => {
     for (const server of [good, broken]) {
-      assert.ok(server.transport.pid !== null && server.transport.pid !== undefined && processAlive(server.transport.pid), 'the server process is alive');
-      const answer = (await server.client.callTool({ name: 'discern_docs', arguments: { search: 'doctor' } })) as { structuredContent?: Record<string, unknown> };
+      assert.ok(
+        server.transport.pid !== null && server.transport.pid !== undefined && processAlive(server.transport.pid),
+        'the server process is alive',
+      );
+      const answer = (await server.client.callTool({ name: 'discern_docs', arguments: { search: 'doctor' } })) as {
+        structuredContent?: Record<string, unknown>;
+      };
       assert.equal(answer.structuredContent?.['ok'], true);
       assert.doesNotMatch(server.stderr(), STACK_LINE, server.stderr().slice(0, 2000));
     }
@@ -181,10 +293,13 @@ describe(`hostile input over MCP (seed ${SEED}, ${RUNS} cases per tool)`, () => 
 });
 
 describe('regressions the generated runs found', () => {
-  it('an undeclared `__proto__` key is refused by name, not dropped by the SDK\'s parse and run without it', async () => {
+  it("an undeclared `__proto__` key is refused by name, not dropped by the SDK's parse and run without it", async () => {
     // JSON.parse makes `__proto__` an own key, as it is on the wire.
     const args = JSON.parse('{"name":"proto-probe","__proto__":{"dry_run":true}}') as Record<string, unknown>;
-    const answer = (await good.client.request({ method: 'tools/call', params: { name: 'discern_start', arguments: args } })) as { structuredContent?: Record<string, unknown> };
+    const answer = (await good.client.request({
+      method: 'tools/call',
+      params: { name: 'discern_start', arguments: args },
+    })) as { structuredContent?: Record<string, unknown> };
     assert.equal(answer.structuredContent?.['error'], 'invalid_arguments', JSON.stringify(answer.structuredContent));
     assert.match(String(answer.structuredContent?.['message']), /`__proto__` is not an accepted key/);
   });
@@ -203,7 +318,12 @@ describe('regressions the generated runs found', () => {
   for (const [tool, args] of nul) {
     it(`${tool} ${describeArgs(args)} answers with a classified envelope`, async () => {
       const verb = MCP_TOOLS.find((m) => m.name === tool)?.verb ?? '';
-      const verdict = await checkCase(good.client, toolUnderTest(tool, verb, inputSchemaOf(tool)), { kind: 'nul', args }, { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET });
+      const verdict = await checkCase(
+        good.client,
+        toolUnderTest(tool, verb, inputSchemaOf(tool)),
+        { kind: 'nul', args },
+        { timeoutMs: CALL_TIMEOUT_MS, secret: SENTINEL_SECRET },
+      );
       assert.equal(verdict.problem, undefined, `${verdict.outcome}: ${verdict.message}`);
     });
   }
@@ -224,8 +344,13 @@ describe('what the SDK client cannot send, written to the server line by line', 
       for (const [what, tool, args] of calls) {
         server.send(toolsCallLine(id, tool, args));
         const answer = await server.response(id);
-        const result = answer['result'] as { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
-        assert.equal(result?.structuredContent?.['error'], 'invalid_arguments', `${what}: ${JSON.stringify(answer).slice(0, 400)}`);
+        const result = answer['result'] as
+          { structuredContent?: Record<string, unknown>; isError?: boolean } | undefined;
+        assert.equal(
+          result?.structuredContent?.['error'],
+          'invalid_arguments',
+          `${what}: ${JSON.stringify(answer).slice(0, 400)}`,
+        );
         const verb = MCP_TOOLS.find((m) => m.name === tool)?.verb ?? '';
         const validate = resultValidator(`Discern${verb.charAt(0).toUpperCase()}${verb.slice(1)}McpToolResult`);
         assert.ok(validate(result?.structuredContent), `${what}: ${JSON.stringify(validate.errors)}`);
@@ -234,13 +359,22 @@ describe('what the SDK client cannot send, written to the server line by line', 
       }
       // A tool that does not exist, or a name that is not a string: the protocol's invalid-params error. No
       // arguments at all: the tool's answer to {}.
-      for (const params of ['{"name":"discern_nope","arguments":{}}', '{"name":5}', '{"name":["discern_docs"],"arguments":{}}']) {
+      for (const params of [
+        '{"name":"discern_nope","arguments":{}}',
+        '{"name":5}',
+        '{"name":["discern_docs"],"arguments":{}}',
+      ]) {
         server.send(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`);
         assert.equal((((await server.response(id))['error'] ?? {}) as { code?: number }).code, -32602, params);
         id += 1;
       }
       server.send(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"discern_docs"}}`);
-      assert.equal(((await server.response(id))['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.['ok'], true);
+      assert.equal(
+        ((await server.response(id))['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.[
+          'ok'
+        ],
+        true,
+      );
       id += 1;
       // Not JSON, a truncated message, and a request whose text is not UTF-8: none may end the server.
       server.send('this is not json');
@@ -252,7 +386,10 @@ describe('what the SDK client cannot send, written to the server line by line', 
       id += 1;
       server.send(toolsCallLine(id, 'discern_docs', '{"search":"doctor"}'));
       const normal = await server.response(id);
-      assert.equal((normal['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.['ok'], true);
+      assert.equal(
+        (normal['result'] as { structuredContent?: Record<string, unknown> }).structuredContent?.['ok'],
+        true,
+      );
       assert.ok(processAlive(server.child.pid ?? -1));
       assert.doesNotMatch(server.stderr(), STACK_LINE, server.stderr().slice(0, 2000));
     } finally {

@@ -42,7 +42,8 @@ export async function runInProcess(argv: readonly string[]): Promise<InProcessRu
  */
 function collect(into: string[], original: Write, stream: NodeJS.WriteStream): Write {
   return function write(this: unknown, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    if (typeof chunk !== 'string') return (original as (...a: unknown[]) => boolean).call(stream, chunk, encoding, callback);
+    if (typeof chunk !== 'string')
+      return (original as (...a: unknown[]) => boolean).call(stream, chunk, encoding, callback);
     into.push(chunk);
     const done = typeof encoding === 'function' ? encoding : callback;
     if (typeof done === 'function') queueMicrotask(() => (done as (e?: Error | null) => void)(null));

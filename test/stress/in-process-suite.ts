@@ -20,7 +20,10 @@ import { BAD_CONFIGS, GOOD_CONFIG, makeSandbox, RUNS, sandboxEnv, SEED, type San
 import { runInProcess } from './in-process-cli.js';
 
 /** Which discern.toml a call finds: mostly the good one, sometimes one of the broken ones. */
-const configChoice = fc.oneof({ arbitrary: fc.constant('good'), weight: 6 }, { arbitrary: fc.constantFrom(...Object.keys(BAD_CONFIGS)), weight: 1 });
+const configChoice = fc.oneof(
+  { arbitrary: fc.constant('good'), weight: 6 },
+  { arbitrary: fc.constantFrom(...Object.keys(BAD_CONFIGS)), weight: 1 },
+);
 
 function writeConfig(root: string, choice: string): void {
   writeFileSync(join(root, 'discern.toml'), choice === 'good' ? GOOD_CONFIG : (BAD_CONFIGS[choice] ?? ''));
@@ -47,7 +50,9 @@ export function hostileCliInProcess(index: number, count: number): void {
 
   const commands = shard(publishedCommands(), index, count);
   test(`hostile argv in process, shard ${index + 1} of ${count}: a valid envelope or a clean grammar error (seed ${SEED}, ${RUNS} per command)`, async (t) => {
-    t.diagnostic(`seed ${SEED} (DISCERN_FUZZ_SEED), ${RUNS} calls per command (DISCERN_FUZZ_RUNS), ${commands.length} commands: ${commands.map((c) => c.path.join(' ')).join(', ')}`);
+    t.diagnostic(
+      `seed ${SEED} (DISCERN_FUZZ_SEED), ${RUNS} calls per command (DISCERN_FUZZ_RUNS), ${commands.length} commands: ${commands.map((c) => c.path.join(' ')).join(', ')}`,
+    );
     const lines: string[] = [];
     let total = 0;
     const started = performance.now();
@@ -79,7 +84,9 @@ export function hostileCliInProcess(index: number, count: number): void {
         { seed: SEED, numRuns: RUNS, maxSkipsPerRun: 1000, includeErrorInReport: true },
       );
       total += ran;
-      lines.push(`${name.padEnd(20)} ${String(ran).padStart(4)} in-process${deferred > 0 ? ` (${deferred} protocol calls left to the spawned test)` : ''} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      lines.push(
+        `${name.padEnd(20)} ${String(ran).padStart(4)} in-process${deferred > 0 ? ` (${deferred} protocol calls left to the spawned test)` : ''} ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
     }
     process.chdir(sandbox.root);
     sandbox.assertIntact(true);

@@ -8,7 +8,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { onlyJson, runCli, type CliRun } from '../helpers/cli.js';
-import { addWorktree, cleanupGate, gateRepo, gitDir, outsideDir, pidFrom, processAlive, startCli, waitFor, type Checkout } from '../helpers/gate-repo.js';
+import {
+  addWorktree,
+  cleanupGate,
+  gateRepo,
+  gitDir,
+  outsideDir,
+  pidFrom,
+  processAlive,
+  startCli,
+  waitFor,
+  type Checkout,
+} from '../helpers/gate-repo.js';
 import { inspectLease } from '../../src/engine/state/lease-lock.js';
 
 after(cleanupGate);
@@ -24,7 +35,12 @@ async function cli(args: string[], cwd: string, fault?: string): Promise<{ run: 
 
 /** Every commit reachable from a branch: none of them may disappear. */
 function reachable(r: ScratchRepo): Set<string> {
-  return new Set(r.git('rev-list', '--branches').split('\n').filter((l) => l.length > 0));
+  return new Set(
+    r
+      .git('rev-list', '--branches')
+      .split('\n')
+      .filter((l) => l.length > 0),
+  );
 }
 
 function worktrees(r: ScratchRepo): { path: string; prunable: boolean }[] {
@@ -63,12 +79,19 @@ function assertNoLockHeld(dirs: string[]): void {
 }
 
 /** The facts every kill must leave true, whatever step it hit. */
-function assertSafeAfterKill(r: ScratchRepo, before: { commits: Set<string>; trunk: string; worktrees: number }, checkout?: Checkout): void {
+function assertSafeAfterKill(
+  r: ScratchRepo,
+  before: { commits: Set<string>; trunk: string; worktrees: number },
+  checkout?: Checkout,
+): void {
   const commits = reachable(r);
   for (const c of before.commits) assert.ok(commits.has(c), `commit ${c} is still reachable from a branch`);
   assert.equal(r.git('rev-parse', 'refs/heads/main').trim(), before.trunk, 'the trunk did not move');
   const listed = worktrees(r);
-  assert.ok(listed.every((w) => !w.prunable && existsSync(w.path)), `no worktree lost its directory: ${JSON.stringify(listed)}`);
+  assert.ok(
+    listed.every((w) => !w.prunable && existsSync(w.path)),
+    `no worktree lost its directory: ${JSON.stringify(listed)}`,
+  );
   assertNoLockHeld([join(r.root, '.git', 'discern'), ...(checkout ? [join(gitDir(checkout.root), 'discern')] : [])]);
 }
 
@@ -79,7 +102,12 @@ async function assertExecutorGone(r: ScratchRepo, known: Set<string>, cwd: strin
   const handle = fresh[0]?.handle ?? '';
   const { result } = await cli(['progress', handle], cwd);
   assert.equal(result?.data?.['executor'], 'gone', JSON.stringify(result));
-  if (!finished) assert.equal((result?.data?.['progress'] as { state?: string } | undefined)?.state, 'stopped', JSON.stringify(result?.data));
+  if (!finished)
+    assert.equal(
+      (result?.data?.['progress'] as { state?: string } | undefined)?.state,
+      'stopped',
+      JSON.stringify(result?.data),
+    );
   return handle;
 }
 
@@ -92,7 +120,18 @@ test = "${hold ? `if [ -f ${dir}/once ]; then exit 0; fi; touch ${dir}/once; ech
 `;
 
 describe('done killed at each step', () => {
-  const steps = ['locked', 'journal-opened', 'preconditions', 'stage-started:fix', 'stage-started:build', 'stage-started:check/test', 'job-started:test', 'proof-recorded', 'lock-released', 'journal-finished'];
+  const steps = [
+    'locked',
+    'journal-opened',
+    'preconditions',
+    'stage-started:fix',
+    'stage-started:build',
+    'stage-started:check/test',
+    'job-started:test',
+    'proof-recorded',
+    'lock-released',
+    'journal-finished',
+  ];
   for (const step of steps) {
     it(`a kill at done:${step}, then done again: Proof for the same commit, nothing lost or left running`, async () => {
       const dir = outsideDir();
@@ -101,11 +140,19 @@ describe('done killed at each step', () => {
       w.write('work.txt', 'w\n');
       w.commit('work');
       const head = w.git('rev-parse', 'HEAD');
-      const before = { commits: reachable(r), trunk: r.git('rev-parse', 'main').trim(), worktrees: worktrees(r).length };
+      const before = {
+        commits: reachable(r),
+        trunk: r.git('rev-parse', 'main').trim(),
+        worktrees: worktrees(r).length,
+      };
       const known = new Set(records(r).map((x) => x.handle));
 
       const killed = await cli(['done'], w.root, `done:${step}`);
-      assert.equal(killed.run.signal, 'SIGKILL', `the fault at done:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`);
+      assert.equal(
+        killed.run.signal,
+        'SIGKILL',
+        `the fault at done:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`,
+      );
       assertSafeAfterKill(r, before, w);
       assert.equal(worktrees(r).length, before.worktrees);
       const orphan = step === 'job-started:test' ? await pidFrom(join(dir, 'pid')) : undefined;
@@ -117,11 +164,16 @@ describe('done killed at each step', () => {
       const proof = again.result?.data?.['proof'] as { commit?: string } | undefined;
       assert.equal(proof?.commit, head, 'Proof names the commit the killed run was proving');
       const reused = ['proof-recorded', 'lock-released', 'journal-finished'].includes(step);
-      assert.equal(again.result?.data?.['gate_ran'], !reused, reused ? 'the recorded Proof is reused' : 'the gate runs again');
+      assert.equal(
+        again.result?.data?.['gate_ran'],
+        !reused,
+        reused ? 'the recorded Proof is reused' : 'the gate runs again',
+      );
       if (orphan !== undefined) await waitFor('the orphaned job to be reaped', () => !processAlive(orphan));
       assertSafeAfterKill(r, before, w);
       // A run that took the lock over leaves none behind (a reused Proof takes no lock: a dead claim may stay, unheld).
-      if (!reused) assert.ok(!existsSync(join(gitDir(w.root), 'discern', 'operation.lock')), 'the next run released the lock');
+      if (!reused)
+        assert.ok(!existsSync(join(gitDir(w.root), 'discern', 'operation.lock')), 'the next run released the lock');
     });
   }
 
@@ -135,7 +187,9 @@ describe('done killed at each step', () => {
     const known = new Set(records(r).map((x) => x.handle));
     const run = startCli(['done', '--json'], w.root);
     const job = await pidFrom(join(dir, 'pid'));
-    await waitFor("the job's process group in the journal", () => records(r).some((x) => !known.has(x.handle) && x.pgids.length > 0));
+    await waitFor("the job's process group in the journal", () =>
+      records(r).some((x) => !known.has(x.handle) && x.pgids.length > 0),
+    );
     // The realistic kill (an OOM kill, a closed terminal's kill -9): the job runs in a process group of its own
     // and survives it.
     run.child.kill('SIGKILL');
@@ -145,7 +199,11 @@ describe('done killed at each step', () => {
     await assertExecutorGone(r, known, w.root, false);
     const status = await cli(['status'], w.root);
     assert.equal(status.result?.ok, true, JSON.stringify(status.result));
-    assert.equal(status.result?.data?.['operation'], undefined, 'status shows no operation running (its executor is gone)');
+    assert.equal(
+      status.result?.data?.['operation'],
+      undefined,
+      'status shows no operation running (its executor is gone)',
+    );
     const again = await cli(['done'], w.root);
     assert.equal(again.result?.ok, true, JSON.stringify(again.result, null, 2));
     await waitFor('the orphaned job to be reaped', () => !processAlive(job));
@@ -165,18 +223,34 @@ describe('start killed at each step', () => {
     it(`a kill at start:${step}: nothing orphaned, and the next calls give a working effort`, async () => {
       const dir = outsideDir();
       const r = gateRepo(START_CONFIG(dir));
-      const before = { commits: reachable(r), trunk: r.git('rev-parse', 'main').trim(), worktrees: worktrees(r).length };
+      const before = {
+        commits: reachable(r),
+        trunk: r.git('rev-parse', 'main').trim(),
+        worktrees: worktrees(r).length,
+      };
       const killed = await cli(['start', 'job'], r.root, `start:${step}`);
-      assert.equal(killed.run.signal, 'SIGKILL', `the fault at start:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`);
+      assert.equal(
+        killed.run.signal,
+        'SIGKILL',
+        `the fault at start:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`,
+      );
       assertSafeAfterKill(r, before);
       const made = step !== 'locked';
       assert.equal(worktrees(r).length, before.worktrees + (made ? 1 : 0));
       // Every worktree git lists is one discern shows: a half-made effort is visible, never orphaned.
       const status = await cli(['status'], r.root);
       const fleet = (status.result?.data?.['fleet'] as { path: string }[] | undefined) ?? [];
-      for (const wt of worktrees(r)) assert.ok(fleet.some((f) => f.path === wt.path), `status lists ${wt.path}: ${JSON.stringify(fleet)}`);
+      for (const wt of worktrees(r))
+        assert.ok(
+          fleet.some((f) => f.path === wt.path),
+          `status lists ${wt.path}: ${JSON.stringify(fleet)}`,
+        );
       const prune = await cli(['worktree', 'prune', '--dry-run'], r.root);
-      assert.deepEqual(prune.result?.data?.['worktrees_pruned'], [], `git has no stale worktree to prune: ${JSON.stringify(prune.result)}`);
+      assert.deepEqual(
+        prune.result?.data?.['worktrees_pruned'],
+        [],
+        `git has no stale worktree to prune: ${JSON.stringify(prune.result)}`,
+      );
 
       const again = await cli(['start', 'job'], r.root);
       assert.equal(again.result?.ok, true, JSON.stringify(again.result, null, 2));
@@ -210,9 +284,17 @@ describe('update killed at each step', () => {
       r.write('theirs.txt', 'theirs\n');
       r.commit('theirs');
       const mine = w.git('rev-parse', 'HEAD');
-      const before = { commits: reachable(r), trunk: r.git('rev-parse', 'main').trim(), worktrees: worktrees(r).length };
+      const before = {
+        commits: reachable(r),
+        trunk: r.git('rev-parse', 'main').trim(),
+        worktrees: worktrees(r).length,
+      };
       const killed = await cli(['update'], w.root, `update:${step}`);
-      assert.equal(killed.run.signal, 'SIGKILL', `the fault at update:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`);
+      assert.equal(
+        killed.run.signal,
+        'SIGKILL',
+        `the fault at update:${step} killed discern: ${killed.run.stdout}${killed.run.stderr}`,
+      );
       assertSafeAfterKill(r, before, w);
       const tip = w.git('rev-parse', 'HEAD');
       assert.equal(tip === mine, step === 'locked', 'the branch is before or exactly at the merge');
@@ -227,7 +309,8 @@ describe('update killed at each step', () => {
       assertSafeAfterKill(r, before, w);
       // Only a run that merges takes the lock (and so takes the dead claim over); an up-to-date branch answers
       // without it, and the dead claim stays behind, unheld.
-      if (step === 'locked') assert.ok(!existsSync(join(gitDir(w.root), 'discern', 'operation.lock')), 'the next run released the lock');
+      if (step === 'locked')
+        assert.ok(!existsSync(join(gitDir(w.root), 'discern', 'operation.lock')), 'the next run released the lock');
     });
   }
 });

@@ -41,13 +41,19 @@ describe('the live heap of one server over 1,000 sequential calls', () => {
       for (let n = 1; n <= 1000; n += 1) {
         const [name, args] = calls[n % calls.length] ?? calls[0];
         const result = await client.callTool({ name, arguments: args });
-        assert.equal((result.structuredContent as { ok?: boolean } | undefined)?.ok, true, `call ${n}: ${JSON.stringify(result.structuredContent)}`);
+        assert.equal(
+          (result.structuredContent as { ok?: boolean } | undefined)?.ok,
+          true,
+          `call ${n}: ${JSON.stringify(result.structuredContent)}`,
+        );
         if (n === 100) warm = liveHeap();
       }
       const end = liveHeap();
       const growth = (end - warm) / warm;
       const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
-      t.diagnostic(`live heap after 100 calls ${mib(warm)} MiB, after 1000 ${mib(end)} MiB, growth ${(growth * 100).toFixed(1)}% (${((end - warm) / 900).toFixed(0)} bytes per call)`);
+      t.diagnostic(
+        `live heap after 100 calls ${mib(warm)} MiB, after 1000 ${mib(end)} MiB, growth ${(growth * 100).toFixed(1)}% (${((end - warm) / 900).toFixed(0)} bytes per call)`,
+      );
       assert.ok(growth < 0.1, `the live heap grew ${(growth * 100).toFixed(1)}% over 900 calls`);
     } finally {
       closing.abort();

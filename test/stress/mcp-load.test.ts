@@ -11,14 +11,22 @@ import { connectStdio, type Connected } from '../helpers/mcp-client.js';
 import { resultValidator } from '../helpers/published-schema.js';
 import { MINIMAL_CONFIG, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 type Call = readonly [name: string, args: Record<string, unknown>];
 
 let repo: ScratchRepo;
 let mcp: Connected;
 
 before(async () => {
-  repo = scratchRepo({ 'discern.toml': MINIMAL_CONFIG, 'src/a.ts': 'export const a = 1;\n', 'discern/map/10-guide/start.md': '# Start here\n\nThe project in one page.\n' });
+  repo = scratchRepo({
+    'discern.toml': MINIMAL_CONFIG,
+    'src/a.ts': 'export const a = 1;\n',
+    'discern/map/10-guide/start.md': '# Start here\n\nThe project in one page.\n',
+  });
   // A little history, so impact and coupling have something to say.
   repo.write('src/a.ts', 'export const a = 2;\n');
   repo.write('src/b.ts', 'export const b = 1;\n');
@@ -96,10 +104,12 @@ describe('50 concurrent tool calls on one server', () => {
     }
     const burst = Array.from({ length: 50 }, (_, k) => k % READS.length);
     const started = Date.now();
-    const answers = await Promise.all(burst.map(async (i) => {
-      const [name, args] = READS[i] as Call;
-      return { i, envelope: checked(name, (await mcp.client.callTool({ name, arguments: args })) as ToolResult) };
-    }));
+    const answers = await Promise.all(
+      burst.map(async (i) => {
+        const [name, args] = READS[i] as Call;
+        return { i, envelope: checked(name, (await mcp.client.callTool({ name, arguments: args })) as ToolResult) };
+      }),
+    );
     const took = Date.now() - started;
     assert.equal(answers.length, 50);
     let ok = 0;
@@ -108,12 +118,22 @@ describe('50 concurrent tool calls on one server', () => {
       const reference = alone.get(i) ?? {};
       if (envelope['ok'] === true) ok += 1;
       if (VERDICT_ONLY.has(name)) {
-        assert.deepEqual([envelope['verb'], envelope['ok'], envelope['error']], [reference['verb'], reference['ok'], reference['error']], `${name} ${JSON.stringify(args)}`);
+        assert.deepEqual(
+          [envelope['verb'], envelope['ok'], envelope['error']],
+          [reference['verb'], reference['ok'], reference['error']],
+          `${name} ${JSON.stringify(args)}`,
+        );
         continue;
       }
-      assert.deepEqual(comparable(envelope), comparable(reference), `${name} ${JSON.stringify(args)} answered differently under load`);
+      assert.deepEqual(
+        comparable(envelope),
+        comparable(reference),
+        `${name} ${JSON.stringify(args)} answered differently under load`,
+      );
     }
-    t.diagnostic(`50 concurrent calls over ${READS.length} distinct reads: ${ok} ok, ${50 - ok} refusals (as when made alone), ${took} ms`);
+    t.diagnostic(
+      `50 concurrent calls over ${READS.length} distinct reads: ${ok} ok, ${50 - ok} refusals (as when made alone), ${took} ms`,
+    );
     // Still up and still answering, and the logbook all those calls appended to still reads.
     const patterns = await callTool('discern_patterns', {});
     assert.equal(patterns['ok'], true, JSON.stringify(patterns));
@@ -137,41 +157,47 @@ function rssKiB(pid: number): number {
   return Number(match[1]);
 }
 
-describe('1,000 sequential tool calls on one server, after a warm-up', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  it('all answer; the resident memory after a 300-call warm-up and 1,000 calls later stays within 10%', async (t) => {
-    // A server of its own, so the warm-up is exactly the first calls it answers. V8 doubles the young generation
-    // once, to its full size, within the first few hundred calls; the warm-up covers that (ADR 0038).
-    const fresh = await connectStdio(repo.root);
-    t.after(() => fresh.client.close());
-    const pid = fresh.transport.pid;
-    assert.ok(pid !== null);
-    // A cheap mix: status spawns git, a manual search stays in process.
-    const cheap: readonly Call[] = [
-      ['discern_status', {}],
-      ['discern_docs', { search: 'proof' }],
-    ];
-    // Read with the server idle for a moment, as a user would see it between calls: V8 sweeps and returns pages
-    // on background threads, which lag on a loaded machine; the largest of three reads counts.
-    const settledRss = async (): Promise<number> => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return Math.max(rssKiB(pid), rssKiB(pid), rssKiB(pid));
-    };
-    const started = Date.now();
-    let warm = 0;
-    const WARM_UP = 300;
-    const MEASURED = 1000;
-    for (let n = 1; n <= WARM_UP + MEASURED; n += 1) {
-      const [name, args] = cheap[n % cheap.length] as Call;
-      const result = (await fresh.client.callTool({ name, arguments: args })) as ToolResult;
-      assert.equal(result.structuredContent?.['ok'], true, `call ${n}: ${JSON.stringify(result.structuredContent)}`);
-      if (n === WARM_UP) warm = await settledRss();
-    }
-    const end = await settledRss();
-    const growth = (end - warm) / warm;
-    t.diagnostic(`server VmRSS after ${WARM_UP} calls ${(warm / 1024).toFixed(1)} MiB, after ${WARM_UP + MEASURED} ${(end / 1024).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)}%; ${WARM_UP + MEASURED} calls in ${Date.now() - started} ms`);
-    // The server collects its own garbage once idle and the heap has grown (src/surfaces/mcp/idle-collect.ts),
-    // so what stays resident after the warm-up is what it keeps: flat, under 10% (ADR 0038).
-    assert.ok(growth < 0.1, `server RSS grew ${(growth * 100).toFixed(1)}% over ${MEASURED} calls after the warm-up`);
-    assert.ok(alive(pid));
-  });
-});
+describe(
+  '1,000 sequential tool calls on one server, after a warm-up',
+  { skip: process.platform !== 'linux' && 'reads /proc' },
+  () => {
+    it('all answer; the resident memory after a 300-call warm-up and 1,000 calls later stays within 10%', async (t) => {
+      // A server of its own, so the warm-up is exactly the first calls it answers. V8 doubles the young generation
+      // once, to its full size, within the first few hundred calls; the warm-up covers that (ADR 0038).
+      const fresh = await connectStdio(repo.root);
+      t.after(() => fresh.client.close());
+      const pid = fresh.transport.pid;
+      assert.ok(pid !== null);
+      // A cheap mix: status spawns git, a manual search stays in process.
+      const cheap: readonly Call[] = [
+        ['discern_status', {}],
+        ['discern_docs', { search: 'proof' }],
+      ];
+      // Read with the server idle for a moment, as a user would see it between calls: V8 sweeps and returns pages
+      // on background threads, which lag on a loaded machine; the largest of three reads counts.
+      const settledRss = async (): Promise<number> => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return Math.max(rssKiB(pid), rssKiB(pid), rssKiB(pid));
+      };
+      const started = Date.now();
+      let warm = 0;
+      const WARM_UP = 300;
+      const MEASURED = 1000;
+      for (let n = 1; n <= WARM_UP + MEASURED; n += 1) {
+        const [name, args] = cheap[n % cheap.length] as Call;
+        const result = (await fresh.client.callTool({ name, arguments: args })) as ToolResult;
+        assert.equal(result.structuredContent?.['ok'], true, `call ${n}: ${JSON.stringify(result.structuredContent)}`);
+        if (n === WARM_UP) warm = await settledRss();
+      }
+      const end = await settledRss();
+      const growth = (end - warm) / warm;
+      t.diagnostic(
+        `server VmRSS after ${WARM_UP} calls ${(warm / 1024).toFixed(1)} MiB, after ${WARM_UP + MEASURED} ${(end / 1024).toFixed(1)} MiB, growth ${(growth * 100).toFixed(1)}%; ${WARM_UP + MEASURED} calls in ${Date.now() - started} ms`,
+      );
+      // The server collects its own garbage once idle and the heap has grown (src/surfaces/mcp/idle-collect.ts),
+      // so what stays resident after the warm-up is what it keeps: flat, under 10% (ADR 0038).
+      assert.ok(growth < 0.1, `server RSS grew ${(growth * 100).toFixed(1)}% over ${MEASURED} calls after the warm-up`);
+      assert.ok(alive(pid));
+    });
+  },
+);

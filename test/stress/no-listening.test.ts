@@ -81,7 +81,11 @@ describe('no listening sockets', { skip: onLinux ? false : 'needs /proc' }, () =
   });
 
   it('the probe sees a listener when there is one (a control: a node process listening on TCP)', async () => {
-    const child = spawn(process.execPath, ['-e', "require('net').createServer().listen(0, '127.0.0.1', () => console.log('up'))"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', "require('net').createServer().listen(0, '127.0.0.1', () => console.log('up'))"],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     try {
       assert.match(listeningOf(child.pid as number).join(), /^tcp /);
@@ -99,7 +103,14 @@ describe('no listening sockets', { skip: onLinux ? false : 'needs /proc' }, () =
       assert.deepEqual(listeningOf(pid), [], `discern mcp listens after ${what}`);
     };
     check('start');
-    for (const [name, args] of [['discern_status', {}], ['discern_doctor', {}], ['discern_map', {}], ['discern_docs', { search: 'gate' }], ['discern_impact', {}], ['discern_coupling', {}]] as const) {
+    for (const [name, args] of [
+      ['discern_status', {}],
+      ['discern_doctor', {}],
+      ['discern_map', {}],
+      ['discern_docs', { search: 'gate' }],
+      ['discern_impact', {}],
+      ['discern_coupling', {}],
+    ] as const) {
       await mcp.client.callTool({ name, arguments: args });
       check(name);
     }
@@ -116,9 +127,26 @@ describe('no listening sockets', { skip: onLinux ? false : 'needs /proc' }, () =
   });
 
   it('a CLI gate while its job runs, and the desk-less CLI verbs while they run', async () => {
-    const runs: string[][] = [['done', '--json'], ['status', '--json'], ['doctor', '--json'], ['map', '--json'], ['docs', 'gate', '--json'], ['impact', '--json'], ['coupling', '--json'], ['patterns', '--json'], ['improvement', '--json'], ['progress', '--json'], ['checkpoints', '--json'], ['test', '--json']];
+    const runs: string[][] = [
+      ['done', '--json'],
+      ['status', '--json'],
+      ['doctor', '--json'],
+      ['map', '--json'],
+      ['docs', 'gate', '--json'],
+      ['impact', '--json'],
+      ['coupling', '--json'],
+      ['patterns', '--json'],
+      ['improvement', '--json'],
+      ['progress', '--json'],
+      ['checkpoints', '--json'],
+      ['test', '--json'],
+    ];
     for (const args of runs) {
-      const child = spawn(process.execPath, [DISCERN_BIN, ...args], { cwd: repo.root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [DISCERN_BIN, ...args], {
+        cwd: repo.root,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.resume();
       child.stderr.resume();
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -146,10 +174,16 @@ describe('the bundle', () => {
     };
     walk(dist);
     assert.ok(files.length > 0, 'dist/ is built');
-    const forbidden = [/\bcreateServer\s*\(/, /\.listen\s*\(/, /\bcreateSocket\s*\(/, /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](?:node:)?(?:net|http|https|http2|dgram|tls)["']/];
+    const forbidden = [
+      /\bcreateServer\s*\(/,
+      /\.listen\s*\(/,
+      /\bcreateSocket\s*\(/,
+      /(?:from\s*|import\s*\(\s*|require\s*\(\s*)["'](?:node:)?(?:net|http|https|http2|dgram|tls)["']/,
+    ];
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      for (const pattern of forbidden) assert.ok(!pattern.test(text), `${file.slice(dist.length + 1)} matches ${pattern}`);
+      for (const pattern of forbidden)
+        assert.ok(!pattern.test(text), `${file.slice(dist.length + 1)} matches ${pattern}`);
     }
     console.log(`bundle files checked: ${files.length}; socket samples taken: ${samples}`);
   });

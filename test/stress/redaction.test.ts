@@ -62,18 +62,28 @@ function stateFiles(root: string): string[] {
 }
 
 before(() => {
-  repo = scratchRepo({ 'discern.toml': config(1), 'tools/leak.sh': LEAK, '.gitignore': '.env\n.env.local\n', 'src/a.ts': 'export {};\n' });
+  repo = scratchRepo({
+    'discern.toml': config(1),
+    'tools/leak.sh': LEAK,
+    '.gitignore': '.env\n.env.local\n',
+    'src/a.ts': 'export {};\n',
+  });
   repo.write('.env', `# settings\nexport API_TOKEN="${TOKEN}"\nDB_PASSWORD=${PASSWORD} # the dev one\nPORT=80\n`);
   repo.write('.env.local', `LOCAL_VALUE='${LOCAL}'\n`);
 });
 
-describe('a failing gate whose job prints the env files\' values', () => {
+describe("a failing gate whose job prints the env files' values", () => {
   let handle = '';
 
   it('--json: the diagnostics, steps and progress show *** where the values were', async () => {
     const run = await runCli(['done', '--json'], { cwd: repo.root, env: cleanEnv() });
     assertClean('done --json', run.stdout + run.stderr);
-    const result = JSON.parse(run.stdout) as { ok: boolean; error?: string; data?: { handle?: string }; diagnostics?: { message: string }[] };
+    const result = JSON.parse(run.stdout) as {
+      ok: boolean;
+      error?: string;
+      data?: { handle?: string };
+      diagnostics?: { message: string }[];
+    };
     assert.equal(result.error, 'gate_failed', run.stdout.slice(0, 1000));
     const messages = (result.diagnostics ?? []).map((d) => d.message).join('\n');
     assert.match(messages, /\*\*\*/, `the JUnit failure is reported, masked: ${messages}`);
@@ -122,7 +132,10 @@ describe('a failing gate whose job prints the env files\' values', () => {
     }
     assert.ok(masked > 0, 'the output files hold the mask');
     // The short value is not a secret: the port still reads as printed.
-    const outputs = files.filter((f) => f.endsWith('.log')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const outputs = files
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     assert.match(outputs, /on port 80/);
     // The value written in two pieces, with a pause between, is still caught whole.
     assert.match(outputs, /split across two writes: \*\*\*$/m);

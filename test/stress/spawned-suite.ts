@@ -54,7 +54,8 @@ export function hostileCliSpawned(index: number, count: number): void {
         });
       const chosen = calls.slice(0, SPAWNED);
       // The protocol commands' accepted calls run here only: a few of them on top.
-      if (PROTOCOL_COMMANDS.has(name)) chosen.push(...calls.filter((c) => checkArgv(c.argv).kind !== 'error').slice(0, 5));
+      if (PROTOCOL_COMMANDS.has(name))
+        chosen.push(...calls.filter((c) => checkArgv(c.argv).kind !== 'error').slice(0, 5));
       const t0 = performance.now();
       await pool(chosen, PARALLEL, async (call) => {
         writeFileSync(join(root, 'discern.toml'), GOOD_CONFIG);
@@ -68,13 +69,18 @@ export function hostileCliSpawned(index: number, count: number): void {
           try {
             judge(call, r);
           } catch (error) {
-            throw new Error(`spawned ${JSON.stringify(call.argv).slice(0, 500)} (seed ${SEED}): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+            throw new Error(
+              `spawned ${JSON.stringify(call.argv).slice(0, 500)} (seed ${SEED}): ${error instanceof Error ? error.message : String(error)}`,
+              { cause: error },
+            );
           }
         }
         sandbox.assertIntact();
       });
       total += chosen.length;
-      counts.push(`${name.padEnd(20)} ${String(chosen.length).padStart(3)} spawned ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      counts.push(
+        `${name.padEnd(20)} ${String(chosen.length).padStart(3)} spawned ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
     }
     for (const line of counts) t.diagnostic(line);
     t.diagnostic(`${total} processes in ${((performance.now() - started) / 1000).toFixed(1)} s, ${PARALLEL} at a time`);

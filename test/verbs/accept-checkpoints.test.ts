@@ -50,19 +50,29 @@ function note(r: ScratchRepo, commit: string): NonNullable<ReturnType<typeof par
 }
 
 function worktrees(r: ScratchRepo): number {
-  return r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+  return r
+    .git('worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
 }
 
-describe('accept: unmet stop checkpoints need the owner\'s variance', () => {
+describe("accept: unmet stop checkpoints need the owner's variance", () => {
   it('unmet goes green at done; accept refuses awaiting_variance, then lands with variance and confirmed, recorded in the note', async () => {
     const r = trackedRepo(repos, `${API_SCOPE}${API_REVIEW}`);
     const w = await startEffort(r, 'breaking', 'src/api/users.ts', 'export const users = 2;\n');
-    const done = await call('done', { unmet: [{ id: 'api-review', why: 'renames a field; clients updated in the same release' }] }, w.path);
+    const done = await call(
+      'done',
+      { unmet: [{ id: 'api-review', why: 'renames a field; clients updated in the same release' }] },
+      w.path,
+    );
     assert.ok(done.ok, show(done));
     const before = trunk(r);
     const refused = await call('accept', { confirmed: true }, w.path);
     assert.equal(refused.error, 'awaiting_variance', show(refused));
-    assert.deepEqual(accepted(refused).variances_required?.map((u) => [u.id, u.why]), [['api-review', 'renames a field; clients updated in the same release']]);
+    assert.deepEqual(
+      accepted(refused).variances_required?.map((u) => [u.id, u.why]),
+      [['api-review', 'renames a field; clients updated in the same release']],
+    );
     assert.equal(trunk(r), before, 'nothing landed');
     const unconfirmed = await call('accept', { variance: 'owner accepts the break for 2.0' }, w.path);
     assert.equal(unconfirmed.error, 'awaiting_variance', 'a variance needs confirmed');
@@ -73,7 +83,10 @@ describe('accept: unmet stop checkpoints need the owner\'s variance', () => {
     assert.equal(d.variances?.[0]?.checkpoint, 'api-review');
     assert.equal(d.variances?.[0]?.why, 'owner accepts the break for 2.0');
     const payload = note(r, trunk(r));
-    assert.deepEqual(payload.acceptance?.variances?.map((v) => [v.checkpoint, v.why]), [['api-review', 'owner accepts the break for 2.0']]);
+    assert.deepEqual(
+      payload.acceptance?.variances?.map((v) => [v.checkpoint, v.why]),
+      [['api-review', 'owner accepts the break for 2.0']],
+    );
     assert.match(payload.acceptance?.variances?.[0]?.subject ?? '', /^[0-9a-f]{64}$/);
   });
 
@@ -119,7 +132,10 @@ describe('accept: checkpoints on the composed result', () => {
     assert.equal(served.error, 'awaiting_declaration', show(served));
     const judgment = accepted(served).integration_judgment;
     assert.equal(judgment?.decision, 'awaiting_declaration');
-    assert.deepEqual(judgment?.awaiting.map((q) => [q.id, q.matched]), [['api-review', ['src/api/orders.ts']]]);
+    assert.deepEqual(
+      judgment?.awaiting.map((q) => [q.id, q.matched]),
+      [['api-review', ['src/api/orders.ts']]],
+    );
     const receipt = judgment?.composition.receipt ?? '';
     assert.match(receipt, /^CR-[0-9a-f]{20}$/);
     assert.equal(judgment?.composition.trunk, tip);
@@ -127,10 +143,18 @@ describe('accept: checkpoints on the composed result', () => {
     assert.equal(trunk(r), tip, 'the trunk is untouched');
     assert.match(served.hints?.at(-1) ?? '', new RegExp(receipt));
 
-    const wrong = await call('accept', { confirmed: true, met: ['api-review'], composition_receipt: 'CR-00000000000000000000' }, w.path);
+    const wrong = await call(
+      'accept',
+      { confirmed: true, met: ['api-review'], composition_receipt: 'CR-00000000000000000000' },
+      w.path,
+    );
     assert.equal(wrong.error, 'precondition_failed', show(wrong));
     assert.match(wrong.message ?? '', /does not match/);
-    assert.equal(accepted(wrong).integration_judgment?.composition.receipt, receipt, 'the kept composition still waits under its receipt');
+    assert.equal(
+      accepted(wrong).integration_judgment?.composition.receipt,
+      receipt,
+      'the kept composition still waits under its receipt',
+    );
     assert.equal(trunk(r), tip);
 
     const landed = await call('accept', { confirmed: true, met: ['api-review'], composition_receipt: receipt }, w.path);
@@ -148,18 +172,37 @@ describe('accept: checkpoints on the composed result', () => {
     const first = accepted(await call('accept', { confirmed: true }, w.path)).integration_judgment?.composition;
     r.write('docs/more.md', 'more\n');
     r.commit('the trunk moves again');
-    const stale = await call('accept', { confirmed: true, met: ['api-review'], composition_receipt: first?.receipt ?? '' }, w.path);
+    const stale = await call(
+      'accept',
+      { confirmed: true, met: ['api-review'], composition_receipt: first?.receipt ?? '' },
+      w.path,
+    );
     assert.equal(stale.error, 'precondition_failed', show(stale));
     assert.match(stale.message ?? '', /main moved/);
     const fresh = accepted(stale).integration_judgment?.composition;
     assert.ok(fresh && fresh.receipt !== first?.receipt && fresh.trunk === trunk(r), show(stale));
 
-    const unmet = await call('accept', { confirmed: true, unmet: [{ id: 'api-review', why: 'breaking on purpose' }], composition_receipt: fresh.receipt }, w.path);
+    const unmet = await call(
+      'accept',
+      {
+        confirmed: true,
+        unmet: [{ id: 'api-review', why: 'breaking on purpose' }],
+        composition_receipt: fresh.receipt,
+      },
+      w.path,
+    );
     assert.equal(unmet.error, 'awaiting_variance', show(unmet));
     assert.equal(accepted(unmet).integration_judgment?.decision, 'awaiting_variance');
-    const landed = await call('accept', { confirmed: true, variance: 'the owner takes the break', composition_receipt: fresh.receipt }, w.path);
+    const landed = await call(
+      'accept',
+      { confirmed: true, variance: 'the owner takes the break', composition_receipt: fresh.receipt },
+      w.path,
+    );
     assert.ok(landed.ok, show(landed));
-    assert.deepEqual(note(r, trunk(r)).acceptance?.variances?.map((v) => [v.checkpoint, v.why]), [['api-review', 'the owner takes the break']]);
+    assert.deepEqual(
+      note(r, trunk(r)).acceptance?.variances?.map((v) => [v.checkpoint, v.why]),
+      [['api-review', 'the owner takes the break']],
+    );
   });
 });
 

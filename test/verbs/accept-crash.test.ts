@@ -13,23 +13,49 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 function worktreeCount(r: ScratchRepo): number {
-  return r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+  return r
+    .git('worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
 }
 
 interface Landed {
   ok: boolean;
   error?: string;
-  data?: { landing?: { recovery_performed: boolean; recovered_from?: string; landed_commit?: string; worktree_removed: boolean; branch_deleted: boolean }; proof_note?: { write: { status: string } } };
+  data?: {
+    landing?: {
+      recovery_performed: boolean;
+      recovered_from?: string;
+      landed_commit?: string;
+      worktree_removed: boolean;
+      branch_deleted: boolean;
+    };
+    proof_note?: { write: { status: string } };
+  };
 }
 
-async function acceptCli(r: ScratchRepo, target: string, fault?: string): Promise<{ killed: boolean; result?: Landed }> {
-  const run = await runCli(['accept', target, '--confirmed', '--json'], { cwd: r.root, env: cleanEnv(fault ? { DISCERN_FAULT: `accept:${fault}` } : {}) });
+async function acceptCli(
+  r: ScratchRepo,
+  target: string,
+  fault?: string,
+): Promise<{ killed: boolean; result?: Landed }> {
+  const run = await runCli(['accept', target, '--confirmed', '--json'], {
+    cwd: r.root,
+    env: cleanEnv(fault ? { DISCERN_FAULT: `accept:${fault}` } : {}),
+  });
   if (run.signal === 'SIGKILL') return { killed: true };
   return { killed: false, result: onlyJson(run) as unknown as Landed };
 }
 
 describe('accept killed at each landing step', () => {
-  for (const step of ['started', 'trunk_landed', 'note_written', 'resources_destroyed', 'worktree_removed', 'branch_deleted']) {
+  for (const step of [
+    'started',
+    'trunk_landed',
+    'note_written',
+    'resources_destroyed',
+    'worktree_removed',
+    'branch_deleted',
+  ]) {
     it(`a kill at ${step}, then accept again: landed exactly once, cleaned up, nothing lost`, async () => {
       const r = trackedRepo(repos);
       const w = await effort(r, 'crash', 'crash.txt', 'c\n');
@@ -92,6 +118,10 @@ describe('accept killed at each landing step', () => {
     assert.equal(worktreeCount(r), 1, 'no integration worktree left');
     assert.ok(!r.git('branch', '--list', 'discern/*').trim());
     assert.ok(!existsSync(b.path) && !existsSync(a.path));
-    assert.equal(r.git('rev-list', '--count', `${tip}..main`).trim(), '2', 'the effort and its merge commit landed once');
+    assert.equal(
+      r.git('rev-list', '--count', `${tip}..main`).trim(),
+      '2',
+      'the effort and its merge commit landed once',
+    );
   });
 });

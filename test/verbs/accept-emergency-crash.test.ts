@@ -37,7 +37,16 @@ interface Landed {
   error?: string;
   message?: string;
   hints?: string[];
-  data?: { emergency?: Emergency; landing?: { recovery_performed: boolean; recovered_from?: string; worktree_removed: boolean; branch_deleted: boolean }; root?: string };
+  data?: {
+    emergency?: Emergency;
+    landing?: {
+      recovery_performed: boolean;
+      recovered_from?: string;
+      worktree_removed: boolean;
+      branch_deleted: boolean;
+    };
+    root?: string;
+  };
 }
 
 async function redRepair(): Promise<{ r: ScratchRepo; path: string; head: string; before: string }> {
@@ -49,14 +58,24 @@ async function redRepair(): Promise<{ r: ScratchRepo; path: string; head: string
   return { r, path: w.path, head, before };
 }
 
-async function cli(r: ScratchRepo, args: string[], fault?: string): Promise<{ killed: boolean; code: number | null; result?: Landed }> {
-  const run = await runCli([...args, '--json'], { cwd: r.root, env: cleanEnv(fault ? { DISCERN_FAULT: `emergency:${fault}` } : {}) });
+async function cli(
+  r: ScratchRepo,
+  args: string[],
+  fault?: string,
+): Promise<{ killed: boolean; code: number | null; result?: Landed }> {
+  const run = await runCli([...args, '--json'], {
+    cwd: r.root,
+    env: cleanEnv(fault ? { DISCERN_FAULT: `emergency:${fault}` } : {}),
+  });
   if (run.signal === 'SIGKILL') return { killed: true, code: null };
   return { killed: false, code: run.code, result: onlyJson(run) as unknown as Landed };
 }
 
 function worktreeCount(r: ScratchRepo): number {
-  return r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length;
+  return r
+    .git('worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
 }
 
 function exceptionOn(r: ScratchRepo, commit: string): ReturnType<typeof parseExceptionNote> {
@@ -68,7 +87,14 @@ function exceptionOn(r: ScratchRepo, commit: string): ReturnType<typeof parseExc
 }
 
 describe('an emergency landing killed at each step', () => {
-  for (const step of ['started', 'note_written', 'trunk_landed', 'resources_destroyed', 'worktree_removed', 'branch_deleted']) {
+  for (const step of [
+    'started',
+    'note_written',
+    'trunk_landed',
+    'resources_destroyed',
+    'worktree_removed',
+    'branch_deleted',
+  ]) {
     it(`a kill at ${step}, then recover: landed exactly once, recorded, cleaned up`, async () => {
       const { r, path, head, before } = await redRepair();
       const preview = await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON]);
@@ -78,7 +104,11 @@ describe('an emergency landing killed at each step', () => {
       const id = preview.result?.data?.emergency?.landing_id ?? '';
       assert.match(id, /^E-[0-9a-f]{12}$/);
 
-      const killed = await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON, '--confirmed', '--approval-token', token], step);
+      const killed = await cli(
+        r,
+        ['accept', 'repair', '--emergency', '--reason', REASON, '--confirmed', '--approval-token', token],
+        step,
+      );
       assert.equal(killed.killed, true, `the fault at ${step} killed the process`);
       const trunkNow = r.git('rev-parse', 'main').trim();
       const landedYet = !['started', 'note_written'].includes(step);
@@ -86,8 +116,14 @@ describe('an emergency landing killed at each step', () => {
       // The record is written before the trunk moves: the repair is never on the trunk without it.
       if (landedYet || step === 'note_written') assert.equal(exceptionOn(r, head)?.payload.landing_id, id);
       const status = await call('status', {}, r.root);
-      assert.ok(status.verb === 'status' && status.data && 'emergency_pending' in status.data, JSON.stringify(status.data));
-      assert.deepEqual(status.data.emergency_pending?.map((e) => e.landing_id), [id]);
+      assert.ok(
+        status.verb === 'status' && status.data && 'emergency_pending' in status.data,
+        JSON.stringify(status.data),
+      );
+      assert.deepEqual(
+        status.data.emergency_pending?.map((e) => e.landing_id),
+        [id],
+      );
 
       const recovered = await cli(r, ['accept', '--recover', id]);
       assert.ok(recovered.result?.ok, JSON.stringify(recovered.result, null, 2));
@@ -103,7 +139,9 @@ describe('an emergency landing killed at each step', () => {
       assert.equal(worktreeCount(r), 1);
       assert.ok(!r.git('branch', '--list', 'agent/repair').trim());
       assert.ok(!existsSync(join(r.root, '.git', 'discern', 'locks', 'accept.lock')), 'no lock left held');
-      const record = JSON.parse(readFileSync(join(r.root, '.git', 'discern', 'emergency', `${id}.json`), 'utf8')) as { completed_at?: string };
+      const record = JSON.parse(readFileSync(join(r.root, '.git', 'discern', 'emergency', `${id}.json`), 'utf8')) as {
+        completed_at?: string;
+      };
       assert.ok(record.completed_at, 'the transaction is closed as completed');
 
       // Idempotent: recovering a finished landing answers with it and changes nothing.
@@ -120,7 +158,9 @@ describe('an emergency landing killed at each step', () => {
 
   it('the same confirmed call repeated after a kill resumes the landing it started', async () => {
     const { r, head } = await redRepair();
-    const token = (await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON])).result?.data?.emergency?.approval_token ?? '';
+    const token =
+      (await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON])).result?.data?.emergency?.approval_token ??
+      '';
     const args = ['accept', 'repair', '--emergency', '--reason', REASON, '--confirmed', '--approval-token', token];
     assert.equal((await cli(r, args, 'trunk_landed')).killed, true);
     const again = await cli(r, args);
@@ -132,7 +172,25 @@ describe('an emergency landing killed at each step', () => {
   it('a kill before the trunk moved, then the trunk moves elsewhere: recover lands nothing and withdraws the record', async () => {
     const { r, path, head, before } = await redRepair();
     const preview = (await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON])).result?.data?.emergency;
-    assert.equal((await cli(r, ['accept', 'repair', '--emergency', '--reason', REASON, '--confirmed', '--approval-token', preview?.approval_token ?? ''], 'note_written')).killed, true);
+    assert.equal(
+      (
+        await cli(
+          r,
+          [
+            'accept',
+            'repair',
+            '--emergency',
+            '--reason',
+            REASON,
+            '--confirmed',
+            '--approval-token',
+            preview?.approval_token ?? '',
+          ],
+          'note_written',
+        )
+      ).killed,
+      true,
+    );
     assert.ok(exceptionOn(r, head));
     r.write('elsewhere.txt', 'moved\n');
     r.commit('the trunk moves on');
@@ -160,23 +218,45 @@ describe('emergency integration over MCP', () => {
     const { r, path, head } = await redRepair();
     const mcp = await connectStdio(path);
     try {
-      const preview = await mcp.client.callTool({ name: 'discern_accept', arguments: { action: 'emergency', reason: REASON } });
+      const preview = await mcp.client.callTool({
+        name: 'discern_accept',
+        arguments: { action: 'emergency', reason: REASON },
+      });
       assert.equal(preview.isError, true);
       const previewed = preview.structuredContent as Landed;
       assert.equal(previewed.error, 'confirmation_required');
       const text = (preview.content as { type: string; text: string }[])[0]?.text ?? '';
       assert.match(text, /without passing Proof/);
       assert.match(text, /approval_token/);
-      const landed = await mcp.client.callTool({ name: 'discern_accept', arguments: { action: 'emergency', reason: REASON, confirmed: true, approval_token: previewed.data?.emergency?.approval_token } });
+      const landed = await mcp.client.callTool({
+        name: 'discern_accept',
+        arguments: {
+          action: 'emergency',
+          reason: REASON,
+          confirmed: true,
+          approval_token: previewed.data?.emergency?.approval_token,
+        },
+      });
       assert.equal(landed.isError, false, JSON.stringify(landed.structuredContent));
       assert.equal((landed.structuredContent as Landed).data?.emergency?.record?.commit, head);
       const status = await mcp.client.callTool({ name: 'discern_status', arguments: {} });
-      const statusData = (status.structuredContent as { data: { root: string; landed_exception?: { commit: string }; landed_proof?: unknown } }).data;
+      const statusData = (
+        status.structuredContent as {
+          data: { root: string; landed_exception?: { commit: string }; landed_proof?: unknown };
+        }
+      ).data;
       assert.equal(statusData.root, r.root);
       assert.equal(statusData.landed_exception?.commit, head);
       assert.equal(statusData.landed_proof, undefined);
-      const emergencyFlag = await mcp.client.callTool({ name: 'discern_accept', arguments: { emergency: true, reason: REASON } });
-      assert.equal((emergencyFlag.structuredContent as Landed).error, 'invalid_arguments', 'emergency is the CLI spelling only');
+      const emergencyFlag = await mcp.client.callTool({
+        name: 'discern_accept',
+        arguments: { emergency: true, reason: REASON },
+      });
+      assert.equal(
+        (emergencyFlag.structuredContent as Landed).error,
+        'invalid_arguments',
+        'emergency is the CLI spelling only',
+      );
     } finally {
       await mcp.client.close();
     }

@@ -65,11 +65,20 @@ interface Repair {
 /** An effort whose change touches `file` and is not proven (its checks never ran). */
 async function repair(r: ScratchRepo, id: string, file: string): Promise<Repair> {
   const w = await effort(r, id, file, 'export const users = 2;\n', false);
-  return { id, path: w.path, head: w.git('rev-parse', 'HEAD').trim(), commit: w.change, gitDir: w.git('rev-parse', '--absolute-git-dir').trim() };
+  return {
+    id,
+    path: w.path,
+    head: w.git('rev-parse', 'HEAD').trim(),
+    commit: w.change,
+    gitDir: w.git('rev-parse', '--absolute-git-dir').trim(),
+  };
 }
 
 function emergencyOf(result: DiscernResult): NonNullable<DiscernAcceptData['emergency']> {
-  assert.ok(result.verb === 'accept' && result.data && !('issues' in result.data) && result.data.emergency, show(result));
+  assert.ok(
+    result.verb === 'accept' && result.data && !('issues' in result.data) && result.data.emergency,
+    show(result),
+  );
   return result.data.emergency;
 }
 
@@ -106,8 +115,14 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     assert.equal(preview.error, 'awaiting_declaration', show(preview));
     const waiting = preparationOf(preview);
     assert.equal(waiting.required, true);
-    assert.deepEqual(waiting.outstanding?.map((q) => q.id), ['api-review']);
-    assert.deepEqual(waiting.questions?.map((q) => [q.id, q.mode]).sort(), [['api-docs', 'advise'], ['api-review', 'stop']]);
+    assert.deepEqual(
+      waiting.outstanding?.map((q) => q.id),
+      ['api-review'],
+    );
+    assert.deepEqual(waiting.questions?.map((q) => [q.id, q.mode]).sort(), [
+      ['api-docs', 'advise'],
+      ['api-review', 'stop'],
+    ]);
     assert.equal(waiting.receipt_problem?.kind, 'missing');
     assert.equal(emergencyOf(preview).approval_token, undefined, 'no token without preparation');
     assert.match(preview.message ?? '', /api-review — “Is the API change backwards compatible\?”/);
@@ -127,7 +142,10 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     assert.deepEqual(p.recorded, ['api-review']);
     assert.equal(p.outstanding, undefined);
     assert.deepEqual(emergencyOf(prepared).checks, { failed: [], never_ran: ['build', 'test'], stale: [] });
-    assert.ok(prepared.steps?.some((s) => /evaluated the checkpoint triggers/.test(s.label)), show(prepared.steps));
+    assert.ok(
+      prepared.steps?.some((s) => /evaluated the checkpoint triggers/.test(s.label)),
+      show(prepared.steps),
+    );
     assert.ok(!prepared.steps?.some((s) => s.kind === 'job'), 'no validation job runs');
     assert.equal(tip(r), before);
     // Preparing the same facts again gives the same receipt.
@@ -139,17 +157,33 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     const e = emergencyOf(approved);
     assert.match(e.approval_token ?? '', /^EA1\./);
     assert.equal(e.preparation?.receipt, p.receipt);
-    assert.ok(approved.plan?.details?.some((d) => d.startsWith(`checkpoint preparation ${p.receipt}: declared met api-review`)), show(approved.plan));
+    assert.ok(
+      approved.plan?.details?.some((d) => d.startsWith(`checkpoint preparation ${p.receipt}: declared met api-review`)),
+      show(approved.plan),
+    );
 
     // The confirmed call needs the receipt too.
-    const withoutReceipt = await call('accept', { ...EMERGENCY, confirmed: true, approval_token: e.approval_token }, w.path);
+    const withoutReceipt = await call(
+      'accept',
+      { ...EMERGENCY, confirmed: true, approval_token: e.approval_token },
+      w.path,
+    );
     assert.equal(withoutReceipt.error, 'awaiting_declaration', show(withoutReceipt));
     assert.equal(tip(r), before);
 
-    const landed = await call('accept', { ...EMERGENCY, confirmed: true, approval_token: e.approval_token, preparation_receipt: p.receipt }, w.path);
+    const landed = await call(
+      'accept',
+      { ...EMERGENCY, confirmed: true, approval_token: e.approval_token, preparation_receipt: p.receipt },
+      w.path,
+    );
     assert.ok(landed.ok, show(landed));
     assert.equal(tip(r), w.head);
-    assert.deepEqual(emergencyOf(landed).preparation, { evaluated: true, required: true, receipt: p.receipt, met: ['api-review'] });
+    assert.deepEqual(emergencyOf(landed).preparation, {
+      evaluated: true,
+      required: true,
+      receipt: p.receipt,
+      met: ['api-review'],
+    });
     const note = parseExceptionNote(r.git('notes', '--ref=refs/notes/discern-exceptions', 'show', w.head));
     assert.ok(note && validatePayload?.(note.payload), show(validatePayload?.errors));
     assert.deepEqual(note.payload.checkpoints, { preparation: p.receipt, met: ['api-review'] });
@@ -159,18 +193,37 @@ describe('accept action "emergency" with checkpoint preparation', () => {
   it('a new commit or another reason after preparation: the receipt no longer holds; a token issued under no preparation is refused', async () => {
     const r = repo();
     const w = await repair(r, 'stale', 'api/users.ts');
-    const receipt = preparationOf(await call('accept', { ...EMERGENCY, prepare: true, met: ['api-review'] }, w.path)).receipt;
+    const receipt = preparationOf(
+      await call('accept', { ...EMERGENCY, prepare: true, met: ['api-review'] }, w.path),
+    ).receipt;
     assert.ok(receipt);
 
     // The approval is bound to the preparation: a token for the same plan without it does not hold.
     const unprepared = emergencyOf(await call('accept', { ...EMERGENCY, preparation_receipt: receipt }, w.path));
-    const bare = issueApproval(key(r), { trunk: unprepared.trunk, repair: { effort: unprepared.repair.effort, branch: unprepared.repair.branch, head: unprepared.repair.head }, reason: REASON, checks: unprepared.checks }, new Date());
-    const unbound = await call('accept', { ...EMERGENCY, confirmed: true, approval_token: bare.token, preparation_receipt: receipt }, w.path);
+    const bare = issueApproval(
+      key(r),
+      {
+        trunk: unprepared.trunk,
+        repair: { effort: unprepared.repair.effort, branch: unprepared.repair.branch, head: unprepared.repair.head },
+        reason: REASON,
+        checks: unprepared.checks,
+      },
+      new Date(),
+    );
+    const unbound = await call(
+      'accept',
+      { ...EMERGENCY, confirmed: true, approval_token: bare.token, preparation_receipt: receipt },
+      w.path,
+    );
     assert.equal(unbound.error, 'confirmation_required', show(unbound));
     assert.equal(emergencyOf(unbound).token_problem?.kind, 'changed');
     assert.match(unbound.message ?? '', /under another checkpoint preparation/);
 
-    const otherReason = await call('accept', { action: 'emergency', reason: 'another reason', preparation_receipt: receipt }, w.path);
+    const otherReason = await call(
+      'accept',
+      { action: 'emergency', reason: 'another reason', preparation_receipt: receipt },
+      w.path,
+    );
     assert.equal(otherReason.error, 'awaiting_declaration', show(otherReason));
     assert.equal(preparationOf(otherReason).receipt_problem?.kind, 'changed');
     assert.match(otherReason.message ?? '', /the reason is not the one prepared/);
@@ -179,16 +232,28 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     const head = w.commit('notes.txt', 'n\n');
     const moved = await call('accept', { ...EMERGENCY, preparation_receipt: receipt }, w.path);
     assert.equal(moved.error, 'awaiting_declaration', show(moved));
-    assert.match(moved.message ?? '', new RegExp(`the repair's HEAD moved from ${w.head.slice(0, 12)} to ${head.slice(0, 12)}`));
-    const confirmed = await call('accept', { ...EMERGENCY, confirmed: true, approval_token: unprepared.approval_token, preparation_receipt: receipt }, w.path);
+    assert.match(
+      moved.message ?? '',
+      new RegExp(`the repair's HEAD moved from ${w.head.slice(0, 12)} to ${head.slice(0, 12)}`),
+    );
+    const confirmed = await call(
+      'accept',
+      { ...EMERGENCY, confirmed: true, approval_token: unprepared.approval_token, preparation_receipt: receipt },
+      w.path,
+    );
     assert.equal(confirmed.error, 'awaiting_declaration', 'the confirmed call checks the receipt first');
 
     // A commit to the checkpoint's files reopens the question: it needs declaring again.
     w.commit('api/users.ts', 'export const users = 3;\n');
     const reopened = await call('accept', { ...EMERGENCY, preparation_receipt: receipt }, w.path);
     assert.equal(reopened.error, 'awaiting_declaration');
-    assert.deepEqual(preparationOf(reopened).outstanding?.map((q) => [q.id, q.state]), [['api-review', 'reopened']]);
-    const fresh = preparationOf(await call('accept', { ...EMERGENCY, prepare: true, met: ['api-review'] }, w.path)).receipt;
+    assert.deepEqual(
+      preparationOf(reopened).outstanding?.map((q) => [q.id, q.state]),
+      [['api-review', 'reopened']],
+    );
+    const fresh = preparationOf(
+      await call('accept', { ...EMERGENCY, prepare: true, met: ['api-review'] }, w.path),
+    ).receipt;
     assert.ok(fresh && fresh !== receipt);
     const ready = await call('accept', { ...EMERGENCY, preparation_receipt: fresh }, w.path);
     assert.equal(ready.error, 'confirmation_required', show(ready));
@@ -203,12 +268,22 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     w.commit('broken', 'x\n');
     const refused = await call('accept', EMERGENCY, w.path);
     assert.equal(refused.error, 'precondition_failed', show(refused));
-    assert.match(refused.message ?? '', /declared unmet .*api-review \(“renames a field”\).*blocks an emergency landing/);
-    assert.deepEqual(preparationOf(refused).unmet?.map((u) => u.id), ['api-review']);
+    assert.match(
+      refused.message ?? '',
+      /declared unmet .*api-review \(“renames a field”\).*blocks an emergency landing/,
+    );
+    assert.deepEqual(
+      preparationOf(refused).unmet?.map((u) => u.id),
+      ['api-review'],
+    );
     const prepare = await call('accept', { ...EMERGENCY, prepare: true }, w.path);
     assert.equal(prepare.error, 'precondition_failed', 'no receipt while it is unmet');
     assert.equal(preparationOf(prepare).receipt, undefined);
-    for (const input of [{ ...EMERGENCY, unmet: [{ id: 'api-review', why: 'no' }] }, { ...EMERGENCY, prepare: true, unmet: [{ id: 'api-review', why: 'no' }] }, { ...EMERGENCY, variance: 'owner accepts' }]) {
+    for (const input of [
+      { ...EMERGENCY, unmet: [{ id: 'api-review', why: 'no' }] },
+      { ...EMERGENCY, prepare: true, unmet: [{ id: 'api-review', why: 'no' }] },
+      { ...EMERGENCY, variance: 'owner accepts' },
+    ]) {
       const bad = await call('accept', input, w.path);
       assert.equal(bad.error, 'invalid_arguments', show(input));
       assert.match(bad.message ?? '', /blocks an emergency landing/);
@@ -245,11 +320,20 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     const preview = await call('accept', EMERGENCY, w.path);
     assert.equal(preview.error, 'confirmation_required', show(preview));
     assert.equal(emergencyOf(preview).preparation, undefined);
-    assert.ok(preview.plan?.details?.includes('checkpoint preparation: not needed (no stop checkpoint question fires on the repair)'), show(preview.plan));
+    assert.ok(
+      preview.plan?.details?.includes(
+        'checkpoint preparation: not needed (no stop checkpoint question fires on the repair)',
+      ),
+      show(preview.plan),
+    );
     const prepared = await call('accept', { ...EMERGENCY, prepare: true }, w.path);
     assert.ok(prepared.ok, show(prepared));
     assert.equal(preparationOf(prepared).required, false);
-    const landed = await call('accept', { ...EMERGENCY, confirmed: true, approval_token: emergencyOf(preview).approval_token }, w.path);
+    const landed = await call(
+      'accept',
+      { ...EMERGENCY, confirmed: true, approval_token: emergencyOf(preview).approval_token },
+      w.path,
+    );
     assert.ok(landed.ok, show(landed));
     const note = parseExceptionNote(r.git('notes', '--ref=refs/notes/discern-exceptions', 'show', w.head));
     assert.equal(note?.payload.checkpoints, undefined);
@@ -260,13 +344,19 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     const w = await repair(r, 'keys', 'api/users.ts');
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ ...EMERGENCY, prepare: true, confirmed: true }, /`prepare` .* does not go with `confirmed`/],
-      [{ ...EMERGENCY, prepare: true, confirmed: true, approval_token: 'x' }, /does not go with `confirmed`, `approval_token`/],
+      [
+        { ...EMERGENCY, prepare: true, confirmed: true, approval_token: 'x' },
+        /does not go with `confirmed`, `approval_token`/,
+      ],
       [{ ...EMERGENCY, prepare: true, preparation_receipt: 'x' }, /does not go with `preparation_receipt`/],
       [{ recover: 'E-000000000000', prepare: true }, /`recover` .* drop `prepare`/],
       [{ action: 'emergency', prepare: true }, /`reason` is required/],
       [{ prepare: true }, /`prepare` goes with `action: "emergency"` only/],
       [{ action: 'queue', prepare: true }, /`prepare` goes with `action: "emergency"` only/],
-      [{ preparation_receipt: 'x', confirmed: true, action: 'queue' }, /`preparation_receipt` goes with `action: "emergency"` only/],
+      [
+        { preparation_receipt: 'x', confirmed: true, action: 'queue' },
+        /`preparation_receipt` goes with `action: "emergency"` only/,
+      ],
       [{ ...EMERGENCY, met: ['api-review'] }, /`met` goes with `prepare: true`/],
       [{ ...EMERGENCY, dry_run: true, preparation_receipt: 'x' }, /drop `preparation_receipt`/],
       [{ ...EMERGENCY, composition_receipt: 'x' }, /composes nothing/],
@@ -282,16 +372,32 @@ describe('accept action "emergency" with checkpoint preparation', () => {
     assert.equal(preparationOf(forged).receipt_problem?.kind, 'forged');
   });
 
-  it('the CLI prepares with --prepare --met and previews with --preparation-receipt', { skip: !existsSync(fileURLToPath(new URL('../../dist/discern.js', import.meta.url))) && 'needs `npx tsx build/build.ts`' }, async () => {
-    const r = repo();
-    const w = await repair(r, 'cli', 'api/users.ts');
-    const prepared = onlyJson(await runCli(['accept', '--json', '--emergency', '--reason', REASON, '--prepare', '--met', 'api-review'], { cwd: w.path }));
-    assert.equal(prepared.ok, true, show(prepared));
-    const receipt = (prepared.data as DiscernAcceptData).emergency?.preparation?.receipt;
-    assert.ok(receipt);
-    const preview = onlyJson(await runCli(['accept', '--json', '--emergency', '--reason', REASON, '--preparation-receipt', receipt], { cwd: w.path }));
-    assert.equal(preview.error, 'confirmation_required', show(preview));
-  });
+  it(
+    'the CLI prepares with --prepare --met and previews with --preparation-receipt',
+    {
+      skip:
+        !existsSync(fileURLToPath(new URL('../../dist/discern.js', import.meta.url))) &&
+        'needs `npx tsx build/build.ts`',
+    },
+    async () => {
+      const r = repo();
+      const w = await repair(r, 'cli', 'api/users.ts');
+      const prepared = onlyJson(
+        await runCli(['accept', '--json', '--emergency', '--reason', REASON, '--prepare', '--met', 'api-review'], {
+          cwd: w.path,
+        }),
+      );
+      assert.equal(prepared.ok, true, show(prepared));
+      const receipt = (prepared.data as DiscernAcceptData).emergency?.preparation?.receipt;
+      assert.ok(receipt);
+      const preview = onlyJson(
+        await runCli(['accept', '--json', '--emergency', '--reason', REASON, '--preparation-receipt', receipt], {
+          cwd: w.path,
+        }),
+      );
+      assert.equal(preview.error, 'confirmation_required', show(preview));
+    },
+  );
 
   it('drove accept through success and failure', () => assertDriven(['accept']));
 });

@@ -87,7 +87,13 @@ describe('accept action "emergency"', () => {
     assert.equal(e.reason, REASON);
     assert.deepEqual(e.checks, { failed: ['build'], never_ran: [], stale: ['lint', 'test'] });
     // The Proof of the first commit stays on record: it is what makes lint and test stale, not missing.
-    assert.deepEqual(e.evidence?.map((row) => [row.source, row.current, row.verdict, row.commit === w.head]), [['proof', false, 'green', false], ['last_run', true, 'red', true]]);
+    assert.deepEqual(
+      e.evidence?.map((row) => [row.source, row.current, row.verdict, row.commit === w.head]),
+      [
+        ['proof', false, 'green', false],
+        ['last_run', true, 'red', true],
+      ],
+    );
     assert.match(e.approval_token ?? '', /^EA1\./);
     assert.match(e.landing_id ?? '', /^E-[0-9a-f]{12}$/);
     assert.ok(Date.parse(e.expires_at ?? '') - Date.now() > APPROVAL_TTL_MS - 60_000);
@@ -115,7 +121,11 @@ describe('accept action "emergency"', () => {
     // A sibling waiting for the repair to be green, and one waiting for it to land, watch the landing happen.
     const watchingGreen = call('await', { green: 'repair', timeout: 60 }, r.root);
     const watchingLanded = call('await', { landed: 'repair', timeout: 60 }, r.root);
-    const landed = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: preview.approval_token }, w.path);
+    const landed = await call(
+      'accept',
+      { action: 'emergency', reason: REASON, confirmed: true, approval_token: preview.approval_token },
+      w.path,
+    );
     assert.ok(landed.ok, JSON.stringify(landed, null, 2));
     const d = data(landed);
     const e = emergencyOf(landed);
@@ -124,9 +134,19 @@ describe('accept action "emergency"', () => {
     assert.deepEqual(e.trunk, { name: 'main', tip: before });
     assert.deepEqual(e.checks, preview.checks);
     assert.deepEqual(e.record, { ref: 'refs/notes/discern-exceptions', commit: w.head });
-    assert.match(e.line ?? '', /^discern exception E-[0-9a-f]{12}: main @ [0-9a-f]{12} landed by emergency integration, not Proof/);
+    assert.match(
+      e.line ?? '',
+      /^discern exception E-[0-9a-f]{12}: main @ [0-9a-f]{12} landed by emergency integration, not Proof/,
+    );
     assert.ok(Date.parse(e.approved_at ?? '') > 0);
-    assert.deepEqual(d.landing, { recovery_performed: false, trunk_landed: true, landed_commit: w.head, fast_forward: true, worktree_removed: true, branch_deleted: true });
+    assert.deepEqual(d.landing, {
+      recovery_performed: false,
+      trunk_landed: true,
+      landed_commit: w.head,
+      fast_forward: true,
+      worktree_removed: true,
+      branch_deleted: true,
+    });
     assert.equal(d.root, r.root);
     assert.equal(d.proof_line, undefined, 'an exception has no Proof line');
     assert.equal(d.proof_note, undefined);
@@ -143,11 +163,17 @@ describe('accept action "emergency"', () => {
     assert.equal(note.payload.reason, REASON);
     assert.deepEqual(note.payload.checks, e.checks);
     assert.equal(parseProofNote(body), undefined, 'the exception cannot be read as Proof');
-    assert.throws(() => r.git('notes', '--ref=refs/notes/discern', 'show', w.head), 'no Proof note on the landed commit');
+    assert.throws(
+      () => r.git('notes', '--ref=refs/notes/discern', 'show', w.head),
+      'no Proof note on the landed commit',
+    );
 
     // status shows the exception, not Proof; await green never counts it as green, await landed reports it.
     const status = await call('status', {}, r.root);
-    assert.ok(status.verb === 'status' && status.data && 'landed_exception' in status.data, JSON.stringify(status.data));
+    assert.ok(
+      status.verb === 'status' && status.data && 'landed_exception' in status.data,
+      JSON.stringify(status.data),
+    );
     assert.equal(status.data.landed_proof, undefined);
     assert.equal(status.data.landed_exception?.landing_id, e.landing_id);
     assert.equal(status.data.landed_exception?.commit, w.head);
@@ -159,12 +185,25 @@ describe('accept action "emergency"', () => {
     assert.equal(green.data.resume, undefined, 'nothing to wait for any more');
     assert.match(green.hints?.join(' ') ?? '', /will never be green/);
     const landedWatch = await watchingLanded;
-    assert.ok(landedWatch.ok && landedWatch.verb === 'await' && landedWatch.data && 'met' in landedWatch.data, JSON.stringify(landedWatch, null, 2));
+    assert.ok(
+      landedWatch.ok && landedWatch.verb === 'await' && landedWatch.data && 'met' in landedWatch.data,
+      JSON.stringify(landedWatch, null, 2),
+    );
     assert.equal(landedWatch.data.met, true);
     assert.equal(landedWatch.data.observed.exception?.landing_id, e.landing_id);
 
     // Repeating the same confirmed call answers with the same landing, without landing anything again.
-    const again = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: preview.approval_token, target: 'repair' }, r.root);
+    const again = await call(
+      'accept',
+      {
+        action: 'emergency',
+        reason: REASON,
+        confirmed: true,
+        approval_token: preview.approval_token,
+        target: 'repair',
+      },
+      r.root,
+    );
     assert.ok(again.ok, JSON.stringify(again, null, 2));
     assert.equal(emergencyOf(again).landing_id, e.landing_id);
     assert.equal(tip(r), w.head);
@@ -176,8 +215,21 @@ describe('accept action "emergency"', () => {
     const preview = emergencyOf(await call('accept', { action: 'emergency', reason: REASON }, w.path));
     // A token signed with the repository's own key for exactly this plan, issued 16 minutes ago: only the
     // clock can refuse it.
-    const old = issueApproval(key(r), { trunk: preview.trunk, repair: { effort: preview.repair.effort, branch: preview.repair.branch, head: preview.repair.head }, reason: REASON, checks: preview.checks }, new Date(Date.now() - APPROVAL_TTL_MS - 60_000));
-    const refused = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: old.token }, w.path);
+    const old = issueApproval(
+      key(r),
+      {
+        trunk: preview.trunk,
+        repair: { effort: preview.repair.effort, branch: preview.repair.branch, head: preview.repair.head },
+        reason: REASON,
+        checks: preview.checks,
+      },
+      new Date(Date.now() - APPROVAL_TTL_MS - 60_000),
+    );
+    const refused = await call(
+      'accept',
+      { action: 'emergency', reason: REASON, confirmed: true, approval_token: old.token },
+      w.path,
+    );
     assert.equal(refused.error, 'confirmation_required');
     const e = emergencyOf(refused);
     assert.equal(e.state, 'expired');
@@ -186,24 +238,46 @@ describe('accept action "emergency"', () => {
     assert.notEqual(e.approval_token, old.token);
     assert.equal(tip(r), preview.trunk.tip);
     // The same plan, issued just now with the same key, lands: the age was the only problem.
-    const fresh = issueApproval(key(r), { trunk: preview.trunk, repair: { effort: preview.repair.effort, branch: preview.repair.branch, head: preview.repair.head }, reason: REASON, checks: preview.checks }, new Date());
-    const landed = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: fresh.token }, w.path);
+    const fresh = issueApproval(
+      key(r),
+      {
+        trunk: preview.trunk,
+        repair: { effort: preview.repair.effort, branch: preview.repair.branch, head: preview.repair.head },
+        reason: REASON,
+        checks: preview.checks,
+      },
+      new Date(),
+    );
+    const landed = await call(
+      'accept',
+      { action: 'emergency', reason: REASON, confirmed: true, approval_token: fresh.token },
+      w.path,
+    );
     assert.ok(landed.ok, JSON.stringify(landed, null, 2));
   });
 
   it('a tampered or foreign token is refused as forged; a different reason as a changed plan', async () => {
     const r = repo();
     const w = await redRepair(r);
-    const token = emergencyOf(await call('accept', { action: 'emergency', reason: REASON }, w.path)).approval_token ?? '';
+    const token =
+      emergencyOf(await call('accept', { action: 'emergency', reason: REASON }, w.path)).approval_token ?? '';
     const parts = token.split('.');
     // The claims say another trunk tip: the signature no longer matches them.
     parts[2] = parts[2]?.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) ?? '';
     for (const forged of [parts.join('.'), 'not-a-token', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`]) {
-      const refused = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: forged }, w.path);
+      const refused = await call(
+        'accept',
+        { action: 'emergency', reason: REASON, confirmed: true, approval_token: forged },
+        w.path,
+      );
       assert.equal(refused.error, 'confirmation_required');
       assert.equal(emergencyOf(refused).token_problem?.kind, 'forged', forged);
     }
-    const otherReason = await call('accept', { action: 'emergency', reason: 'another reason', confirmed: true, approval_token: token }, w.path);
+    const otherReason = await call(
+      'accept',
+      { action: 'emergency', reason: 'another reason', confirmed: true, approval_token: token },
+      w.path,
+    );
     assert.equal(emergencyOf(otherReason).token_problem?.kind, 'changed');
     assert.match(otherReason.message ?? '', /the reason is not the one approved/);
     assert.ok(existsSync(w.path));
@@ -214,7 +288,11 @@ describe('accept action "emergency"', () => {
     const w = await redRepair(r);
     const token = emergencyOf(await call('accept', { action: 'emergency', reason: REASON }, w.path)).approval_token;
     const newHead = w.change('more.txt', 'more\n');
-    const refused = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: token }, w.path);
+    const refused = await call(
+      'accept',
+      { action: 'emergency', reason: REASON, confirmed: true, approval_token: token },
+      w.path,
+    );
     assert.equal(refused.error, 'confirmation_required');
     const e = emergencyOf(refused);
     assert.equal(e.token_problem?.kind, 'changed');
@@ -224,7 +302,11 @@ describe('accept action "emergency"', () => {
     // The trunk moving is a changed plan too.
     r.write('elsewhere.txt', 'moved\n');
     r.commit('the trunk moves');
-    const moved = await call('accept', { action: 'emergency', reason: REASON, confirmed: true, approval_token: e.approval_token }, w.path);
+    const moved = await call(
+      'accept',
+      { action: 'emergency', reason: REASON, confirmed: true, approval_token: e.approval_token },
+      w.path,
+    );
     assert.equal(moved.error, 'precondition_failed', 'the repair no longer includes the trunk');
   });
 
@@ -240,7 +322,7 @@ describe('accept action "emergency"', () => {
     assert.equal(refused.data, undefined, 'no plan, no token');
   });
 
-  it('a repair carrying another effort\'s unlanded work is refused', async () => {
+  it("a repair carrying another effort's unlanded work is refused", async () => {
     const r = repo();
     const other = await effort(r, 'other', 'other.txt', 'o\n');
     const w = await effort(r, 'rider', 'fix.txt', 'fixed\n', false);
@@ -272,9 +354,15 @@ describe('accept action "emergency"', () => {
       [{ action: 'emergency' }, /`reason` is required/],
       [{ action: 'emergency', reason: '   ' }, /`reason` is required/],
       [{ action: 'emergency', reason: REASON, approval_token: 'x' }, /`approval_token` goes with `confirmed: true`/],
-      [{ action: 'emergency', reason: REASON, dry_run: true, confirmed: true }, /`dry_run` previews and `confirmed` lands/],
+      [
+        { action: 'emergency', reason: REASON, dry_run: true, confirmed: true },
+        /`dry_run` previews and `confirmed` lands/,
+      ],
       [{ recover: 'E-000000000000', confirmed: true, reason: REASON }, /`recover` .* drop `reason`, `confirmed`/],
-      [{ action: 'emergency', reason: REASON, confirmed: true, approve_standard: true }, /`approve_standard` does not go with/],
+      [
+        { action: 'emergency', reason: REASON, confirmed: true, approve_standard: true },
+        /`approve_standard` does not go with/,
+      ],
     ];
     for (const [input, message] of cases) {
       const refused = await call('accept', input, w.path);

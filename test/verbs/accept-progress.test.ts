@@ -22,12 +22,34 @@ describe('accept and live progress', () => {
     assert.ok(first.ok, JSON.stringify(first, null, 2));
 
     const updates: LiveUpdate[] = [];
-    const result = await invoke('accept', { confirmed: true }, { surface: 'cli', defaultTarget: b.path, env: cleanEnv(), signal: new AbortController().signal, progress: (u) => updates.push(u) });
+    const result = await invoke(
+      'accept',
+      { confirmed: true },
+      {
+        surface: 'cli',
+        defaultTarget: b.path,
+        env: cleanEnv(),
+        signal: new AbortController().signal,
+        progress: (u) => updates.push(u),
+      },
+    );
     assert.ok(result.ok, JSON.stringify(result, null, 2));
     const events: LiveEvent[] = updates.flatMap((u) => [...(u.events ?? [])]);
-    assert.ok(events.some((e) => e.kind === 'plan' && e.producers.includes('test')), JSON.stringify(events));
-    const states = events.filter((e): e is Extract<LiveEvent, { kind: 'producer' }> => e.kind === 'producer' && e.label === 'test').map((e) => e.state);
+    assert.ok(
+      events.some((e) => e.kind === 'plan' && e.producers.includes('test')),
+      JSON.stringify(events),
+    );
+    const states = events
+      .filter((e): e is Extract<LiveEvent, { kind: 'producer' }> => e.kind === 'producer' && e.label === 'test')
+      .map((e) => e.state);
     assert.deepEqual([states[0], states.at(-1)], ['running', 'ok'], JSON.stringify(states));
-    assert.ok(updates.some((u) => u.durable === true && /R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress/.test(u.message)), 'the integration run\'s handle is announced');
+    assert.ok(
+      updates.some(
+        (u) =>
+          u.durable === true &&
+          /R1-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2} — read it back with discern progress/.test(u.message),
+      ),
+      "the integration run's handle is announced",
+    );
   });
 });

@@ -19,7 +19,9 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 const repo = (extra = ''): ScratchRepo => trackedRepo(repos, extra);
 
-const noteSchema = JSON.parse(readFileSync(fileURLToPath(new URL('../../schema/discern-proof-note.schema.json', import.meta.url)), 'utf8')) as object;
+const noteSchema = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../schema/discern-proof-note.schema.json', import.meta.url)), 'utf8'),
+) as object;
 const validateNote = new Ajv2020({ strict: false }).compile(noteSchema);
 
 function accepted(result: Awaited<ReturnType<typeof call>>): DiscernAcceptData {
@@ -55,7 +57,14 @@ describe('accept', () => {
     const result = await call('accept', { confirmed: true }, w.path);
     assert.ok(result.ok, JSON.stringify(result, null, 2));
     const d = accepted(result);
-    assert.deepEqual(d.landing, { recovery_performed: false, trunk_landed: true, landed_commit: head, fast_forward: true, worktree_removed: true, branch_deleted: true });
+    assert.deepEqual(d.landing, {
+      recovery_performed: false,
+      trunk_landed: true,
+      landed_commit: head,
+      fast_forward: true,
+      worktree_removed: true,
+      branch_deleted: true,
+    });
     assert.deepEqual(d.consent, { source: 'conversation' });
     assert.equal(d.root, r.root);
     assert.equal(trunk(r), head);
@@ -71,7 +80,7 @@ describe('accept', () => {
     assert.deepEqual(note.payload.acceptance, { consent: { source: 'conversation' } });
   });
 
-  it('the owner\'s grant is CLI only, recorded, and lands', async () => {
+  it("the owner's grant is CLI only, recorded, and lands", async () => {
     const r = repo();
     const w = await effort(r, 'granted', 'g.txt', 'g\n');
     const overMcp = await call('accept', { target: 'granted', grant: true }, r.root, {}, 'mcp');
@@ -109,10 +118,20 @@ describe('accept', () => {
     assert.deepEqual(second.gate_validation, { mode: 'rerun', composed: true, commit: second.landing?.landed_commit });
     const tip = trunk(r);
     assert.equal(tip, second.landing?.landed_commit);
-    assert.deepEqual(r.git('rev-list', '--parents', '-n', '1', tip).trim().split(' ').slice(1), [first.landing?.landed_commit, bHead]);
+    assert.deepEqual(r.git('rev-list', '--parents', '-n', '1', tip).trim().split(' ').slice(1), [
+      first.landing?.landed_commit,
+      bHead,
+    ]);
     assert.match(second.proof_line ?? '', /^discern Proof: agent\/beta \+ main @ /);
     assert.equal(r.git('notes', '--ref=refs/notes/discern', 'list').trim().split('\n').length, 2);
-    assert.equal(r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1, 'no integration worktree left');
+    assert.equal(
+      r
+        .git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+      'no integration worktree left',
+    );
     assert.ok(!r.git('branch', '--list', 'discern/*').trim());
   });
 
@@ -127,13 +146,22 @@ describe('accept', () => {
     assert.match(result.message ?? '', /shared\.txt/);
     assert.equal(trunk(r), tip);
     assert.ok(existsSync(b.path));
-    assert.equal(r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 2);
+    assert.equal(
+      r
+        .git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      2,
+    );
   });
 
   it('a composition the gate fails goes back with diagnostics and the trunk untouched', async () => {
     const r = repo();
     // Each side alone is green; together they create conflict-marker's ingredients and the test job fails.
-    r.write('discern.toml', `${BASE_CONFIG.replace('test = "test ! -f conflict-marker"', 'test = "if [ -f one.txt ] && [ -f two.txt ]; then echo \'combo.txt:1:1: error: one and two together\'; exit 1; fi"')}`);
+    r.write(
+      'discern.toml',
+      `${BASE_CONFIG.replace('test = "test ! -f conflict-marker"', 'test = "if [ -f one.txt ] && [ -f two.txt ]; then echo \'combo.txt:1:1: error: one and two together\'; exit 1; fi"')}`,
+    );
     r.commit('a test that fails only on the combination');
     const a = await effort(r, 'one', 'one.txt', '1\n');
     const b = await effort(r, 'two', 'two.txt', '2\n');
@@ -179,7 +207,13 @@ describe('accept', () => {
     accepted(await call('accept', { action: 'queue' }, b.path));
     const again = accepted(await call('accept', { action: 'queue' }, a.path));
     assert.equal(again.submission?.submission_id, first.submission?.submission_id);
-    assert.deepEqual(again.queue?.map((q) => [q.effort, q.position]), [['qa', 1], ['qb', 2]]);
+    assert.deepEqual(
+      again.queue?.map((q) => [q.effort, q.position]),
+      [
+        ['qa', 1],
+        ['qb', 2],
+      ],
+    );
     const oldHead = a.git('rev-parse', 'HEAD').trim();
     a.change('qa.txt', 'a2\n');
     assert.ok((await call('done', {}, a.path)).ok);
@@ -218,7 +252,14 @@ describe('accept', () => {
     for (const w of [first, second, mine]) assert.equal((await call('accept', { action: 'queue' }, w.path)).ok, true);
     const result = await call('accept', { confirmed: true }, mine.path);
     assert.ok(result.ok, JSON.stringify(result, null, 2));
-    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.selected, l.status]), [['docs-a', false, 'landed'], ['docs-b', false, 'landed'], ['code', true, 'landed']]);
+    assert.deepEqual(
+      accepted(result).landings?.map((l) => [l.effort, l.selected, l.status]),
+      [
+        ['docs-a', false, 'landed'],
+        ['docs-b', false, 'landed'],
+        ['code', true, 'landed'],
+      ],
+    );
     assert.equal(r.git('rev-list', '--count', 'main').trim(), '6', 'initial, three efforts, two compositions');
   });
 
@@ -229,11 +270,17 @@ describe('accept', () => {
     assert.equal((await call('accept', { action: 'queue' }, ahead.path)).ok, true);
     const result = await call('accept', { confirmed: true }, conflicting.path);
     assert.equal(result.error, 'partial_acceptance');
-    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.status]), [['docs-c', 'landed'], ['clash', 'refused']]);
+    assert.deepEqual(
+      accepted(result).landings?.map((l) => [l.effort, l.status]),
+      [
+        ['docs-c', 'landed'],
+        ['clash', 'refused'],
+      ],
+    );
     assert.ok(existsSync(conflicting.path));
   });
 
-  it('an effort with nothing off the trunk is refused, and no note is written over the trunk tip\'s', async () => {
+  it("an effort with nothing off the trunk is refused, and no note is written over the trunk tip's", async () => {
     const r = repo();
     const landedFirst = await effort(r, 'first', 'f.txt', 'f\n');
     assert.equal((await call('accept', { confirmed: true }, landedFirst.path)).ok, true);
@@ -257,7 +304,13 @@ describe('accept', () => {
     const mine = await effort(r, 'code-ok', 'ok.txt', 'ok\n');
     const result = await call('accept', { confirmed: true }, mine.path);
     assert.ok(result.ok, JSON.stringify(result, null, 2));
-    assert.deepEqual(accepted(result).landings?.map((l) => [l.effort, l.status]), [['docs-stuck', 'failed'], ['code-ok', 'landed']]);
+    assert.deepEqual(
+      accepted(result).landings?.map((l) => [l.effort, l.status]),
+      [
+        ['docs-stuck', 'failed'],
+        ['code-ok', 'landed'],
+      ],
+    );
     const queue = accepted(await call('accept', { dry_run: true }, stuck.path)).queue ?? [];
     assert.match(queue.find((q) => q.effort === 'docs-stuck')?.reason ?? '', /last landing attempt failed/);
   });

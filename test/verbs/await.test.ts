@@ -14,15 +14,20 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 function awaited(result: Awaited<ReturnType<typeof call>>): DiscernAwaitData {
-  assert.ok(result.ok && result.verb === 'await' && result.data && 'met' in result.data, JSON.stringify(result, null, 2));
+  assert.ok(
+    result.ok && result.verb === 'await' && result.data && 'met' in result.data,
+    JSON.stringify(result, null, 2),
+  );
   return result.data;
 }
 
 function later(ms: number, action: () => void): Promise<void> {
-  return new Promise((resolve) => setTimeout(() => {
-    action();
-    resolve();
-  }, ms));
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      action();
+      resolve();
+    }, ms),
+  );
 }
 
 describe('await', () => {
@@ -87,7 +92,11 @@ describe('await', () => {
   it('a cancelled wait is a success with no effect', async () => {
     const r = trackedRepo(repos);
     const controller = new AbortController();
-    const waiting = invoke('await', { trunk_moved: true, timeout: 30 }, { surface: 'mcp', defaultTarget: r.root, env: cleanEnv(), signal: controller.signal });
+    const waiting = invoke(
+      'await',
+      { trunk_moved: true, timeout: 30 },
+      { surface: 'mcp', defaultTarget: r.root, env: cleanEnv(), signal: controller.signal },
+    );
     await later(300, () => controller.abort());
     const result = await waiting;
     assert.ok(result.ok && result.verb === 'await' && result.data && 'met' in result.data);

@@ -12,7 +12,19 @@ import type { DiscernCheckpointsData, DiscernDoneData } from '../../generated/ty
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { serveQuestions } from '../../src/engine/checkpoints/index.js';
-import { addWorktree, cleanupGate, count, counter, envelope, gateRepo, gitDir, head, markerPath, type Checkout, type Envelope } from '../helpers/gate-repo.js';
+import {
+  addWorktree,
+  cleanupGate,
+  count,
+  counter,
+  envelope,
+  gateRepo,
+  gitDir,
+  head,
+  markerPath,
+  type Checkout,
+  type Envelope,
+} from '../helpers/gate-repo.js';
 
 after(cleanupGate);
 
@@ -37,21 +49,30 @@ async function firing(root: string): Promise<string[]> {
 }
 
 /** A project whose trunk defines `checkpoints`, and a worktree on a new branch from it. */
-function project(checkpoints: string, files: Record<string, string> = {}, jobs = '[jobs]\ntest = "true"\n'): { trunk: ReturnType<typeof gateRepo>; wt: Checkout } {
-  const trunk = gateRepo(`${jobs}\n[scopes.api]\npaths = ["src/api/**"]\n\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n\n[generated.client]\npaths = ["gen/**"]\nrun = "true"\n\n${checkpoints}`, {
-    'src/api/users.ts': 'export const users = 1;\nexport const legacy = 2;\n',
-    'src/api/orders.ts': 'export const orders = 1;\n',
-    'src/core/math.ts': 'export const one = 1;\n',
-    'docs/api.md': '# API\n',
-    'gen/client.ts': 'export {};\n',
-    ...files,
-  });
+function project(
+  checkpoints: string,
+  files: Record<string, string> = {},
+  jobs = '[jobs]\ntest = "true"\n',
+): { trunk: ReturnType<typeof gateRepo>; wt: Checkout } {
+  const trunk = gateRepo(
+    `${jobs}\n[scopes.api]\npaths = ["src/api/**"]\n\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n\n[generated.client]\npaths = ["gen/**"]\nrun = "true"\n\n${checkpoints}`,
+    {
+      'src/api/users.ts': 'export const users = 1;\nexport const legacy = 2;\n',
+      'src/api/orders.ts': 'export const orders = 1;\n',
+      'src/core/math.ts': 'export const one = 1;\n',
+      'docs/api.md': '# API\n',
+      'gen/client.ts': 'export {};\n',
+      ...files,
+    },
+  );
   return { trunk, wt: addWorktree(trunk, `feature-${Math.random().toString(36).slice(2, 8)}`) };
 }
 
 describe('triggers', () => {
   it('scope and paths selectors fire on the files they match, and not otherwise', async () => {
-    const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Is the API change backwards compatible?"\n\n[checkpoints.core]\npaths = ["src/core/**"]\nquestion = "Was the math reviewed?"\n`);
+    const { wt } = project(
+      `[checkpoints.api-review]\nscope = "api"\nquestion = "Is the API change backwards compatible?"\n\n[checkpoints.core]\npaths = ["src/core/**"]\nquestion = "Was the math reviewed?"\n`,
+    );
     assert.deepEqual(await firing(wt.root), []);
     wt.write('src/api/users.ts', 'export const users = 2;\n');
     wt.commit('api change');
@@ -62,21 +83,28 @@ describe('triggers', () => {
   });
 
   it('kinds keeps only files changed that way; a rename is a deletion and an addition', async () => {
-    const { wt } = project(`[checkpoints.removed]\nscope = "api"\nkinds = ["deleted"]\nquestion = "Who still calls it?"\n\n[checkpoints.added]\nscope = "api"\nkinds = ["added"]\nquestion = "Is it documented?"\n`);
+    const { wt } = project(
+      `[checkpoints.removed]\nscope = "api"\nkinds = ["deleted"]\nquestion = "Who still calls it?"\n\n[checkpoints.added]\nscope = "api"\nkinds = ["added"]\nquestion = "Is it documented?"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('modify');
     assert.deepEqual(await firing(wt.root), []);
     wt.git('mv', 'src/api/orders.ts', 'src/api/purchases.ts');
     wt.commit('rename');
     const data = report(envelope(await call('checkpoints', {}, wt.root)));
-    assert.deepEqual(data.checkpoints.filter((c) => c.preview.holds).map((c) => [c.id, c.preview.matched]), [
-      ['removed', ['src/api/orders.ts']],
-      ['added', ['src/api/purchases.ts']],
-    ]);
+    assert.deepEqual(
+      data.checkpoints.filter((c) => c.preview.holds).map((c) => [c.id, c.preview.matched]),
+      [
+        ['removed', ['src/api/orders.ts']],
+        ['added', ['src/api/purchases.ts']],
+      ],
+    );
   });
 
   it('adds_matching and removes_matching look at the text of added and removed lines', async () => {
-    const { wt } = project(`[checkpoints.todo]\nscope = "api"\nadds_matching = ["TODO", "FIXME"]\nquestion = "Is the TODO tracked?"\n\n[checkpoints.legacy]\nscope = "api"\nremoves_matching = ["legacy"]\nquestion = "Are legacy callers gone?"\n`);
+    const { wt } = project(
+      `[checkpoints.todo]\nscope = "api"\nadds_matching = ["TODO", "FIXME"]\nquestion = "Is the TODO tracked?"\n\n[checkpoints.legacy]\nscope = "api"\nremoves_matching = ["legacy"]\nquestion = "Are legacy callers gone?"\n`,
+    );
     wt.write('src/api/orders.ts', 'export const orders = 1;\nexport const more = 2;\n');
     wt.commit('no marker');
     assert.deepEqual(await firing(wt.root), []);
@@ -91,7 +119,9 @@ describe('triggers', () => {
   });
 
   it('new_directory fires for a file added in a directory the merge-base lacks, not for one added beside others', async () => {
-    const { wt } = project(`[checkpoints.new-area]\npaths = ["src/**"]\nnew_directory = true\nquestion = "Does the new module belong here?"\n`);
+    const { wt } = project(
+      `[checkpoints.new-area]\npaths = ["src/**"]\nnew_directory = true\nquestion = "Does the new module belong here?"\n`,
+    );
     wt.write('src/api/extra.ts', 'x\n');
     wt.commit('added beside others');
     assert.deepEqual(await firing(wt.root), []);
@@ -102,11 +132,16 @@ describe('triggers', () => {
   });
 
   it('min_changed_files and min_changed_lines are thresholds over the matched files', async () => {
-    const { wt } = project(`[checkpoints.wide]\nscope = "api"\nmin_changed_files = 2\nquestion = "Wide API change: reviewed?"\n\n[checkpoints.big]\nscope = "api"\nmin_changed_lines = 6\nquestion = "Big API change: reviewed?"\n`);
+    const { wt } = project(
+      `[checkpoints.wide]\nscope = "api"\nmin_changed_files = 2\nquestion = "Wide API change: reviewed?"\n\n[checkpoints.big]\nscope = "api"\nmin_changed_lines = 6\nquestion = "Big API change: reviewed?"\n`,
+    );
     wt.write('src/api/users.ts', 'export const users = 3;\nexport const legacy = 2;\n');
     wt.commit('one file, two lines');
     const one = report(envelope(await call('checkpoints', {}, wt.root)));
-    assert.deepEqual(one.checkpoints.map((c) => c.preview.holds), [false, false]);
+    assert.deepEqual(
+      one.checkpoints.map((c) => c.preview.holds),
+      [false, false],
+    );
     assert.match(one.checkpoints[0]?.preview.why ?? '', /fewer than 2 files/);
     wt.write('src/api/orders.ts', 'a\nb\nc\nd\n');
     wt.commit('second file, more lines');
@@ -114,7 +149,9 @@ describe('triggers', () => {
   });
 
   it('deletion_dominant, binary and min_commits', async () => {
-    const { wt } = project(`[checkpoints.shrink]\nscope = "api"\ndeletion_dominant = true\nquestion = "Deleting more than adding: intended?"\n\n[checkpoints.blob]\npaths = ["assets/**"]\nbinary = true\nquestion = "Is the binary licensed?"\n\n[checkpoints.long]\npaths = ["**"]\nmin_commits = 3\nquestion = "Long branch: squash?"\n`);
+    const { wt } = project(
+      `[checkpoints.shrink]\nscope = "api"\ndeletion_dominant = true\nquestion = "Deleting more than adding: intended?"\n\n[checkpoints.blob]\npaths = ["assets/**"]\nbinary = true\nquestion = "Is the binary licensed?"\n\n[checkpoints.long]\npaths = ["**"]\nmin_commits = 3\nquestion = "Long branch: squash?"\n`,
+    );
     wt.write('src/api/users.ts', 'export const users = 1;\n');
     wt.commit('shrink');
     assert.deepEqual(await firing(wt.root), ['shrink']);
@@ -127,7 +164,9 @@ describe('triggers', () => {
   });
 
   it('exclude_paths and generated output are left out unless include_generated', async () => {
-    const { wt } = project(`[checkpoints.client]\npaths = ["gen/**", "src/api/**"]\nexclude_paths = ["src/api/orders.ts"]\nquestion = "Client regenerated?"\n\n[checkpoints.client-generated]\npaths = ["gen/**"]\ninclude_generated = true\nquestion = "Generated client reviewed?"\n`);
+    const { wt } = project(
+      `[checkpoints.client]\npaths = ["gen/**", "src/api/**"]\nexclude_paths = ["src/api/orders.ts"]\nquestion = "Client regenerated?"\n\n[checkpoints.client-generated]\npaths = ["gen/**"]\ninclude_generated = true\nquestion = "Generated client reviewed?"\n`,
+    );
     wt.write('gen/client.ts', 'export const x = 1;\n');
     wt.write('src/api/orders.ts', 'changed\n');
     wt.commit('generated and excluded');
@@ -139,7 +178,9 @@ describe('triggers', () => {
   });
 
   it('unless_changed vetoes when a scope or pattern it names also changed', async () => {
-    const { wt } = project(`[checkpoints.api-docs]\nscope = "api"\nunless_changed = ["docs", "CHANGELOG.md"]\nquestion = "Did you document the API change?"\n`);
+    const { wt } = project(
+      `[checkpoints.api-docs]\nscope = "api"\nunless_changed = ["docs", "CHANGELOG.md"]\nquestion = "Did you document the API change?"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     assert.deepEqual(await firing(wt.root), ['api-docs']);
@@ -157,10 +198,16 @@ describe('triggers', () => {
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('branch adds a checkpoint; a branch removing one would not escape it either');
     const data = report(envelope(await call('checkpoints', {}, wt.root)));
-    assert.deepEqual(data.checkpoints.map((c) => c.id), ['api-review']);
+    assert.deepEqual(
+      data.checkpoints.map((c) => c.id),
+      ['api-review'],
+    );
     assert.equal(data.revision.config, 'merge-base');
     assert.equal(data.revision.base, head(trunk.root));
-    assert.deepEqual(data.ungoverned?.map((u) => u.id), ['branch-added']);
+    assert.deepEqual(
+      data.ungoverned?.map((u) => u.id),
+      ['branch-added'],
+    );
     // The branch deleting the trunk's checkpoint does not escape it either.
     wt.write('discern.toml', toml.replace(/\[checkpoints\.api-review\][^[]*/, ''));
     wt.commit('remove the checkpoint');
@@ -172,7 +219,10 @@ describe('triggers', () => {
     trunk.write('discern.toml', 'this is = = not toml\n');
     trunk.commit('broken config on the trunk');
     const wt = addWorktree(trunk, 'fix-config');
-    wt.write('discern.toml', `[project]\nname = "Gate"\n\n[jobs]\ntest = "true"\n\n[checkpoints.any]\npaths = ["**"]\nmode = "advise"\nquestion = "Anything?"\n`);
+    wt.write(
+      'discern.toml',
+      `[project]\nname = "Gate"\n\n[jobs]\ntest = "true"\n\n[checkpoints.any]\npaths = ["**"]\nmode = "advise"\nquestion = "Anything?"\n`,
+    );
     wt.commit('fix the config');
     const result = envelope(await call('checkpoints', {}, wt.root));
     const data = report(result);
@@ -183,7 +233,10 @@ describe('triggers', () => {
   });
 
   it('question_file reads the question from the merge-base; a bad definition in the working file is invalid_config', async () => {
-    const { wt } = project(`[checkpoints.policy]\nscope = "api"\nquestion_file = "docs/questions/policy.md"\nteach = "Read the policy first."\nreference = "docs/api.md"\n`, { 'docs/questions/policy.md': 'Does this follow the API policy?\n' });
+    const { wt } = project(
+      `[checkpoints.policy]\nscope = "api"\nquestion_file = "docs/questions/policy.md"\nteach = "Read the policy first."\nreference = "docs/api.md"\n`,
+      { 'docs/questions/policy.md': 'Does this follow the API policy?\n' },
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     const data = report(envelope(await call('checkpoints', {}, wt.root)));
@@ -198,7 +251,9 @@ describe('triggers', () => {
     // A question file the merge-base lacks: the checkpoint still asks (naming the problem) and the drop is reported.
     wt.write('docs/questions/later.md', 'Added on the branch\n');
     wt.commit('a question file the merge-base does not have');
-    const missing = gateRepo(`[jobs]\ntest = "true"\n\n[checkpoints.gone]\npaths = ["**"]\nquestion_file = "docs/nowhere.md"\n`);
+    const missing = gateRepo(
+      `[jobs]\ntest = "true"\n\n[checkpoints.gone]\npaths = ["**"]\nquestion_file = "docs/nowhere.md"\n`,
+    );
     const mw = addWorktree(missing, 'missing-question');
     mw.write('x.txt', 'x\n');
     mw.commit('x');
@@ -219,12 +274,20 @@ describe('triggers', () => {
 describe('done and checkpoints', () => {
   it('an open stop question refuses awaiting_declaration before any job; met in the same call goes green and is in the Proof', async () => {
     const c = counter();
-    const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Is the API change backwards compatible?"\n`, {}, `[jobs]\ntest = "echo ran >> ${c}"\n`);
+    const { wt } = project(
+      `[checkpoints.api-review]\nscope = "api"\nquestion = "Is the API change backwards compatible?"\n`,
+      {},
+      `[jobs]\ntest = "echo ran >> ${c}"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     const planned = envelope(await call('done', { dry_run: true }, wt.root));
     assert.ok(planned.ok, show(planned));
-    assert.equal(doneData(planned).checkpoints?.outstanding?.[0]?.id, 'api-review', 'a dry run shows the question it would wait for');
+    assert.equal(
+      doneData(planned).checkpoints?.outstanding?.[0]?.id,
+      'api-review',
+      'a dry run shows the question it would wait for',
+    );
     const refused = envelope(await call('done', {}, wt.root));
     assert.equal(refused.error, 'awaiting_declaration', show(refused));
     const d = doneData(refused);
@@ -249,19 +312,28 @@ describe('done and checkpoints', () => {
 
   it('unmet with why goes green; a changed declaration makes the Proof stale and the evidence replays with it', async () => {
     const c = counter();
-    const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`, {}, `[jobs]\ntest = "echo ran >> ${c}"\n`);
+    const { wt } = project(
+      `[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`,
+      {},
+      `[jobs]\ntest = "echo ran >> ${c}"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     const met = envelope(await call('done', { met: ['api-review'] }, wt.root));
     assert.ok(met.ok, show(met));
     const firstId = doneData(met).proof?.proof_id;
-    const unmet = envelope(await call('done', { unmet: [{ id: 'api-review', why: 'breaking, announced in the release notes' }] }, wt.root));
+    const unmet = envelope(
+      await call('done', { unmet: [{ id: 'api-review', why: 'breaking, announced in the release notes' }] }, wt.root),
+    );
     assert.ok(unmet.ok, show(unmet));
     const u = doneData(unmet);
     assert.equal(u.gate_proof?.status, 'recorded', 'a changed declaration is not the reused Proof');
     assert.ok(u.replayed_from, 'the same tree and config replay: no job runs again');
     assert.equal(count(c), 1);
-    assert.deepEqual(u.proof?.checkpoints?.declared_unmet.map((x) => [x.id, x.why, x.mode]), [['api-review', 'breaking, announced in the release notes', 'stop']]);
+    assert.deepEqual(
+      u.proof?.checkpoints?.declared_unmet.map((x) => [x.id, x.why, x.mode]),
+      [['api-review', 'breaking, announced in the release notes', 'stop']],
+    );
     assert.notEqual(u.proof?.proof_id, firstId, 'another declaration is another Proof');
     const marker = JSON.parse(readFileSync(markerPath(wt.root), 'utf8')) as { checkpoint_declarations?: string };
     assert.match(marker.checkpoint_declarations ?? '', /breaking, announced/);
@@ -289,31 +361,56 @@ describe('done and checkpoints', () => {
   });
 
   it('advise questions only report; ci reviews without declarations and refuses met/unmet', async () => {
-    const { wt } = project(`[checkpoints.heads-up]\nscope = "api"\nmode = "advise"\nquestion = "Tell the mobile team?"\n\n[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`);
+    const { wt } = project(
+      `[checkpoints.heads-up]\nscope = "api"\nmode = "advise"\nquestion = "Tell the mobile team?"\n\n[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     const ci = envelope(await call('done', { ci: true }, wt.root));
     assert.ok(ci.ok, show(ci));
     const r = doneData(ci).checkpoints;
     assert.equal(r?.policy, 'report');
-    assert.deepEqual(r?.review?.map((q) => [q.id, q.state]), [['heads-up', 'awaiting_declaration'], ['api-review', 'awaiting_declaration']]);
+    assert.deepEqual(
+      r?.review?.map((q) => [q.id, q.state]),
+      [
+        ['heads-up', 'awaiting_declaration'],
+        ['api-review', 'awaiting_declaration'],
+      ],
+    );
     assert.equal(r?.outstanding, undefined);
     const mixed = envelope(await call('done', { ci: true, met: ['api-review'] }, wt.root));
     assert.equal(mixed.error, 'invalid_arguments', show(mixed));
     const green = envelope(await call('done', { met: ['api-review'] }, wt.root));
     assert.ok(green.ok, show(green));
-    assert.deepEqual(doneData(green).checkpoints?.advise?.map((q) => q.id), ['heads-up']);
+    assert.deepEqual(
+      doneData(green).checkpoints?.advise?.map((q) => q.id),
+      ['heads-up'],
+    );
     const view = report(envelope(await call('checkpoints', {}, wt.root)));
-    assert.deepEqual(view.checkpoints.map((c) => [c.id, c.mode, c.open_question?.state]), [['heads-up', 'advise', 'awaiting_declaration'], ['api-review', 'stop', 'declared_met']]);
+    assert.deepEqual(
+      view.checkpoints.map((c) => [c.id, c.mode, c.open_question?.state]),
+      [
+        ['heads-up', 'advise', 'awaiting_declaration'],
+        ['api-review', 'stop', 'declared_met'],
+      ],
+    );
   });
 
-  it('the record lives in the checkout\'s git dir', async () => {
+  it("the record lives in the checkout's git dir", async () => {
     const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n`);
     wt.write('src/api/users.ts', 'changed\n');
     wt.commit('api');
     assert.ok(envelope(await call('done', { unmet: [{ id: 'api-review', why: 'not yet' }] }, wt.root)).ok);
-    const store = JSON.parse(readFileSync(join(gitDir(wt.root), 'discern', 'checkpoint-open-questions'), 'utf8')) as { questions: Record<string, { declaration?: { conclusion: string; why?: string } }> };
-    assert.deepEqual(store.questions['api-review']?.declaration && { c: store.questions['api-review'].declaration.conclusion, w: store.questions['api-review'].declaration.why }, { c: 'unmet', w: 'not yet' });
+    const store = JSON.parse(readFileSync(join(gitDir(wt.root), 'discern', 'checkpoint-open-questions'), 'utf8')) as {
+      questions: Record<string, { declaration?: { conclusion: string; why?: string } }>;
+    };
+    assert.deepEqual(
+      store.questions['api-review']?.declaration && {
+        c: store.questions['api-review'].declaration.conclusion,
+        w: store.questions['api-review'].declaration.why,
+      },
+      { c: 'unmet', w: 'not yet' },
+    );
   });
 });
 
@@ -325,9 +422,19 @@ describe('serving questions without running jobs (the engine entry other landing
     const revision = head(wt.root);
     wt.write('notes.txt', 'later\n');
     wt.commit('a later commit');
-    const options = { run: { cwd: wt.root, env: process.env }, revision, trunkRef: 'refs/heads/main', workingConfig: {}, root: wt.root, gitDir: gitDir(wt.root) };
+    const options = {
+      run: { cwd: wt.root, env: process.env },
+      revision,
+      trunkRef: 'refs/heads/main',
+      workingConfig: {},
+      root: wt.root,
+      gitDir: gitDir(wt.root),
+    };
     const before = await serveQuestions({ ...options, record: false });
-    assert.deepEqual(before.review.outstanding.map((q) => q.id), ['api-review']);
+    assert.deepEqual(
+      before.review.outstanding.map((q) => q.id),
+      ['api-review'],
+    );
     assert.equal(before.evaluation.base, head(trunk.root));
     const unknown = await serveQuestions({ ...options, declarations: { met: ['nope'], unmet: [] } });
     assert.match(unknown.unknown ?? '', /"nope" is not a checkpoint/);
@@ -342,13 +449,18 @@ describe('serving questions without running jobs (the engine entry other landing
 
 describe('the CLI spelling', () => {
   it('--met, and --unmet paired with --why in order; an --unmet without its --why is an arguments error', async () => {
-    const { wt } = project(`[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n\n[checkpoints.core]\npaths = ["src/core/**"]\nquestion = "Math reviewed?"\n`);
+    const { wt } = project(
+      `[checkpoints.api-review]\nscope = "api"\nquestion = "Compatible?"\n\n[checkpoints.core]\npaths = ["src/core/**"]\nquestion = "Math reviewed?"\n`,
+    );
     wt.write('src/api/users.ts', 'changed\n');
     wt.write('src/core/math.ts', 'changed\n');
     wt.commit('both');
     const listed = await runCli(['checkpoints', '--json'], { cwd: wt.root });
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual((onlyJson(listed)['data'] as DiscernCheckpointsData).checkpoints.map((c) => c.open_question?.state), ['awaiting_declaration', 'awaiting_declaration']);
+    assert.deepEqual(
+      (onlyJson(listed)['data'] as DiscernCheckpointsData).checkpoints.map((c) => c.open_question?.state),
+      ['awaiting_declaration', 'awaiting_declaration'],
+    );
     const unpaired = await runCli(['done', '--json', '--unmet', 'core'], { cwd: wt.root });
     assert.equal(unpaired.code, 2, unpaired.stdout);
     assert.equal(onlyJson(unpaired)['error'], 'invalid_arguments');
@@ -356,11 +468,17 @@ describe('the CLI spelling', () => {
     assert.equal(waiting.code, 1);
     assert.match(waiting.stdout, /awaiting_declaration/);
     assert.match(waiting.stdout, /`discern done` \(`--met <id>`, `--unmet <id> --why <text>`\)/);
-    const green = await runCli(['done', '--json', '--met', 'api-review', '--unmet', 'core', '--why', 'reviewed next sprint'], { cwd: wt.root });
+    const green = await runCli(
+      ['done', '--json', '--met', 'api-review', '--unmet', 'core', '--why', 'reviewed next sprint'],
+      { cwd: wt.root },
+    );
     assert.equal(green.code, 0, green.stdout);
     const proof = (onlyJson(green)['data'] as DiscernDoneData).proof;
     assert.deepEqual(proof?.checkpoints?.declared_met, ['api-review']);
-    assert.deepEqual(proof?.checkpoints?.declared_unmet.map((u) => [u.id, u.why]), [['core', 'reviewed next sprint']]);
+    assert.deepEqual(
+      proof?.checkpoints?.declared_unmet.map((u) => [u.id, u.why]),
+      [['core', 'reviewed next sprint']],
+    );
   });
 });
 

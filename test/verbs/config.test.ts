@@ -41,12 +41,22 @@ describe('config commands and tidy', () => {
     const root = repo();
     assert.equal((await drive('configSet', { key: 'gate.timeout', value: '30' }, root)).ok, true);
     assert.equal((await drive('configSet', { key: 'gate.timeout', value: 'soon' }, root)).error, 'invalid_value');
-    assert.equal((await drive('configSetJob', { name: 'e2e', command: 'x', stage: 'test', timeout: 5 }, root)).ok, true);
+    assert.equal(
+      (await drive('configSetJob', { name: 'e2e', command: 'x', stage: 'test', timeout: 5 }, root)).ok,
+      true,
+    );
     assert.equal((await drive('configSetJob', { name: 'deploy', command: 'x' }, root)).error, 'invalid_value');
     assert.equal((await drive('configSetScope', { name: 'src', paths: ['src/**'], neutral: false }, root)).ok, true);
     assert.equal((await drive('configSetScope', { name: 'src', paths: ['src/'] }, root)).error, 'invalid_value');
-    assert.equal((await drive('configSetStandard', { name: 'cov', direction: 'up', limit: 80, run: 'x', margin: 1 }, root)).ok, true);
-    assert.equal((await drive('configSetStandard', { name: 'cov', direction: 'up', limit: 80, run: 'x' }, repo('[standards'))).error, 'invalid_toml');
+    assert.equal(
+      (await drive('configSetStandard', { name: 'cov', direction: 'up', limit: 80, run: 'x', margin: 1 }, root)).ok,
+      true,
+    );
+    assert.equal(
+      (await drive('configSetStandard', { name: 'cov', direction: 'up', limit: 80, run: 'x' }, repo('[standards')))
+        .error,
+      'invalid_toml',
+    );
     assert.equal((await drive('configSet', { key: 'a', value: '1' }, tempDir())).error, 'no_repository');
   });
   it('tidy succeeds and refuses', async () => {
@@ -61,5 +71,17 @@ describe('config commands and tidy', () => {
     assert.match(md, /## Steps/);
   });
   it('drove every config command and tidy through success and failure', () =>
-    assertDriven(['configGet', 'configHas', 'configKeys', 'configSubsections', 'configArray', 'configExplain', 'configSet', 'configSetJob', 'configSetScope', 'configSetStandard', 'tidy']));
+    assertDriven([
+      'configGet',
+      'configHas',
+      'configKeys',
+      'configSubsections',
+      'configArray',
+      'configExplain',
+      'configSet',
+      'configSetJob',
+      'configSetScope',
+      'configSetStandard',
+      'tidy',
+    ]));
 });

@@ -4,7 +4,17 @@
 // refusals, the hints done and prepare add, and the CLI's warm path answering exactly what the verb answers.
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { VERBS } from '../../generated/registry.js';
@@ -44,9 +54,17 @@ function touch(r: ScratchRepo, files: readonly string[], message: string): void 
  * a∧gen 4, a∧package-lock.json 5.
  */
 function coupledRepo(config = CONFIG): ScratchRepo {
-  const r = scratchRepo({ 'discern.toml': config, 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/c.ts': 'c\n', 'gen/api.ts': 'g\n', 'package-lock.json': '{}\n' });
+  const r = scratchRepo({
+    'discern.toml': config,
+    'src/a.ts': 'a\n',
+    'src/b.ts': 'b\n',
+    'src/c.ts': 'c\n',
+    'gen/api.ts': 'g\n',
+    'package-lock.json': '{}\n',
+  });
   repos.push(r);
-  for (let i = 1; i <= 5; i++) touch(r, i <= 3 ? ['src/a.ts', 'src/b.ts', 'package-lock.json'] : ['src/a.ts', 'src/b.ts'], `a and b ${i}`);
+  for (let i = 1; i <= 5; i++)
+    touch(r, i <= 3 ? ['src/a.ts', 'src/b.ts', 'package-lock.json'] : ['src/a.ts', 'src/b.ts'], `a and b ${i}`);
   touch(r, ['src/a.ts', 'src/c.ts'], 'a and c 1');
   touch(r, ['src/a.ts', 'src/c.ts'], 'a and c 2');
   touch(r, ['src/a.ts', 'src/b.ts', 'package-lock.json', 'CHANGELOG.md'], 'a and b with plumbing');
@@ -63,12 +81,17 @@ function report(result: DiscernResult): DiscernCouplingReport {
   return result.data;
 }
 
-async function query(root: string, input: Record<string, unknown>, env: Record<string, string> = {}): Promise<DiscernCouplingReport> {
+async function query(
+  root: string,
+  input: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<DiscernCouplingReport> {
   return report(await call('coupling', input, root, env));
 }
 
 type Row = [path: string, from: string, cochanges: number, of: number, confidence: number, lift: number];
-const pick = (d: DiscernCouplingReport): Row[] => d.partners.map((p): Row => [p.path, p.from, p.cochanges, p.of, p.confidence, p.lift]);
+const pick = (d: DiscernCouplingReport): Row[] =>
+  d.partners.map((p): Row => [p.path, p.from, p.cochanges, p.of, p.confidence, p.lift]);
 
 /** A `git` first on PATH that logs each invocation's arguments, then runs the real one. */
 function gitShim(): { env: Record<string, string>; calls: () => string[] } {
@@ -77,7 +100,10 @@ function gitShim(): { env: Record<string, string>; calls: () => string[] } {
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   writeFileSync(join(dir, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(dir, 'git'), 0o755);
-  return { env: { PATH: `${dir}:${process.env['PATH'] ?? ''}` }, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []) };
+  return {
+    env: { PATH: `${dir}:${process.env['PATH'] ?? ''}` },
+    calls: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []),
+  };
 }
 
 function cacheFiles(root: string): string[] {
@@ -101,7 +127,10 @@ describe('coupling: query mode', () => {
       ['src/c.ts', 'src/a.ts', 3, 13, 0.231, 0.81],
     ]);
     assert.equal(d.partners_total, 3);
-    assert.deepEqual({ ...d.history, head: undefined }, { head: undefined, commits: 14, bulk_commits: 1, cache: 'built' });
+    assert.deepEqual(
+      { ...d.history, head: undefined },
+      { head: undefined, commits: 14, bulk_commits: 1, cache: 'built' },
+    );
     assert.equal(d.history.head, r.git('rev-parse', 'HEAD').trim());
   });
   it('plumbing paths are left out by default; ignore_builtin = false brings them back', async () => {
@@ -109,13 +138,20 @@ describe('coupling: query mode', () => {
     assert.ok(!d.partners.some((p) => p.path === 'package-lock.json' || p.path === 'CHANGELOG.md'));
     const other = coupledRepo(`${CONFIG}\n[coupling]\nignore_builtin = false\n`);
     const all = await query(other.root, { file: ['src/a.ts'] });
-    assert.deepEqual(pick(all).find((p) => p[0] === 'package-lock.json'), ['package-lock.json', 'src/a.ts', 5, 13, 0.385, 1.08]);
+    assert.deepEqual(
+      pick(all).find((p) => p[0] === 'package-lock.json'),
+      ['package-lock.json', 'src/a.ts', 5, 13, 0.385, 1.08],
+    );
   });
   it('several files at once, relative or absolute inside the project', async () => {
     const d = await query(r.root, { file: ['src/c.ts', join(r.root, 'src/b.ts'), './src/c.ts'] });
     assert.deepEqual(d.target, ['src/c.ts', 'src/b.ts']);
-    assert.ok(d.partners.some((p) => p.from === 'src/b.ts' && p.path === 'src/a.ts' && p.cochanges === 7 && p.of === 8));
-    assert.ok(d.partners.some((p) => p.from === 'src/c.ts' && p.path === 'src/a.ts' && p.cochanges === 3 && p.of === 4));
+    assert.ok(
+      d.partners.some((p) => p.from === 'src/b.ts' && p.path === 'src/a.ts' && p.cochanges === 7 && p.of === 8),
+    );
+    assert.ok(
+      d.partners.some((p) => p.from === 'src/c.ts' && p.path === 'src/a.ts' && p.cochanges === 3 && p.of === 4),
+    );
   });
   it('a file that exists but has no commit yet: no partners, and a hint saying why', async () => {
     r.write('src/new.ts', 'new\n');
@@ -129,20 +165,43 @@ describe('coupling: settings applied when the history is read', () => {
   it('bulk commits are left out, and max_commit_files moves the line (the cache stays valid)', async () => {
     const r = coupledRepo();
     const before = await query(r.root, { file: ['src/a.ts'] });
-    assert.deepEqual([before.history.bulk_commits, pick(before).find((p) => p[0] === 'src/c.ts')?.slice(2, 4)], [1, [3, 13]]);
+    assert.deepEqual(
+      [
+        before.history.bulk_commits,
+        pick(before)
+          .find((p) => p[0] === 'src/c.ts')
+          ?.slice(2, 4),
+      ],
+      [1, [3, 13]],
+    );
     r.write('discern.toml', `${CONFIG}\n[coupling]\nmax_commit_files = 50\n`);
     const after = await query(r.root, { file: ['src/a.ts'] });
     assert.equal(after.history.cache, 'hit', 'a settings change needs no new read of the history');
-    assert.deepEqual([after.history.commits, after.history.bulk_commits, pick(after).find((p) => p[0] === 'src/c.ts')?.slice(2, 4)], [15, 0, [4, 14]]);
+    assert.deepEqual(
+      [
+        after.history.commits,
+        after.history.bulk_commits,
+        pick(after)
+          .find((p) => p[0] === 'src/c.ts')
+          ?.slice(2, 4),
+      ],
+      [15, 0, [4, 14]],
+    );
   });
   it('[coupling] ignore leaves more paths out; min_cochanges raises the bar', async () => {
     const r = coupledRepo(`${CONFIG}\n[coupling]\nignore = ["src/c.ts"]\nmin_cochanges = 4\n`);
-    assert.deepEqual(pick(await query(r.root, { file: ['src/a.ts'] })).map((p) => p[0]), ['src/b.ts', 'gen/api.ts']);
+    assert.deepEqual(
+      pick(await query(r.root, { file: ['src/a.ts'] })).map((p) => p[0]),
+      ['src/b.ts', 'gen/api.ts'],
+    );
   });
   it('[generated] paths are never partners, and are counted', async () => {
     const r = coupledRepo(CONFIG + GENERATED);
     const d = await query(r.root, { file: ['src/a.ts'] });
-    assert.deepEqual(pick(d).map((p) => p[0]), ['src/b.ts', 'src/c.ts']);
+    assert.deepEqual(
+      pick(d).map((p) => p[0]),
+      ['src/b.ts', 'src/c.ts'],
+    );
     assert.equal(d.excluded_generated, 1);
   });
   it('refuses a pattern it cannot use, naming its key', async () => {
@@ -161,18 +220,27 @@ describe('coupling: evidence and diff modes', () => {
   it('evidence for a pair: both counts and the commits that changed both, newest first', async () => {
     const d = await query(r.root, { file: ['src/a.ts'], with: 'src/b.ts' });
     assert.deepEqual([d.mode, d.a, d.b, d.together, d.of_a, d.of_b], ['evidence', 'src/a.ts', 'src/b.ts', 7, 13, 8]);
-    assert.deepEqual(d.commits?.map((c) => c.subject), ['a and b with plumbing', 'a and b 5', 'a and b 4', 'a and b 3', 'a and b 2', 'a and b 1', 'initial']);
+    assert.deepEqual(
+      d.commits?.map((c) => c.subject),
+      ['a and b with plumbing', 'a and b 5', 'a and b 4', 'a and b 3', 'a and b 2', 'a and b 1', 'initial'],
+    );
     const shas = r.git('log', '--format=%H', '--', 'src/b.ts').trim().split('\n');
     assert.ok(d.commits?.every((c) => shas.includes(c.sha) && /^\d{4}-\d\d-\d\dT/.test(c.date)));
     assert.deepEqual(pick(d), [['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]]);
   });
   it('evidence for a pair below min_cochanges, and for one that never changed together', async () => {
     const weak = await query(r.root, { file: ['src/b.ts'], with: 'gen/api.ts' });
-    assert.deepEqual([weak.together, weak.of_a, weak.of_b, weak.commits?.map((c) => c.subject), pick(weak)], [1, 8, 4, ['initial'], [['gen/api.ts', 'src/b.ts', 1, 8, 0.125, 0.44]]]);
+    assert.deepEqual(
+      [weak.together, weak.of_a, weak.of_b, weak.commits?.map((c) => c.subject), pick(weak)],
+      [1, 8, 4, ['initial'], [['gen/api.ts', 'src/b.ts', 1, 8, 0.125, 0.44]]],
+    );
     const never = await call('coupling', { file: ['src/b.ts'], with: 'bulk/f0.txt' }, r.root);
     const d = report(never);
     assert.deepEqual([d.together, d.of_a, d.of_b, d.commits, d.partners], [0, 8, 0, [], []]);
-    assert.match(never.hints?.[0] ?? '', /No analysed commit changed both src\/b\.ts and bulk\/f0\.txt \(bulk\/f0\.txt has no analysed commit at all\)/);
+    assert.match(
+      never.hints?.[0] ?? '',
+      /No analysed commit changed both src\/b\.ts and bulk\/f0\.txt \(bulk\/f0\.txt has no analysed commit at all\)/,
+    );
   });
   it('diff: partners of the changed files that the change leaves out, each once', async () => {
     r.git('checkout', '-q', '-b', 'agent/diff');
@@ -180,11 +248,18 @@ describe('coupling: evidence and diff modes', () => {
     let d = await query(r.root, {});
     assert.equal(d.mode, 'diff');
     assert.deepEqual([d.changed, d.changed_total], [['src/a.ts'], 1]);
-    assert.deepEqual(pick(d).map((p) => p[0]), ['src/b.ts', 'src/c.ts']);
+    assert.deepEqual(
+      pick(d).map((p) => p[0]),
+      ['src/b.ts', 'src/c.ts'],
+    );
     r.write('src/b.ts', 'edited too\n');
     d = await query(r.root, {});
     assert.deepEqual(d.changed, ['src/a.ts', 'src/b.ts']);
-    assert.deepEqual(pick(d), [['src/c.ts', 'src/a.ts', 3, 13, 0.231, 0.81]], 'b is in the change; b and c changed together only twice');
+    assert.deepEqual(
+      pick(d),
+      [['src/c.ts', 'src/a.ts', 3, 13, 0.231, 0.81]],
+      'b is in the change; b and c changed together only twice',
+    );
     r.git('checkout', '-q', '--', '.');
     r.git('checkout', '-q', 'main');
   });
@@ -238,7 +313,10 @@ describe('coupling: refusals', () => {
     other.commit('drop c');
     const d = await query(other.root, { file: ['src/c.ts'] });
     assert.deepEqual(pick(d)[0]?.slice(0, 4), ['src/a.ts', 'src/c.ts', 3, 5]);
-    assert.ok(!(await query(other.root, { file: ['src/a.ts'] })).partners.some((p) => p.path === 'src/c.ts'), 'a deleted file is no partner');
+    assert.ok(
+      !(await query(other.root, { file: ['src/a.ts'] })).partners.some((p) => p.path === 'src/c.ts'),
+      'a deleted file is no partner',
+    );
   });
   it('an unborn branch has no history: no partners, and says so', async () => {
     const other = coupledRepo();
@@ -256,9 +334,15 @@ describe('coupling: the cache', () => {
     const cold = await runCli(['coupling', '--file', 'src/a.ts', '--json'], { cwd: r.root, env: cleanEnv(shim.env) });
     assert.equal(cold.code, 0, cold.stderr);
     assert.equal((onlyJson(cold)['data'] as DiscernCouplingReport).history.cache, 'built');
-    assert.ok(shim.calls().some((c) => c.startsWith('-c log.showSignature=false log --no-merges')), shim.calls().join('\n'));
+    assert.ok(
+      shim.calls().some((c) => c.startsWith('-c log.showSignature=false log --no-merges')),
+      shim.calls().join('\n'),
+    );
     const files = cacheFiles(r.root);
-    assert.deepEqual(files.map((f) => f.replace(/^[0-9a-f]+/, 'HEAD')), ['HEAD.bin', 'HEAD.log']);
+    assert.deepEqual(
+      files.map((f) => f.replace(/^[0-9a-f]+/, 'HEAD')),
+      ['HEAD.bin', 'HEAD.log'],
+    );
     const stamp = statSync(join(r.root, '.git', 'discern', 'coupling', files[0] ?? '')).mtimeMs;
     const before = shim.calls().length;
     const warm = await runCli(['coupling', '--file', 'src/a.ts', '--json'], { cwd: r.root, env: cleanEnv(shim.env) });
@@ -266,7 +350,7 @@ describe('coupling: the cache', () => {
     assert.deepEqual(shim.calls().slice(before), [], 'HEAD, the config and the cache are read from files');
     assert.equal(statSync(join(r.root, '.git', 'discern', 'coupling', files[0] ?? '')).mtimeMs, stamp);
     const direct = await call('coupling', { file: ['src/a.ts'] }, r.root, {}, 'cli');
-    assert.equal(warm.stdout, `${serializeResult(direct)}\n`, 'the warm path prints exactly the verb\'s result');
+    assert.equal(warm.stdout, `${serializeResult(direct)}\n`, "the warm path prints exactly the verb's result");
     assert.equal((direct.data as DiscernCouplingReport).history.cache, 'hit');
     // Anything the warm path does not answer goes to the full CLI: a refusal, another format.
     const refused = await runCli(['coupling', '--file', 'nope.ts', '--json'], { cwd: r.root, env: cleanEnv() });
@@ -277,15 +361,30 @@ describe('coupling: the cache', () => {
   });
   it('the warm path reuses the resolved project only while discern.toml, DISCERN_TRUNK and the trunk are unchanged', async () => {
     const r = coupledRepo();
-    const cli = async (env: Record<string, string> = {}): Promise<Record<string, unknown>> => onlyJson(await runCli(['coupling', '--file', 'src/a.ts', '--json'], { cwd: r.root, env: cleanEnv(env) }));
+    const cli = async (env: Record<string, string> = {}): Promise<Record<string, unknown>> =>
+      onlyJson(await runCli(['coupling', '--file', 'src/a.ts', '--json'], { cwd: r.root, env: cleanEnv(env) }));
     await cli();
-    assert.ok(existsSync(join(r.root, '.git', 'discern', 'coupling-project.json')), 'a full call leaves the resolved project behind');
-    assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts', 'src/c.ts']);
+    assert.ok(
+      existsSync(join(r.root, '.git', 'discern', 'coupling-project.json')),
+      'a full call leaves the resolved project behind',
+    );
+    assert.deepEqual(
+      pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]),
+      ['src/b.ts', 'gen/api.ts', 'src/c.ts'],
+    );
     rmSync(join(r.root, '.git', 'discern', 'coupling'), { recursive: true });
     const rebuilt = (await cli())['data'] as DiscernCouplingReport;
-    assert.deepEqual([rebuilt.history.cache, pick(rebuilt)[0]], ['built', ['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]], 'a remembered project with no cache reads the history itself');
+    assert.deepEqual(
+      [rebuilt.history.cache, pick(rebuilt)[0]],
+      ['built', ['src/b.ts', 'src/a.ts', 7, 13, 0.538, 0.94]],
+      'a remembered project with no cache reads the history itself',
+    );
     r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\n`);
-    assert.deepEqual(pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]), ['src/b.ts', 'gen/api.ts'], 'a changed discern.toml is read again');
+    assert.deepEqual(
+      pick((await cli())['data'] as DiscernCouplingReport).map((p) => p[0]),
+      ['src/b.ts', 'gen/api.ts'],
+      'a changed discern.toml is read again',
+    );
     r.write('discern.toml', `${CONFIG}\n[coupling]\nmin_cochanges = 4\nbogus = 1\n`);
     assert.equal((await cli())['error'], 'unknown_key', 'and validated again');
     r.write('discern.toml', CONFIG);
@@ -303,7 +402,10 @@ describe('coupling: the cache', () => {
     const shim = gitShim();
     const extended = await query(r.root, { file: ['src/a.ts'] }, shim.env);
     assert.equal(extended.history.cache, 'extended');
-    assert.ok(shim.calls().some((c) => c.includes(`log --no-merges`) && c.includes(`${old}..${head}`)), shim.calls().join('\n'));
+    assert.ok(
+      shim.calls().some((c) => c.includes(`log --no-merges`) && c.includes(`${old}..${head}`)),
+      shim.calls().join('\n'),
+    );
     assert.deepEqual(pick(extended)[0], ['src/b.ts', 'src/a.ts', 8, 14, 0.571, 0.95]);
     r.git('commit', '-q', '--amend', '-m', 'a and b 6, reworded');
     const rebuilt = await query(r.root, { file: ['src/a.ts'] });
@@ -311,7 +413,7 @@ describe('coupling: the cache', () => {
     assert.deepEqual(pick(rebuilt)[0], pick(extended)[0]);
     assert.equal((await query(r.root, { file: ['src/a.ts'] })).history.cache, 'hit');
   });
-  it('keeps the four newest heads, and sweeps a killed writer\'s temp file', async () => {
+  it("keeps the four newest heads, and sweeps a killed writer's temp file", async () => {
     const r = coupledRepo();
     const dir = join(r.root, '.git', 'discern', 'coupling');
     await query(r.root, { file: ['src/a.ts'] });
@@ -324,7 +426,13 @@ describe('coupling: the cache', () => {
       heads.push(r.git('rev-parse', 'HEAD').trim());
       assert.equal((await query(r.root, { file: ['src/a.ts'] })).history.cache, 'extended');
     }
-    assert.deepEqual(cacheFiles(r.root), heads.slice(-4).flatMap((h) => [`${h}.bin`, `${h}.log`]).sort());
+    assert.deepEqual(
+      cacheFiles(r.root),
+      heads
+        .slice(-4)
+        .flatMap((h) => [`${h}.bin`, `${h}.log`])
+        .sort(),
+    );
   });
   it('a damaged cache file is a miss, never a wrong answer', async () => {
     const r = coupledRepo();
@@ -352,10 +460,13 @@ describe('coupling: the cache', () => {
     const result = await call('coupling', { file: ['src/a.ts'] }, clone);
     const d = report(result);
     // The last four commits: three analysed, and the bulk one.
-    assert.deepEqual([d.history.shallow, d.history.commits, d.history.bulk_commits, d.history.cache], [true, 3, 1, 'built']);
+    assert.deepEqual(
+      [d.history.shallow, d.history.commits, d.history.bulk_commits, d.history.cache],
+      [true, 3, 1, 'built'],
+    );
     assert.match(result.hints?.[0] ?? '', /shallow clone/);
   });
-  it('an absolute path through a symbolic link to the project is the project\'s file', async () => {
+  it("an absolute path through a symbolic link to the project is the project's file", async () => {
     const r = coupledRepo();
     const link = join(tempDir('discern-coupling-link-'), 'project');
     execFileSync('ln', ['-s', r.root, link]);
@@ -374,12 +485,18 @@ describe('coupling hints in done and prepare', () => {
     touch(r, ['src/a.ts'], 'a without b');
     const done = await call('done', {}, r.root);
     assert.ok(done.ok, JSON.stringify(done));
-    assert.ok(done.hints?.includes('src/a.ts usually changes with src/b.ts (7 of 14 commits); src/b.ts is not in this change.'), JSON.stringify(done.hints));
+    assert.ok(
+      done.hints?.includes('src/a.ts usually changes with src/b.ts (7 of 14 commits); src/b.ts is not in this change.'),
+      JSON.stringify(done.hints),
+    );
     assert.ok(!done.hints?.some((h) => h.includes('src/c.ts')), 'only partners at min_confidence');
     r.write('src/a.ts', 'uncommitted edit\n');
     const prepare = await call('prepare', {}, r.root);
     assert.ok(prepare.ok, JSON.stringify(prepare));
-    assert.ok(prepare.hints?.some((h) => h.startsWith('src/a.ts usually changes with src/b.ts')), JSON.stringify(prepare.hints));
+    assert.ok(
+      prepare.hints?.some((h) => h.startsWith('src/a.ts usually changes with src/b.ts')),
+      JSON.stringify(prepare.hints),
+    );
   });
   it('none when [coupling] in_gate = false', async () => {
     const r = coupledRepo(`${CONFIG}\n[coupling]\nin_gate = false\n`);

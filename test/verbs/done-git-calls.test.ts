@@ -44,7 +44,9 @@ async function counted(args: string[], cwd: string): Promise<{ result: Record<st
 
 function lastLogbookEvent(cwd: string): Record<string, unknown> {
   const common = git(cwd, 'rev-parse', '--path-format=absolute', '--git-common-dir');
-  const events = readFileSync(join(common, 'discern', 'logbook', 'active.jsonl'), 'utf8').trim().split('\n');
+  const events = readFileSync(join(common, 'discern', 'logbook', 'active.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   return JSON.parse(events[events.length - 1] ?? '{}') as Record<string, unknown>;
 }
 
@@ -78,21 +80,30 @@ describe('git processes per gate call', () => {
   // With a checkpoint defined, the change is read for it (one diff with raw records and line counts, one commit
   // count); without one it is not (the two trunk cases above).
   it('done with a checkpoint reads the change it judges: the checkpoint fires on a matching file', async (t) => {
-    const r = gateRepo(`${JOBS}\n[checkpoints.notes]\npaths = ["notes/**"]\nmode = "advise"\nquestion = "Are the notes right?"\n`);
+    const r = gateRepo(
+      `${JOBS}\n[checkpoints.notes]\npaths = ["notes/**"]\nmode = "advise"\nquestion = "Are the notes right?"\n`,
+    );
     const wt = addWorktree(r, 'notes');
     writeFileSync(join(wt.root, 'notes.md'), 'not a match\n');
     git(wt.root, 'add', '-A');
     git(wt.root, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'unmatched');
     const quiet = await counted(['done', '--json'], wt.root);
     assert.equal(quiet.result['ok'], true, JSON.stringify(quiet.result));
-    assert.ok(quiet.calls.some((c) => c.startsWith('diff --raw --numstat')) && quiet.calls.some((c) => c.startsWith('rev-list --count')), quiet.calls.join('\n'));
+    assert.ok(
+      quiet.calls.some((c) => c.startsWith('diff --raw --numstat')) &&
+        quiet.calls.some((c) => c.startsWith('rev-list --count')),
+      quiet.calls.join('\n'),
+    );
     execFileSync('mkdir', ['-p', join(wt.root, 'notes')]);
     writeFileSync(join(wt.root, 'notes', 'a.md'), 'a match\n');
     git(wt.root, 'add', '-A');
     git(wt.root, '-c', 'user.name=t', '-c', 'user.email=t@t.invalid', 'commit', '-q', '-m', 'matched');
     const { result } = await counted(['done', '--json'], wt.root);
     t.diagnostic(JSON.stringify((result['data'] as Record<string, unknown>)['checkpoints']));
-    assert.deepEqual(((result['data'] as { checkpoints?: { advise?: { id: string }[] } }).checkpoints?.advise ?? []).map((a) => a.id), ['notes']);
+    assert.deepEqual(
+      ((result['data'] as { checkpoints?: { advise?: { id: string }[] } }).checkpoints?.advise ?? []).map((a) => a.id),
+      ['notes'],
+    );
   });
 
   it('done on a dirty tree: the same refusal, from at most 2', async () => {

@@ -47,7 +47,10 @@ async function done(root: string, input: Record<string, unknown> = {}): Promise<
 }
 
 function dataOf(result: Envelope): DiscernDoneData {
-  assert.ok(typeof result.data === 'object' && result.data !== null && 'gate_ran' in result.data, `done data expected:\n${JSON.stringify(result, null, 2)}`);
+  assert.ok(
+    typeof result.data === 'object' && result.data !== null && 'gate_ran' in result.data,
+    `done data expected:\n${JSON.stringify(result, null, 2)}`,
+  );
   return result.data as DiscernDoneData;
 }
 
@@ -135,7 +138,10 @@ describe('done refuses before running anything', () => {
     const d = dataOf(ci);
     assert.equal(d.mode, 'report');
     assert.equal(d.completion?.kind, 'diagnostic');
-    assert.match(d.proof?.line ?? '', /^discern Proof \[report only\]: detached HEAD @ [0-9a-f]{12} — gate green \(test\)/);
+    assert.match(
+      d.proof?.line ?? '',
+      /^discern Proof \[report only\]: detached HEAD @ [0-9a-f]{12} — gate green \(test\)/,
+    );
     assert.equal(count(c), 1);
     assert.equal(existsSync(markerPath(r.root)), false, 'report mode writes no marker');
   });
@@ -242,7 +248,11 @@ describe('green, reused, re-run and replayed', () => {
     assert.equal(d.proof?.commit, amended);
     assert.match(d.proof?.line ?? '', new RegExp(`replayed from ${proven.slice(0, 12)}`));
     assert.equal(d.completion?.kind, 'complete');
-    assert.deepEqual(stepsWith(res, 'ok').filter((l) => l === 'test'), [], 'the test job did not run');
+    assert.deepEqual(
+      stepsWith(res, 'ok').filter((l) => l === 'test'),
+      [],
+      'the test job did not run',
+    );
     assert.equal(count(c), 4, 'no job ran');
     // The replayed Proof is now this commit's marker: the next call reuses it.
     const again = await done(r.root);
@@ -279,8 +289,11 @@ describe('a config change on an unchanged HEAD', () => {
     assert.equal(dataOf(first).gate_ran, true);
     // The trunk has no committed discern.toml: the never-loosen check cannot hold, and says so.
     assert.equal(dataOf(first).standards_limits?.status, 'unverified');
-    assert.ok((first.advisories ?? []).some((a) => a.kind === 'standards-limits-unverified'), show(first));
-    assert.equal(dataOf((await done(r.root))).gate_ran, false);
+    assert.ok(
+      (first.advisories ?? []).some((a) => a.kind === 'standards-limits-unverified'),
+      show(first),
+    );
+    assert.equal(dataOf(await done(r.root)).gate_ran, false);
     assert.equal(count(c), 1);
     r.write('discern.toml', `${readFileSync(join(r.root, 'discern.toml'), 'utf8')}\n[gate]\nconcurrency = 1\n`);
     const after = await done(r.root);
@@ -312,7 +325,15 @@ describe('red runs', () => {
     const [first] = res.diagnostics ?? [];
     assert.ok(first, show(res));
     assert.deepEqual(
-      { tool: first.tool, file: first.file, line: first.line, col: first.col, rule: first.rule, severity: first.severity, reproduce_cmd: first.reproduce_cmd },
+      {
+        tool: first.tool,
+        file: first.file,
+        line: first.line,
+        col: first.col,
+        rule: first.rule,
+        severity: first.severity,
+        reproduce_cmd: first.reproduce_cmd,
+      },
       { tool: 'lint', file: 'src/a.ts', line: 3, col: 7, rule: 'TS2322', severity: 'error', reproduce_cmd: lint },
     );
     assert.match(first.message, /not assignable/);
@@ -337,7 +358,9 @@ describe('red runs', () => {
 
   it('build fails: later stages are skipped, reproduce_cmd and tool come from the job', async () => {
     const c = counter();
-    const r = gateRepo(`[jobs]\nformat = "true"\nbuild = "echo linker exploded >&2; exit 1"\nlint = "${counting(c, 'lint')}"\ntest = "${counting(c, 'test')}"\n`);
+    const r = gateRepo(
+      `[jobs]\nformat = "true"\nbuild = "echo linker exploded >&2; exit 1"\nlint = "${counting(c, 'lint')}"\ntest = "${counting(c, 'test')}"\n`,
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'build');
@@ -353,14 +376,20 @@ describe('red runs', () => {
 
   it('fix fails: the serial fix stage stops at the failing command, nothing later runs', async () => {
     const c = counter();
-    const r = gateRepo(`[jobs]\nformat = ["true", "echo cannot format; exit 3"]\nbuild = "${counting(c, 'build')}"\ntest = "${counting(c, 'test')}"\n\n[jobs.fixup]\nstage = "fix"\nrun = "${counting(c, 'fixup')}"\n`);
+    const r = gateRepo(
+      `[jobs]\nformat = ["true", "echo cannot format; exit 3"]\nbuild = "${counting(c, 'build')}"\ntest = "${counting(c, 'test')}"\n\n[jobs.fixup]\nstage = "fix"\nrun = "${counting(c, 'fixup')}"\n`,
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'fix');
     assert.equal(step(res, 'format').outcome, 'failed');
     assert.deepEqual(stepsWith(res, 'skipped').sort(), ['build', 'fixup', 'test']);
     assert.equal(count(c), 0);
-    assert.equal(res.diagnostics?.[0]?.reproduce_cmd, 'echo cannot format; exit 3', 'the failing command, not the first');
+    assert.equal(
+      res.diagnostics?.[0]?.reproduce_cmd,
+      'echo cannot format; exit 3',
+      'the failing command, not the first',
+    );
     assert.equal(res.diagnostics?.[0]?.tool, 'format');
     assert.equal(dataOf(res).producer_executions?.['format'], 2);
   });
@@ -373,7 +402,9 @@ describe('red runs', () => {
 </testsuite></testsuites>
 `;
     // fail_fast off: lint is a sibling in the same stage and must not be cancelled by a faster test failure.
-    const r = gateRepo(`[gate]\nfail_fast = false\n\n[jobs]\nlint = "true"\ntest = "cat tools/junit.xml; exit 1"\n`, { 'tools/junit.xml': junit });
+    const r = gateRepo(`[gate]\nfail_fast = false\n\n[jobs]\nlint = "true"\ntest = "cat tools/junit.xml; exit 1"\n`, {
+      'tools/junit.xml': junit,
+    });
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'test');
@@ -381,7 +412,13 @@ describe('red runs', () => {
     const diags = res.diagnostics ?? [];
     assert.equal(diags.length, 1, show(res));
     assert.deepEqual(
-      { tool: diags[0]?.tool, file: diags[0]?.file, line: diags[0]?.line, rule: diags[0]?.rule, reproduce_cmd: diags[0]?.reproduce_cmd },
+      {
+        tool: diags[0]?.tool,
+        file: diags[0]?.file,
+        line: diags[0]?.line,
+        rule: diags[0]?.rule,
+        reproduce_cmd: diags[0]?.reproduce_cmd,
+      },
       { tool: 'test', file: 'tests/add.test.ts', line: 12, rule: 'adds', reproduce_cmd: 'cat tools/junit.xml; exit 1' },
     );
     assert.match(diags[0]?.message ?? '', /expected 2, got 3/);
@@ -395,8 +432,26 @@ describe('red runs', () => {
         {
           tool: { driver: { name: 'eslint' } },
           results: [
-            { ruleId: 'no-unused-vars', level: 'error', message: { text: "'x' is assigned a value but never used." }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/b.ts' }, region: { startLine: 5, startColumn: 2 } } }] },
-            { ruleId: 'prefer-const', level: 'warning', message: { text: "'y' is never reassigned." }, locations: [{ physicalLocation: { artifactLocation: { uri: 'src/c.ts' }, region: { startLine: 9, startColumn: 4 } } }] },
+            {
+              ruleId: 'no-unused-vars',
+              level: 'error',
+              message: { text: "'x' is assigned a value but never used." },
+              locations: [
+                {
+                  physicalLocation: { artifactLocation: { uri: 'src/b.ts' }, region: { startLine: 5, startColumn: 2 } },
+                },
+              ],
+            },
+            {
+              ruleId: 'prefer-const',
+              level: 'warning',
+              message: { text: "'y' is never reassigned." },
+              locations: [
+                {
+                  physicalLocation: { artifactLocation: { uri: 'src/c.ts' }, region: { startLine: 9, startColumn: 4 } },
+                },
+              ],
+            },
           ],
         },
       ],
@@ -413,10 +468,31 @@ describe('red runs', () => {
     assert.deepEqual(stepsWith(res, 'failed').sort(), ['lint', 'test']);
     const lint = (res.diagnostics ?? []).filter((x) => x.tool === 'lint');
     assert.deepEqual(
-      lint.map((x) => ({ file: x.file, line: x.line, col: x.col, rule: x.rule, severity: x.severity, reproduce_cmd: x.reproduce_cmd })),
+      lint.map((x) => ({
+        file: x.file,
+        line: x.line,
+        col: x.col,
+        rule: x.rule,
+        severity: x.severity,
+        reproduce_cmd: x.reproduce_cmd,
+      })),
       [
-        { file: 'src/b.ts', line: 5, col: 2, rule: 'no-unused-vars', severity: 'error', reproduce_cmd: 'cat tools/eslint.sarif; exit 1' },
-        { file: 'src/c.ts', line: 9, col: 4, rule: 'prefer-const', severity: 'warning', reproduce_cmd: 'cat tools/eslint.sarif; exit 1' },
+        {
+          file: 'src/b.ts',
+          line: 5,
+          col: 2,
+          rule: 'no-unused-vars',
+          severity: 'error',
+          reproduce_cmd: 'cat tools/eslint.sarif; exit 1',
+        },
+        {
+          file: 'src/c.ts',
+          line: 9,
+          col: 4,
+          rule: 'prefer-const',
+          severity: 'warning',
+          reproduce_cmd: 'cat tools/eslint.sarif; exit 1',
+        },
       ],
     );
     assert.ok((res.diagnostics ?? []).some((x) => x.tool === 'test' && x.reproduce_cmd === 'echo 1 failing; exit 1'));
@@ -437,9 +513,18 @@ describe('red runs', () => {
     assert.equal(dataOf(res).failed_stage, 'check/test');
     assert.deepEqual(stepsWith(res, 'failed').sort(), ['lint', 'slow', 'stubborn']);
     const messages = (res.diagnostics ?? []).map((x) => `${x.tool}: ${x.message}`);
-    assert.ok(messages.some((m) => m.startsWith('slow:') && m.includes('[jobs.slow] timeout')), messages.join('\n'));
-    assert.ok(messages.some((m) => m.startsWith('lint:') && m.includes('[gate] timeout')), messages.join('\n'));
-    assert.ok(messages.some((m) => m.startsWith('stubborn:') && m.includes('[jobs.stubborn] timeout')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith('slow:') && m.includes('[jobs.slow] timeout')),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) => m.startsWith('lint:') && m.includes('[gate] timeout')),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) => m.startsWith('stubborn:') && m.includes('[jobs.stubborn] timeout')),
+      messages.join('\n'),
+    );
     for (const file of [own, global, stubborn]) {
       const pid = await pidFrom(file);
       await waitFor(`the job's child ${pid} to be gone`, () => !processAlive(pid), 3000);
@@ -450,7 +535,9 @@ describe('red runs', () => {
 describe('red runs, continued', () => {
   it('under fail_fast with concurrency = 1 the queued siblings of a failure are skipped, not run', async () => {
     const c = counter();
-    const r = gateRepo(`[gate]\nconcurrency = 1\n\n[jobs]\nlint = "exit 1"\ntypecheck = "${counting(c, 'typecheck')}"\ntest = "${counting(c, 'test')}"\n`);
+    const r = gateRepo(
+      `[gate]\nconcurrency = 1\n\n[jobs]\nlint = "exit 1"\ntypecheck = "${counting(c, 'typecheck')}"\ntest = "${counting(c, 'test')}"\n`,
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(step(res, 'lint').outcome, 'failed');
@@ -468,9 +555,17 @@ describe('red runs, continued', () => {
     assert.ok(diag);
     assert.equal(diag.truncated, true);
     assert.ok(diag.output_path && existsSync(diag.output_path), 'the full output is on disk');
-    assert.equal(readFileSync(diag.output_path, 'utf8').split('\n').filter((l) => l.length > 0).length >= 20001, true);
+    assert.equal(
+      readFileSync(diag.output_path, 'utf8')
+        .split('\n')
+        .filter((l) => l.length > 0).length >= 20001,
+      true,
+    );
     assert.match(diag.output ?? '', /final words$/);
-    assert.ok((diag.output ?? '').length < 10_000, `the inline output is bounded (${(diag.output ?? '').length} chars)`);
+    assert.ok(
+      (diag.output ?? '').length < 10_000,
+      `the inline output is bounded (${(diag.output ?? '').length} chars)`,
+    );
   });
 
   it('an amend of a red commit (same tree) is still refused as unchanged_tree_rerun', async () => {
@@ -531,7 +626,9 @@ describe('red runs, continued', () => {
   });
 
   it('a check job writing only ignored files (a cache) leaves the tree clean: green', async () => {
-    const r = gateRepo(`[jobs]\nlint = "mkdir -p .cache && echo cached > .cache/lint.json"\n`, { '.gitignore': '.cache/\n' });
+    const r = gateRepo(`[jobs]\nlint = "mkdir -p .cache && echo cached > .cache/lint.json"\n`, {
+      '.gitignore': '.cache/\n',
+    });
     const res = await done(r.root);
     assert.equal(res.ok, true, show(res));
   });
@@ -555,7 +652,9 @@ describe('timeouts that do not fire', () => {
 describe('the gate leaves the tree as it found it', () => {
   it('a format job that rewrites a tracked file fails as tree_drift naming the stage and the file', async () => {
     const c = counter();
-    const r = gateRepo(`[jobs]\nformat = "echo reformatted > src/a.txt"\ntest = "${counting(c)}"\n`, { 'src/a.txt': 'original\n' });
+    const r = gateRepo(`[jobs]\nformat = "echo reformatted > src/a.txt"\ntest = "${counting(c)}"\n`, {
+      'src/a.txt': 'original\n',
+    });
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'tree_drift');
@@ -573,27 +672,42 @@ describe('the gate leaves the tree as it found it', () => {
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'tree_drift');
-    assert.ok((res.diagnostics ?? []).some((x) => x.file === 'lint-cache.json'), show(res));
+    assert.ok(
+      (res.diagnostics ?? []).some((x) => x.file === 'lint-cache.json'),
+      show(res),
+    );
   });
 
   it('a generator that reproduces its committed paths is green', async () => {
-    const r = gateRepo(`[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v1 > gen/types.txt"\n`, { 'gen/types.txt': 'v1\n' });
+    const r = gateRepo(
+      `[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v1 > gen/types.txt"\n`,
+      { 'gen/types.txt': 'v1\n' },
+    );
     const res = await done(r.root);
     assert.equal(res.ok, true, show(res));
     assert.equal(step(res, 'generated:types').outcome, 'ok');
   });
 
   it('a generator whose committed output is stale rewrites it and fails as tree_drift, naming the file', async () => {
-    const r = gateRepo(`[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v2 > gen/types.txt"\n`, { 'gen/types.txt': 'v1\n' });
+    const r = gateRepo(
+      `[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v2 > gen/types.txt"\n`,
+      { 'gen/types.txt': 'v1\n' },
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'tree_drift');
-    assert.deepEqual((res.diagnostics ?? []).map((x) => x.file), ['gen/types.txt']);
+    assert.deepEqual(
+      (res.diagnostics ?? []).map((x) => x.file),
+      ['gen/types.txt'],
+    );
     assert.equal(step(res, 'test').outcome, 'skipped');
   });
 
   it('a generator that writes outside its [generated] paths fails as generated_drift', async () => {
-    const r = gateRepo(`[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v1 > gen/types.txt && echo stray > stray.txt"\n`, { 'gen/types.txt': 'v1\n' });
+    const r = gateRepo(
+      `[jobs]\ntest = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v1 > gen/types.txt && echo stray > stray.txt"\n`,
+      { 'gen/types.txt': 'v1\n' },
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'generated_drift');
@@ -642,12 +756,27 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
     assert.equal(res.ok, true, show(res));
     const d = dataOf(res);
     const by = new Map((d.standards ?? []).map((s) => [s.name, s]));
-    assert.deepEqual(
-      pick(by.get('coverage')),
-      { measurement: 'measured', value: 90, verdict: 'improved', pin_eligible: true, pin_target: 88 },
-    );
-    assert.deepEqual(pick(by.get('docs')), { measurement: 'measured', value: 82, verdict: 'held', pin_eligible: false, pin_target: undefined });
-    assert.deepEqual(pick(by.get('todo_density')), { measurement: 'measured', value: 0.5, verdict: 'improved', pin_eligible: true, pin_target: 0.5 });
+    assert.deepEqual(pick(by.get('coverage')), {
+      measurement: 'measured',
+      value: 90,
+      verdict: 'improved',
+      pin_eligible: true,
+      pin_target: 88,
+    });
+    assert.deepEqual(pick(by.get('docs')), {
+      measurement: 'measured',
+      value: 82,
+      verdict: 'held',
+      pin_eligible: false,
+      pin_target: undefined,
+    });
+    assert.deepEqual(pick(by.get('todo_density')), {
+      measurement: 'measured',
+      value: 0.5,
+      verdict: 'improved',
+      pin_eligible: true,
+      pin_target: 0.5,
+    });
     assert.equal(by.get('bench')?.measurement, 'deferred');
     assert.equal(count(c), 0, 'an on-demand standard is not run by done');
     assert.equal(step(res, 'standard:coverage').kind, 'standard');
@@ -655,7 +784,9 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
   });
 
   it('a regressed standard and a standard printing no metric fail the gate at standards', async () => {
-    const r = gateRepo(`[gate]\nfail_fast = false\n\n[jobs]\ntest = "true"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "echo 'DISCERN_METRIC coverage 70'"\n\n[standards.silent]\ndirection = "down"\nlimit = 5\nrun = "echo measured nothing"\n`);
+    const r = gateRepo(
+      `[gate]\nfail_fast = false\n\n[jobs]\ntest = "true"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "echo 'DISCERN_METRIC coverage 70'"\n\n[standards.silent]\ndirection = "down"\nlimit = 5\nrun = "echo measured nothing"\n`,
+    );
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     const d = dataOf(res);
@@ -673,7 +804,9 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
   it("a branch that loosens the trunk's limit fails at standards before any job runs", async () => {
     const c = counter();
     const size = `\n[standards.size]\ndirection = "down"\nlimit = 100\nrun = "echo 'DISCERN_METRIC size 5'"\n`;
-    const r = gateRepo(`[jobs]\ntest = "${counting(c)}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "echo 'DISCERN_METRIC coverage 90'"\n${size}`);
+    const r = gateRepo(
+      `[jobs]\ntest = "${counting(c)}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "echo 'DISCERN_METRIC coverage 90'"\n${size}`,
+    );
     const wt = addWorktree(r, 'agent/loosen');
     const toml = readFileSync(join(wt.root, 'discern.toml'), 'utf8');
     wt.write('discern.toml', toml.replace('limit = 80', 'limit = 70').replace(size, ''));
@@ -687,12 +820,15 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
     assert.equal(d.standards_limits?.loosened?.length, 2, JSON.stringify(d.standards_limits));
     assert.match(JSON.stringify(d.standards_limits), /coverage/);
     assert.match(JSON.stringify(d.standards_limits), /size/);
-    assert.ok((res.diagnostics ?? []).every((x) => x.file === 'discern.toml'), show(res));
+    assert.ok(
+      (res.diagnostics ?? []).every((x) => x.file === 'discern.toml'),
+      show(res),
+    );
     assert.equal(step(res, "no standard loosened against the trunk's config").outcome, 'failed');
     assert.equal(count(c), 0, 'no project job ran');
   });
 
-  it("an unparseable trunk discern.toml fails the never-loosen check at standards", async () => {
+  it('an unparseable trunk discern.toml fails the never-loosen check at standards', async () => {
     const c = counter();
     const good = `[jobs]\ntest = "${counting(c)}"\n`;
     const r = gateRepo(good);
@@ -710,7 +846,10 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
 
   it('a standard whose inputs are untouched is replayed on the next run; touching them measures again', async () => {
     const c = counter();
-    const r = gateRepo(`[jobs]\ntest = "true"\n\n[standards.size]\ndirection = "down"\nlimit = 1000\ninputs = ["src/**"]\nrun = "${counting(c)}; echo 'DISCERN_METRIC size 10'"\n`, { 'src/a.ts': 'a\n' });
+    const r = gateRepo(
+      `[jobs]\ntest = "true"\n\n[standards.size]\ndirection = "down"\nlimit = 1000\ninputs = ["src/**"]\nrun = "${counting(c)}; echo 'DISCERN_METRIC size 10'"\n`,
+      { 'src/a.ts': 'a\n' },
+    );
     const first = await done(r.root);
     assert.equal(first.ok, true, show(first));
     assert.equal(dataOf(first).standards?.[0]?.measurement, 'measured');
@@ -723,7 +862,10 @@ run = "${counting(c)}; echo 'DISCERN_METRIC bench 1'"
     assert.equal(second.ok, true, show(second));
     const s = dataOf(second).standards?.[0];
     assert.equal(dataOf(second).gate_ran, true);
-    assert.deepEqual({ measurement: s?.measurement, value: s?.value, replayed_from: s?.replayed_from }, { measurement: 'replayed', value: 10, replayed_from: measuredAt });
+    assert.deepEqual(
+      { measurement: s?.measurement, value: s?.value, replayed_from: s?.replayed_from },
+      { measurement: 'replayed', value: 10, replayed_from: measuredAt },
+    );
     assert.equal(count(c), 1, "the standard's command did not run again");
 
     r.write('src/a.ts', 'changed\n');
@@ -755,7 +897,10 @@ describe('preconditions', () => {
 
     const standalone = await done(wt.root, { standalone: true });
     assert.equal(standalone.ok, true, `standalone skips the merge check:\n${show(standalone)}`);
-    assert.equal((standalone.steps ?? []).some((s) => s.kind === 'merge-check'), false);
+    assert.equal(
+      (standalone.steps ?? []).some((s) => s.kind === 'merge-check'),
+      false,
+    );
     assert.equal(count(c), 1);
 
     wt.git('merge', '-q', '--no-edit', 'main');
@@ -773,25 +918,32 @@ describe('preconditions', () => {
     const res = await done(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(dataOf(res).failed_stage, 'tracked_artifacts');
-    assert.deepEqual((res.diagnostics ?? []).map((x) => x.file), ['dist/out.js']);
+    assert.deepEqual(
+      (res.diagnostics ?? []).map((x) => x.file),
+      ['dist/out.js'],
+    );
     assert.equal(count(c), 0);
   });
 
-  it("an unwritable state directory is write_denied and nothing runs", { skip: isRoot() ? 'root ignores directory permissions' : false }, async () => {
-    const c = counter();
-    const r = gateRepo(`[jobs]\ntest = "${counting(c)}"\n`);
-    const state = join(gitDir(r.root), 'discern');
-    mkdirSync(state, { recursive: true });
-    rememberLocked(state);
-    chmodSync(state, 0o555);
-    try {
-      const res = await done(r.root);
-      assert.equal(res.error, 'write_denied', show(res));
-      assert.equal(count(c), 0);
-    } finally {
-      chmodSync(state, 0o755);
-    }
-  });
+  it(
+    'an unwritable state directory is write_denied and nothing runs',
+    { skip: isRoot() ? 'root ignores directory permissions' : false },
+    async () => {
+      const c = counter();
+      const r = gateRepo(`[jobs]\ntest = "${counting(c)}"\n`);
+      const state = join(gitDir(r.root), 'discern');
+      mkdirSync(state, { recursive: true });
+      rememberLocked(state);
+      chmodSync(state, 0o555);
+      try {
+        const res = await done(r.root);
+        assert.equal(res.error, 'write_denied', show(res));
+        assert.equal(count(c), 0);
+      } finally {
+        chmodSync(state, 0o755);
+      }
+    },
+  );
 
   it('a state directory that is not a directory is write_denied, not a crash', async () => {
     const c = counter();
@@ -815,9 +967,18 @@ describe('plans and modes', () => {
     assert.equal(res.dry_run, true);
     assert.equal(res.steps, undefined, 'a plan, not steps');
     const plan = res.plan?.steps ?? [];
-    assert.ok(plan.some((s) => s.kind === 'tracked-artifacts-check' && s.disposition === 'gate'), JSON.stringify(plan));
+    assert.ok(
+      plan.some((s) => s.kind === 'tracked-artifacts-check' && s.disposition === 'gate'),
+      JSON.stringify(plan),
+    );
     assert.ok(plan.some((s) => s.kind === 'standards-limits-check' && s.disposition === 'gate'));
-    assert.deepEqual(plan.filter((s) => s.disposition === 'run').map((s) => s.label).sort(), ['lint', 'test']);
+    assert.deepEqual(
+      plan
+        .filter((s) => s.disposition === 'run')
+        .map((s) => s.label)
+        .sort(),
+      ['lint', 'test'],
+    );
     assert.equal(count(c), 0);
     assert.equal(existsSync(markerPath(r.root)), false);
     assert.equal(dataOf(res).gate_ran, false);
@@ -859,7 +1020,10 @@ describe('plans and modes', () => {
     const code = await done(wt.root);
     assert.equal(code.ok, true, show(code));
     assert.deepEqual(dataOf(code).scopes_changed, []);
-    assert.equal((code.steps ?? []).some((s) => s.label === 'scope:docs'), false);
+    assert.equal(
+      (code.steps ?? []).some((s) => s.label === 'scope:docs'),
+      false,
+    );
     assert.equal(count(c), 0);
 
     wt.write('docs/guide.md', '# guide\n');
@@ -869,13 +1033,17 @@ describe('plans and modes', () => {
     assert.deepEqual(dataOf(docs).scopes_changed, ['docs']);
     assert.equal(step(docs, 'scope:docs').outcome, 'ok');
     assert.equal(step(docs, 'scope:docs').kind, 'scope-gate');
-    assert.match(dataOf(docs).proof?.line ?? '', /^discern Proof: agent\/scoped @ [0-9a-f]{12} — gate green \(test, scope:docs\) — 2 files, \+2 −0 against main$/);
+    assert.match(
+      dataOf(docs).proof?.line ?? '',
+      /^discern Proof: agent\/scoped @ [0-9a-f]{12} — gate green \(test, scope:docs\) — 2 files, \+2 −0 against main$/,
+    );
     assert.equal(count(c), 1);
   });
 });
 
 describe('[gate] concurrency', () => {
-  const timed = (file: string, name: string, seconds = 0.2): string => `echo start ${name} $(date +%s%N) >> ${file}; sleep ${seconds}; echo end ${name} $(date +%s%N) >> ${file}`;
+  const timed = (file: string, name: string, seconds = 0.2): string =>
+    `echo start ${name} $(date +%s%N) >> ${file}; sleep ${seconds}; echo end ${name} $(date +%s%N) >> ${file}`;
   const intervals = (file: string): [number, number][] => {
     const at = new Map<string, { start?: number; end?: number }>();
     for (const line of lines(file)) {
@@ -886,11 +1054,14 @@ describe('[gate] concurrency', () => {
     }
     return [...at.values()].map((e) => [e.start ?? NaN, e.end ?? NaN] as [number, number]).sort((a, b) => a[0] - b[0]);
   };
-  const overlaps = (spans: [number, number][]): boolean => spans.some((s, i) => i > 0 && s[0] < (spans[i - 1]?.[1] ?? 0));
+  const overlaps = (spans: [number, number][]): boolean =>
+    spans.some((s, i) => i > 0 && s[0] < (spans[i - 1]?.[1] ?? 0));
 
   it('concurrency = 1 runs a parallel stage one job at a time', async () => {
     const t = counter('times');
-    const r = gateRepo(`[gate]\nconcurrency = 1\n\n[jobs]\nlint = "${timed(t, 'lint')}"\ntypecheck = "${timed(t, 'typecheck')}"\ntest = "${timed(t, 'test')}"\n`);
+    const r = gateRepo(
+      `[gate]\nconcurrency = 1\n\n[jobs]\nlint = "${timed(t, 'lint')}"\ntypecheck = "${timed(t, 'typecheck')}"\ntest = "${timed(t, 'test')}"\n`,
+    );
     const res = await done(r.root);
     assert.equal(res.ok, true, show(res));
     const spans = intervals(t);
@@ -898,13 +1069,17 @@ describe('[gate] concurrency', () => {
     assert.equal(overlaps(spans), false, JSON.stringify(spans));
   });
 
-  it('the default concurrency runs them side by side', { skip: availableParallelism() < 2 ? 'one core: the default is 1' : false }, async () => {
-    const t = counter('times');
-    const r = gateRepo(`[jobs]\nlint = "${timed(t, 'lint', 0.5)}"\ntest = "${timed(t, 'test', 0.5)}"\n`);
-    const res = await done(r.root);
-    assert.equal(res.ok, true, show(res));
-    assert.equal(overlaps(intervals(t)), true, JSON.stringify(intervals(t)));
-  });
+  it(
+    'the default concurrency runs them side by side',
+    { skip: availableParallelism() < 2 ? 'one core: the default is 1' : false },
+    async () => {
+      const t = counter('times');
+      const r = gateRepo(`[jobs]\nlint = "${timed(t, 'lint', 0.5)}"\ntest = "${timed(t, 'test', 0.5)}"\n`);
+      const res = await done(r.root);
+      assert.equal(res.ok, true, show(res));
+      assert.equal(overlaps(intervals(t)), true, JSON.stringify(intervals(t)));
+    },
+  );
 });
 
 describe('attempts in the same checkout', () => {
@@ -926,7 +1101,10 @@ describe('attempts in the same checkout', () => {
     assert.equal(pending.kind, 'attempt');
     assert.match(pending.handle ?? '', R1_HANDLE);
     assert.ok(Date.parse(pending.expires_at ?? '') > Date.now(), `expires_at in the future: ${pending.expires_at}`);
-    assert.ok((res.hints?.at(-1) ?? '').includes(`discern_progress with handle "${pending.handle ?? ''}"`), res.hints?.at(-1));
+    assert.ok(
+      (res.hints?.at(-1) ?? '').includes(`discern_progress with handle "${pending.handle ?? ''}"`),
+      res.hints?.at(-1),
+    );
 
     release(go);
     const run = await first.result;
@@ -942,7 +1120,9 @@ describe('attempts in the same checkout', () => {
     const c = counter();
     const flag = join(dir, 'first');
     const pidFile = join(dir, 'job.pid');
-    const r = gateRepo(`[jobs]\ntest = "if [ -f ${flag} ]; then ${counting(c)}; else touch ${flag}; echo $$ > ${pidFile}; exec sleep 30; fi"\n`);
+    const r = gateRepo(
+      `[jobs]\ntest = "if [ -f ${flag} ]; then ${counting(c)}; else touch ${flag}; echo $$ > ${pidFile}; exec sleep 30; fi"\n`,
+    );
     const first = startCli(['done', '--json'], r.root);
     const jobPid = await pidFrom(pidFile);
     first.child.kill('SIGKILL');
@@ -961,6 +1141,14 @@ it('done was driven through success and failure', () => {
   assertDriven(['done']);
 });
 
-function pick(s: { measurement: string; value?: number; verdict?: string; pin_eligible?: boolean; pin_target?: number } | undefined): Record<string, unknown> {
-  return { measurement: s?.measurement, value: s?.value, verdict: s?.verdict, pin_eligible: s?.pin_eligible, pin_target: s?.pin_target };
+function pick(
+  s: { measurement: string; value?: number; verdict?: string; pin_eligible?: boolean; pin_target?: number } | undefined,
+): Record<string, unknown> {
+  return {
+    measurement: s?.measurement,
+    value: s?.value,
+    verdict: s?.verdict,
+    pin_eligible: s?.pin_eligible,
+    pin_target: s?.pin_target,
+  };
 }

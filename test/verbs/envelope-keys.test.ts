@@ -17,14 +17,43 @@ const policy: CompletionPolicy = {
   no_op: 'success',
   recovery_owner: 'caller',
 };
-const envelope = JSON.parse(readFileSync(new URL('../../spec/envelope.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, unknown> };
+const envelope = JSON.parse(readFileSync(new URL('../../spec/envelope.schema.json', import.meta.url), 'utf8')) as {
+  properties: Record<string, unknown>;
+};
 
 describe('maximal results', () => {
-  const diagnostic = { tool: 'tsc', severity: 'error', message: 'm', reproduce_cmd: 'npx tsc', output: 'o', truncated: true, output_path: '/p', file: 'a.ts', line: 1, col: 2, rule: 'TS1', fix_available: false } as const;
+  const diagnostic = {
+    tool: 'tsc',
+    severity: 'error',
+    message: 'm',
+    reproduce_cmd: 'npx tsc',
+    output: 'o',
+    truncated: true,
+    output_path: '/p',
+    file: 'a.ts',
+    line: 1,
+    col: 2,
+    rule: 'TS1',
+    fix_available: false,
+  } as const;
   const applied = buildEnvelope(
     { verb: 'doctor', policy },
     {
-      steps: [{ kind: 'job', label: 'test', disposition: 'run', outcome: 'failed', note: 'npm test', group: 'test', duration_s: 3, output_path: '/o', output_lines: 10, error_like_lines: 2, advisory: { kind: 'doctor-warning', evidence: ['e'], next_action: 'n' } }],
+      steps: [
+        {
+          kind: 'job',
+          label: 'test',
+          disposition: 'run',
+          outcome: 'failed',
+          note: 'npm test',
+          group: 'test',
+          duration_s: 3,
+          output_path: '/o',
+          output_lines: 10,
+          error_like_lines: 2,
+          advisory: { kind: 'doctor-warning', evidence: ['e'], next_action: 'n' },
+        },
+      ],
       waited_ms: 5,
       diagnostics: [diagnostic],
       diagnostic_evidence: { path: '/d', digest: 'sha256:x', bytes: 10, total: 3, shown: 1, repeats: [2] },
@@ -34,7 +63,17 @@ describe('maximal results', () => {
       refusal: { error: 'gate_failed', message: 'the test job failed', next: { rerun: 'discern done' } },
     },
   );
-  const preview = buildEnvelope({ verb: 'doctor', policy }, { dry_run: true, plan: { title: 't', details: ['d'], steps: [{ kind: 'git', label: 'l', disposition: 'run', note: 'n', group: 'g' }] } });
+  const preview = buildEnvelope(
+    { verb: 'doctor', policy },
+    {
+      dry_run: true,
+      plan: {
+        title: 't',
+        details: ['d'],
+        steps: [{ kind: 'git', label: 'l', disposition: 'run', note: 'n', group: 'g' }],
+      },
+    },
+  );
 
   it('emits exactly the envelope schema properties between them', () => {
     const emitted = new Set([...Object.keys(applied), ...Object.keys(preview)]);

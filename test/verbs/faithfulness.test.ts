@@ -58,17 +58,35 @@ describe('docs', () => {
   });
   it('a section index', async () => {
     const r = await call('docs', { target: 'reference' }, nowhere);
-    assert.ok(r.ok && r.data && 'docs' in r.data && r.data.scope === 'reference' && r.data.docs.every((d) => d.section === 'reference'));
+    assert.ok(
+      r.ok &&
+        r.data &&
+        'docs' in r.data &&
+        r.data.scope === 'reference' &&
+        r.data.docs.every((d) => d.section === 'reference'),
+    );
   });
   it('a search, a scoped search, a zero-match search and a misspelt title', async () => {
     const search = await call('docs', { search: 'exit codes' }, nowhere);
-    assert.ok(search.ok && search.data && 'results' in search.data && search.data.results[0]?.target === 'reference/exit-codes');
+    assert.ok(
+      search.ok && search.data && 'results' in search.data && search.data.results[0]?.target === 'reference/exit-codes',
+    );
     const scoped = await call('docs', { target: 'verbs', search: 'json' }, nowhere);
-    assert.ok(scoped.ok && scoped.data && 'results' in scoped.data && scoped.data.scope === 'verbs' && scoped.data.results.every((x) => x.section === 'verbs'));
+    assert.ok(
+      scoped.ok &&
+        scoped.data &&
+        'results' in scoped.data &&
+        scoped.data.scope === 'verbs' &&
+        scoped.data.results.every((x) => x.section === 'verbs'),
+    );
     const none = await call('docs', { search: 'qqqzzzxxyy' }, nowhere);
-    assert.ok(none.ok && none.data && 'results' in none.data && none.data.count === 0 && none.data.results.length === 0);
+    assert.ok(
+      none.ok && none.data && 'results' in none.data && none.data.count === 0 && none.data.results.length === 0,
+    );
     const misspelt = await call('docs', { search: 'confgiuration' }, nowhere);
-    assert.ok(misspelt.ok && misspelt.data && 'results' in misspelt.data && misspelt.data.results[0]?.match === 'metadata');
+    assert.ok(
+      misspelt.ok && misspelt.data && 'results' in misspelt.data && misspelt.data.results[0]?.match === 'metadata',
+    );
   });
   it('an unknown target, with suggestions', async () => {
     const r = await call('docs', { target: 'getting-startd' }, nowhere);
@@ -96,7 +114,12 @@ describe('doctor', () => {
     assert.ok(!('execution_model' in (r.data ?? {})));
     assert.ok(r.hints?.some((h) => h.includes('discern doctor --verbose --json')));
     const verbose = await call('doctor', { verbose: true, path: root }, nowhere);
-    assert.ok(verbose.ok && verbose.data && 'execution_model' in verbose.data && (verbose.data.execution_model?.length ?? 0) === Object.keys(VERBS).length);
+    assert.ok(
+      verbose.ok &&
+        verbose.data &&
+        'execution_model' in verbose.data &&
+        (verbose.data.execution_model?.length ?? 0) === Object.keys(VERBS).length,
+    );
     assert.deepEqual(verbose.data.config, {
       project: { name: 'Scratch' },
       repository: { trunk: 'main', trunk_source: 'config', branch_prefix: 'agent/' },
@@ -134,10 +157,23 @@ describe('doctor', () => {
     });
   }
   it('config problems are listed with their keys and lines, in file order', async () => {
-    const r = await call('doctor', {}, repo({ 'discern.toml': '[project]\nname = "x"\nbogus = 1\n[zzz]\n[jobs.e2e]\nstage = "test"\nrun = "x"\nretries = 5\n' }));
+    const r = await call(
+      'doctor',
+      {},
+      repo({
+        'discern.toml': '[project]\nname = "x"\nbogus = 1\n[zzz]\n[jobs.e2e]\nstage = "test"\nrun = "x"\nretries = 5\n',
+      }),
+    );
     assert.equal(r.error, 'unknown_key');
     const issues = r.data && 'issues' in r.data ? r.data.issues : undefined;
-    assert.deepEqual(issues?.map((i) => [i.path, i.line]), [['project.bogus', 3], ['zzz', 4], ['jobs.e2e.retries', 8]]);
+    assert.deepEqual(
+      issues?.map((i) => [i.path, i.line]),
+      [
+        ['project.bogus', 3],
+        ['zzz', 4],
+        ['jobs.e2e.retries', 8],
+      ],
+    );
   });
   it('git that cannot be started → precondition_failed, not a misleading no_repository', async () => {
     const root = repo({ 'discern.toml': MINIMAL_CONFIG });

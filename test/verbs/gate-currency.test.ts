@@ -12,7 +12,8 @@ after(cleanupGate);
 describe('map integrity', () => {
   it('a map link to a file the commit does not track fails the gate before any job runs; fixing it proves', async () => {
     const r = gateRepo('[jobs]\ntest = "true"\n', {
-      'discern/map/index.md': '# Map\n\nSee [the API](api.md), [code](../../src/a.js#L3), [site](https://example.com) and [top](#map).\n\n```md\n[in a fence](nowhere.md)\n```\n`[in code](nowhere.md)`\n',
+      'discern/map/index.md':
+        '# Map\n\nSee [the API](api.md), [code](../../src/a.js#L3), [site](https://example.com) and [top](#map).\n\n```md\n[in a fence](nowhere.md)\n```\n`[in code](nowhere.md)`\n',
       'discern/map/api.md': '# API\n\n[gone](old/removed.md) and [a folder](../../src)\n',
       'src/a.js': 'a\n',
     });
@@ -21,8 +22,14 @@ describe('map integrity', () => {
     const data = red.data as DiscernDoneData;
     assert.equal(data.failed_stage, 'map_integrity');
     assert.equal(data.gate_ran, false, 'a failed precondition stops the gate before its jobs');
-    assert.deepEqual(red.diagnostics?.map((d) => [d.file, d.line, d.message]), [['discern/map/api.md', 3, 'link to old/removed.md resolves to nothing tracked']]);
-    assert.ok(!red.steps?.some((s) => s.kind === 'job' && s.label !== "discern's state directory is writable"), 'no project job ran');
+    assert.deepEqual(
+      red.diagnostics?.map((d) => [d.file, d.line, d.message]),
+      [['discern/map/api.md', 3, 'link to old/removed.md resolves to nothing tracked']],
+    );
+    assert.ok(
+      !red.steps?.some((s) => s.kind === 'job' && s.label !== "discern's state directory is writable"),
+      'no project job ran',
+    );
     r.write('discern/map/api.md', '# API\n\n[a folder](../../src)\n');
     r.commit('fix the map link');
     const green = await call('done', {}, r.root);
@@ -33,7 +40,11 @@ describe('map integrity', () => {
   it('links that leave the repository, or resolve to nothing, are broken; anchors, schemes and fences are not links to check', () => {
     const exists = (p: string): boolean => p === 'docs/a.md' || p === 'docs';
     assert.deepEqual(
-      pageBrokenLinks('docs/map/x.md', '[a](../a.md) [b](../../../out.md) [c](mailto:x@y) [d](#top) [e](<../a%20b.md>) [f](../)', exists).map((b) => b.target),
+      pageBrokenLinks(
+        'docs/map/x.md',
+        '[a](../a.md) [b](../../../out.md) [c](mailto:x@y) [d](#top) [e](<../a%20b.md>) [f](../)',
+        exists,
+      ).map((b) => b.target),
       ['../../../out.md', '../a%20b.md'],
     );
   });
@@ -41,7 +52,9 @@ describe('map integrity', () => {
 
 describe('refresh currency', () => {
   it('once refresh owns parts of files, a commit whose instructions lag the config fails as instructions; refreshed, it proves', async () => {
-    const r = gateRepo('[jobs]\ntest = "true"\n\n[instructions]\nsources = ["notes.md"]\n', { 'notes.md': '# House rules\n\nUse tabs.\n' });
+    const r = gateRepo('[jobs]\ntest = "true"\n\n[instructions]\nsources = ["notes.md"]\n', {
+      'notes.md': '# House rules\n\nUse tabs.\n',
+    });
     const never = await call('done', {}, r.root);
     assert.equal(never.ok, true, `a project that never ran refresh is not failed for it: ${JSON.stringify(never)}`);
     // The user's own CLAUDE.md and .mcp.json (refresh would add its part to them) do not count as adopting it.
@@ -62,10 +75,13 @@ describe('refresh currency', () => {
     const red = await call('done', {}, r.root);
     assert.equal(red.error, 'gate_failed', JSON.stringify(red));
     assert.equal((red.data as DiscernDoneData).failed_stage, 'instructions');
-    assert.deepEqual(red.diagnostics?.map((d) => [d.file, d.message, d.reproduce_cmd]), [
-      ['CLAUDE.md', 'instructions out of date', 'discern refresh --dry-run'],
-      ['AGENTS.md', 'instructions out of date', 'discern refresh --dry-run'],
-    ]);
+    assert.deepEqual(
+      red.diagnostics?.map((d) => [d.file, d.message, d.reproduce_cmd]),
+      [
+        ['CLAUDE.md', 'instructions out of date', 'discern refresh --dry-run'],
+        ['AGENTS.md', 'instructions out of date', 'discern refresh --dry-run'],
+      ],
+    );
 
     assert.equal((await call('refresh', {}, r.root)).ok, true);
     r.commit('refresh');
@@ -76,7 +92,11 @@ describe('refresh currency', () => {
 
 describe('refresh currency and the ignore rules', () => {
   it('a refresh target the ignore rules cover is never in a commit, so it is not drift', async () => {
-    const r = scratchRepo({ 'discern.toml': '[project]\nname = "Gate"\nagents = ["claude_code", "copilot"]\n\n[repository]\ntrunk = "main"\n\n[jobs]\ntest = "true"\n', '.gitignore': '.vscode/\n' });
+    const r = scratchRepo({
+      'discern.toml':
+        '[project]\nname = "Gate"\nagents = ["claude_code", "copilot"]\n\n[repository]\ntrunk = "main"\n\n[jobs]\ntest = "true"\n',
+      '.gitignore': '.vscode/\n',
+    });
     assert.equal((await call('refresh', {}, r.root)).ok, true);
     r.commit('wire the agents; .vscode/ stays local');
     const green = await call('done', {}, r.root);

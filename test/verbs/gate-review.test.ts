@@ -12,13 +12,26 @@ import type { DiscernDoneData, DiscernStatusData } from '../../generated/types.j
 import { call } from '../helpers/drive.js';
 import { DISCERN_BIN, runCli } from '../helpers/cli.js';
 import { cleanEnv } from '../helpers/scratch-repo.js';
-import { addWorktree, cleanupGate, count, counter, gateRepo, heldJob, outsideDir, release, startCli, waitFor } from '../helpers/gate-repo.js';
+import {
+  addWorktree,
+  cleanupGate,
+  count,
+  counter,
+  gateRepo,
+  heldJob,
+  outsideDir,
+  release,
+  startCli,
+  waitFor,
+} from '../helpers/gate-repo.js';
 
 after(cleanupGate);
 
-describe('done: replayed evidence covers today\'s plan', () => {
+describe("done: replayed evidence covers today's plan", () => {
   it('evidence proven without a scope gate does not replay where the change activates it', async () => {
-    const r = gateRepo('[jobs]\nlint = "true"\n\n[scopes.src]\npaths = ["src/**"]\ngate = "exit 1"\n', { 'src/a.txt': 'a\n' });
+    const r = gateRepo('[jobs]\nlint = "true"\n\n[scopes.src]\npaths = ["src/**"]\ngate = "exit 1"\n', {
+      'src/a.txt': 'a\n',
+    });
     const base = r.git('rev-parse', 'HEAD').trim();
     r.write('src/a.txt', 'a\nb\n');
     r.commit('src change');
@@ -36,8 +49,9 @@ describe('done: replayed evidence covers today\'s plan', () => {
 });
 
 describe('done: the never-loosen check', () => {
-  const trunkToml = '[jobs]\nlint = "true"\n\n[standards.cov]\ndirection = "up"\nlimit = 80\nrun = "echo DISCERN_METRIC cov 50"\n';
-  it('a branch that measures the trunk\'s standard differently (on-demand, scale) is refused', async () => {
+  const trunkToml =
+    '[jobs]\nlint = "true"\n\n[standards.cov]\ndirection = "up"\nlimit = 80\nrun = "echo DISCERN_METRIC cov 50"\n';
+  it("a branch that measures the trunk's standard differently (on-demand, scale) is refused", async () => {
     for (const change of ['measure = "on-demand"', 'scale = 2']) {
       const r = gateRepo(trunkToml);
       const wt = addWorktree(r, `agent/${change.split(' ')[0]}`);
@@ -74,7 +88,10 @@ describe('done: what the Proof may cover', () => {
   });
   it('rerun measures every standard again', async () => {
     const runs = counter();
-    const r = gateRepo(`[jobs]\nlint = "true"\n\n[standards.cov]\ndirection = "up"\nlimit = 1\nrun = "echo x >> ${runs}; echo DISCERN_METRIC cov 5"\ninputs = ["src/**"]\n`, { 'src/a.txt': 'a\n' });
+    const r = gateRepo(
+      `[jobs]\nlint = "true"\n\n[standards.cov]\ndirection = "up"\nlimit = 1\nrun = "echo x >> ${runs}; echo DISCERN_METRIC cov 5"\ninputs = ["src/**"]\n`,
+      { 'src/a.txt': 'a\n' },
+    );
     assert.equal((await call('done', {}, r.root)).ok, true);
     r.write('README.md', 'changed\n');
     r.commit('docs only');
@@ -108,11 +125,22 @@ describe('a busy checkout', () => {
 });
 
 describe('processes', () => {
-  it('queue hands the command the signal it got and exits with the command\'s status', async () => {
+  it("queue hands the command the signal it got and exits with the command's status", async () => {
     const r = gateRepo('[jobs]\ntest = "true"\n');
     const dir = outsideDir();
     const ready = join(dir, 'ready');
-    const child = spawn(process.execPath, [DISCERN_BIN, 'queue', '--', 'sh', '-c', `trap 'exit 3' INT; trap 'exit 4' TERM; touch ${ready}; while :; do sleep 0.05; done`], { cwd: r.root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        DISCERN_BIN,
+        'queue',
+        '--',
+        'sh',
+        '-c',
+        `trap 'exit 3' INT; trap 'exit 4' TERM; touch ${ready}; while :; do sleep 0.05; done`,
+      ],
+      { cwd: r.root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     await waitFor('the command to start', () => existsSync(ready));
@@ -123,9 +151,15 @@ describe('processes', () => {
   });
   it('a failed gate keeps exit 1 when the reader closes the pipe early', async () => {
     // Fifty diagnostics of 1.5 kB each: the JSON result is larger than a pipe holds, so writing it meets EPIPE.
-    const r = gateRepo(`[jobs]\nlint = 'for i in $(seq 1 60); do printf "src/f.c:%s:1: error: %01500d\\n" $i 0; done; exit 1'\n`);
+    const r = gateRepo(
+      `[jobs]\nlint = 'for i in $(seq 1 60); do printf "src/f.c:%s:1: error: %01500d\\n" $i 0; done; exit 1'\n`,
+    );
     const pipeline = `${JSON.stringify(process.execPath)} ${JSON.stringify(DISCERN_BIN)} done --json | head -c 10 > /dev/null; echo "\${PIPESTATUS[0]}"`;
-    const shell = spawn('bash', ['-c', pipeline], { cwd: r.root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+    const shell = spawn('bash', ['-c', pipeline], {
+      cwd: r.root,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     shell.stdout.on('data', (c: Buffer) => (out += c.toString()));
     await new Promise((resolve) => shell.once('close', resolve));

@@ -86,7 +86,11 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.equal(d.failed_stage, null);
     assert.deepEqual(d.changed_by_fix, ['gen/types.txt', 'src/a.txt'], 'the files that were clean and were rewritten');
     assert.equal(d.changed_by_fix_total, 2);
-    assert.deepEqual(lines(c), ['format', 'generated', 'lint'], 'fix, then generated, then check; no build, tests or standards');
+    assert.deepEqual(
+      lines(c),
+      ['format', 'generated', 'lint'],
+      'fix, then generated, then check; no build, tests or standards',
+    );
     const labels = (res.steps ?? []).filter((s) => s.disposition === 'run').map((s) => s.label);
     assert.deepEqual(labels, ['format', 'generated:types', 'lint']);
     assert.equal(existsSync(markerPath(r.root)), false, 'prepare records no Proof');
@@ -102,11 +106,17 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
   });
 
   it('a generator writing outside its [generated] paths fails as generated_drift', async () => {
-    const r = gateRepo(`[jobs]\nlint = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v2 > gen/types.txt && echo oops > src-stray.txt"\n`, { 'gen/types.txt': 'v1\n' });
+    const r = gateRepo(
+      `[jobs]\nlint = "true"\n\n[generated.types]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo v2 > gen/types.txt && echo oops > src-stray.txt"\n`,
+      { 'gen/types.txt': 'v1\n' },
+    );
     const res = await prepare(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(prepareData(res).failed_stage, 'generated_drift');
-    assert.deepEqual((res.diagnostics ?? []).map((x) => x.file), ['src-stray.txt']);
+    assert.deepEqual(
+      (res.diagnostics ?? []).map((x) => x.file),
+      ['src-stray.txt'],
+    );
     assert.equal(step(res, 'lint').outcome, 'skipped');
   });
 
@@ -120,7 +130,14 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.match(res.message ?? '', /check stage/);
     const [first] = res.diagnostics ?? [];
     assert.deepEqual(
-      { tool: first?.tool, file: first?.file, line: first?.line, col: first?.col, rule: first?.rule, reproduce_cmd: first?.reproduce_cmd },
+      {
+        tool: first?.tool,
+        file: first?.file,
+        line: first?.line,
+        col: first?.col,
+        rule: first?.rule,
+        reproduce_cmd: first?.reproduce_cmd,
+      },
       { tool: 'lint', file: 'src/a.ts', line: 3, col: 7, rule: 'TS2322', reproduce_cmd: lint },
     );
     assert.equal(existsSync(markerPath(r.root)), false);
@@ -131,7 +148,10 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     const res = await prepare(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.equal(prepareData(res).failed_stage, 'tree_drift');
-    assert.deepEqual((res.diagnostics ?? []).map((x) => x.file), ['.lint-cache']);
+    assert.deepEqual(
+      (res.diagnostics ?? []).map((x) => x.file),
+      ['.lint-cache'],
+    );
   });
 
   it('refuses as incomplete while a done runs in the same checkout', async () => {
@@ -149,7 +169,7 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.equal(finished.code, 0, finished.stdout);
   });
 
-  it("an unusable state directory is write_denied, not a crash", async () => {
+  it('an unusable state directory is write_denied, not a crash', async () => {
     const c = counter();
     const r = gateRepo(`[jobs]\nlint = "echo lint >> ${c}"\n`);
     const state = join(gitDir(r.root), 'discern');
@@ -192,7 +212,12 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     assert.equal(d.failed_stage, null);
     assert.match(d.handle ?? '', R1_HANDLE);
     assert.deepEqual(lines(c).sort(), ['e2e', 'smoke', 'test']);
-    assert.deepEqual(stepsWith(res, 'ok').filter((l) => !l.includes(' ')).sort(), ['e2e', 'smoke', 'test']);
+    assert.deepEqual(
+      stepsWith(res, 'ok')
+        .filter((l) => !l.includes(' '))
+        .sort(),
+      ['e2e', 'smoke', 'test'],
+    );
     assert.equal(existsSync(markerPath(r.root)), false, 'test records no Proof');
 
     const back = envelope(await call('progress', { handle: d.handle }, r.root));
@@ -211,7 +236,11 @@ run = "echo standard >> ${c}; echo 'DISCERN_METRIC coverage 5'"
     const d = testData(res);
     assert.equal(d.failed_stage, 'test');
     assert.equal(step(res, 'test').outcome, 'failed');
-    assert.equal((res.steps ?? []).some((s) => s.label === 'lint'), false, 'the check job is not part of test');
+    assert.equal(
+      (res.steps ?? []).some((s) => s.label === 'lint'),
+      false,
+      'the check job is not part of test',
+    );
     assert.equal(res.diagnostics?.[0]?.reproduce_cmd, "echo 'FAIL tests/a.test.ts'; exit 1");
     const back = envelope(await call('progress', { handle: d.handle }, r.root));
     const p = back.data as DiscernProgressRecord;

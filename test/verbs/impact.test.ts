@@ -22,7 +22,13 @@ neutral = true
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 function repo(config = CONFIG, files: Record<string, string> = {}): ScratchRepo {
-  const r = scratchRepo({ 'discern.toml': config, 'docs/guide.md': 'g', 'src/api/a.ts': 'a', 'src/core.ts': 'c', ...files });
+  const r = scratchRepo({
+    'discern.toml': config,
+    'docs/guide.md': 'g',
+    'src/api/a.ts': 'a',
+    'src/core.ts': 'c',
+    ...files,
+  });
   repos.push(r);
   return r;
 }
@@ -37,7 +43,10 @@ async function impactData(target: string, input: Record<string, unknown> = {}): 
 describe('impact', () => {
   it('no change activates nothing', async () => {
     const d = await impactData(repo().root);
-    assert.deepEqual({ changed: d.changed_files, scopes: d.scopes, code: d.code, unscoped: d.unscoped_total }, { changed: 0, scopes: [], code: false, unscoped: 0 });
+    assert.deepEqual(
+      { changed: d.changed_files, scopes: d.scopes, code: d.code, unscoped: d.unscoped_total },
+      { changed: 0, scopes: [], code: false, unscoped: 0 },
+    );
     assert.match(d.base ?? '', /^[0-9a-f]{40}$/);
   });
   it('a neutral-only change does not count as code', async () => {
@@ -82,7 +91,7 @@ describe('impact', () => {
     assert.deepEqual(d.unscoped, ['src/guide-moved.ts']);
     assert.equal(d.changed_files, 2);
   });
-  it('the trunk moving on does not count as the branch\'s change', async () => {
+  it("the trunk moving on does not count as the branch's change", async () => {
     const r = repo();
     r.git('checkout', '-q', '-b', 'agent/y');
     r.git('checkout', '-q', 'main');
@@ -115,7 +124,10 @@ describe('impact', () => {
     const r = repo('[scopes.bad]\npaths = ["ok/**", "src/"]\n');
     const result = await call('impact', {}, r.root);
     assert.equal(result.error, 'invalid_config');
-    assert.equal(result.data && 'issues' in result.data ? result.data.issues[0]?.path : undefined, 'scopes.bad.paths.1');
+    assert.equal(
+      result.data && 'issues' in result.data ? result.data.issues[0]?.path : undefined,
+      'scopes.bad.paths.1',
+    );
     const doctor = await call('doctor', {}, r.root);
     assert.equal(doctor.error, 'invalid_config');
   });

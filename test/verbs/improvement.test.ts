@@ -19,7 +19,13 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 /** Whether this configuration format knows [checkpoints] yet (it is being added beside this verb). */
-const CHECKPOINTS_IN_SCHEMA = 'checkpoints' in (JSON.parse(readFileSync(new URL('../../spec/config.schema.json', import.meta.url), 'utf8')) as { properties: object }).properties;
+const CHECKPOINTS_IN_SCHEMA =
+  'checkpoints' in
+  (
+    JSON.parse(readFileSync(new URL('../../spec/config.schema.json', import.meta.url), 'utf8')) as {
+      properties: object;
+    }
+  ).properties;
 
 const WELL_CONFIG = `[meta]
 schema_version = 1
@@ -52,7 +58,8 @@ margin = 0.5
 run = "printf 'DISCERN_METRIC files 3\\n'"
 ${CHECKPOINTS_IN_SCHEMA ? '\n[checkpoints.source]\npaths = ["src/**"]\nmode = "advise"\nquestion = "Does the change keep the public API?"\n' : ''}`;
 
-const page = (title: string, body: string): string => `---\ntitle: ${title}\ndescription: What ${title.toLowerCase()} answers.\n---\n\n# ${title}\n\n${body}\n`;
+const page = (title: string, body: string): string =>
+  `---\ntitle: ${title}\ndescription: What ${title.toLowerCase()} answers.\n---\n\n# ${title}\n\n${body}\n`;
 
 const WELL_FILES: Record<string, string> = {
   'discern.toml': WELL_CONFIG,
@@ -63,7 +70,8 @@ const WELL_FILES: Record<string, string> = {
   'discern/map/20-work/release.md': page('Release', 'Tag, then publish.'),
   'discern/map/gotchas.md': page('Gotchas', '- The test job needs git on PATH.\n- Never edit generated files by hand.'),
   'discern/map/decisions/0001-one-module.md': '# 0001 — One module\n\nContext, decision, consequences.\n',
-  'discern/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release of this project.\n---\n\n1. Tag.\n2. Publish.\n',
+  'discern/skills/release/SKILL.md':
+    '---\nname: release\ndescription: Cut a release of this project.\n---\n\n1. Tag.\n2. Publish.\n',
 };
 
 /** A project set up the way discern asks: refreshed, committed, proven and measured. */
@@ -91,7 +99,10 @@ function auditOf(result: DiscernResult): DiscernImprovementAudit {
   return data;
 }
 
-function rule(audit: DiscernImprovementAudit, id: string): { status: string; evidence: { detail: string; read: string[] }; fix?: string } {
+function rule(
+  audit: DiscernImprovementAudit,
+  id: string,
+): { status: string; evidence: { detail: string; read: string[] }; fix?: string } {
   const found = audit.categories.flatMap((c) => c.rules).find((r) => r.id === id);
   assert.ok(found, `rule ${id}`);
   return found;
@@ -107,12 +118,18 @@ describe('improvement on a well set-up project', () => {
     const result = await call('improvement', {}, repo.root);
     assert.ok(result.ok, JSON.stringify(result));
     const audit = auditOf(result);
-    const failing = audit.categories.flatMap((c) => c.rules).filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.evidence.detail}`);
+    const failing = audit.categories
+      .flatMap((c) => c.rules)
+      .filter((r) => r.status !== 'pass')
+      .map((r) => `${r.id}: ${r.evidence.detail}`);
     if (CHECKPOINTS_IN_SCHEMA) {
       assert.deepEqual(failing, []);
       assert.equal(audit.score, 100);
     } else {
-      assert.deepEqual(failing.map((f) => f.split(':')[0]), ['checkpoints.configured', 'checkpoints.questions']);
+      assert.deepEqual(
+        failing.map((f) => f.split(':')[0]),
+        ['checkpoints.configured', 'checkpoints.questions'],
+      );
       assert.ok(audit.score >= 85, `score ${audit.score}`);
       assert.deepEqual(audit.weak, ['checkpoints']);
       assert.equal(audit.next_action?.id, 'checkpoints.configured');
@@ -152,14 +169,25 @@ describe('improvement on a bare project', () => {
     assert.ok(result.ok);
     const audit = auditOf(result);
     assert.ok(audit.score < 50, `score ${audit.score}`);
-    for (const name of ['instructions', 'standards', 'checkpoints', 'skills']) assert.ok(audit.weak.includes(name), `${name} weak in ${audit.weak.join(', ')}`);
+    for (const name of ['instructions', 'standards', 'checkpoints', 'skills'])
+      assert.ok(audit.weak.includes(name), `${name} weak in ${audit.weak.join(', ')}`);
     assert.ok(audit.next_action);
     assert.ok(audit.weak.includes(audit.next_action.category), 'the next action comes from a weak category');
     const weakest = Math.min(...audit.categories.map((c) => c.score));
-    assert.equal(audit.categories.find((c) => c.name === audit.next_action?.category)?.score, weakest, 'from the weakest');
+    assert.equal(
+      audit.categories.find((c) => c.name === audit.next_action?.category)?.score,
+      weakest,
+      'from the weakest',
+    );
     assert.ok((audit.recommendations ?? []).length > 0 && (audit.recommendations ?? []).length <= 5);
-    assert.equal(result.hints?.at(-1), `Next improvement (${audit.next_action.id}, ${audit.next_action.kind}): ${audit.next_action.action}`);
-    assert.ok(renderMarkdown(result).trimEnd().endsWith(audit.next_action.action), 'the Markdown ends with the next action');
+    assert.equal(
+      result.hints?.at(-1),
+      `Next improvement (${audit.next_action.id}, ${audit.next_action.kind}): ${audit.next_action.action}`,
+    );
+    assert.ok(
+      renderMarkdown(result).trimEnd().endsWith(audit.next_action.action),
+      'the Markdown ends with the next action',
+    );
     assert.equal(rule(audit, 'map.pages').status, 'fail');
     assert.equal(rule(audit, 'setup.identity').status, 'partial', 'a name and no slug');
   });
@@ -180,7 +208,10 @@ describe('improvement on a bare project', () => {
     assert.ok(audit.score < 90);
     assert.match(result.message ?? '', new RegExp(`score is ${audit.score}, below the minimum 90`));
     const last = result.hints?.at(-1) ?? '';
-    assert.ok(last.includes(audit.next_action?.id ?? '∅') && last.includes('discern_improvement with min_score 90'), last);
+    assert.ok(
+      last.includes(audit.next_action?.id ?? '∅') && last.includes('discern_improvement with min_score 90'),
+      last,
+    );
     assert.ok(renderMarkdown(result).trimEnd().endsWith(last));
   });
 });
@@ -189,7 +220,10 @@ describe('the category filter', () => {
   it('audits one category, whose score is the score', async () => {
     const r = bare();
     const audit = auditOf(await call('improvement', { category: 'map' }, r.root));
-    assert.deepEqual(audit.categories.map((c) => c.name), ['map']);
+    assert.deepEqual(
+      audit.categories.map((c) => c.name),
+      ['map'],
+    );
     assert.equal(audit.category, 'map');
     assert.equal(audit.score, audit.categories[0]?.score);
     assert.equal(audit.next_action?.category, 'map');
@@ -198,13 +232,16 @@ describe('the category filter', () => {
     const r = bare();
     const result = await call('improvement', { category: 'mapp' }, r.root);
     assert.equal(result.error, 'unknown_category');
-    assert.match(result.message ?? '', /the categories are gate, setup, instructions, map, worktrees, standards, checkpoints, skills/);
+    assert.match(
+      result.message ?? '',
+      /the categories are gate, setup, instructions, map, worktrees, standards, checkpoints, skills/,
+    );
     const data = result.verb === 'improvement' ? result.data : undefined;
     assert.ok(data && 'suggestions' in data);
     assert.equal(data.suggestions?.[0], 'map');
     assert.equal(data.suggestions?.length, 8);
   });
-  it('with min_score, compares that category\'s score', async () => {
+  it("with min_score, compares that category's score", async () => {
     const r = bare();
     const result = await call('improvement', { category: 'worktrees', min_score: 100 }, r.root);
     assert.ok(result.ok, 'a bare repository has no broken worktrees or stuck landings');
@@ -234,19 +271,27 @@ describe('real records move real rules', () => {
     assert.equal(stale.status, 'fail');
     assert.match(stale.evidence.detail, /agent\/old \(\d+ days\)/);
     const reviews = audit.categories.find((c) => c.name === 'worktrees')?.reviews ?? [];
-    assert.deepEqual(reviews.map((x) => x.subject), ['branch agent/old']);
+    assert.deepEqual(
+      reviews.map((x) => x.subject),
+      ['branch agent/old'],
+    );
     assert.ok(audit.open_reviews >= 1);
   });
 });
 
 describe('discern.toml beyond its schema', () => {
   it('a job whose program does not resolve is partial; a pre_authorized name that is no scope fails', async () => {
-    const r = scratchRepo({ 'discern.toml': '[project]\nname = "Checks"\n\n[jobs]\ntest = "no-such-program-here --run"\n' });
+    const r = scratchRepo({
+      'discern.toml': '[project]\nname = "Checks"\n\n[jobs]\ntest = "no-such-program-here --run"\n',
+    });
     repos.push(r);
     const warned = rule(auditOf(await call('improvement', { category: 'setup' }, r.root)), 'setup.config-check');
     assert.equal(warned.status, 'partial');
     assert.match(warned.evidence.detail, /jobs\.test .*no-such-program-here/);
-    r.write('discern.toml', '[project]\nname = "Checks"\n\n[jobs]\ntest = "git --version"\n\n[acceptance]\npre_authorized = ["docs"]\n');
+    r.write(
+      'discern.toml',
+      '[project]\nname = "Checks"\n\n[jobs]\ntest = "git --version"\n\n[acceptance]\npre_authorized = ["docs"]\n',
+    );
     r.commit('grant');
     const failed = rule(auditOf(await call('improvement', { category: 'setup' }, r.root)), 'setup.config-check');
     assert.equal(failed.status, 'fail');
@@ -258,13 +303,35 @@ describe('the landing queue from its records', () => {
   it('a submission waiting five days is a review item; a landing that stopped part way fails the rule', async () => {
     const r = bare();
     const common = join(r.root, '.git', 'discern');
-    const waiting = { format: 1, submission_id: 's1', effort: 'slow', branch: 'agent/slow', path: `${r.root}.worktrees/slow`, head: 'c'.repeat(40), submitted_at: new Date(Date.now() - 5 * 86_400_000).toISOString() };
+    const waiting = {
+      format: 1,
+      submission_id: 's1',
+      effort: 'slow',
+      branch: 'agent/slow',
+      path: `${r.root}.worktrees/slow`,
+      head: 'c'.repeat(40),
+      submitted_at: new Date(Date.now() - 5 * 86_400_000).toISOString(),
+    };
     mkdirSync(join(common, 'submissions'), { recursive: true });
     writeFileSync(join(common, 'submissions', 'slow.json'), JSON.stringify(waiting));
     let audit = auditOf(await call('improvement', { category: 'worktrees' }, r.root));
     assert.equal(rule(audit, 'worktrees.queue').status, 'partial');
-    assert.deepEqual(audit.categories[0]?.reviews.map((x) => x.subject), ['submission slow']);
-    const stopped = { format: 1, effort: 'slow', branch: 'agent/slow', path: waiting.path, head: waiting.head, trunk: 'main', trunk_before: 'd'.repeat(40), step: 'composed', started_at: new Date(Date.now() - 3_600_000).toISOString(), consent: { source: 'test' } };
+    assert.deepEqual(
+      audit.categories[0]?.reviews.map((x) => x.subject),
+      ['submission slow'],
+    );
+    const stopped = {
+      format: 1,
+      effort: 'slow',
+      branch: 'agent/slow',
+      path: waiting.path,
+      head: waiting.head,
+      trunk: 'main',
+      trunk_before: 'd'.repeat(40),
+      step: 'composed',
+      started_at: new Date(Date.now() - 3_600_000).toISOString(),
+      consent: { source: 'test' },
+    };
     mkdirSync(join(common, 'acceptance'), { recursive: true });
     writeFileSync(join(common, 'acceptance', 'slow.json'), JSON.stringify(stopped));
     audit = auditOf(await call('improvement', { category: 'worktrees' }, r.root));
@@ -309,18 +376,36 @@ describe('the MCP tool through the SDK client', () => {
       const tools = await mcp.client.listTools();
       const tool = tools.tools.find((t) => t.name === 'discern_improvement');
       assert.ok(tool);
-      assert.deepEqual(tool.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-      assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), ['category', 'min_score', 'path']);
-      const ok = (await mcp.client.callTool({ name: 'discern_improvement', arguments: { path: r.root, category: 'gate' } })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
+      assert.deepEqual(tool.annotations, {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+      assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), [
+        'category',
+        'min_score',
+        'path',
+      ]);
+      const ok = (await mcp.client.callTool({
+        name: 'discern_improvement',
+        arguments: { path: r.root, category: 'gate' },
+      })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
       assert.equal(ok.isError, false);
       assert.equal(ok.structuredContent?.['ok'], true);
       assert.match(ok.content[0]?.text ?? '', /^# discern improvement: \d+\/100/);
-      const low = (await mcp.client.callTool({ name: 'discern_improvement', arguments: { path: r.root, min_score: 100 } })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
+      const low = (await mcp.client.callTool({
+        name: 'discern_improvement',
+        arguments: { path: r.root, min_score: 100 },
+      })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
       assert.equal(low.isError, true);
       assert.equal(low.structuredContent?.['error'], 'below_min_score');
       const hints = low.structuredContent?.['hints'] as string[];
       assert.ok((low.content[0]?.text ?? '').trimEnd().endsWith(hints.at(-1) ?? '∅'));
-      const bad = (await mcp.client.callTool({ name: 'discern_improvement', arguments: { path: r.root, verbose: true } })) as { structuredContent?: Record<string, unknown> };
+      const bad = (await mcp.client.callTool({
+        name: 'discern_improvement',
+        arguments: { path: r.root, verbose: true },
+      })) as { structuredContent?: Record<string, unknown> };
       assert.equal(bad.structuredContent?.['error'], 'invalid_arguments');
     } finally {
       await mcp.client.close();

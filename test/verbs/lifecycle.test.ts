@@ -38,7 +38,15 @@ async function cli(args: readonly string[], cwd: string): Promise<CliRun> {
 }
 
 /** The one envelope of a --json call, checked against the published results schema. */
-function envelope(run: CliRun): Record<string, unknown> & { ok: boolean; data?: Record<string, unknown>; error?: string; hints?: string[]; message?: string } {
+function envelope(
+  run: CliRun,
+): Record<string, unknown> & {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  error?: string;
+  hints?: string[];
+  message?: string;
+} {
   const result = onlyJson(run);
   assertPublishedResult(result);
   return result as ReturnType<typeof envelope>;
@@ -78,7 +86,10 @@ describe('discern scripts: the list', () => {
     // The human view draws the authored table; its words are the Markdown's.
     const shown = bare.stdout.replace(/\s+/g, ' ');
     assert.match(shown, /`discern scripts seven`/);
-    assert.match(shown, /`notes` │ not executable \(`chmod \+x discern\/scripts\/notes`\)|`notes` \| not executable \(`chmod \+x discern\/scripts\/notes`\)/);
+    assert.match(
+      shown,
+      /`notes` │ not executable \(`chmod \+x discern\/scripts\/notes`\)|`notes` \| not executable \(`chmod \+x discern\/scripts\/notes`\)/,
+    );
     assert.doesNotMatch(bare.stdout, /hidden|folder|escape/);
   });
 
@@ -86,7 +97,11 @@ describe('discern scripts: the list', () => {
     const r = repo({ 'discern.toml': '[scripts]\ndir = "tools/bin/"\n' });
     script(r, 'tools/bin/hello', '#!/bin/sh\necho hello\n');
     const json = envelope(await cli(['scripts', '--json'], r.root));
-    assert.deepEqual(json.data, { dir: 'tools/bin', exists: true, scripts: [{ name: 'hello', path: 'tools/bin/hello', executable: true }] });
+    assert.deepEqual(json.data, {
+      dir: 'tools/bin',
+      exists: true,
+      scripts: [{ name: 'hello', path: 'tools/bin/hello', executable: true }],
+    });
     const ran = await cli(['scripts', 'hello'], r.root);
     assert.equal(ran.code, 0);
     assert.equal(ran.stdout, 'hello\n');
@@ -130,7 +145,12 @@ describe('discern scripts <name>: running', () => {
     script(r, 'discern/scripts/touch', '#!/bin/sh\ntouch ran\n');
     const json = envelope(await cli(['scripts', 'touch', '--json', '--', 'a'], r.root));
     assert.equal(json.ok, true);
-    assert.deepEqual(json.data?.['run'], { name: 'touch', program: join(r.root, 'discern/scripts/touch'), args: ['a'], cwd: r.root });
+    assert.deepEqual(json.data?.['run'], {
+      name: 'touch',
+      program: join(r.root, 'discern/scripts/touch'),
+      args: ['a'],
+      cwd: r.root,
+    });
     const markdown = await cli(['scripts', 'touch', '--markdown'], r.root);
     assert.equal(markdown.code, 0);
     assert.match(markdown.stdout, /Checked, not run/);
@@ -140,7 +160,11 @@ describe('discern scripts <name>: running', () => {
   it('forwards a signal to the script and exits with what the script makes of it', async () => {
     const r = repo({ 'discern.toml': '[project]\nname = "signals"\n' });
     const ready = join(r.root, 'ready');
-    script(r, 'discern/scripts/wait', `#!/bin/sh\ntrap 'echo got TERM; exit 42' TERM\ntouch '${ready}'\nwhile :; do sleep 0.05; done\n`);
+    script(
+      r,
+      'discern/scripts/wait',
+      `#!/bin/sh\ntrap 'echo got TERM; exit 42' TERM\ntouch '${ready}'\nwhile :; do sleep 0.05; done\n`,
+    );
     const running = startCli(['scripts', 'wait'], r.root);
     await waitFor('the script to start', () => existsSync(ready));
     await sleep(100);
@@ -165,8 +189,14 @@ describe('discern scripts <name>: refusals', () => {
       const bare = await cli(['scripts', name], r.root);
       assert.equal(bare.code, 1, name);
       assert.equal(bare.stdout, '');
-      assert.match(bare.stderr, new RegExp(`"${name.replace('.', '\\.')}" is not a script.*; the scripts are alias, args, notes, seven\\.`));
-      assert.match(bare.stderr, /\ndiscern: Run one of the scripts the message names, or list them with `discern scripts`/);
+      assert.match(
+        bare.stderr,
+        new RegExp(`"${name.replace('.', '\\.')}" is not a script.*; the scripts are alias, args, notes, seven\\.`),
+      );
+      assert.match(
+        bare.stderr,
+        /\ndiscern: Run one of the scripts the message names, or list them with `discern scripts`/,
+      );
       const json = envelope(await cli(['scripts', name, '--json'], r.root));
       assert.equal(json.error, 'script_not_a_command');
       assert.equal((json.data?.['scripts'] as unknown[]).length, 4);
@@ -183,7 +213,10 @@ describe('discern scripts <name>: refusals', () => {
     assert.ok(bare.stderr.includes(`chmod +x ${join(r.root, 'discern/scripts/notes')}`), bare.stderr);
     const json = envelope(await cli(['scripts', 'notes', '--json'], r.root));
     assert.equal(json.error, 'script_not_executable');
-    assert.match(json.hints?.at(-1) ?? '', /^Make it executable with `chmod \+x \/.*\/discern\/scripts\/notes` \(and commit the mode\), then run `discern scripts notes` again\.$/);
+    assert.match(
+      json.hints?.at(-1) ?? '',
+      /^Make it executable with `chmod \+x \/.*\/discern\/scripts\/notes` \(and commit the mode\), then run `discern scripts notes` again\.$/,
+    );
   });
 
   it('names that leave the directory are refused, links out of it included', async () => {
@@ -209,7 +242,10 @@ describe('discern identity', () => {
     assert.equal(bare.stderr, '');
     const json = envelope(await cli(['identity', '--json'], r.root));
     assert.deepEqual(json.data, { identity: 'my-proj', source: 'config_slug', name: 'Some Name', root: r.root });
-    assert.match((await cli(['identity', '--markdown'], r.root)).stdout, /^# discern identity\n\n`my-proj`, from `\[project\] slug`/);
+    assert.match(
+      (await cli(['identity', '--markdown'], r.root)).stdout,
+      /^# discern identity\n\n`my-proj`, from `\[project\] slug`/,
+    );
   });
 
   it('derives it from [project] name: accents dropped, other runs one dash, at most 63 characters', async () => {
@@ -236,7 +272,11 @@ describe('discern identity', () => {
     git('worktree', 'add', '-q', join(parent, 'elsewhere'), '-b', 'feature');
     assert.equal((await cli(['identity'], join(parent, 'elsewhere'))).stdout, 'my-repo-v2\n');
     writeFileSync(join(root, 'discern.toml'), '[project]\nname = "!!!"\n');
-    assert.equal((envelope(await cli(['identity', '--json'], root)).data ?? {})['source'], 'directory', 'a name with no letters or digits falls through');
+    assert.equal(
+      (envelope(await cli(['identity', '--json'], root)).data ?? {})['source'],
+      'directory',
+      'a name with no letters or digits falls through',
+    );
   });
 
   it('identity_failed when nothing gives a slug, with the next action to set [project] slug', async () => {
@@ -247,7 +287,10 @@ describe('discern identity', () => {
     const bare = await cli(['identity'], root);
     assert.equal(bare.code, 1);
     assert.equal(bare.stdout, '');
-    assert.match(bare.stderr, /^discern: No project identity: \[project\] slug is not set, and the repository folder's name "!!!" has no letters or digits/);
+    assert.match(
+      bare.stderr,
+      /^discern: No project identity: \[project\] slug is not set, and the repository folder's name "!!!" has no letters or digits/,
+    );
     const json = envelope(await cli(['identity', '--json'], root));
     assert.equal(json.error, 'identity_failed');
     assert.match(json.hints?.at(-1) ?? '', /^Set `\[project\] slug` in discern\.toml/);
@@ -263,10 +306,17 @@ describe('discern releases', () => {
     const run = await cli(['releases', '--json'], tempDir('discern-nowhere-'));
     assert.equal(run.code, 0);
     const json = envelope(run);
-    const data = json.data as { current: string; latest_stable: string | null; releases: { version: string; channel: string }[] };
+    const data = json.data as {
+      current: string;
+      latest_stable: string | null;
+      releases: { version: string; channel: string }[];
+    };
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(data.current, pkg.version);
-    assert.ok(data.releases.some((r) => r.version === pkg.version), 'the running version has an entry');
+    assert.ok(
+      data.releases.some((r) => r.version === pkg.version),
+      'the running version has an entry',
+    );
     assert.equal(data.latest_stable, data.releases.find((r) => r.channel === 'stable')?.version ?? null);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validate = ajv.compile(readPublished('discern-releases.schema.json'));
@@ -282,18 +332,29 @@ describe('discern releases', () => {
 describe('discern licenses', () => {
   it("lists the bundle's packages with their licenses, as the build recorded them", async () => {
     const json = envelope(await cli(['licenses', '--json'], tempDir('discern-nowhere-')));
-    const data = json.data as { packages: { name: string; version: string; license: string }[]; count: number; path: string };
+    const data = json.data as {
+      packages: { name: string; version: string; license: string }[];
+      count: number;
+      path: string;
+    };
     assert.equal(data.path, join(REPO_ROOT, 'dist/licenses.json'));
     assert.equal(data.count, data.packages.length);
-    const installed = (name: string): string => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-    for (const [name, license] of [['ajv', 'MIT'], ['sade', 'MIT'], ['smol-toml', 'BSD-3-Clause']] as const) {
+    const installed = (name: string): string =>
+      (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+        .version;
+    for (const [name, license] of [
+      ['ajv', 'MIT'],
+      ['sade', 'MIT'],
+      ['smol-toml', 'BSD-3-Clause'],
+    ] as const) {
       assert.deepEqual(
         data.packages.find((p) => p.name === name),
         { name, version: installed(name), license },
         name,
       );
     }
-    for (const tool of ['rollup', 'typescript', 'esbuild', 'tsx', 'handlebars', 'yaml']) assert.ok(!data.packages.some((p) => p.name === tool), `${tool} is a build tool, not in the bundle`);
+    for (const tool of ['rollup', 'typescript', 'esbuild', 'tsx', 'handlebars', 'yaml'])
+      assert.ok(!data.packages.some((p) => p.name === tool), `${tool} is a build tool, not in the bundle`);
     const texts = readFileSync(join(REPO_ROOT, 'dist/THIRD-PARTY-LICENSES'), 'utf8');
     for (const p of data.packages) assert.ok(texts.includes(`${p.name} ${p.version}\nLicense: ${p.license}\n`), p.name);
     assert.match(texts, /Permission is hereby granted, free of charge/);
@@ -301,7 +362,10 @@ describe('discern licenses', () => {
 
   it('a dist/ without licenses.json is read_failed, with the next action to rebuild', async () => {
     const pkg = tempDir('discern-package-');
-    cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, filter: (source) => !source.endsWith('licenses.json') });
+    cpSync(join(REPO_ROOT, 'dist'), join(pkg, 'dist'), {
+      recursive: true,
+      filter: (source) => !source.endsWith('licenses.json'),
+    });
     writeFileSync(join(pkg, 'package.json'), '{"name":"discern","type":"module"}\n');
     const moved = await runCli(['licenses', '--json'], { cwd: pkg, entry: join(pkg, 'dist/discern.js') });
     assert.equal(moved.code, 1);

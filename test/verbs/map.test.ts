@@ -21,10 +21,13 @@ const MAP = {
   'discern.toml': '[project]\nname = "mapped"\n',
   'src/core.ts': 'export const v = 1;\n',
   'src/util.ts': 'export const u = 1;\n',
-  'discern/map/10-architecture/README.md': '---\ntitle: Architecture\ndescription: How the parts fit together.\n---\n\n# Architecture\n\nThe core is [core](../../../src/core.ts); helpers live in `src/util.ts`.\n',
+  'discern/map/10-architecture/README.md':
+    '---\ntitle: Architecture\ndescription: How the parts fit together.\n---\n\n# Architecture\n\nThe core is [core](../../../src/core.ts); helpers live in `src/util.ts`.\n',
   'discern/map/10-architecture/data-flow.md': '# Data flow\n\nRequests enter through the router and reach the core.\n',
-  'discern/map/20-operations/releases.md': '---\ntitle: Releases\naliases: [shipping]\n---\n\n# Releases\n\nWe cut a release every Friday.\n',
-  'discern/map/20-operations/notes.md': '---\ntitle: Internal notes\npublish: false\n---\n\nThe pager rotation is private.\n',
+  'discern/map/20-operations/releases.md':
+    '---\ntitle: Releases\naliases: [shipping]\n---\n\n# Releases\n\nWe cut a release every Friday.\n',
+  'discern/map/20-operations/notes.md':
+    '---\ntitle: Internal notes\npublish: false\n---\n\nThe pager rotation is private.\n',
   'discern/map/glossary.md': '# Glossary\n\nTerms used across the project.\n',
 };
 
@@ -49,7 +52,10 @@ describe('map', () => {
     assert.ok('regions' in d);
     assert.equal(d.map_dir, 'discern/map');
     assert.equal(d.count, 5);
-    assert.deepEqual(d.docs.map((p) => p.target), ['glossary', 'architecture/README', 'architecture/data-flow', 'operations/notes', 'operations/releases']);
+    assert.deepEqual(
+      d.docs.map((p) => p.target),
+      ['glossary', 'architecture/README', 'architecture/data-flow', 'operations/notes', 'operations/releases'],
+    );
     const architecture = d.regions.find((x) => x.name === 'architecture');
     assert.equal(architecture?.title, 'Architecture');
     assert.equal(architecture?.description, 'How the parts fit together.');
@@ -83,7 +89,7 @@ describe('map', () => {
     const core = d.regions.find((x) => x.name === 'core');
     assert.deepEqual([core?.cited_files, core?.code_changes_since], [1, 2]);
   });
-  it('warns when cited code changed since a region\'s pages', async () => {
+  it("warns when cited code changed since a region's pages", async () => {
     const r = repo();
     r.write('src/util.ts', 'changed');
     r.commit('util moves on');
@@ -103,7 +109,18 @@ describe('map', () => {
     });
     const d = await mapData(r.root);
     assert.ok('docs' in d);
-    assert.deepEqual(d.docs.map((p) => p.path), ['b.md', 'a.md', '10-early/index.md', '10-early/z.md', '10-early/deeper/README.md', '10-early/y.md', '20-late/x.md']);
+    assert.deepEqual(
+      d.docs.map((p) => p.path),
+      [
+        'b.md',
+        'a.md',
+        '10-early/index.md',
+        '10-early/z.md',
+        '10-early/deeper/README.md',
+        '10-early/y.md',
+        '20-late/x.md',
+      ],
+    );
   });
   it('uncommitted pages have no change time', async () => {
     const r = repo();
@@ -115,17 +132,26 @@ describe('map', () => {
   });
   it('reads one page by target, path, slug and with the map dir in front, verbatim', async () => {
     const r = repo();
-    for (const target of ['operations/releases', '20-operations/releases.md', 'releases', 'discern/map/20-operations/releases.md', 'OPERATIONS/Releases']) {
+    for (const target of [
+      'operations/releases',
+      '20-operations/releases.md',
+      'releases',
+      'discern/map/20-operations/releases.md',
+      'OPERATIONS/Releases',
+    ]) {
       const d = await mapData(r.root, { target });
       assert.ok('doc' in d, target);
       assert.equal(d.doc.content, '\n# Releases\n\nWe cut a release every Friday.\n');
     }
   });
-  it('a region name gives that region\'s index', async () => {
+  it("a region name gives that region's index", async () => {
     const d = await mapData(repo().root, { target: 'architecture' });
     assert.ok('docs' in d && 'map_dir' in d);
     assert.equal(d.scope, 'architecture');
-    assert.deepEqual(d.docs.map((p) => p.slug), ['README', 'data-flow']);
+    assert.deepEqual(
+      d.docs.map((p) => p.slug),
+      ['README', 'data-flow'],
+    );
   });
   it('searches with the manual ranker, publish: false pages included, and within a region', async () => {
     const r = repo();
@@ -147,18 +173,27 @@ describe('map', () => {
     const r = repo();
     const unknown = await call('map', { target: 'operations/release' }, r.root);
     assert.equal(unknown.error, 'unknown_target');
-    assert.ok(unknown.data && 'suggestions' in unknown.data && unknown.data.suggestions?.includes('operations/releases'));
-    for (const target of ['../../discern.toml', '/etc/passwd', 'a%2F..%2Fb']) assert.equal((await call('map', { target }, r.root)).error, 'invalid_arguments', target);
+    assert.ok(
+      unknown.data && 'suggestions' in unknown.data && unknown.data.suggestions?.includes('operations/releases'),
+    );
+    for (const target of ['../../discern.toml', '/etc/passwd', 'a%2F..%2Fb'])
+      assert.equal((await call('map', { target }, r.root)).error, 'invalid_arguments', target);
   });
   it('no map directory → no_map naming where it looked', async () => {
     const r = repo({ 'discern.toml': '[map]\ndir = "knowledge/"\n' });
     const result = await call('map', {}, r.root);
     assert.equal(result.error, 'no_map');
     assert.deepEqual(result.data, { map_dir: 'knowledge' });
-    assert.match(result.hints?.at(-1) ?? '', /^Create knowledge\/ with Markdown pages in region folders, or point \[map\] dir/);
+    assert.match(
+      result.hints?.at(-1) ?? '',
+      /^Create knowledge\/ with Markdown pages in region folders, or point \[map\] dir/,
+    );
   });
   it('a configured map dir that escapes the project is refused by the config schema, and through a symlink by the reader', async () => {
-    assert.equal((await call('map', {}, repo({ 'discern.toml': '[map]\ndir = "../elsewhere"\n' }).root)).error, 'invalid_config');
+    assert.equal(
+      (await call('map', {}, repo({ 'discern.toml': '[map]\ndir = "../elsewhere"\n' }).root)).error,
+      'invalid_config',
+    );
     const outside = tempDir('discern-map-outside-');
     dirs.push(outside);
     mkdirSync(join(outside, 'pages'));
@@ -167,13 +202,31 @@ describe('map', () => {
     const result = await call('map', {}, r.root);
     assert.equal(result.error, 'no_map');
     assert.match(result.message ?? '', /resolves outside the project/);
-    assert.match(result.hints?.at(-1) ?? '', /^Make linked a folder inside the project, not reached through a symbolic link that leads out of it, or point \[map\] dir/);
+    assert.match(
+      result.hints?.at(-1) ?? '',
+      /^Make linked a folder inside the project, not reached through a symbolic link that leads out of it, or point \[map\] dir/,
+    );
   });
   it('a map dir that is a file, sits under a file, or is a dangling link: each says so and what to do', async () => {
     const cases: [files: Record<string, string>, link: string | undefined, message: RegExp, next: RegExp][] = [
-      [{ 'discern/map': 'not a folder\n' }, undefined, /discern\/map is a file, not a folder/, /^Replace the file discern\/map with a folder of Markdown pages, or point/],
-      [{ discern: 'a file\n' }, undefined, /discern\/map cannot be a folder: a part of its path is a file/, /^Replace the file in the path discern\/map with a folder, or point/],
-      [{}, 'nowhere', /discern\/map is a symbolic link to .*nowhere, which does not exist/, /^Create the folder the link discern\/map points to, or replace the link with a folder, or point/],
+      [
+        { 'discern/map': 'not a folder\n' },
+        undefined,
+        /discern\/map is a file, not a folder/,
+        /^Replace the file discern\/map with a folder of Markdown pages, or point/,
+      ],
+      [
+        { discern: 'a file\n' },
+        undefined,
+        /discern\/map cannot be a folder: a part of its path is a file/,
+        /^Replace the file in the path discern\/map with a folder, or point/,
+      ],
+      [
+        {},
+        'nowhere',
+        /discern\/map is a symbolic link to .*nowhere, which does not exist/,
+        /^Create the folder the link discern\/map points to, or replace the link with a folder, or point/,
+      ],
     ];
     for (const [files, link, message, next] of cases) {
       const r = repo({ 'discern.toml': '[project]\nname = "x"\n', ...files });
@@ -196,7 +249,10 @@ describe('map', () => {
     const d = result.data as DiscernMapData;
     assert.ok('docs' in d && 'map_dir' in d);
     assert.ok(!d.docs.some((p) => p.slug === 'host'));
-    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path]), [['symbolic-link', '10-architecture/host.md']]);
+    assert.deepEqual(
+      d.notices?.map((n) => [n.kind, n.path]),
+      [['symbolic-link', '10-architecture/host.md']],
+    );
     assert.ok(result.hints?.some((h) => h.includes('data.notices')));
   });
   it('a page over 1 MiB, unreadable front matter and wrongly typed keys are notices; the pages are still listed from their text', async () => {
@@ -204,24 +260,31 @@ describe('map', () => {
       ...MAP,
       'discern/map/30-big/huge.md': `# Huge\n\n${'x'.repeat(1024 * 1024)}\n`,
       'discern/map/30-big/broken.md': '---\ntitle: Broken\nnested:\n  key: value\n---\n\n# Broken heading\n\nBody.\n',
-      'discern/map/30-big/typed.md': '---\ntitle: 2024\norder: first\npublish: yes\naliases: one\n---\n\n# Typed heading\n\nBody.\n',
+      'discern/map/30-big/typed.md':
+        '---\ntitle: 2024\norder: first\npublish: yes\naliases: one\n---\n\n# Typed heading\n\nBody.\n',
     });
     const d = await mapData(r.root);
     assert.ok('docs' in d && 'map_dir' in d);
-    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path]), [
-      ['front-matter', '30-big/broken.md'],
-      ['too-large', '30-big/huge.md'],
-      ['front-matter', '30-big/typed.md'],
-      ['front-matter', '30-big/typed.md'],
-      ['front-matter', '30-big/typed.md'],
-      ['front-matter', '30-big/typed.md'],
-    ]);
+    assert.deepEqual(
+      d.notices?.map((n) => [n.kind, n.path]),
+      [
+        ['front-matter', '30-big/broken.md'],
+        ['too-large', '30-big/huge.md'],
+        ['front-matter', '30-big/typed.md'],
+        ['front-matter', '30-big/typed.md'],
+        ['front-matter', '30-big/typed.md'],
+        ['front-matter', '30-big/typed.md'],
+      ],
+    );
     assert.match(d.notices?.[0]?.message ?? '', /line 4 of the file: not a "key: value" line/);
     assert.ok(d.notices?.some((n) => /`publish` is the text "yes"; it must be true or false/.test(n.message)));
     const broken = d.docs.find((p) => p.path === '30-big/broken.md');
     assert.equal(broken?.title, 'Broken heading');
     const typed = d.docs.find((p) => p.path === '30-big/typed.md');
-    assert.deepEqual([typed?.title, typed?.order, typed?.publish, typed?.aliases], ['Typed heading', 1000, undefined, undefined]);
+    assert.deepEqual(
+      [typed?.title, typed?.order, typed?.publish, typed?.aliases],
+      ['Typed heading', 1000, undefined, undefined],
+    );
     const scoped = await mapData(r.root, { target: 'architecture' });
     assert.ok('docs' in scoped && 'map_dir' in scoped);
     assert.equal(scoped.notices, undefined, 'a region index carries only its own notices');
@@ -234,7 +297,8 @@ describe('map', () => {
   it('front matter with folded and literal block scalars is read', async () => {
     const r = repo({
       ...MAP,
-      'discern/map/40-blocks/README.md': '---\ntitle: >-\n  Blocks\n  region\ndescription: |\n  First line.\n  Second line.\n---\n\n# ignored\n',
+      'discern/map/40-blocks/README.md':
+        '---\ntitle: >-\n  Blocks\n  region\ndescription: |\n  First line.\n  Second line.\n---\n\n# ignored\n',
     });
     const d = await mapData(r.root);
     assert.ok('docs' in d && 'map_dir' in d);
@@ -263,7 +327,13 @@ describe('map', () => {
       '10-guides/01-a.md': '10-guides/01-a',
       '20-guides/a.md': '20-guides/a',
     });
-    assert.deepEqual(d.regions.map((x) => [x.name, x.page_count]), [['guides', 2], ['20-guides', 1]]);
+    assert.deepEqual(
+      d.regions.map((x) => [x.name, x.page_count]),
+      [
+        ['guides', 2],
+        ['20-guides', 1],
+      ],
+    );
     assert.equal(new Set(d.docs.map((p) => p.target)).size, 5, 'every target is unique');
     const read = async (target: string): Promise<string> => {
       const page = await mapData(r.root, { target });
@@ -280,18 +350,35 @@ describe('map', () => {
     assert.match(await read('10-guides/01-a.md'), /prefixed/);
     const scoped = await mapData(r.root, { target: '20-guides' });
     assert.ok('docs' in scoped);
-    assert.deepEqual(scoped.docs.map((p) => p.path), ['20-guides/a.md']);
+    assert.deepEqual(
+      scoped.docs.map((p) => p.path),
+      ['20-guides/a.md'],
+    );
     const found = await mapData(r.root, { search: 'second guides' });
     assert.ok('results' in found);
     assert.equal(found.results[0]?.target, '20-guides/a');
-    assert.deepEqual(d.notices?.map((n) => [n.kind, n.path, n.message]), [
-      ['name-collision', '10-guides/01-a.md', 'the target "guides/a" belongs to 10-guides/a.md, so this page is read as "10-guides/01-a"'],
-      ['name-collision', '20-guides/', 'the region name "guides" belongs to 10-guides/, so this folder is the region "20-guides"'],
-      ['name-collision', 'notes.MD', 'the target "notes" belongs to notes.md, so this page is read as "notes.MD"'],
-    ]);
+    assert.deepEqual(
+      d.notices?.map((n) => [n.kind, n.path, n.message]),
+      [
+        [
+          'name-collision',
+          '10-guides/01-a.md',
+          'the target "guides/a" belongs to 10-guides/a.md, so this page is read as "10-guides/01-a"',
+        ],
+        [
+          'name-collision',
+          '20-guides/',
+          'the region name "guides" belongs to 10-guides/, so this folder is the region "20-guides"',
+        ],
+        ['name-collision', 'notes.MD', 'the target "notes" belongs to notes.md, so this page is read as "notes.MD"'],
+      ],
+    );
     const region = await mapData(r.root, { target: '20-guides' });
     assert.ok('notices' in region);
-    assert.deepEqual(region.notices?.map((n) => n.path), ['20-guides/']);
+    assert.deepEqual(
+      region.notices?.map((n) => n.path),
+      ['20-guides/'],
+    );
   });
   it('drove map through success and failure', () => assertDriven(['map']));
 });

@@ -37,7 +37,10 @@ function lines(r: ScratchRepo): Record<string, unknown>[] {
 }
 
 function patternsData(result: DiscernResult): DiscernPatternsData {
-  assert.ok(result.ok && result.verb === 'patterns' && result.data && 'findings' in result.data, JSON.stringify(result));
+  assert.ok(
+    result.ok && result.verb === 'patterns' && result.data && 'findings' in result.data,
+    JSON.stringify(result),
+  );
   return result.data;
 }
 
@@ -70,7 +73,10 @@ describe('the logbook, written by real calls', () => {
     assert.equal(line?.['tree'], r.git('rev-parse', 'HEAD^{tree}').trim());
     assert.equal(line?.['head'], r.git('rev-parse', 'HEAD').trim());
     const jobs = line?.['jobs'] as { label: string; outcome: string; s: number; first?: string }[];
-    assert.deepEqual(jobs.map((j) => [j.label, j.outcome, typeof j.s]).sort(), [['smoke', 'failed', 'number'], ['test', 'ok', 'number']]);
+    assert.deepEqual(jobs.map((j) => [j.label, j.outcome, typeof j.s]).sort(), [
+      ['smoke', 'failed', 'number'],
+      ['test', 'ok', 'number'],
+    ]);
     assert.match(jobs.find((j) => j.label === 'smoke')?.first ?? '', /smoke/);
   });
   it('no tree on a dirty checkout: the tested content is not a committed tree', async () => {
@@ -130,8 +136,17 @@ describe('patterns on real gate runs', () => {
     assert.deepEqual([flaky.numbers[0]?.value, flaky.numbers[0]?.of], [3, 3]);
     assert.ok(data.findings.some((f) => f.detector === 'recurring-failures' && f.subject === 'test'));
     assert.equal(data.investigations[0]?.relationship, 'flaky-signature');
-    assert.deepEqual(data.population, { analyzed: 6, agent: 3, human: 3, unknown: 0, identities: data.population.identities });
-    assert.deepEqual(data.stats?.by_verb.map((v) => [v.verb, v.events, v.ok]), [['test', 6, 3]]);
+    assert.deepEqual(data.population, {
+      analyzed: 6,
+      agent: 3,
+      human: 3,
+      unknown: 0,
+      identities: data.population.identities,
+    });
+    assert.deepEqual(
+      data.stats?.by_verb.map((v) => [v.verb, v.events, v.ok]),
+      [['test', 6, 3]],
+    );
   });
 });
 
@@ -174,7 +189,10 @@ describe('reading archives and malformed logbooks', () => {
     const r = repo();
     const result = await call('patterns', {}, r.root, PERSON);
     const data = patternsData(result);
-    assert.deepEqual([data.logbook.exists, data.logbook.events, data.findings.length, data.investigations.length], [false, 0, 0, 0]);
+    assert.deepEqual(
+      [data.logbook.exists, data.logbook.events, data.findings.length, data.investigations.length],
+      [false, 0, 0, 0],
+    );
     assert.ok(result.hints?.some((h) => h.includes('no events yet')));
   });
 });
@@ -185,21 +203,39 @@ describe('the lifecycle: seal, archives, reset', () => {
     await call('status', {}, r.root, PERSON, 'cli');
     await call('status', {}, r.root, PERSON, 'cli');
     const sealed = await call('patternsSeal', {}, r.root, PERSON, 'cli');
-    assert.ok(sealed.ok && sealed.verb === 'patterns seal' && sealed.data && 'sealed' in sealed.data && sealed.data.archive, JSON.stringify(sealed));
+    assert.ok(
+      sealed.ok && sealed.verb === 'patterns seal' && sealed.data && 'sealed' in sealed.data && sealed.data.archive,
+      JSON.stringify(sealed),
+    );
     assert.equal(sealed.data.archive.events, 2);
     assert.match(sealed.data.archive.name, /^\d{8}T\d{9}Z\.jsonl$/);
-    assert.deepEqual(lines(r).map((l) => l['verb']), ['patterns seal'], 'the next append starts a new logbook: the seal itself');
+    assert.deepEqual(
+      lines(r).map((l) => l['verb']),
+      ['patterns seal'],
+      'the next append starts a new logbook: the seal itself',
+    );
     const listed = await call('patternsArchives', {}, r.root, PERSON, 'cli');
     assert.ok(listed.ok && listed.data && 'archives' in listed.data);
-    assert.deepEqual(listed.data.archives.map((a) => [a.name, a.events]), [[sealed.data.archive.name, 2]]);
+    assert.deepEqual(
+      listed.data.archives.map((a) => [a.name, a.events]),
+      [[sealed.data.archive.name, 2]],
+    );
     assert.equal(listed.data.active.events, 1);
-    const back = patternsData(await call('patterns', { logbook_file: sealed.data.archive.name }, r.root, PERSON, 'cli'));
+    const back = patternsData(
+      await call('patterns', { logbook_file: sealed.data.archive.name }, r.root, PERSON, 'cli'),
+    );
     assert.equal(back.population.analyzed, 2);
   });
   it('seal with nothing to seal is a successful no-op; a folder it cannot write is write_denied', async () => {
     const r = repo();
     const nothing = await call('patternsSeal', {}, r.root, PERSON, 'cli');
-    assert.ok(nothing.ok && nothing.data && 'sealed' in nothing.data && nothing.data.sealed === false && nothing.steps === undefined);
+    assert.ok(
+      nothing.ok &&
+        nothing.data &&
+        'sealed' in nothing.data &&
+        nothing.data.sealed === false &&
+        nothing.steps === undefined,
+    );
     await call('status', {}, r.root, PERSON, 'cli');
     writeFileSync(join(r.root, '.git', 'discern', 'logbook-archives'), 'a file where the folder goes');
     const denied = await call('patternsSeal', {}, r.root, PERSON, 'cli');
@@ -216,8 +252,19 @@ describe('the lifecycle: seal, archives, reset', () => {
     assert.ok(asked.plan && asked.plan.steps.length === 1 && asked.steps === undefined);
     assert.ok(existsSync(active(r)));
     const done = await call('patternsReset', { confirmed: true }, r.root, PERSON, 'cli');
-    assert.ok(done.ok && done.verb === 'patterns reset' && done.data && 'removed' in done.data && done.data.removed && done.data.events === 3, JSON.stringify(done));
-    assert.deepEqual(lines(r).map((l) => l['verb']), ['patterns reset']);
+    assert.ok(
+      done.ok &&
+        done.verb === 'patterns reset' &&
+        done.data &&
+        'removed' in done.data &&
+        done.data.removed &&
+        done.data.events === 3,
+      JSON.stringify(done),
+    );
+    assert.deepEqual(
+      lines(r).map((l) => l['verb']),
+      ['patterns reset'],
+    );
     assert.equal(readdirSync(join(r.root, '.git', 'discern', 'logbook-archives')).length, 1);
     assert.equal((await call('patternsArchives', { bogus: true }, r.root, PERSON, 'cli')).error, 'invalid_arguments');
   });
@@ -244,7 +291,9 @@ describe('the built CLI and the MCP server', () => {
   });
   it('concurrent CLI calls each leave one whole line', async () => {
     const r = repo();
-    await Promise.all(Array.from({ length: 6 }, () => runCli(['status', '--json'], { cwd: r.root, env: cleanEnv(PERSON) })));
+    await Promise.all(
+      Array.from({ length: 6 }, () => runCli(['status', '--json'], { cwd: r.root, env: cleanEnv(PERSON) })),
+    );
     const got = lines(r);
     assert.equal(got.length, 6);
   });
@@ -253,11 +302,17 @@ describe('the built CLI and the MCP server', () => {
     const mcp = await connectStdio(r.root, PERSON);
     try {
       await mcp.client.callTool({ name: 'discern_status', arguments: {} });
-      const result = (await mcp.client.callTool({ name: 'discern_patterns', arguments: { stats: true } })) as { structuredContent?: DiscernResult; isError?: boolean };
+      const result = (await mcp.client.callTool({ name: 'discern_patterns', arguments: { stats: true } })) as {
+        structuredContent?: DiscernResult;
+        isError?: boolean;
+      };
       assert.equal(result.isError, false);
       const data = patternsData(result.structuredContent as DiscernResult);
       assert.equal(data.population.agent, 1);
-      const traversal = (await mcp.client.callTool({ name: 'discern_patterns', arguments: { logbook_file: '../logbook/active' } })) as { structuredContent?: DiscernResult; isError?: boolean };
+      const traversal = (await mcp.client.callTool({
+        name: 'discern_patterns',
+        arguments: { logbook_file: '../logbook/active' },
+      })) as { structuredContent?: DiscernResult; isError?: boolean };
       assert.equal(traversal.isError, true);
       assert.equal(traversal.structuredContent?.error, 'invalid_arguments');
     } finally {
@@ -272,5 +327,6 @@ describe('the built CLI and the MCP server', () => {
 });
 
 describe('faithfulness', () => {
-  it('drove patterns and its lifecycle through success and failure', () => assertDriven(['patterns', 'patternsSeal', 'patternsArchives', 'patternsReset']));
+  it('drove patterns and its lifecycle through success and failure', () =>
+    assertDriven(['patterns', 'patternsSeal', 'patternsArchives', 'patternsReset']));
 });

@@ -8,7 +8,19 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernProgressRecord, DiscernTestData } from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
-import { R1_HANDLE, addWorktree, cleanupGate, envelope, gateRepo, killJob, outsideDir, pidFrom, sleep, startCli, type Envelope } from '../helpers/gate-repo.js';
+import {
+  R1_HANDLE,
+  addWorktree,
+  cleanupGate,
+  envelope,
+  gateRepo,
+  killJob,
+  outsideDir,
+  pidFrom,
+  sleep,
+  startCli,
+  type Envelope,
+} from '../helpers/gate-repo.js';
 
 after(cleanupGate);
 
@@ -74,22 +86,49 @@ describe('progress', () => {
     assert.equal(p.outcome, 'failed');
     const producer = p.producers.find((x) => x.producer === 'test');
     assert.ok(producer, show(envelope({ data: p })));
-    assert.deepEqual(producer.units, { kind: 'tests', completed: 3, total: 4 }, 'the invalid line (completed -1) and the oversized line were ignored whole');
+    assert.deepEqual(
+      producer.units,
+      { kind: 'tests', completed: 3, total: 4 },
+      'the invalid line (completed -1) and the oversized line were ignored whole',
+    );
     assert.deepEqual(producer.results, { passed: 3, failed: 1 });
     assert.deepEqual(producer.active, ['suite b']);
     assert.equal(producer.elapsed_ms, 120);
     assert.equal(producer.partial, false);
     assert.equal(producer.state, 'failed');
     const smoke = p.producers.find((x) => x.producer === 'smoke');
-    assert.deepEqual(smoke?.units, { kind: 'cases', completed: 2, total: null }, 'an omitted total is an unknown total');
+    assert.deepEqual(
+      smoke?.units,
+      { kind: 'cases', completed: 2, total: null },
+      'an omitted total is an unknown total',
+    );
     assert.equal(smoke?.partial, true, 'once reported, partial stays');
     assert.equal(smoke?.state, 'ok');
     assert.deepEqual(
-      p.failures.map((f) => ({ producer: f.producer, name: f.name, message: f.message, file: f.file, line: f.line, reproduce_cmd: f.reproduce_cmd })),
-      [{ producer: 'test', name: 'adds', message: 'expected 2, got 3', file: 'tests/add.test.ts', line: 42, reproduce_cmd: 'npm test -- --grep adds' }],
+      p.failures.map((f) => ({
+        producer: f.producer,
+        name: f.name,
+        message: f.message,
+        file: f.file,
+        line: f.line,
+        reproduce_cmd: f.reproduce_cmd,
+      })),
+      [
+        {
+          producer: 'test',
+          name: 'adds',
+          message: 'expected 2, got 3',
+          file: 'tests/add.test.ts',
+          line: 42,
+          reproduce_cmd: 'npm test -- --grep adds',
+        },
+      ],
     );
     const retained = p.result as { ok?: boolean; error?: string; verb?: string } | undefined;
-    assert.deepEqual({ ok: retained?.ok, error: retained?.error, verb: retained?.verb }, { ok: false, error: 'gate_failed', verb: 'test' });
+    assert.deepEqual(
+      { ok: retained?.ok, error: retained?.error, verb: retained?.verb },
+      { ok: false, error: 'gate_failed', verb: 'test' },
+    );
     assert.ok(p.account.length > 0);
   });
 
@@ -143,7 +182,10 @@ describe('progress', () => {
     const res = await progress(r.root, broken);
     assert.equal(res.error, 'invalid_value', show(res));
     // Case and dashes do not matter; the intact handle in lower case reads back.
-    assert.equal(progressData(await progress(r.root, failedHandle.toLowerCase().replace(/-/g, ''))).handle, failedHandle);
+    assert.equal(
+      progressData(await progress(r.root, failedHandle.toLowerCase().replace(/-/g, ''))).handle,
+      failedHandle,
+    );
   });
 
   it('a valid handle this repository never issued is unknown_target', async () => {
@@ -174,7 +216,11 @@ describe('a run read back while it runs, and after its process was killed', () =
     assert.equal(live.executor, 'running');
     assert.equal(live.outcome, undefined);
     assert.equal(live.operation.finished_at, undefined);
-    assert.deepEqual(live.producers.find((p) => p.producer === 'test')?.units, { kind: 'files', completed: 1, total: null });
+    assert.deepEqual(live.producers.find((p) => p.producer === 'test')?.units, {
+      kind: 'files',
+      completed: 1,
+      total: null,
+    });
     assert.equal(live.failures[0]?.name, 'early');
 
     run.child.kill('SIGKILL');
@@ -228,7 +274,11 @@ describe('records that are large or damaged', () => {
     const whole = JSON.parse(readFileSync(p.result_path, 'utf8')) as { error?: string; diagnostics?: unknown[] };
     assert.equal(whole.error, 'gate_failed');
     assert.equal(whole.diagnostics?.length, shown);
-    assert.equal((p.result as { error?: string } | undefined)?.error, 'gate_failed', 'the reduced result still says what happened');
+    assert.equal(
+      (p.result as { error?: string } | undefined)?.error,
+      'gate_failed',
+      'the reduced result still says what happened',
+    );
   });
 
   it('a damaged record is read_failed', async () => {

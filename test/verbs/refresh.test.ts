@@ -60,12 +60,18 @@ function snapshot(r: ScratchRepo): Map<string, string> {
 }
 
 describe('refresh', () => {
-  it('writes each agent\'s files in its documented format, and a second run writes nothing', async () => {
+  it("writes each agent's files in its documented format, and a second run writes nothing", async () => {
     const r = repo({}, ALL);
     const data = await refreshed(r);
     assert.deepEqual(data.agents, ['claude_code', 'codex', 'gemini', 'cursor', 'copilot']);
     assert.deepEqual(data.agents_written, ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']);
-    assert.deepEqual(data.mcp_wired, ['.mcp.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/mcp.json', '.vscode/mcp.json']);
+    assert.deepEqual(data.mcp_wired, [
+      '.mcp.json',
+      '.codex/config.toml',
+      '.gemini/settings.json',
+      '.cursor/mcp.json',
+      '.vscode/mcp.json',
+    ]);
     assert.deepEqual(data.hooks_wired, ['.claude/settings.json']);
     for (const file of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']) {
       const text = read(r, file);
@@ -79,46 +85,90 @@ describe('refresh', () => {
     assert.deepEqual(json(r, '.gemini/settings.json'), { mcpServers: { discern: server } });
     assert.deepEqual(json(r, '.vscode/mcp.json'), { servers: { discern: { type: 'stdio', ...server } } });
     assert.deepEqual(toml(read(r, '.codex/config.toml')), { mcp_servers: { discern: server } });
-    assert.match(read(r, '.codex/config.toml'), /^# discern:begin mcp[^\n]*\n\[mcp_servers\.discern\]\n[\s\S]*\n# discern:end\n$/);
+    assert.match(
+      read(r, '.codex/config.toml'),
+      /^# discern:begin mcp[^\n]*\n\[mcp_servers\.discern\]\n[\s\S]*\n# discern:end\n$/,
+    );
     assert.deepEqual(json(r, '.claude/settings.json'), {
-      hooks: { SessionStart: [{ matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern status --markdown' }] }] },
+      hooks: {
+        SessionStart: [
+          { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern status --markdown' }] },
+        ],
+      },
     });
     // Five agents, two skill folders: Claude Code and Codex read only their own; the others read one of those.
     const names = BUILTIN_SKILLS.map((s) => s.name).sort();
-    for (const folder of ['.claude/skills', '.agents/skills']) assert.deepEqual(readdirSync(join(r.root, folder)).sort(), names);
-    assert.ok(!existsSync(join(r.root, '.cursor/skills')) && !existsSync(join(r.root, '.github/skills')) && !existsSync(join(r.root, '.gemini/skills')));
-    assert.deepEqual(data.skills.linked.sort(), ['copilot: .agents/skills', 'copilot: .claude/skills', 'cursor: .agents/skills', 'cursor: .claude/skills', 'gemini: .agents/skills']);
+    for (const folder of ['.claude/skills', '.agents/skills'])
+      assert.deepEqual(readdirSync(join(r.root, folder)).sort(), names);
+    assert.ok(
+      !existsSync(join(r.root, '.cursor/skills')) &&
+        !existsSync(join(r.root, '.github/skills')) &&
+        !existsSync(join(r.root, '.gemini/skills')),
+    );
+    assert.deepEqual(data.skills.linked.sort(), [
+      'copilot: .agents/skills',
+      'copilot: .claude/skills',
+      'cursor: .agents/skills',
+      'cursor: .claude/skills',
+      'gemini: .agents/skills',
+    ]);
     const skill = read(r, '.claude/skills/discern-land-change/SKILL.md');
-    assert.match(skill, /^---\nname: discern-land-change\ndescription: [^\n]+\n---\n<!-- discern:materialised from discern's built-in skill discern-land-change/);
+    assert.match(
+      skill,
+      /^---\nname: discern-land-change\ndescription: [^\n]+\n---\n<!-- discern:materialised from discern's built-in skill discern-land-change/,
+    );
 
     const before = snapshot(r);
     const again = await call('refresh', {}, r.root);
     assert.ok(again.ok);
     assert.deepEqual(again.steps, []);
     assert.deepEqual((again.data as DiscernRefreshData).changes, []);
-    assert.equal((again.data as DiscernRefreshData).current.length, before.size - 2, 'every file but README.md and discern.toml is current');
+    assert.equal(
+      (again.data as DiscernRefreshData).current.length,
+      before.size - 2,
+      'every file but README.md and discern.toml is current',
+    );
     assert.deepEqual(snapshot(r), before);
     assert.match((again.hints ?? []).at(-1) ?? '', /current: nothing was written/);
   });
 
-  it('keeps every byte of the user\'s CLAUDE.md and .mcp.json outside discern\'s part, and refreshes that part in place', async () => {
+  it("keeps every byte of the user's CLAUDE.md and .mcp.json outside discern's part, and refreshes that part in place", async () => {
     const claude = '# Our rules\r\n\r\nUse tabs.\r\n';
-    const mcp = '{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]}\n    },\n    "unknownKey": [1, 2, 3]\n}';
-    const r = repo({ 'CLAUDE.md': claude, '.mcp.json': mcp, 'discern/instructions.md': 'Run `make check` before committing.\n' });
+    const mcp =
+      '{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]}\n    },\n    "unknownKey": [1, 2, 3]\n}';
+    const r = repo({
+      'CLAUDE.md': claude,
+      '.mcp.json': mcp,
+      'discern/instructions.md': 'Run `make check` before committing.\n',
+    });
     await refreshed(r);
     const text = read(r, 'CLAUDE.md');
     assert.ok(text.startsWith(`${claude}\r\n<!-- discern:begin`), JSON.stringify(text));
-    assert.ok(!text.replace(/\r\n/g, '').includes('\n'), 'the region takes the file\'s CRLF line breaks');
-    assert.match(text, /<!-- from discern\/instructions\.md -->\r\n\r\nRun `make check` before committing\.\r\n<!-- discern:end -->\r\n$/);
+    assert.ok(!text.replace(/\r\n/g, '').includes('\n'), "the region takes the file's CRLF line breaks");
+    assert.match(
+      text,
+      /<!-- from discern\/instructions\.md -->\r\n\r\nRun `make check` before committing\.\r\n<!-- discern:end -->\r\n$/,
+    );
     const wired = read(r, '.mcp.json');
-    assert.ok(wired.startsWith('{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]},\n        "discern": {\n            "type": "stdio",'), wired);
+    assert.ok(
+      wired.startsWith(
+        '{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]},\n        "discern": {\n            "type": "stdio",',
+      ),
+      wired,
+    );
     assert.ok(wired.endsWith('\n        }\n    },\n    "unknownKey": [1, 2, 3]\n}'), wired);
 
     // The user edits around the region, and the project's instructions change: only the region moves.
     writeFileSync(join(r.root, 'CLAUDE.md'), `Preface.\n\n${read(r, 'CLAUDE.md')}After.\n`);
     r.write('discern/instructions.md', 'Run `make lint` too.\n');
     const data = await refreshed(r);
-    assert.deepEqual(data.changes.map((c) => [c.path, c.action]), [['CLAUDE.md', 'update'], ['AGENTS.md', 'update']]);
+    assert.deepEqual(
+      data.changes.map((c) => [c.path, c.action]),
+      [
+        ['CLAUDE.md', 'update'],
+        ['AGENTS.md', 'update'],
+      ],
+    );
     const after = read(r, 'CLAUDE.md');
     assert.ok(after.startsWith(`Preface.\n\n${claude}\r\n<!-- discern:begin`));
     assert.ok(after.endsWith('Run `make lint` too.\r\n<!-- discern:end -->\r\nAfter.\n'), after);
@@ -158,32 +208,43 @@ describe('refresh', () => {
     const before = snapshot(r);
     const { result } = await refresh(r);
     assert.equal(result.error, 'write_denied', JSON.stringify(result));
-    assert.match(result.message ?? '', /\.claude is a file, so \.claude\/settings\.json cannot be created; nothing was written/);
+    assert.match(
+      result.message ?? '',
+      /\.claude is a file, so \.claude\/settings\.json cannot be created; nothing was written/,
+    );
     assert.deepEqual(snapshot(r), before);
   });
 
-  it('refuses write_denied for an unwritable file, nothing written', { skip: isRoot() ? 'root writes whatever the mode says' : false }, async () => {
-    const r = repo({ 'AGENTS.md': '# Agents\n' });
-    chmodSync(join(r.root, 'AGENTS.md'), 0o444);
-    const before = snapshot(r);
-    const { result } = await refresh(r);
-    assert.equal(result.error, 'write_denied');
-    assert.match(result.message ?? '', /^AGENTS\.md is not writable; nothing was written\.$/);
-    assert.match((result.hints ?? []).at(-1) ?? '', /Make AGENTS\.md writable/);
-    assert.deepEqual(snapshot(r), before);
-    chmodSync(join(r.root, 'AGENTS.md'), 0o644);
-  });
+  it(
+    'refuses write_denied for an unwritable file, nothing written',
+    { skip: isRoot() ? 'root writes whatever the mode says' : false },
+    async () => {
+      const r = repo({ 'AGENTS.md': '# Agents\n' });
+      chmodSync(join(r.root, 'AGENTS.md'), 0o444);
+      const before = snapshot(r);
+      const { result } = await refresh(r);
+      assert.equal(result.error, 'write_denied');
+      assert.match(result.message ?? '', /^AGENTS\.md is not writable; nothing was written\.$/);
+      assert.match((result.hints ?? []).at(-1) ?? '', /Make AGENTS\.md writable/);
+      assert.deepEqual(snapshot(r), before);
+      chmodSync(join(r.root, 'AGENTS.md'), 0o644);
+    },
+  );
 
-  it('refuses write_denied for an unwritable folder, nothing written', { skip: isRoot() ? 'root writes whatever the mode says' : false }, async () => {
-    const r = repo();
-    mkdirSync(join(r.root, '.codex'));
-    chmodSync(join(r.root, '.codex'), 0o555);
-    const { result } = await refresh(r);
-    assert.equal(result.error, 'write_denied');
-    assert.match(result.message ?? '', /\.codex is not writable, so \.codex\/config\.toml cannot be created/);
-    assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
-    chmodSync(join(r.root, '.codex'), 0o755);
-  });
+  it(
+    'refuses write_denied for an unwritable folder, nothing written',
+    { skip: isRoot() ? 'root writes whatever the mode says' : false },
+    async () => {
+      const r = repo();
+      mkdirSync(join(r.root, '.codex'));
+      chmodSync(join(r.root, '.codex'), 0o555);
+      const { result } = await refresh(r);
+      assert.equal(result.error, 'write_denied');
+      assert.match(result.message ?? '', /\.codex is not writable, so \.codex\/config\.toml cannot be created/);
+      assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
+      chmodSync(join(r.root, '.codex'), 0o755);
+    },
+  );
 
   it('refuses a settings file that is not valid JSON, naming it, and writes nothing', async () => {
     const r = repo({ '.mcp.json': '{ "mcpServers": { "a": 1, } }\n' });
@@ -192,7 +253,10 @@ describe('refresh', () => {
     assert.equal(result.error, 'invalid_settings_file');
     assert.match(result.message ?? '', /^\.mcp\.json: not valid JSON at line 1, column \d+/);
     assert.match((result.hints ?? []).at(-1) ?? '', /^Fix \.mcp\.json at line 1, column \d+ as the message says/);
-    assert.deepEqual(data?.errors.map((e) => [e.path, e.error]), [['.mcp.json', 'invalid_settings_file']]);
+    assert.deepEqual(
+      data?.errors.map((e) => [e.path, e.error]),
+      [['.mcp.json', 'invalid_settings_file']],
+    );
     assert.deepEqual(snapshot(r), before);
     // A dry run reports the same, with the plan of what it could not finish.
     const preview = await refresh(r, { dry_run: true });
@@ -201,11 +265,17 @@ describe('refresh', () => {
   });
 
   it('reads JSON with comments where the agent does (VS Code, Gemini), keeping the comments', async () => {
-    const vscode = '{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" }, // local\n  },\n  "inputs": [],\n}\n';
+    const vscode =
+      '{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" }, // local\n  },\n  "inputs": [],\n}\n';
     const r = repo({ '.vscode/mcp.json': vscode }, '[project]\nagents = ["copilot"]\n');
     await refreshed(r);
     const text = read(r, '.vscode/mcp.json');
-    assert.ok(text.startsWith('{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" },\n    "discern": {'), text);
+    assert.ok(
+      text.startsWith(
+        '{\n  // the team\'s servers\n  "servers": {\n    "db": { "type": "stdio", "command": "db-mcp" },\n    "discern": {',
+      ),
+      text,
+    );
     assert.ok(text.endsWith('}, // local\n  },\n  "inputs": [],\n}\n'), text);
     const undone = await call('uninstall', {}, r.root, {}, 'cli');
     assert.ok(undone.ok, JSON.stringify(undone));
@@ -213,10 +283,20 @@ describe('refresh', () => {
   });
 
   it('owns only the discern entry: a changed entry is put back, other servers and hooks stay', async () => {
-    const settings = '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hello"}]}\n    ]\n  },\n  "model": "x"\n}\n';
-    const r = repo({ '.claude/settings.json': settings, '.mcp.json': '{"mcpServers": {"discern": {"command": "old"}, "b": {"command": "b"}}}\n' }, '[project]\nagents = ["claude_code"]\n');
+    const settings =
+      '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hello"}]}\n    ]\n  },\n  "model": "x"\n}\n';
+    const r = repo(
+      {
+        '.claude/settings.json': settings,
+        '.mcp.json': '{"mcpServers": {"discern": {"command": "old"}, "b": {"command": "b"}}}\n',
+      },
+      '[project]\nagents = ["claude_code"]\n',
+    );
     await refreshed(r);
-    assert.equal(read(r, '.mcp.json'), '{"mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }, "b": {"command": "b"}}}\n');
+    assert.equal(
+      read(r, '.mcp.json'),
+      '{"mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }, "b": {"command": "b"}}}\n',
+    );
     const hooks = json(r, '.claude/settings.json') as { hooks: { SessionStart: unknown[] }; model: string };
     assert.equal(hooks.hooks.SessionStart.length, 2);
     assert.deepEqual(hooks.hooks.SessionStart[0], { hooks: [{ type: 'command', command: 'echo hello' }] });
@@ -224,17 +304,28 @@ describe('refresh', () => {
   });
 
   it('compiles [instructions] sources in order, globs sorted; a missing default is skipped, a missing named file refused', async () => {
-    const r = repo({ 'docs/agents/b.md': 'B rules.\n', 'docs/agents/a.md': 'A rules.\n', 'TEAM.md': 'Team rules.\n' }, '[project]\nagents = ["claude_code"]\n\n[instructions]\nsources = ["TEAM.md", "docs/agents/*.md"]\n');
+    const r = repo(
+      { 'docs/agents/b.md': 'B rules.\n', 'docs/agents/a.md': 'A rules.\n', 'TEAM.md': 'Team rules.\n' },
+      '[project]\nagents = ["claude_code"]\n\n[instructions]\nsources = ["TEAM.md", "docs/agents/*.md"]\n',
+    );
     const data = await refreshed(r);
     assert.deepEqual(data.sources, ['TEAM.md', 'docs/agents/a.md', 'docs/agents/b.md']);
     const text = read(r, 'CLAUDE.md');
-    assert.ok(text.indexOf('Team rules.') < text.indexOf('A rules.') && text.indexOf('A rules.') < text.indexOf('B rules.'));
-    assert.ok(text.indexOf('## Working in this repository with discern') < text.indexOf('Team rules.'), 'the built-ins come first');
+    assert.ok(
+      text.indexOf('Team rules.') < text.indexOf('A rules.') && text.indexOf('A rules.') < text.indexOf('B rules.'),
+    );
+    assert.ok(
+      text.indexOf('## Working in this repository with discern') < text.indexOf('Team rules.'),
+      'the built-ins come first',
+    );
 
     const missing = repo({}, '[instructions]\nsources = ["discern/instructions.md"]\n');
     const { result } = await refresh(missing);
     assert.equal(result.error, 'invalid_config');
-    assert.match(result.message ?? '', /\[instructions\] sources names discern\/instructions\.md, which does not exist/);
+    assert.match(
+      result.message ?? '',
+      /\[instructions\] sources names discern\/instructions\.md, which does not exist/,
+    );
     assert.match((result.hints ?? []).at(-1) ?? '', /^Fix discern\.toml at \[instructions\] sources/);
     assert.ok(!existsSync(join(missing.root, 'CLAUDE.md')));
 
@@ -242,7 +333,7 @@ describe('refresh', () => {
     assert.deepEqual((await refreshed(fresh)).sources, [], 'the default source is skipped when it does not exist');
   });
 
-  it('indexes the map\'s decision records in a region of decisions/README.md', async () => {
+  it("indexes the map's decision records in a region of decisions/README.md", async () => {
     const r = repo({
       'discern/map/decisions/README.md': '# Decisions\n\nWhy we chose what we chose.\n',
       'discern/map/decisions/0002-second.md': '---\ntitle: Queue landings\n---\n\nText.\n',
@@ -258,7 +349,10 @@ describe('refresh', () => {
     );
     r.write('discern/map/decisions/0003-third.md', '# Third\n');
     await refreshed(r);
-    assert.match(read(r, 'discern/map/decisions/README.md'), /\(0002-second\.md\)\n- 0003 — \[Third\]\(0003-third\.md\)\n- 0010/);
+    assert.match(
+      read(r, 'discern/map/decisions/README.md'),
+      /\(0002-second\.md\)\n- 0003 — \[Third\]\(0003-third\.md\)\n- 0010/,
+    );
     // No decisions folder, no index.
     assert.deepEqual((await refreshed(repo())).adr_index_written, []);
   });
@@ -266,19 +360,27 @@ describe('refresh', () => {
   it('materialises authored skills, replaces an ejected built-in, excludes and prunes; never touches a skill it did not write', async () => {
     const r = repo(
       {
-        'discern/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release of this project.\n---\n\n# Release\n\nSteps.\n',
-        'discern/skills/discern-land-change/SKILL.md': '---\nname: discern-land-change\ndescription: Our own way to land.\n---\n\nOurs.\n',
+        'discern/skills/release/SKILL.md':
+          '---\nname: release\ndescription: Cut a release of this project.\n---\n\n# Release\n\nSteps.\n',
+        'discern/skills/discern-land-change/SKILL.md':
+          '---\nname: discern-land-change\ndescription: Our own way to land.\n---\n\nOurs.\n',
         'discern/skills/notes/README.md': 'not a skill\n',
-        '.claude/skills/mine/SKILL.md': '---\nname: mine\ndescription: Someone\'s own.\n---\n',
+        '.claude/skills/mine/SKILL.md': "---\nname: mine\ndescription: Someone's own.\n---\n",
       },
       '[project]\nagents = ["claude_code"]\n\n[skills]\nexclude = ["discern-diagnose-failure"]\n',
     );
     const data = await refreshed(r);
-    assert.deepEqual(data.skills.copied, ['.claude/skills/discern-land-change/SKILL.md', '.claude/skills/release/SKILL.md']);
-    assert.match(read(r, '.claude/skills/release/SKILL.md'), /^---\nname: release\ndescription: Cut a release of this project\.\n---\n<!-- discern:materialised from discern\/skills\/release\/SKILL\.md; [^\n]*-->\n\n# Release\n/);
+    assert.deepEqual(data.skills.copied, [
+      '.claude/skills/discern-land-change/SKILL.md',
+      '.claude/skills/release/SKILL.md',
+    ]);
+    assert.match(
+      read(r, '.claude/skills/release/SKILL.md'),
+      /^---\nname: release\ndescription: Cut a release of this project\.\n---\n<!-- discern:materialised from discern\/skills\/release\/SKILL\.md; [^\n]*-->\n\n# Release\n/,
+    );
     assert.match(read(r, '.claude/skills/discern-land-change/SKILL.md'), /Ours\.\n$/);
     assert.ok(!existsSync(join(r.root, '.claude/skills/discern-diagnose-failure')));
-    assert.equal(read(r, '.claude/skills/mine/SKILL.md'), '---\nname: mine\ndescription: Someone\'s own.\n---\n');
+    assert.equal(read(r, '.claude/skills/mine/SKILL.md'), "---\nname: mine\ndescription: Someone's own.\n---\n");
 
     // The authored skill goes: its copy is pruned, folder and all; someone's own skill stays.
     r.write('discern.toml', '[project]\nagents = ["claude_code"]\n');
@@ -291,9 +393,15 @@ describe('refresh', () => {
     assert.ok(existsSync(join(r.root, '.claude/skills/mine/SKILL.md')));
 
     // A skill someone wrote where refresh would put one is left alone, and said so.
-    r.write('.claude/skills/discern-diagnose-failure/SKILL.md', '---\nname: discern-diagnose-failure\ndescription: hand-made\n---\n');
+    r.write(
+      '.claude/skills/discern-diagnose-failure/SKILL.md',
+      '---\nname: discern-diagnose-failure\ndescription: hand-made\n---\n',
+    );
     const blocked = await refreshed(r);
-    assert.deepEqual(blocked.skipped.map((s) => s.path), ['.claude/skills/discern-diagnose-failure/SKILL.md']);
+    assert.deepEqual(
+      blocked.skipped.map((s) => s.path),
+      ['.claude/skills/discern-diagnose-failure/SKILL.md'],
+    );
     assert.match(read(r, '.claude/skills/discern-diagnose-failure/SKILL.md'), /hand-made/);
   });
 
@@ -301,27 +409,49 @@ describe('refresh', () => {
     const r = repo({ 'discern/skills/oops/SKILL.md': '---\nname: other\ndescription: x\n---\n' });
     const { result } = await refresh(r);
     assert.equal(result.error, 'invalid_settings_file');
-    assert.match(result.message ?? '', /discern\/skills\/oops\/SKILL\.md: its name "other" differs from its folder "oops"/);
+    assert.match(
+      result.message ?? '',
+      /discern\/skills\/oops\/SKILL\.md: its name "other" differs from its folder "oops"/,
+    );
     assert.match((result.hints ?? []).at(-1) ?? '', /^Fix discern\/skills\/oops\/SKILL\.md at the front matter/);
   });
 
-  it('takes out what it wrote for an agent no longer configured, leaving the user\'s text', async () => {
+  it("takes out what it wrote for an agent no longer configured, leaving the user's text", async () => {
     const r = repo({ 'GEMINI.md': '# Gemini notes\n', '.gemini/settings.json': '{\n  "theme": "dark"\n}\n' }, ALL);
     await refreshed(r);
     r.write('discern.toml', '[project]\nagents = ["claude_code"]\n');
     const data = await refreshed(r);
-    assert.deepEqual(data.removed.sort(), ['.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json', '.vscode/mcp.json', 'AGENTS.md', 'GEMINI.md']);
+    assert.deepEqual(data.removed.sort(), [
+      '.codex/config.toml',
+      '.cursor/mcp.json',
+      '.gemini/settings.json',
+      '.vscode/mcp.json',
+      'AGENTS.md',
+      'GEMINI.md',
+    ]);
     assert.deepEqual(data.skills.pruned.sort(), BUILTIN_SKILLS.map((s) => `.agents/skills/${s.name}/SKILL.md`).sort());
     assert.equal(read(r, 'GEMINI.md'), '# Gemini notes\n');
     assert.equal(read(r, '.gemini/settings.json'), '{\n  "theme": "dark"\n}\n');
-    for (const gone of ['AGENTS.md', '.codex', '.cursor', '.vscode', '.agents']) assert.ok(!existsSync(join(r.root, gone)), gone);
+    for (const gone of ['AGENTS.md', '.codex', '.cursor', '.vscode', '.agents'])
+      assert.ok(!existsSync(join(r.root, gone)), gone);
   });
 
   it('writes through a link inside the project once (CLAUDE.md → AGENTS.md), and refuses one that leads out', async () => {
     const r = repo({ 'AGENTS.md': '# Shared\n' });
     symlinkSync('AGENTS.md', join(r.root, 'CLAUDE.md'));
     const data = await refreshed(r);
-    assert.deepEqual(data.changes.filter((c) => c.kind === 'instructions'), [{ path: 'AGENTS.md', also: ['CLAUDE.md'], kind: 'instructions', action: 'update', agents: ['claude_code', 'codex'] }]);
+    assert.deepEqual(
+      data.changes.filter((c) => c.kind === 'instructions'),
+      [
+        {
+          path: 'AGENTS.md',
+          also: ['CLAUDE.md'],
+          kind: 'instructions',
+          action: 'update',
+          agents: ['claude_code', 'codex'],
+        },
+      ],
+    );
     assert.equal(read(r, 'AGENTS.md').match(/discern:begin/g)?.length, 1);
 
     const outside = tempDir('discern-outside-');
@@ -338,7 +468,10 @@ describe('refresh', () => {
     const own = '[mcp_servers.discern]\ncommand = "node"\nargs = ["/opt/discern/dist/discern.js", "mcp"]\n';
     const r = repo({ '.codex/config.toml': own }, '[project]\nagents = ["codex"]\n');
     const data = await refreshed(r);
-    assert.deepEqual(data.skipped.map((s) => s.path), ['.codex/config.toml']);
+    assert.deepEqual(
+      data.skipped.map((s) => s.path),
+      ['.codex/config.toml'],
+    );
     assert.equal(read(r, '.codex/config.toml'), own);
 
     const bad = repo({ '.codex/config.toml': 'model = \n' }, '[project]\nagents = ["codex"]\n');
@@ -349,7 +482,10 @@ describe('refresh', () => {
     const other = '[profile.fast]\nmodel = "o4"\n';
     const c = repo({ '.codex/config.toml': other }, '[project]\nagents = ["codex"]\n');
     await refreshed(c);
-    assert.deepEqual(toml(read(c, '.codex/config.toml')), { profile: { fast: { model: 'o4' } }, mcp_servers: { discern: { command: 'discern', args: ['mcp'] } } });
+    assert.deepEqual(toml(read(c, '.codex/config.toml')), {
+      profile: { fast: { model: 'o4' } },
+      mcp_servers: { discern: { command: 'discern', args: ['mcp'] } },
+    });
     assert.ok(read(c, '.codex/config.toml').startsWith(`${other}\n# discern:begin`));
   });
 

@@ -17,7 +17,8 @@ test('a setup branch merged by hand and deleted leaves a set-up repository, not 
   assert.equal(begun.ok, true, JSON.stringify(begun));
   const gated = await call('done', {}, repo.root, {}, 'cli');
   assert.equal(gated.error, 'setup_unfinished', 'mid-setup, the work loop waits');
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
   git('switch', '-q', 'main');
   git('merge', '-q', '--ff-only', 'discern/setup');
   git('branch', '-q', '-D', 'discern/setup');
@@ -32,12 +33,19 @@ test('a setup branch merged by hand and deleted leaves a set-up repository, not 
 });
 
 test('setup done commits the agents’ files git can commit and leaves ignored ones written but out of the commit', async () => {
-  const repo = scratchRepo({ 'package.json': JSON.stringify({ name: 'ignores-vscode', scripts: { test: 'true' } }), '.gitignore': '.vscode/\n' });
+  const repo = scratchRepo({
+    'package.json': JSON.stringify({ name: 'ignores-vscode', scripts: { test: 'true' } }),
+    '.gitignore': '.vscode/\n',
+  });
   const begun = await call('setupBegin', {}, repo.root, {}, 'cli');
   assert.equal(begun.ok, true, JSON.stringify(begun));
   const file = join(repo.root, 'discern.toml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace('agents = ["claude_code", "codex"]', 'agents = ["claude_code", "copilot"]'));
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
+  writeFileSync(
+    file,
+    readFileSync(file, 'utf8').replace('agents = ["claude_code", "codex"]', 'agents = ["claude_code", "copilot"]'),
+  );
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
   git('commit', '-q', '-am', 'Copilot works here too');
   const done = await call('setupDone', {}, repo.root, {}, 'cli');
   assert.equal(done.ok, true, JSON.stringify(done));
@@ -52,7 +60,8 @@ test('setup done commits the agents’ files git can commit and leaves ignored o
 
 test('in process, each setup verb refuses what it cannot do yet and goes on once the cause is fixed', async () => {
   const repo = scratchRepo({ 'package.json': JSON.stringify({ name: 'step-by-step', scripts: { test: 'true' } }) });
-  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo.root, encoding: 'utf8' });
   const file = join(repo.root, 'discern.toml');
   const setJob = (command: string, message: string): void => {
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^test = .*$/m, `test = ${JSON.stringify(command)}`));

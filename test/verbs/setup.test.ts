@@ -22,8 +22,14 @@ const PASS = 'node -e "process.exit(0)"';
 /** A repository of one ecosystem, committed on main, with a command the gate can really run. */
 function fixture(kind: 'node' | 'python' | 'rust' | 'go', extra: Record<string, string> = {}): ScratchRepo {
   const files: Record<string, Record<string, string>> = {
-    node: { 'package.json': JSON.stringify({ name: 'web-shop', scripts: { test: PASS } }, null, 2), 'docs/guide.md': '# Guide\n' },
-    python: { 'pyproject.toml': '[project]\nname = "data-tools"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n', 'tests/test_it.py': 'def test_it():\n    assert True\n' },
+    node: {
+      'package.json': JSON.stringify({ name: 'web-shop', scripts: { test: PASS } }, null, 2),
+      'docs/guide.md': '# Guide\n',
+    },
+    python: {
+      'pyproject.toml': '[project]\nname = "data-tools"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'tests/test_it.py': 'def test_it():\n    assert True\n',
+    },
     rust: { 'Cargo.toml': '[package]\nname = "ferris"\nversion = "0.1.0"\n', 'src/main.rs': 'fn main() {}\n' },
     go: { 'go.mod': 'module example.com/gopher\n\ngo 1.22\n', 'main.go': 'package main\n\nfunc main() {}\n' },
   };
@@ -42,10 +48,17 @@ async function discern(cwd: string, args: string[], env: Record<string, string> 
   const run = await runCli([...args, '--json'], { cwd, env: cleanEnv(env) });
   const result = JSON.parse(run.stdout.trim()) as DiscernResult;
   assertPublishedResult(result);
-  const definition = `Discern${result.verb.split(' ').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Result`;
+  const definition = `Discern${result.verb
+    .split(' ')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Result`;
   const validate = resultValidator(definition);
   assert.ok(validate(result), `${definition}: ${JSON.stringify(validate.errors, null, 2)}`);
-  assert.equal(run.code, result.ok ? 0 : result.error === 'invalid_arguments' ? 2 : 1, `${args.join(' ')}: exit ${run.code}\n${run.stderr}`);
+  assert.equal(
+    run.code,
+    result.ok ? 0 : result.error === 'invalid_arguments' ? 2 : 1,
+    `${args.join(' ')}: exit ${run.code}\n${run.stderr}`,
+  );
   const markdown = renderMarkdown(result);
   if (!result.ok) assert.ok(markdown.trimEnd().endsWith(result.hints[result.hints.length - 1] ?? ''), markdown);
   return { result, code: run.code };
@@ -55,7 +68,10 @@ function show(r: DiscernResult): string {
   return JSON.stringify(r, null, 2);
 }
 
-type DataOf<V extends keyof DiscernResultsByVerb> = Exclude<NonNullable<DiscernResultsByVerb[V]['data']>, DiscernConfigIssues>;
+type DataOf<V extends keyof DiscernResultsByVerb> = Exclude<
+  NonNullable<DiscernResultsByVerb[V]['data']>,
+  DiscernConfigIssues
+>;
 
 /** The data of a result of the named verb (its own payload, not the config-issue escape). */
 function dataOf<V extends keyof DiscernResultsByVerb>(r: DiscernResult, verb: V): DataOf<V> {
@@ -101,7 +117,9 @@ describe('setup on a Node project, begin to accept', () => {
     assert.match(data.draft, /^test = "npm test"$/m);
     assert.match(data.draft, /^# package\.json has a `test` script/m);
     assert.match(data.draft, /^\[scopes\.docs\]$/m);
-    assert.ok(data.contract.discern_does.length > 0 && data.contract.owner_decides.length === data.spine.owner_moments.length);
+    assert.ok(
+      data.contract.discern_does.length > 0 && data.contract.owner_decides.length === data.spine.owner_moments.length,
+    );
     assert.equal(data.page.number, 1);
     assert.deepEqual(data.page.owner_moments, ['trunk', 'identity']);
     pages = data.pages_total;
@@ -126,12 +144,25 @@ describe('setup on a Node project, begin to accept', () => {
       assert.equal(data.page.number, n);
       assert.equal(data.pages_total, pages);
       assert.ok(data.page.body.length > 0);
-      for (const id of data.page.owner_moments) assert.ok(data.spine.owner_moments.some((m) => m.id === id), `${id} is in the spine`);
-      assert.equal(result.hints?.[result.hints.length - 1], n < pages ? `Next page: \`discern setup step ${n + 1}\`.` : 'That was the last page: `discern setup verify` checks the draft, then `discern setup done` proves it.');
+      for (const id of data.page.owner_moments)
+        assert.ok(
+          data.spine.owner_moments.some((m) => m.id === id),
+          `${id} is in the spine`,
+        );
+      assert.equal(
+        result.hints?.[result.hints.length - 1],
+        n < pages
+          ? `Next page: \`discern setup step ${n + 1}\`.`
+          : 'That was the last page: `discern setup verify` checks the draft, then `discern setup done` proves it.',
+      );
     }
     const job = await discern(r.root, ['setup', 'step', '3']);
     assert.ok(job.result.ok);
-    assert.match(dataOf(job.result, 'setup step').page.body, /^ {4}npm test$/m, 'a job page shows its command verbatim, to try');
+    assert.match(
+      dataOf(job.result, 'setup step').page.body,
+      /^ {4}npm test$/m,
+      'a job page shows its command verbatim, to try',
+    );
     for (const n of ['0', String(pages + 1)]) {
       const { result } = await discern(r.root, ['setup', 'step', n]);
       assert.equal(result.error, 'unknown_step', show(result));
@@ -141,14 +172,26 @@ describe('setup on a Node project, begin to accept', () => {
   });
 
   it('the work loop refuses setup_unfinished mid-setup, with the next action for the phase; status says so', async () => {
-    for (const args of [['done'], ['prepare'], ['test'], ['start', 'x'], ['update'], ['await', '--trunk-moved', '--timeout', '0'], ['accept', 'x']]) {
+    for (const args of [
+      ['done'],
+      ['prepare'],
+      ['test'],
+      ['start', 'x'],
+      ['update'],
+      ['await', '--trunk-moved', '--timeout', '0'],
+      ['accept', 'x'],
+    ]) {
       const { result } = await discern(r.root, args);
       assert.equal(result.error, 'setup_unfinished', `${args.join(' ')}: ${show(result)}`);
       assert.equal(result.hints?.at(-1), 'Finish setup first: run `discern setup step 1`.');
     }
     const status = await discern(r.root, ['status']);
     assert.ok(status.result.ok, show(status.result));
-    assert.deepEqual(dataOf(status.result, 'status').setup_unfinished, { phase: 'begun', branch: 'discern/setup', next: 'discern setup step 1' });
+    assert.deepEqual(dataOf(status.result, 'status').setup_unfinished, {
+      phase: 'begun',
+      branch: 'discern/setup',
+      next: 'discern setup step 1',
+    });
     for (const args of [['doctor'], ['docs', 'setup'], ['help', 'setup', 'begin'], ['impact']]) {
       const { result } = await discern(r.root, args);
       assert.notEqual(result.error, 'setup_unfinished', `${args.join(' ')} is not gated`);
@@ -173,12 +216,22 @@ describe('setup on a Node project, begin to accept', () => {
     const tip = git(r, 'rev-parse', 'HEAD');
     assert.equal(git(r, 'rev-parse', 'HEAD~1'), draft);
     assert.equal(git(r, 'log', '-1', '--format=%s'), 'discern setup: agent instructions, MCP wiring and skills');
-    assert.deepEqual(git(r, 'show', '--name-only', '--format=', 'HEAD').split('\n').filter((p) => ['AGENTS.md', 'CLAUDE.md', '.mcp.json'].includes(p)).sort(), ['.mcp.json', 'AGENTS.md', 'CLAUDE.md']);
+    assert.deepEqual(
+      git(r, 'show', '--name-only', '--format=', 'HEAD')
+        .split('\n')
+        .filter((p) => ['AGENTS.md', 'CLAUDE.md', '.mcp.json'].includes(p))
+        .sort(),
+      ['.mcp.json', 'AGENTS.md', 'CLAUDE.md'],
+    );
     assert.equal(git(r, 'status', '--porcelain'), '');
     assert.ok(result.steps?.some((s) => s.kind === 'refresh' && s.outcome === 'ok'));
     const data = dataOf(result, 'setup done');
     assert.equal(data.phase, 'done');
-    assert.deepEqual(data.completion, { status: 'proven', commit: tip, ...(data.proof?.proof_id ? { proof_id: data.proof.proof_id } : {}) });
+    assert.deepEqual(data.completion, {
+      status: 'proven',
+      commit: tip,
+      ...(data.proof?.proof_id ? { proof_id: data.proof.proof_id } : {}),
+    });
     assert.equal(data.proof?.commit, tip);
     assert.ok(data.checks.every((c) => c.status !== 'fail'));
     assert.deepEqual(data.inventory?.jobs, [{ name: 'test', stage: 'test', commands: ['npm test'] }]);
@@ -186,7 +239,10 @@ describe('setup on a Node project, begin to accept', () => {
     assert.deepEqual(data.inventory?.agents, ['claude_code', 'codex']);
     assert.deepEqual(data.inventory?.project_context.ecosystems, ['node']);
     assert.deepEqual(result.hints, ['Proven. Land it on the trunk with `discern setup accept`.']);
-    assert.ok(result.steps?.some((s) => s.label === 'test' && s.outcome === 'ok'), 'the gate ran the job');
+    assert.ok(
+      result.steps?.some((s) => s.label === 'test' && s.outcome === 'ok'),
+      'the gate ran the job',
+    );
     assert.equal(setupState(r)['phase'], 'done');
     const gated = await discern(r.root, ['done']);
     assert.equal(gated.result.hints?.at(-1), 'Finish setup first: run `discern setup accept`.');
@@ -200,8 +256,18 @@ describe('setup on a Node project, begin to accept', () => {
     assert.deepEqual(data.completion, { status: 'landed', reason: 'fast_forward' });
     assert.equal(data.landed_commit, tip);
     assert.equal(data.proof_note?.status, 'recorded');
-    assert.deepEqual(data.instruction_refresh, { status: 'complete', compiled: [] }, 'setup done committed the agents’ files, so nothing is left to write');
-    assert.deepEqual(data.reactivation.map((a) => [a.agent, a.recovery]), [['claude_code', 'discern refresh'], ['codex', 'discern refresh (in a project Codex trusts), else codex mcp add discern -- discern mcp']]);
+    assert.deepEqual(
+      data.instruction_refresh,
+      { status: 'complete', compiled: [] },
+      'setup done committed the agents’ files, so nothing is left to write',
+    );
+    assert.deepEqual(
+      data.reactivation.map((a) => [a.agent, a.recovery]),
+      [
+        ['claude_code', 'discern refresh'],
+        ['codex', 'discern refresh (in a project Codex trusts), else codex mcp add discern -- discern mcp'],
+      ],
+    );
     assert.match(data.reactivation[0]?.check ?? '', /\/mcp/);
     assert.match(data.activation_context, /session starts/);
     assert.equal(git(r, 'rev-parse', 'main'), tip);
@@ -228,15 +294,31 @@ describe('setup on a Node project, begin to accept', () => {
 });
 
 describe('setup with a recipe, on a Python project', () => {
-  it('a JSON recipe replaces what it names; the setup is proven and lands with the recipe\'s agents', async () => {
+  it("a JSON recipe replaces what it names; the setup is proven and lands with the recipe's agents", async () => {
     const r = fixture('python', { 'docs/index.md': '# Docs\n' });
     const recipe = join(tempDir('discern-recipe-'), 'setup.json');
-    writeFileSync(recipe, JSON.stringify({ $schema: 'https://discern.sh/schema/v1/discern-setup-config.schema.json', project: { name: 'Data Tools', agents: ['claude_code', 'gemini'] }, jobs: { test: PASS, lint: [PASS, PASS] }, scopes: { documentation: { paths: ['docs/**'], neutral: true } } }, null, 2));
+    writeFileSync(
+      recipe,
+      JSON.stringify(
+        {
+          $schema: 'https://discern.sh/schema/v1/discern-setup-config.schema.json',
+          project: { name: 'Data Tools', agents: ['claude_code', 'gemini'] },
+          jobs: { test: PASS, lint: [PASS, PASS] },
+          scopes: { documentation: { paths: ['docs/**'], neutral: true } },
+        },
+        null,
+        2,
+      ),
+    );
     const { result } = await discern(r.root, ['setup', 'begin', '--config', recipe]);
     assert.ok(result.ok, show(result));
     const data = dataOf(result, 'setup begin');
     assert.deepEqual(data.facts.ecosystems, ['python']);
-    assert.deepEqual(data.facts.jobs.map((j) => j.run), [['python -m pytest']], 'the facts still say what was found');
+    assert.deepEqual(
+      data.facts.jobs.map((j) => j.run),
+      [['python -m pytest']],
+      'the facts still say what was found',
+    );
     assert.deepEqual(data.recipe, { path: recipe, applied: ['project.name', 'project.agents', 'jobs', 'scopes'] });
     assert.match(data.draft, /^name = "Data Tools"$/m);
     assert.match(data.draft, /^slug = "data-tools"$/m);
@@ -249,16 +331,28 @@ describe('setup with a recipe, on a Python project', () => {
     assert.ok(verify.result.ok, show(verify.result));
     const done = await discern(r.root, ['setup', 'done']);
     assert.ok(done.result.ok, show(done.result));
-    assert.deepEqual(dataOf(done.result, 'setup done').inventory?.jobs.map((j) => [j.name, j.stage]), [['test', 'test'], ['lint', 'check']]);
+    assert.deepEqual(
+      dataOf(done.result, 'setup done').inventory?.jobs.map((j) => [j.name, j.stage]),
+      [
+        ['test', 'test'],
+        ['lint', 'check'],
+      ],
+    );
     const accepted = await discern(r.root, ['setup', 'accept']);
     assert.ok(accepted.result.ok, show(accepted.result));
-    assert.deepEqual(dataOf(accepted.result, 'setup accept').reactivation.map((a) => a.agent), ['claude_code', 'gemini']);
+    assert.deepEqual(
+      dataOf(accepted.result, 'setup accept').reactivation.map((a) => a.agent),
+      ['claude_code', 'gemini'],
+    );
   });
 
   it('a TOML recipe (by its extension) in a dry run: the plan and the draft, nothing written', async () => {
     const r = fixture('python');
     const recipe = join(tempDir('discern-recipe-'), 'recipe.toml');
-    writeFileSync(recipe, '[repository]\nensure = ["node -e 0"]\n\n[jobs]\ntest = { run = "node -e 0", timeout = 60 }\n\n[jobs.e2e]\nstage = "test"\nrun = ["node -e 0"]\n');
+    writeFileSync(
+      recipe,
+      '[repository]\nensure = ["node -e 0"]\n\n[jobs]\ntest = { run = "node -e 0", timeout = 60 }\n\n[jobs.e2e]\nstage = "test"\nrun = ["node -e 0"]\n',
+    );
     const { result } = await discern(r.root, ['setup', 'begin', '--dry-run', '--config', recipe]);
     assert.ok(result.ok, show(result));
     assert.equal(result.dry_run, true);
@@ -272,12 +366,17 @@ describe('setup with a recipe, on a Python project', () => {
     assert.equal(existsSync(join(r.root, 'discern.toml')), false);
   });
 
-  it('an invalid recipe is invalid_config_file with the schema complaint and the recipe\'s line; nothing is written', async () => {
+  it("an invalid recipe is invalid_config_file with the schema complaint and the recipe's line; nothing is written", async () => {
     const r = fixture('python');
     const dir = tempDir('discern-recipe-');
     const cases: [string, string, RegExp, number][] = [
       ['wrong-type.json', '{\n  "jobs": {\n    "test": 5\n  }\n}\n', /`jobs\.test` must be/, 3],
-      ['unknown-key.json', '{\n  "project": {\n    "nmae": "x"\n  }\n}\n', /`project\.nmae` is not a key a setup recipe accepts/, 3],
+      [
+        'unknown-key.json',
+        '{\n  "project": {\n    "nmae": "x"\n  }\n}\n',
+        /`project\.nmae` is not a key a setup recipe accepts/,
+        3,
+      ],
       ['broken.json', '{\n  "jobs": {,\n}\n', /is not valid JSON/, 2],
       ['bad.toml', '[jobs]\ntest = 5\n', /`jobs\.test` must be/, 2],
     ];
@@ -311,12 +410,18 @@ describe('setup on a Rust project: the owner edits the draft, and the trunk move
     assert.equal(bad.result.error, 'precondition_failed', show(bad.result));
     const issues = dataOf(bad.result, 'setup verify').issues;
     assert.equal(issues.length, 1);
-    const line = readFileSync(join(r.root, 'discern.toml'), 'utf8').split('\n').findIndex((l) => l.startsWith('test = ')) + 1;
+    const line =
+      readFileSync(join(r.root, 'discern.toml'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('test = ')) + 1;
     assert.deepEqual([issues[0]?.kind, issues[0]?.path, issues[0]?.line], ['unresolved_command', 'jobs.test', line]);
     assert.match(bad.result.message ?? '', new RegExp(`\\(line ${line}\\)`));
     // The pages follow the working file: the job the owner changed says so.
     const page = await discern(r.root, ['setup', 'step', '3']);
-    assert.match(dataOf(page.result, 'setup step').page.body, /changed on the setup branch; setup proposed `cargo test`/);
+    assert.match(
+      dataOf(page.result, 'setup step').page.body,
+      /changed on the setup branch; setup proposed `cargo test`/,
+    );
     ownerEdits(r, (t) => withJobs(t, `test = ${JSON.stringify(PASS)}`));
     const good = await discern(r.root, ['setup', 'verify']);
     assert.ok(good.result.ok, show(good.result));
@@ -328,7 +433,10 @@ describe('setup on a Rust project: the owner edits the draft, and the trunk move
     writeFileSync(path, text.replace('[project]\n', '[project]\nnmae = "typo"\n'));
     const bad = await discern(r.root, ['setup', 'verify']);
     assert.equal(bad.result.error, 'unknown_key', show(bad.result));
-    assert.deepEqual(dataOf(bad.result, 'setup verify').issues.map((i) => [i.path, i.line]), [['project.nmae', text.split('\n').indexOf('[project]') + 2]]);
+    assert.deepEqual(
+      dataOf(bad.result, 'setup verify').issues.map((i) => [i.path, i.line]),
+      [['project.nmae', text.split('\n').indexOf('[project]') + 2]],
+    );
     const page = await discern(r.root, ['setup', 'step', '1']);
     assert.ok(page.result.ok, show(page.result));
     assert.equal(dataOf(page.result, 'setup step').config_issues?.[0]?.path, 'project.nmae');
@@ -354,7 +462,11 @@ describe('setup on a Rust project: the owner edits the draft, and the trunk move
     assert.equal(unproven.result.error, 'incomplete', show(unproven.result));
     assert.match(unproven.result.hints?.at(-1) ?? '', /discern setup done/);
     const gated = await discern(r.root, ['done']);
-    assert.equal(gated.result.hints?.at(-1), 'Finish setup first: run `discern setup done`.', 'a proven setup whose tip moved is proven again');
+    assert.equal(
+      gated.result.hints?.at(-1),
+      'Finish setup first: run `discern setup done`.',
+      'a proven setup whose tip moved is proven again',
+    );
     assert.ok((await discern(r.root, ['setup', 'done'])).result.ok);
     const landed = await discern(r.root, ['setup', 'accept']);
     assert.ok(landed.result.ok, show(landed.result));
@@ -392,8 +504,16 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     assert.ok((await discern(r.root, ['setup', 'begin'])).result.ok);
     git(r, 'switch', '-q', 'main');
     const start = await discern(r.root, ['start', 'x']);
-    assert.equal(start.result.error, 'setup_unfinished', `no discern.toml on main, and still the setup is the answer: ${show(start.result)}`);
-    for (const args of [['setup', 'verify'], ['setup', 'step', '1'], ['setup', 'done']]) {
+    assert.equal(
+      start.result.error,
+      'setup_unfinished',
+      `no discern.toml on main, and still the setup is the answer: ${show(start.result)}`,
+    );
+    for (const args of [
+      ['setup', 'verify'],
+      ['setup', 'step', '1'],
+      ['setup', 'done'],
+    ]) {
       const { result } = await discern(r.root, args);
       assert.equal(result.error, 'not_on_setup_branch', show(result));
       assert.match(result.hints?.at(-1) ?? '', /git switch discern\/setup/);
@@ -414,8 +534,14 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     const red = await discern(r.root, ['setup', 'done']);
     assert.equal(red.result.error, 'gate_failed', show(red.result));
     assert.equal(dataOf(red.result, 'setup done').failed_stage, 'test');
-    assert.ok(red.result.diagnostics?.some((d) => /boom/.test(d.output ?? d.message)), show(red.result));
-    assert.equal(red.result.hints?.at(-1), 'Read the first diagnostic, fix it, commit, then run `discern setup done` again.');
+    assert.ok(
+      red.result.diagnostics?.some((d) => /boom/.test(d.output ?? d.message)),
+      show(red.result),
+    );
+    assert.equal(
+      red.result.hints?.at(-1),
+      'Read the first diagnostic, fix it, commit, then run `discern setup done` again.',
+    );
     const same = await discern(r.root, ['setup', 'done']);
     assert.equal(same.result.error, 'unchanged_tree_rerun');
     assert.match(same.result.hints?.at(-1) ?? '', /discern setup done --rerun/);
@@ -423,7 +549,7 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     assert.ok((await discern(r.root, ['setup', 'done'])).result.ok);
   });
 
-  it('a failing commit hook does not stop setup\'s own commit; with no identity, discern commits as itself', async () => {
+  it("a failing commit hook does not stop setup's own commit; with no identity, discern commits as itself", async () => {
     const r = fixture('go');
     const hooks = join(r.root, '.git', 'hooks');
     mkdirSync(hooks, { recursive: true });
@@ -435,7 +561,11 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     git(r, 'config', '--unset', 'user.email');
     git(r, 'config', 'user.useConfigOnly', 'true');
     const home = tempDir('discern-home-');
-    const { result } = await discern(r.root, ['setup', 'begin'], { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' });
+    const { result } = await discern(r.root, ['setup', 'begin'], {
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      GIT_CONFIG_NOSYSTEM: '1',
+    });
     assert.ok(result.ok, show(result));
     assert.equal(git(r, 'log', '-1', '--format=%an <%ae>', 'discern/setup'), 'discern <discern@discern.invalid>');
   });
@@ -446,12 +576,15 @@ describe('setup on a Go project: the dry run, denied paths, the wrong branch, ho
     git(r, 'config', 'gpg.program', 'false');
     const { result } = await discern(r.root, ['setup', 'begin']);
     assert.equal(result.error, 'apply_failed', show(result));
-    assert.deepEqual(result.steps?.map((s) => [s.label, s.outcome]), [
-      ['record the setup as begun', 'ok'],
-      ['create discern/setup from HEAD and check it out', 'ok'],
-      ['write discern.toml', 'ok'],
-      ['commit discern.toml on discern/setup', 'failed'],
-    ]);
+    assert.deepEqual(
+      result.steps?.map((s) => [s.label, s.outcome]),
+      [
+        ['record the setup as begun', 'ok'],
+        ['create discern/setup from HEAD and check it out', 'ok'],
+        ['write discern.toml', 'ok'],
+        ['commit discern.toml on discern/setup', 'failed'],
+      ],
+    );
     assert.equal(git(r, 'symbolic-ref', '--short', 'HEAD'), 'main');
     assert.equal(git(r, 'branch', '--list'), '* main');
     assert.equal(git(r, 'status', '--porcelain'), '');

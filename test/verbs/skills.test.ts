@@ -33,20 +33,29 @@ describe('skills', () => {
     assert.ok(!names.some((n) => n.startsWith('discern_skills')));
   });
 
-  it('list: the built-ins and the project\'s own, excluded or not, and where each is materialised', async () => {
+  it("list: the built-ins and the project's own, excluded or not, and where each is materialised", async () => {
     const r = repo(
-      { 'team/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release.\n---\nSteps.\n', 'team/skills/wip/notes.md': 'later\n' },
+      {
+        'team/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release.\n---\nSteps.\n',
+        'team/skills/wip/notes.md': 'later\n',
+      },
       '[project]\nagents = ["claude_code", "gemini"]\n\n[skills]\ndir = "team/skills"\nexclude = ["discern-diagnose-failure"]\n',
     );
     const before = await list(r);
     assert.equal(before.skills_dir, 'team/skills');
-    assert.deepEqual(before.folders, [{ folder: '.claude/skills', agents: ['claude_code'] }, { folder: '.gemini/skills', agents: ['gemini'] }]);
-    assert.deepEqual(before.ignored, ['team/skills/wip']);
-    assert.deepEqual(before.skills.map((s) => [s.name, s.source, s.excluded]), [
-      ['discern-diagnose-failure', 'builtin', true],
-      ['discern-land-change', 'builtin', false],
-      ['release', 'authored', false],
+    assert.deepEqual(before.folders, [
+      { folder: '.claude/skills', agents: ['claude_code'] },
+      { folder: '.gemini/skills', agents: ['gemini'] },
     ]);
+    assert.deepEqual(before.ignored, ['team/skills/wip']);
+    assert.deepEqual(
+      before.skills.map((s) => [s.name, s.source, s.excluded]),
+      [
+        ['discern-diagnose-failure', 'builtin', true],
+        ['discern-land-change', 'builtin', false],
+        ['release', 'authored', false],
+      ],
+    );
     assert.deepEqual(before.skills.find((s) => s.name === 'discern-diagnose-failure')?.copies, []);
     assert.deepEqual(before.skills.find((s) => s.name === 'release')?.copies, [
       { path: '.claude/skills/release/SKILL.md', agents: ['claude_code'], state: 'missing' },
@@ -55,17 +64,29 @@ describe('skills', () => {
     assert.equal(before.skills.find((s) => s.name === 'release')?.path, 'team/skills/release/SKILL.md');
 
     assert.ok((await call('refresh', {}, r.root)).ok);
-    r.write('team/skills/release/SKILL.md', '---\nname: release\ndescription: Cut a release, now signed.\n---\nSteps.\n');
+    r.write(
+      'team/skills/release/SKILL.md',
+      '---\nname: release\ndescription: Cut a release, now signed.\n---\nSteps.\n',
+    );
     const after = await list(r);
-    assert.deepEqual(after.skills.find((s) => s.name === 'release')?.copies.map((c) => c.state), ['stale', 'stale']);
-    assert.deepEqual(after.skills.find((s) => s.name === 'discern-land-change')?.copies.map((c) => c.state), ['current', 'current']);
+    assert.deepEqual(
+      after.skills.find((s) => s.name === 'release')?.copies.map((c) => c.state),
+      ['stale', 'stale'],
+    );
+    assert.deepEqual(
+      after.skills.find((s) => s.name === 'discern-land-change')?.copies.map((c) => c.state),
+      ['current', 'current'],
+    );
     const shown = await runCli(['skills', 'list', '--markdown'], { cwd: r.root });
     assert.equal(shown.code, 0, shown.stderr);
-    assert.match(shown.stdout, /\| `release` \| authored \(`team\/skills\/release\/SKILL\.md`\) \| `\.claude\/skills\/release\/SKILL\.md` stale/);
+    assert.match(
+      shown.stdout,
+      /\| `release` \| authored \(`team\/skills\/release\/SKILL\.md`\) \| `\.claude\/skills\/release\/SKILL\.md` stale/,
+    );
     assert.match(shown.stdout, /run `discern refresh`/);
   });
 
-  it('eject copies a built-in skill into [skills] dir; refresh then materialises the project\'s copy', async () => {
+  it("eject copies a built-in skill into [skills] dir; refresh then materialises the project's copy", async () => {
     const r = repo({}, '[project]\nagents = ["claude_code"]\n');
     assert.ok((await call('refresh', {}, r.root)).ok);
     const result = await call('skillsEject', { name: 'discern-land-change' }, r.root, {}, 'cli');
@@ -73,28 +94,47 @@ describe('skills', () => {
     assert.deepEqual(result.data, { name: 'discern-land-change', path: 'discern/skills/discern-land-change/SKILL.md' });
     const builtin = BUILTIN_SKILLS.find((s) => s.name === 'discern-land-change');
     assert.equal(readFileSync(join(r.root, 'discern/skills/discern-land-change/SKILL.md'), 'utf8'), builtin?.content);
-    assert.match((result.hints ?? []).at(-1) ?? '', /^Edit discern\/skills\/discern-land-change\/SKILL\.md, then run `discern refresh`/);
+    assert.match(
+      (result.hints ?? []).at(-1) ?? '',
+      /^Edit discern\/skills\/discern-land-change\/SKILL\.md, then run `discern refresh`/,
+    );
 
     const listed = await list(r);
     const skill = listed.skills.find((s) => s.name === 'discern-land-change');
     assert.equal(skill?.source, 'authored');
     assert.equal(skill?.replaces_builtin, true);
-    assert.deepEqual(skill?.copies.map((c) => c.state), ['stale'], 'the copy still says it came from the built-in');
+    assert.deepEqual(
+      skill?.copies.map((c) => c.state),
+      ['stale'],
+      'the copy still says it came from the built-in',
+    );
     assert.ok((await call('refresh', {}, r.root)).ok);
-    assert.match(readFileSync(join(r.root, '.claude/skills/discern-land-change/SKILL.md'), 'utf8'), /<!-- discern:materialised from discern\/skills\/discern-land-change\/SKILL\.md;/);
+    assert.match(
+      readFileSync(join(r.root, '.claude/skills/discern-land-change/SKILL.md'), 'utf8'),
+      /<!-- discern:materialised from discern\/skills\/discern-land-change\/SKILL\.md;/,
+    );
   });
 
   it('eject never overwrites a file, and names the built-ins for an unknown name', async () => {
     const r = repo({ 'discern/skills/discern-land-change/SKILL.md': 'our own edits\n' });
     const refused = await call('skillsEject', { name: 'discern-land-change' }, r.root, {}, 'cli');
     assert.equal(refused.error, 'skills_eject_failed');
-    assert.match(refused.message ?? '', /discern\/skills\/discern-land-change\/SKILL\.md already exists; skills eject never overwrites a file/);
-    assert.match(refused.hints.at(-1) ?? '', /edit discern\/skills\/discern-land-change\/SKILL\.md, which is the project's copy already/);
+    assert.match(
+      refused.message ?? '',
+      /discern\/skills\/discern-land-change\/SKILL\.md already exists; skills eject never overwrites a file/,
+    );
+    assert.match(
+      refused.hints.at(-1) ?? '',
+      /edit discern\/skills\/discern-land-change\/SKILL\.md, which is the project's copy already/,
+    );
     assert.equal(readFileSync(join(r.root, 'discern/skills/discern-land-change/SKILL.md'), 'utf8'), 'our own edits\n');
 
     const unknown = await call('skillsEject', { name: 'no-such-skill' }, r.root, {}, 'cli');
     assert.equal(unknown.error, 'unknown_target');
-    assert.deepEqual((unknown.data as { suggestions: string[] }).suggestions, BUILTIN_SKILLS.map((s) => s.name));
+    assert.deepEqual(
+      (unknown.data as { suggestions: string[] }).suggestions,
+      BUILTIN_SKILLS.map((s) => s.name),
+    );
     assert.match(unknown.hints.at(-1) ?? '', /`discern skills list`/);
     assert.ok(!existsSync(join(r.root, 'discern/skills/no-such-skill')));
 
@@ -106,7 +146,10 @@ describe('skills', () => {
     const r = repo({}, '[project]\nname = "skills"\n\n[skills]\ndir = 5\n');
     const result = await call('skillsList', {}, r.root, {}, 'cli');
     assert.equal(result.error, 'invalid_config', JSON.stringify(result, null, 2));
-    assert.ok(result.data && 'issues' in result.data && result.data.issues.some((i) => i.path === 'skills.dir'), JSON.stringify(result.data));
+    assert.ok(
+      result.data && 'issues' in result.data && result.data.issues.some((i) => i.path === 'skills.dir'),
+      JSON.stringify(result.data),
+    );
   });
 
   it('were driven through success and failure', () => {

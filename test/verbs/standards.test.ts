@@ -9,10 +9,27 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DiscernAcceptData, DiscernDoneData, DiscernStandardsData, DiscernStandardsProposeData } from '../../generated/types.js';
+import type {
+  DiscernAcceptData,
+  DiscernDoneData,
+  DiscernStandardsData,
+  DiscernStandardsProposeData,
+} from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { effort, trackedRepo } from '../helpers/efforts.js';
-import { R1_HANDLE, addWorktree, cleanupGate, count, counter, envelope, gateRepo, gitDir, head, step, type Envelope } from '../helpers/gate-repo.js';
+import {
+  R1_HANDLE,
+  addWorktree,
+  cleanupGate,
+  count,
+  counter,
+  envelope,
+  gateRepo,
+  gitDir,
+  head,
+  step,
+  type Envelope,
+} from '../helpers/gate-repo.js';
 import type { ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -21,12 +38,20 @@ after(() => {
   repos.forEach((r) => r.cleanup());
 });
 
-async function standards(root: string, input: Record<string, unknown> = {}, env: Record<string, string> = {}, surface: 'cli' | 'mcp' = 'mcp'): Promise<Envelope> {
+async function standards(
+  root: string,
+  input: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+  surface: 'cli' | 'mcp' = 'mcp',
+): Promise<Envelope> {
   return envelope(await call('standards', { action: 'measure', ...input }, root, env, surface));
 }
 
 function dataOf(result: Envelope): DiscernStandardsData {
-  assert.ok(typeof result.data === 'object' && result.data !== null && 'action' in result.data, `standards data expected:\n${show(result)}`);
+  assert.ok(
+    typeof result.data === 'object' && result.data !== null && 'action' in result.data,
+    `standards data expected:\n${show(result)}`,
+  );
   return result.data as DiscernStandardsData;
 }
 
@@ -82,30 +107,58 @@ describe('standards measure', () => {
     assert.equal(step(res, 'standard:coverage').kind, 'standard');
     assert.equal(d.standards_limits?.status, 'verified');
     assert.equal(count(c), 1);
-    assert.match(res.hints?.join('\n') ?? '', /coverage can be tightened from 80 to 88: discern_standards with pin: true/);
-    const recorded = JSON.parse(readFileSync(join(gitDir(r.root), 'discern', 'standard-measurements.json'), 'utf8')) as { standards: Record<string, { value: number; commit: string }> };
+    assert.match(
+      res.hints?.join('\n') ?? '',
+      /coverage can be tightened from 80 to 88: discern_standards with pin: true/,
+    );
+    const recorded = JSON.parse(
+      readFileSync(join(gitDir(r.root), 'discern', 'standard-measurements.json'), 'utf8'),
+    ) as { standards: Record<string, { value: number; commit: string }> };
     assert.equal(recorded.standards['coverage']?.value, 90);
     assert.equal(recorded.standards['coverage']?.commit, head(r.root));
   });
 
   it('a regressed standard fails at standards and the others are still measured (no fail_fast)', async () => {
-    const r = gateRepo(`[gate]\nfail_fast = true\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "${metric('coverage', 70)}"\n\n[standards.size]\ndirection = "down"\nlimit = 100\nrun = "sleep 0.3; ${metric('size', 50)}"\n`);
+    const r = gateRepo(
+      `[gate]\nfail_fast = true\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nrun = "${metric('coverage', 70)}"\n\n[standards.size]\ndirection = "down"\nlimit = 100\nrun = "sleep 0.3; ${metric('size', 50)}"\n`,
+    );
     const res = await standards(r.root);
     assert.equal(res.ok, false);
     assert.equal(res.error, 'gate_failed', show(res));
     const d = dataOf(res);
     assert.equal(d.failed_stage, 'standards');
-    assert.match(res.message ?? '', /^Red at the standards stage \(coverage\): coverage regressed: measured 70, below its floor 80\./);
-    assert.deepEqual((d.standards ?? []).map((s) => [s.name, s.value, s.verdict]), [['coverage', 70, 'regressed'], ['size', 50, 'improved']]);
-    assert.equal(existsSync(join(gitDir(r.root), 'discern', 'standard-measurements.json')), false, 'a red run records nothing');
+    assert.match(
+      res.message ?? '',
+      /^Red at the standards stage \(coverage\): coverage regressed: measured 70, below its floor 80\./,
+    );
+    assert.deepEqual(
+      (d.standards ?? []).map((s) => [s.name, s.value, s.verdict]),
+      [
+        ['coverage', 70, 'regressed'],
+        ['size', 50, 'improved'],
+      ],
+    );
+    assert.equal(
+      existsSync(join(gitDir(r.root), 'discern', 'standard-measurements.json')),
+      false,
+      'a red run records nothing',
+    );
   });
 
   it('a standard whose command fails, or prints no value, is red too', async () => {
-    const r = gateRepo(`[standards.broken]\ndirection = "up"\nlimit = 1\nrun = "exit 3"\n\n[standards.silent]\ndirection = "up"\nlimit = 1\nrun = "echo nothing"\n`);
+    const r = gateRepo(
+      `[standards.broken]\ndirection = "up"\nlimit = 1\nrun = "exit 3"\n\n[standards.silent]\ndirection = "up"\nlimit = 1\nrun = "echo nothing"\n`,
+    );
     const res = await standards(r.root);
     assert.equal(res.error, 'gate_failed', show(res));
     assert.match(res.message ?? '', /^Red at the standards stage \(broken, silent\)/);
-    assert.deepEqual((dataOf(res).standards ?? []).map((s) => [s.name, s.measurement, s.value]), [['broken', 'skipped', undefined], ['silent', 'measured', undefined]]);
+    assert.deepEqual(
+      (dataOf(res).standards ?? []).map((s) => [s.name, s.measurement, s.value]),
+      [
+        ['broken', 'skipped', undefined],
+        ['silent', 'measured', undefined],
+      ],
+    );
   });
 
   it('names limits what runs; an unknown name is unknown_standard with the known names', async () => {
@@ -113,7 +166,10 @@ describe('standards measure', () => {
     const r = gateRepo(MEASURED(c));
     const only = await standards(r.root, { names: ['size'] });
     assert.equal(only.ok, true, show(only));
-    assert.deepEqual((dataOf(only).standards ?? []).map((s) => s.name), ['size']);
+    assert.deepEqual(
+      (dataOf(only).standards ?? []).map((s) => s.name),
+      ['size'],
+    );
     assert.equal(count(c), 0, 'coverage did not run');
     const unknown = await standards(r.root, { names: ['size', 'speed'] });
     assert.equal(unknown.error, 'unknown_standard', show(unknown));
@@ -149,7 +205,12 @@ describe('standards measure', () => {
     assert.equal(plan.dry_run, true);
     assert.equal(plan.steps, undefined);
     assert.ok(plan.plan?.steps.some((s) => s.label === 'standard:bench' && s.disposition === 'run'));
-    assert.ok(plan.plan?.details.some((line) => /coverage: ≥ 80, margin 2 — last green value 90 \(\w{12}\) would pin it to 88/.test(line)), show(plan.plan));
+    assert.ok(
+      plan.plan?.details.some((line) =>
+        /coverage: ≥ 80, margin 2 — last green value 90 \(\w{12}\) would pin it to 88/.test(line),
+      ),
+      show(plan.plan),
+    );
     assert.deepEqual(dataOf(plan).pinned, [{ name: 'coverage', from: 80, to: 88, measured: 90 }]);
     assert.equal(count(c), 1, 'the dry run ran nothing');
   });
@@ -162,7 +223,9 @@ describe('standards measure', () => {
     const proposalsOnMeasure = await standards(r.root, { proposals: [{ name: 'coverage', reason: 'x' }] });
     assert.equal(proposalsOnMeasure.error, 'invalid_arguments');
     assert.match(proposalsOnMeasure.message ?? '', /`proposals` applies to action "propose" only/);
-    const pinOnPropose = envelope(await call('standards', { action: 'propose', pin: true, proposals: [{ name: 'coverage', reason: 'x' }] }, r.root));
+    const pinOnPropose = envelope(
+      await call('standards', { action: 'propose', pin: true, proposals: [{ name: 'coverage', reason: 'x' }] }, r.root),
+    );
     assert.equal(pinOnPropose.error, 'invalid_arguments');
     assert.match(pinOnPropose.message ?? '', /`pin` applies to action "measure" only/);
     const bare = envelope(await call('standards', { action: 'propose' }, r.root));
@@ -204,9 +267,14 @@ describe('standards --pin', () => {
       { name: 'coverage', from: 80, to: 88.5, measured: 90.5 },
       { name: 'errors', from: 4, to: 1, measured: 1 },
     ]);
-    assert.deepEqual(d.pin_skipped?.map((s) => [s.name, s.measured, s.margin]), [['size', 97, 5]]);
+    assert.deepEqual(
+      d.pin_skipped?.map((s) => [s.name, s.measured, s.margin]),
+      [['size', 97, 5]],
+    );
     assert.match(d.pin_skipped?.[0]?.reason ?? '', /3 below its ceiling 100 — not more than its margin 5/);
-    const expected = text.replace('limit = 80   # raised by hand in March', 'limit = 88.5   # raised by hand in March').replace('limit = 4\n', 'limit = 1\n');
+    const expected = text
+      .replace('limit = 80   # raised by hand in March', 'limit = 88.5   # raised by hand in March')
+      .replace('limit = 4\n', 'limit = 1\n');
     assert.notEqual(expected, text);
     assert.equal(readFileSync(join(r.root, 'discern.toml'), 'utf8'), expected, 'only the two numbers changed');
     const after = head(r.root);
@@ -218,15 +286,20 @@ describe('standards --pin', () => {
     assert.equal(r.git('symbolic-ref', '--short', 'HEAD').trim(), 'main', 'committed on the current branch');
     assert.equal(d.proof_carried?.status, 'not_carried', 'no Proof was recorded before the pin');
     assert.match(d.proof_carried?.reason ?? '', /held no current Proof/);
-    assert.deepEqual(res.steps?.slice(-3).map((s) => [s.label, s.outcome]), [
-      ['set the pinned limits in discern.toml', 'ok'],
-      ['commit discern.toml', 'ok'],
-      ['carry the Proof forward to the pin commit', 'skipped'],
-    ]);
+    assert.deepEqual(
+      res.steps?.slice(-3).map((s) => [s.label, s.outcome]),
+      [
+        ['set the pinned limits in discern.toml', 'ok'],
+        ['commit discern.toml', 'ok'],
+        ['carry the Proof forward to the pin commit', 'skipped'],
+      ],
+    );
   });
 
   it('with nothing beyond its margin, nothing is committed', async () => {
-    const r = gateRepo(`[standards.size]\ndirection = "down"\nlimit = 100\nmargin = 5\nrun = "${metric('size', 97)}"\n`);
+    const r = gateRepo(
+      `[standards.size]\ndirection = "down"\nlimit = 100\nmargin = 5\nrun = "${metric('size', 97)}"\n`,
+    );
     const before = head(r.root);
     const res = await standards(r.root, { pin: true });
     assert.equal(res.ok, true, show(res));
@@ -260,10 +333,13 @@ describe('standards --pin', () => {
     assert.equal(head(r.root), before);
     assert.deepEqual(readFileSync(join(r.root, 'discern.toml')), bytes);
     assert.equal(r.git('status', '--porcelain').trim(), '');
-    assert.deepEqual(res.steps?.slice(-2).map((s) => [s.label, s.outcome]), [
-      ['commit discern.toml', 'failed'],
-      ['restore discern.toml', 'ok'],
-    ]);
+    assert.deepEqual(
+      res.steps?.slice(-2).map((s) => [s.label, s.outcome]),
+      [
+        ['commit discern.toml', 'failed'],
+        ['restore discern.toml', 'ok'],
+      ],
+    );
   });
 
   it('a file that cannot be written is pin_failed with nothing changed', async () => {
@@ -280,7 +356,9 @@ describe('standards --pin', () => {
   it("carries the previous commit's Proof to the pin commit: the next done reuses it and runs nothing", async () => {
     const jobs = counter('jobs');
     const measures = counter('measures');
-    const r = gateRepo(`[jobs]\ntest = "echo ran >> ${jobs}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "${metric('coverage', 90, measures)}"\n`);
+    const r = gateRepo(
+      `[jobs]\ntest = "echo ran >> ${jobs}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "${metric('coverage', 90, measures)}"\n`,
+    );
     const proven = envelope(await call('done', {}, r.root));
     assert.equal(proven.ok, true, show(proven));
     const before = head(r.root);
@@ -305,7 +383,9 @@ describe('standards --pin', () => {
   });
   it('carries no Proof where [checkpoints] govern: the pin commit changes discern.toml, so done judges it afresh', async () => {
     const jobs = counter('jobs');
-    const r = gateRepo(`[jobs]\ntest = "echo ran >> ${jobs}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "${metric('coverage', 90)}"\n\n[checkpoints.gate-config]\npaths = ["discern.toml"]\nquestion = "Does this change to the gate's configuration keep every check?"\n`);
+    const r = gateRepo(
+      `[jobs]\ntest = "echo ran >> ${jobs}"\n\n[standards.coverage]\ndirection = "up"\nlimit = 80\nmargin = 2\nrun = "${metric('coverage', 90)}"\n\n[checkpoints.gate-config]\npaths = ["discern.toml"]\nquestion = "Does this change to the gate's configuration keep every check?"\n`,
+    );
     const proven = envelope(await call('done', {}, r.root));
     assert.equal(proven.ok, true, show(proven));
     const pinned = await standards(r.root, { pin: true });
@@ -345,12 +425,19 @@ async function propose(root: string, proposals: unknown, env: Record<string, str
 describe('standards propose', () => {
   it('a proposal bound to HEAD lets done pass with the loosened limit; accept waits for the owner, then lands with approve_standard and confirmed', async () => {
     const r = trackedRepo(repos, LOOSE);
-    const w = await effort(r, 'loosen', 'discern.toml', loosened(readFileSync(join(r.root, 'discern.toml'), 'utf8'), 'coverage'), false);
+    const w = await effort(
+      r,
+      'loosen',
+      'discern.toml',
+      loosened(readFileSync(join(r.root, 'discern.toml'), 'utf8'), 'coverage'),
+      false,
+    );
     const red = envelope(await call('done', {}, w.path));
     assert.equal(red.error, 'gate_failed', show(red));
     assert.match(red.message ?? '', /propose it for the owner: `discern standards propose <name> --reason <why>`/);
 
-    const reason = 'The generated client moved into src/ and has no tests of its own; 70 is where coverage stands with it.';
+    const reason =
+      'The generated client moved into src/ and has no tests of its own; 70 is where coverage stands with it.';
     const proposed = await propose(w.path, [{ name: 'coverage', reason }]);
     assert.equal(proposed.ok, true, show(proposed));
     const pd = dataOf(proposed);
@@ -372,7 +459,10 @@ describe('standards propose', () => {
     assert.equal(waiting.error, 'awaiting_standard_approval', show(waiting));
     assert.match(waiting.message ?? '', /coverage floor 80 → 70 \("The generated client/);
     assert.match(waiting.message ?? '', /approve_standard: true and confirmed: true/);
-    assert.deepEqual((waiting.data as DiscernAcceptData).standard_approvals_required?.map((p) => p.name), ['coverage']);
+    assert.deepEqual(
+      (waiting.data as DiscernAcceptData).standard_approvals_required?.map((p) => p.name),
+      ['coverage'],
+    );
     assert.notEqual(r.git('rev-parse', 'main').trim(), commit, 'nothing landed');
 
     const unconfirmed = envelope(await call('accept', { approve_standard: true }, w.path));
@@ -388,12 +478,22 @@ describe('standards propose', () => {
 
   it('a new proposal on the same commit withdraws its Proof marker; done proves it again under the new batch', async () => {
     const r = trackedRepo(repos, LOOSE);
-    const w = await effort(r, 'repropose', 'discern.toml', loosened(readFileSync(join(r.root, 'discern.toml'), 'utf8'), 'coverage'), false);
+    const w = await effort(
+      r,
+      'repropose',
+      'discern.toml',
+      loosened(readFileSync(join(r.root, 'discern.toml'), 'utf8'), 'coverage'),
+      false,
+    );
     assert.equal((await propose(w.path, [{ name: 'coverage', reason: 'first reason' }])).ok, true);
-    assert.equal((envelope(await call('done', {}, w.path))).ok, true);
+    assert.equal(envelope(await call('done', {}, w.path)).ok, true);
     assert.ok(existsSync(join(gitDir(w.path), 'discern', 'gate-proof')));
     assert.equal((await propose(w.path, [{ name: 'coverage', reason: 'second reason' }])).ok, true);
-    assert.equal(existsSync(join(gitDir(w.path), 'discern', 'gate-proof')), false, 'the marker went with the old batch');
+    assert.equal(
+      existsSync(join(gitDir(w.path), 'discern', 'gate-proof')),
+      false,
+      'the marker went with the old batch',
+    );
     const again = envelope(await call('done', {}, w.path));
     assert.equal(again.ok, true, show(again));
     assert.equal((again.data as DiscernDoneData).proof?.standard_proposals?.[0]?.reason, 'second reason');
@@ -407,8 +507,15 @@ describe('standards propose', () => {
 
     const missing = await propose(wt.root, [{ name: 'coverage', reason: 'coverage reason' }]);
     assert.equal(missing.error, 'invalid_value', show(missing));
-    assert.match(missing.message ?? '', /also loosens \[standards\.size\] ceiling raised from 100 to 120: one batch covers every loosened standard/);
-    const duplicate = await propose(wt.root, [{ name: 'size', reason: 'a' }, { name: 'coverage', reason: 'b' }, { name: 'size', reason: 'c' }]);
+    assert.match(
+      missing.message ?? '',
+      /also loosens \[standards\.size\] ceiling raised from 100 to 120: one batch covers every loosened standard/,
+    );
+    const duplicate = await propose(wt.root, [
+      { name: 'size', reason: 'a' },
+      { name: 'coverage', reason: 'b' },
+      { name: 'size', reason: 'c' },
+    ]);
     assert.equal(duplicate.error, 'invalid_value', show(duplicate));
     assert.match(duplicate.message ?? '', /`size` is named more than once/);
     const unknown = await propose(wt.root, [{ name: 'speed', reason: 'x' }]);
@@ -416,17 +523,33 @@ describe('standards propose', () => {
     assert.deepEqual(dataOf(unknown).suggestions, ['coverage', 'size']);
     const long = await propose(wt.root, [{ name: 'coverage', reason: 'x'.repeat(501) }]);
     assert.equal(long.error, 'invalid_arguments', show(long));
-    const blank = await propose(wt.root, [{ name: 'coverage', reason: '   ' }, { name: 'size', reason: 'ok' }]);
+    const blank = await propose(wt.root, [
+      { name: 'coverage', reason: '   ' },
+      { name: 'size', reason: 'ok' },
+    ]);
     assert.equal(blank.error, 'invalid_value', show(blank));
 
-    const whole = await propose(wt.root, [{ name: 'size', reason: 'size reason' }, { name: 'coverage', reason: 'coverage reason' }]);
+    const whole = await propose(wt.root, [
+      { name: 'size', reason: 'size reason' },
+      { name: 'coverage', reason: 'coverage reason' },
+    ]);
     assert.equal(whole.ok, true, show(whole));
-    assert.deepEqual(dataOf(whole).proposals?.map((p) => [p.name, p.from, p.to, p.direction]), [['size', 100, 120, 'down'], ['coverage', 80, 70, 'up']], 'in the order given');
+    assert.deepEqual(
+      dataOf(whole).proposals?.map((p) => [p.name, p.from, p.to, p.direction]),
+      [
+        ['size', 100, 120, 'down'],
+        ['coverage', 80, 70, 'up'],
+      ],
+      'in the order given',
+    );
 
     const one = addWorktree(r, 'agent/one');
     one.write('discern.toml', loosened(readFileSync(join(one.root, 'discern.toml'), 'utf8'), 'size'));
     one.commit('loosen size');
-    const notLoosened = await propose(one.root, [{ name: 'coverage', reason: 'not needed' }, { name: 'size', reason: 'needed' }]);
+    const notLoosened = await propose(one.root, [
+      { name: 'coverage', reason: 'not needed' },
+      { name: 'size', reason: 'needed' },
+    ]);
     assert.equal(notLoosened.error, 'invalid_value', show(notLoosened));
     assert.match(notLoosened.message ?? '', /`coverage` is not loosened against the trunk's committed discern\.toml/);
   });
@@ -466,11 +589,19 @@ describe('standards propose', () => {
     assert.match(dirty.message ?? '', /differs from HEAD's/);
     wt.commit('loosen coverage');
     const path = join(gitDir(wt.root), 'discern', 'standard-limit-proposals.json');
-    const preview = envelope(await call('standards', { action: 'propose', dry_run: true, proposals: [{ name: 'coverage', reason: 'why' }] }, wt.root));
+    const preview = envelope(
+      await call(
+        'standards',
+        { action: 'propose', dry_run: true, proposals: [{ name: 'coverage', reason: 'why' }] },
+        wt.root,
+      ),
+    );
     assert.equal(preview.ok, true, show(preview));
     assert.equal(preview.dry_run, true);
     assert.equal(existsSync(path), false);
-    const failed = await propose(wt.root, [{ name: 'coverage', reason: 'why' }], { DISCERN_FAULT: 'standards:proposal-write' });
+    const failed = await propose(wt.root, [{ name: 'coverage', reason: 'why' }], {
+      DISCERN_FAULT: 'standards:proposal-write',
+    });
     assert.equal(failed.error, 'proposal_failed', show(failed));
     assert.equal(existsSync(path), false);
   });
@@ -480,16 +611,29 @@ describe('standards propose', () => {
     const wt = addWorktree(r, 'agent/scalar');
     wt.write('discern.toml', loosened(readFileSync(join(wt.root, 'discern.toml'), 'utf8'), 'coverage'));
     wt.commit('loosen coverage');
-    const res = envelope(await call('standardsPropose', { name: 'coverage', reason: 'measured without the generated client' }, wt.root, {}, 'cli'));
+    const res = envelope(
+      await call(
+        'standardsPropose',
+        { name: 'coverage', reason: 'measured without the generated client' },
+        wt.root,
+        {},
+        'cli',
+      ),
+    );
     assert.equal(res.ok, true, show(res));
-    assert.deepEqual((res.data as DiscernStandardsProposeData).proposals?.map((p) => p.name), ['coverage']);
-    const refused = envelope(await call('standardsPropose', { name: 'size', reason: 'not loosened' }, wt.root, {}, 'cli'));
+    assert.deepEqual(
+      (res.data as DiscernStandardsProposeData).proposals?.map((p) => p.name),
+      ['coverage'],
+    );
+    const refused = envelope(
+      await call('standardsPropose', { name: 'size', reason: 'not loosened' }, wt.root, {}, 'cli'),
+    );
     assert.equal(refused.error, 'invalid_value', show(refused));
     assert.match(refused.hints?.at(-1) ?? '', /`discern help standards propose`/);
   });
 });
 
 describe('driven', () => {
-  it('drove standards and standards propose through success and failure', () => assertDriven(['standards', 'standardsPropose']));
+  it('drove standards and standards propose through success and failure', () =>
+    assertDriven(['standards', 'standardsPropose']));
 });
-

@@ -14,7 +14,11 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 function repo(extra = '', files: Record<string, string> = {}): ScratchRepo {
-  const r = scratchRepo({ 'discern.toml': `[project]\nname = "start"\n\n[jobs]\ntest = "true"\n${extra}`, '.gitignore': '.env\n.env.local\n*.log\n', ...files });
+  const r = scratchRepo({
+    'discern.toml': `[project]\nname = "start"\n\n[jobs]\ntest = "true"\n${extra}`,
+    '.gitignore': '.env\n.env.local\n*.log\n',
+    ...files,
+  });
   repos.push(r);
   return r;
 }
@@ -33,7 +37,11 @@ describe('start', () => {
   it('creates the branch and a sibling worktree from the trunk, records the task, copies env files and runs ensure there', async () => {
     const r = repo('\n[repository]\nensure = ["pwd > ensured.log", "echo second >> ensured.log"]\n');
     r.write('.env', 'SECRET=1\n');
-    const result = await call('start', { name: 'fix-login', title: 'Fix the login redirect', brief: 'Users land on /home after login; send them back.' }, r.root);
+    const result = await call(
+      'start',
+      { name: 'fix-login', title: 'Fix the login redirect', brief: 'Users land on /home after login; send them back.' },
+      r.root,
+    );
     const d = startData(result);
     assert.equal(d.id, 'fix-login');
     assert.equal(d.branch, 'agent/fix-login');
@@ -52,7 +60,13 @@ describe('start', () => {
     assert.ok(!d.task.record_path.startsWith(d.path), 'the record lives in the git dir, not the tree');
     assert.deepEqual(
       (result.steps ?? []).map((s) => [s.kind, s.outcome]),
-      [['git', 'ok'], ['task-metadata', 'ok'], ['env', 'ok'], ['repository-ensure', 'ok'], ['repository-ensure', 'ok']],
+      [
+        ['git', 'ok'],
+        ['task-metadata', 'ok'],
+        ['env', 'ok'],
+        ['repository-ensure', 'ok'],
+        ['repository-ensure', 'ok'],
+      ],
     );
     // The new worktree is clean: nothing discern wrote shows up in it.
     assert.equal(r.git('-C', d.path, 'status', '--porcelain').trim(), '');
@@ -64,7 +78,10 @@ describe('start', () => {
     const d = startData(result);
     assert.equal(result.dry_run, true);
     assert.equal(result.steps, undefined);
-    assert.deepEqual(result.plan?.steps.map((s) => s.kind), ['git', 'task-metadata', 'repository-ensure']);
+    assert.deepEqual(
+      result.plan?.steps.map((s) => s.kind),
+      ['git', 'task-metadata', 'repository-ensure'],
+    );
     assert.ok(!existsSync(d.path));
     assert.ok(!branches(r).includes('agent/plan-only'));
     assert.ok(!existsSync(`${r.root}.worktrees`));
@@ -85,7 +102,10 @@ describe('start', () => {
 
   it('two starts at once with the same name get two efforts', async () => {
     const r = repo();
-    const [a, b] = await Promise.all([call('start', { name: 'race' }, r.root), call('start', { name: 'race' }, r.root)]);
+    const [a, b] = await Promise.all([
+      call('start', { name: 'race' }, r.root),
+      call('start', { name: 'race' }, r.root),
+    ]);
     assert.deepEqual([startData(a).id, startData(b).id].sort(), ['race', 'race-2']);
   });
 
@@ -134,9 +154,20 @@ destroy = "echo destroy-cache >> ${log}"
     assert.equal(readFileSync(log, 'utf8'), 'create-db\ncreate-queue\ndestroy-queue\ndestroy-db\n');
     assert.ok(!existsSync(`${r.root}.worktrees/doomed`));
     assert.ok(!branches(r).includes('agent/doomed'));
-    assert.equal(r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
+    assert.equal(
+      r
+        .git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
     const kinds = (result.steps ?? []).map((s) => `${s.kind}:${s.outcome}`);
-    assert.deepEqual(kinds.slice(-4), ['resource-create:failed', 'resource-destroy:ok', 'resource-destroy:ok', 'git:ok']);
+    assert.deepEqual(kinds.slice(-4), [
+      'resource-create:failed',
+      'resource-destroy:ok',
+      'resource-destroy:ok',
+      'git:ok',
+    ]);
     // The failed command's output is still readable after the undo.
     const failed = (result.steps ?? []).find((s) => s.outcome === 'failed');
     assert.ok(failed?.output_path && existsSync(failed.output_path));
@@ -171,7 +202,9 @@ destroy = "echo destroy-cache >> ${log}"
   });
 
   it('pre_authorized scopes are the prospective boundary; an unknown one is a warning', async () => {
-    const r = repo('\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n\n[acceptance]\npre_authorized = ["docs", "nope"]\n');
+    const r = repo(
+      '\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n\n[acceptance]\npre_authorized = ["docs", "nope"]\n',
+    );
     const d = startData(await call('start', { name: 'docs-fix', dry_run: true }, r.root));
     assert.deepEqual(d.landing_authority?.standing_scopes, ['docs']);
     assert.match(d.landing_authority?.warnings?.[0] ?? '', /"nope"/);
@@ -185,7 +218,10 @@ describe('start over MCP', () => {
     const r = repo();
     const mcp = await connectStdio(r.root);
     try {
-      const preview = await mcp.client.callTool({ name: 'discern_start', arguments: { name: 'preview', dry_run: true } });
+      const preview = await mcp.client.callTool({
+        name: 'discern_start',
+        arguments: { name: 'preview', dry_run: true },
+      });
       assert.equal((preview.structuredContent as { ok: boolean }).ok, true);
       const before = await mcp.client.callTool({ name: 'discern_status', arguments: {} });
       assert.equal((before.structuredContent as { data: { root: string } }).data.root, r.root);

@@ -13,7 +13,10 @@ after(() => repos.forEach((r) => r.cleanup()));
 
 async function status(root: string, input: Record<string, unknown> = {}): Promise<DiscernStatusData> {
   const result = await call('status', input, root);
-  assert.ok(result.ok && result.verb === 'status' && result.data && 'fleet' in result.data, JSON.stringify(result, null, 2));
+  assert.ok(
+    result.ok && result.verb === 'status' && result.data && 'fleet' in result.data,
+    JSON.stringify(result, null, 2),
+  );
   return result.data;
 }
 
@@ -32,11 +35,14 @@ describe('status with efforts', () => {
     assert.equal(byId.get('docs')?.landing_authority?.kind, 'authorized');
     assert.equal(byId.get('proven')?.landing_authority?.kind, 'conversation-required');
     assert.deepEqual(d.fleet_collisions, [{ efforts: ['proven', 'unproven'], shared: 1, paths: ['same.txt'] }]);
-    assert.deepEqual(d.queue?.map((q) => [q.effort, q.position, q.authority]), [['proven', 1, 'awaiting-owner']]);
+    assert.deepEqual(
+      d.queue?.map((q) => [q.effort, q.position, q.authority]),
+      [['proven', 1, 'awaiting-owner']],
+    );
     assert.deepEqual(d.unlanded_branches, ['agent/left-behind']);
   });
 
-  it('after a landing, the trunk\'s Proof note is the landed Proof', async () => {
+  it("after a landing, the trunk's Proof note is the landed Proof", async () => {
     const r = trackedRepo(repos);
     const w = await effort(r, 'shipped', 's.txt', 's\n');
     const landed = await call('accept', { confirmed: true }, w.path);

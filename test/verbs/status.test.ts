@@ -35,13 +35,23 @@ async function statusData(target: string, input: Record<string, unknown> = {}): 
 
 describe('status', () => {
   it('a clean main checkout on the trunk', async () => {
-    const r = repo({ 'discern.toml': `${MINIMAL_CONFIG}\n[scopes.docs]\npaths = ["docs/**", "*.md"]\nneutral = true\ngate = "npx markdownlint ."\n` });
+    const r = repo({
+      'discern.toml': `${MINIMAL_CONFIG}\n[scopes.docs]\npaths = ["docs/**", "*.md"]\nneutral = true\ngate = "npx markdownlint ."\n`,
+    });
     const d = await statusData(r.root);
     assert.equal(d.location, 'main');
     assert.equal(d.root, r.root);
     assert.equal(d.project.name, 'Scratch');
     assert.deepEqual(
-      { branch: d.git.branch, detached: d.git.detached, unborn: d.git.unborn, shallow: d.git.shallow, clean: d.git.clean, ahead: d.git.ahead_trunk, behind: d.git.behind_trunk },
+      {
+        branch: d.git.branch,
+        detached: d.git.detached,
+        unborn: d.git.unborn,
+        shallow: d.git.shallow,
+        clean: d.git.clean,
+        ahead: d.git.ahead_trunk,
+        behind: d.git.behind_trunk,
+      },
       { branch: 'main', detached: false, unborn: false, shallow: false, clean: true, ahead: 0, behind: 0 },
     );
     assert.deepEqual(d.gate.jobs, [{ name: 'test', stage: 'test', commands: ['git --version'] }]);
@@ -108,10 +118,21 @@ describe('status', () => {
     repos.push(r);
     const d = await statusData(r.root);
     assert.deepEqual(
-      { branch: d.git.branch, unborn: d.git.unborn, head: d.git.head, trunk_exists: d.git.trunk_exists, ahead: d.git.ahead_trunk, behind: d.git.behind_trunk },
+      {
+        branch: d.git.branch,
+        unborn: d.git.unborn,
+        head: d.git.head,
+        trunk_exists: d.git.trunk_exists,
+        ahead: d.git.ahead_trunk,
+        behind: d.git.behind_trunk,
+      },
       { branch: 'main', unborn: true, head: null, trunk_exists: false, ahead: null, behind: null },
     );
-    assert.equal((await call('impact', {}, r.root)).error, 'no_trunk', 'impact measures from the trunk, so it needs one');
+    assert.equal(
+      (await call('impact', {}, r.root)).error,
+      'no_trunk',
+      'impact measures from the trunk, so it needs one',
+    );
   });
 
   it('a shallow clone', async () => {
@@ -139,7 +160,14 @@ describe('status', () => {
     const d = await statusData(effort);
     assert.equal(d.location, 'worktree');
     assert.equal(d.root, realpathSync(effort));
-    assert.deepEqual(d.fleet?.map((f) => [f.is_main, f.is_current, f.branch]), [[true, false, 'main'], [false, true, 'agent/effort']], 'main, then here; a non-effort branch is left out');
+    assert.deepEqual(
+      d.fleet?.map((f) => [f.is_main, f.is_current, f.branch]),
+      [
+        [true, false, 'main'],
+        [false, true, 'agent/effort'],
+      ],
+      'main, then here; a non-effort branch is left out',
+    );
     const all = await statusData(effort, { all: true });
     assert.deepEqual(all.fleet?.map((f) => f.branch).sort(), ['agent/effort', 'experiment', 'main']);
     const local = await statusData(effort, { local: true });
@@ -158,12 +186,18 @@ describe('status', () => {
     execFileSync('git', ['-C', bare, 'worktree', 'add', '-q', '-b', 'agent/second', second], { env: cleanEnv() });
     const d = await statusData(realpathSync(first));
     assert.equal(d.location, 'worktree');
-    assert.deepEqual(d.fleet?.map((f) => [f.path, f.is_main, f.is_current]), [
-      [realpathSync(first), false, true],
-      [realpathSync(second), false, false],
-    ]);
+    assert.deepEqual(
+      d.fleet?.map((f) => [f.path, f.is_main, f.is_current]),
+      [
+        [realpathSync(first), false, true],
+        [realpathSync(second), false, false],
+      ],
+    );
     const fromSecond = await statusData(realpathSync(second), { all: true });
-    assert.ok(fromSecond.fleet?.every((f) => !f.is_main), JSON.stringify(fromSecond.fleet));
+    assert.ok(
+      fromSecond.fleet?.every((f) => !f.is_main),
+      JSON.stringify(fromSecond.fleet),
+    );
     assert.equal(fromSecond.fleet?.length, 2);
   });
 
@@ -210,7 +244,13 @@ describe('status', () => {
     const r = repo({ 'discern.toml': '[projet]\nname = "x"\n' });
     const broken = await call('status', {}, r.root);
     assert.equal(broken.error, 'unknown_key');
-    assert.deepEqual(broken.data && 'issues' in broken.data ? broken.data.issues[0] : undefined, { kind: 'unknown_key', path: 'projet', message: 'is not a key discern honours', line: 1, column: 1 });
+    assert.deepEqual(broken.data && 'issues' in broken.data ? broken.data.issues[0] : undefined, {
+      kind: 'unknown_key',
+      path: 'projet',
+      message: 'is not a key discern honours',
+      line: 1,
+      column: 1,
+    });
   });
 
   it('drove status through success and failure', () => assertDriven(['status']));

@@ -21,7 +21,8 @@ const USER_FILES: Record<string, string> = {
   'AGENTS.md': '# Agents\r\n\r\nBe brief.\r\n',
   '.mcp.json': '{\n\t"mcpServers": {\n\t\t"db": {\n\t\t\t"command": "db-mcp"\n\t\t}\n\t}\n}\n',
   '.gemini/settings.json': '{ "theme": "GitHub", "mcpServers": {} }',
-  '.claude/settings.json': '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {\n    "SessionStart": [\n      {"matcher": "startup", "hooks": [{"type": "command", "command": "cat NOTES.md"}]}\n    ]\n  }\n}\n',
+  '.claude/settings.json':
+    '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {\n    "SessionStart": [\n      {"matcher": "startup", "hooks": [{"type": "command", "command": "cat NOTES.md"}]}\n    ]\n  }\n}\n',
   '.codex/config.toml': 'model = "o4"\n\n[mcp_servers.db]\ncommand = "db-mcp"\n',
   '.claude/skills/mine/SKILL.md': '---\nname: mine\ndescription: Our own skill.\n---\n',
   'discern/map/decisions/README.md': '# Decisions\n',
@@ -43,7 +44,7 @@ describe('uninstall', () => {
     assert.ok(!MCP_TOOLS.some((t) => t.name === 'discern_uninstall'));
   });
 
-  it('gives back every byte of the user\'s files and removes what discern created', async () => {
+  it("gives back every byte of the user's files and removes what discern created", async () => {
     const r = repo();
     const before = snapshot(r);
     const refreshed = await call('refresh', {}, r.root);
@@ -64,7 +65,8 @@ describe('uninstall', () => {
     assert.deepEqual(snapshot(r), before);
     assert.deepEqual(data.left, []);
     assert.equal(result.advisories, undefined);
-    for (const gone of ['GEMINI.md', '.cursor', '.vscode', '.agents', '.claude/skills/discern-land-change']) assert.ok(!existsSync(join(r.root, gone)), gone);
+    for (const gone of ['GEMINI.md', '.cursor', '.vscode', '.agents', '.claude/skills/discern-land-change'])
+      assert.ok(!existsSync(join(r.root, gone)), gone);
     assert.ok(existsSync(join(r.root, '.claude/skills/mine/SKILL.md')));
     assert.equal(r.git('status', '--porcelain'), '');
 
@@ -81,7 +83,10 @@ describe('uninstall', () => {
     const result = await call('uninstall', {}, r.root, {}, 'cli');
     assert.ok(result.ok, JSON.stringify(result, null, 2));
     const data = result.data as DiscernUninstallData;
-    assert.deepEqual(data.left.map((l) => l.path), ['.cursor/mcp.json']);
+    assert.deepEqual(
+      data.left.map((l) => l.path),
+      ['.cursor/mcp.json'],
+    );
     assert.match(data.left[0]?.reason ?? '', /not valid JSON/);
     assert.equal(result.advisories?.[0]?.kind, 'uninstall-strip-incomplete');
     assert.match(result.advisories?.[0]?.evidence[0] ?? '', /^\.cursor\/mcp\.json: /);

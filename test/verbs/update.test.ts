@@ -21,7 +21,11 @@ interface Effort {
 
 /** A repository with a linked worktree on agent/work, started from main. */
 function effort(extra = '', files: Record<string, string> = {}): Effort {
-  const main = scratchRepo({ 'discern.toml': `[project]\nname = "update"\n\n[jobs]\ntest = "true"\n\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n${extra}`, 'shared.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n', ...files });
+  const main = scratchRepo({
+    'discern.toml': `[project]\nname = "update"\n\n[jobs]\ntest = "true"\n\n[scopes.docs]\npaths = ["docs/**"]\nneutral = true\n${extra}`,
+    'shared.txt': 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n',
+    ...files,
+  });
   repos.push(main);
   const path = `${main.root}.worktrees/work`;
   main.git('worktree', 'add', '-q', '-b', 'agent/work', path, 'main');
@@ -119,12 +123,17 @@ describe('update', () => {
     const d = updated(result);
     assert.equal(result.dry_run, true);
     assert.equal(d.behind, 1);
-    assert.deepEqual(result.plan?.steps.map((s) => s.kind), ['merge-check', 'git']);
+    assert.deepEqual(
+      result.plan?.steps.map((s) => s.kind),
+      ['merge-check', 'git'],
+    );
     assert.equal(e.git('rev-parse', 'HEAD').trim(), before);
   });
 
   it('re-runs [generated] regenerations after the merge and commits their output', async () => {
-    const e = effort('\n[generated.count]\npaths = ["gen/**"]\nrun = "mkdir -p gen && ls *.txt | wc -l | tr -d \' \' > gen/count"\n');
+    const e = effort(
+      '\n[generated.count]\npaths = ["gen/**"]\nrun = "mkdir -p gen && ls *.txt | wc -l | tr -d \' \' > gen/count"\n',
+    );
     e.write('mine.txt', 'x\n');
     e.commit('Mine');
     mainCommit(e, 'theirs.txt', 'y\n', 'Theirs');

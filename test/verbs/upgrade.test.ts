@@ -16,7 +16,10 @@ test('upgrade migrates the version-0 fixture in place and the project loads agai
   const dry = await call('upgrade', { dry_run: true }, repo.root);
   assert.equal(dry.ok, true, JSON.stringify(dry));
   assert.equal(dry.dry_run, true);
-  assert.deepEqual(dry.plan?.details, ['rename `repository.main_branch` (line 11) to `repository.trunk`', 'rename `project.id` (line 7) to `project.slug`']);
+  assert.deepEqual(dry.plan?.details, [
+    'rename `repository.main_branch` (line 11) to `repository.trunk`',
+    'rename `project.id` (line 7) to `project.slug`',
+  ]);
   assert.equal(readFileSync(file, 'utf8'), V0, 'a dry run writes nothing');
 
   const applied = await call('upgrade', {}, repo.root);
@@ -26,11 +29,16 @@ test('upgrade migrates the version-0 fixture in place and the project loads agai
   const text = readFileSync(file, 'utf8');
   assert.equal(
     text,
-    V0.replace('schema_version = 0', 'schema_version = 1').replace('id = "legacy"   # the short name', 'slug = "legacy"   # the short name').replace('main_branch = "main"', 'trunk = "main"'),
+    V0.replace('schema_version = 0', 'schema_version = 1')
+      .replace('id = "legacy"   # the short name', 'slug = "legacy"   # the short name')
+      .replace('main_branch = "main"', 'trunk = "main"'),
     'only the renamed keys and the version changed; comments and layout kept',
   );
   assert.equal(data.instruction_refresh?.status, 'complete');
-  assert.deepEqual([...(data.instruction_refresh?.compiled ?? [])].filter((p) => p === 'CLAUDE.md' || p === 'AGENTS.md').sort(), ['AGENTS.md', 'CLAUDE.md']);
+  assert.deepEqual(
+    [...(data.instruction_refresh?.compiled ?? [])].filter((p) => p === 'CLAUDE.md' || p === 'AGENTS.md').sort(),
+    ['AGENTS.md', 'CLAUDE.md'],
+  );
   const doctor = await call('doctor', {}, repo.root);
   assert.equal(doctor.ok, true, JSON.stringify(doctor));
 

@@ -63,7 +63,10 @@ describe('validate config', () => {
       ],
     );
     assert.deepEqual(data.scope_gates, [{ scope: 'docs', commands: ['git --version'] }]);
-    assert.ok(data.checks.every((c) => c.status === 'ok'), JSON.stringify(data.checks));
+    assert.ok(
+      data.checks.every((c) => c.status === 'ok'),
+      JSON.stringify(data.checks),
+    );
   });
   it('a file, relative to the project root, in a project whose own discern.toml is broken', async () => {
     const r = repo({ 'discern.toml': '[jobs\n', 'proposed/discern.toml': MINIMAL_CONFIG });
@@ -84,10 +87,20 @@ describe('validate config', () => {
       [
         ['error', 'inline TOML', 2, 1, 'unknown_key', '`repository.bogus` is not a key discern honours'],
         ['error', 'inline TOML', 4, 1, 'invalid_config', '`gate.timeout` must be an integer'],
-        ['warning', 'inline TOML', 6, 1, 'command_not_found', '`jobs.test` `no-such-program-xyz`: no-such-program-xyz is not on PATH. Install no-such-program-xyz, or correct the command in discern.toml.'],
+        [
+          'warning',
+          'inline TOML',
+          6,
+          1,
+          'command_not_found',
+          '`jobs.test` `no-such-program-xyz`: no-such-program-xyz is not on PATH. Install no-such-program-xyz, or correct the command in discern.toml.',
+        ],
       ],
     );
-    assert.match(result.message ?? '', /inline TOML has 2 errors: `repository\.bogus` \(line 2\) is not a key discern honours; `gate\.timeout` \(line 4\) must be an integer\./);
+    assert.match(
+      result.message ?? '',
+      /inline TOML has 2 errors: `repository\.bogus` \(line 2\) is not a key discern honours; `gate\.timeout` \(line 4\) must be an integer\./,
+    );
     assert.equal(result.hints.at(-1), 'Fix the draft at lines 2 and 4 as the message says, then run `discern doctor`.');
     const warned = await call('validateConfig', { toml: '[jobs]\ntest = "no-such-program-xyz"\n' }, r.root);
     assert.equal(warned.ok, true);
@@ -121,7 +134,10 @@ describe('validate config', () => {
     assert.equal(result.ok, true, JSON.stringify(result));
     const data = result.data as DiscernValidateConfigData;
     assert.equal(data.root, undefined);
-    assert.deepEqual(data.checks.filter((c) => c.status === 'skipped').map((c) => c.name), ['trunk', 'commands']);
+    assert.deepEqual(
+      data.checks.filter((c) => c.status === 'skipped').map((c) => c.name),
+      ['trunk', 'commands'],
+    );
     assert.match(result.hints?.[0] ?? '', /Outside a git checkout only the text itself was checked/);
   });
   it('was driven through success and failure', () => assertDriven(['validateConfig']));

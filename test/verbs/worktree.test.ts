@@ -26,7 +26,15 @@ function branches(r: ScratchRepo): string[] {
 describe('worktree commands', () => {
   it('are CLI only: no MCP tool for any of them', () => {
     const names = MCP_TOOLS.map((t) => t.name);
-    for (const name of ['discern_enter', 'discern_worktree_teardown', 'discern_worktree_drop', 'discern_worktree_park', 'discern_worktree_setup', 'discern_worktree_prune']) assert.ok(!names.includes(name), name);
+    for (const name of [
+      'discern_enter',
+      'discern_worktree_teardown',
+      'discern_worktree_drop',
+      'discern_worktree_park',
+      'discern_worktree_setup',
+      'discern_worktree_prune',
+    ])
+      assert.ok(!names.includes(name), name);
   });
 
   it('enter names the worktree; an unknown effort is unknown_target', async () => {
@@ -44,7 +52,10 @@ describe('worktree commands', () => {
     const refused = await call('worktreeTeardown', { target: 'keep' }, r.root, {}, 'cli');
     assert.equal(refused.error, 'precondition_failed');
     assert.match(refused.message ?? '', new RegExp(`${sha.slice(0, 12)} change k\\.txt`));
-    assert.deepEqual((data(refused)['unlanded_commits'] as { sha: string }[]).map((c) => c.sha), [sha]);
+    assert.deepEqual(
+      (data(refused)['unlanded_commits'] as { sha: string }[]).map((c) => c.sha),
+      [sha],
+    );
     assert.ok(existsSync(w.path));
     const forced = await call('worktreeTeardown', { target: 'keep', force: true }, r.root, {}, 'cli');
     assert.ok(forced.ok, JSON.stringify(forced, null, 2));
@@ -82,7 +93,10 @@ describe('worktree commands', () => {
 
   it('park sets the effort aside with its branch; setup brings the worktree and its resources back', async () => {
     const log = join(tempDir(), 'resources.log');
-    const r = trackedRepo(repos, `\n[worktree.resources.db]\ncreate = "echo create $DISCERN_EFFORT >> ${log}"\ndestroy = "echo destroy $DISCERN_EFFORT >> ${log}"\n`);
+    const r = trackedRepo(
+      repos,
+      `\n[worktree.resources.db]\ncreate = "echo create $DISCERN_EFFORT >> ${log}"\ndestroy = "echo destroy $DISCERN_EFFORT >> ${log}"\n`,
+    );
     const w = await effort(r, 'later', 'l.txt', 'l\n', false);
     w.git('status');
     const parked = await call('worktreePark', { target: 'later' }, r.root, {}, 'cli');
@@ -108,7 +122,10 @@ describe('worktree commands', () => {
 
   it('rename moves branch, worktree and records together; resources are destroyed under the names they were made with', async () => {
     const log = join(tempDir(), 'resources.log');
-    const r = trackedRepo(repos, `\n[worktree.resources.db]\ncreate = "echo create $DISCERN_EFFORT >> ${log}"\ndestroy = "echo destroy $DISCERN_EFFORT >> ${log}"\n`);
+    const r = trackedRepo(
+      repos,
+      `\n[worktree.resources.db]\ncreate = "echo create $DISCERN_EFFORT >> ${log}"\ndestroy = "echo destroy $DISCERN_EFFORT >> ${log}"\n`,
+    );
     const w = await effort(r, 'old-name', 'o.txt', 'o\n');
     assert.equal((await call('accept', { action: 'queue' }, w.path)).ok, true);
     const renamed = await call('worktreeRename', { target: 'old-name', name: 'new-name' }, r.root, {}, 'cli');
@@ -118,7 +135,10 @@ describe('worktree commands', () => {
     assert.ok(existsSync(path) && !existsSync(w.path));
     assert.ok(branches(r).includes('agent/new-name') && !branches(r).includes('agent/old-name'));
     assert.ok(existsSync(join(r.root, '.git', 'discern', 'submissions', 'new-name.json')));
-    assert.equal((await call('worktreeRename', { target: 'new-name', name: 'x.lock' }, r.root, {}, 'cli')).error, 'invalid_value');
+    assert.equal(
+      (await call('worktreeRename', { target: 'new-name', name: 'x.lock' }, r.root, {}, 'cli')).error,
+      'invalid_value',
+    );
     const dropped = await call('worktreeDrop', { target: 'new-name', force: true }, r.root, {}, 'cli');
     assert.ok(dropped.ok, JSON.stringify(dropped, null, 2));
     assert.equal(readFileSync(log, 'utf8'), 'create old-name\ndestroy old-name\n');
@@ -140,7 +160,10 @@ describe('worktree commands', () => {
     for (const id of ['worktreeEnsure', 'worktreeSetup'] as const) {
       const result = await call(id, { target: 'blocked' }, r.root, {}, 'cli');
       assert.equal(result.error, 'apply_failed', JSON.stringify(result, null, 2));
-      assert.ok(result.steps?.some((s) => s.outcome === 'failed' && /ensure\.block/.test(s.note ?? '')), JSON.stringify(result.steps));
+      assert.ok(
+        result.steps?.some((s) => s.outcome === 'failed' && /ensure\.block/.test(s.note ?? '')),
+        JSON.stringify(result.steps),
+      );
       assert.equal(data(result)['path'], w.path);
       assert.ok(existsSync(w.path));
     }
@@ -160,7 +183,13 @@ describe('worktree commands', () => {
     assert.ok(pruned.ok, JSON.stringify(pruned, null, 2));
     assert.deepEqual(data(pruned)['worktrees_pruned'], ['vanish']);
     assert.ok(!existsSync(join(r.root, '.git', 'discern', 'submissions', 'vanish.json')));
-    assert.equal(r.git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1);
+    assert.equal(
+      r
+        .git('worktree', 'list', '--porcelain')
+        .split('\n')
+        .filter((l) => l.startsWith('worktree ')).length,
+      1,
+    );
   });
 
   it('prune refuses a discern.toml that does not load, and forgets nothing', async () => {
@@ -170,5 +199,15 @@ describe('worktree commands', () => {
     assert.equal(result.error, 'invalid_config', JSON.stringify(result, null, 2));
   });
 
-  it('drove the commands through success and failure', () => assertDriven(['enter', 'worktreeTeardown', 'worktreeDrop', 'worktreePark', 'worktreeRename', 'worktreeSetup', 'worktreeEnsure', 'worktreePrune']));
+  it('drove the commands through success and failure', () =>
+    assertDriven([
+      'enter',
+      'worktreeTeardown',
+      'worktreeDrop',
+      'worktreePark',
+      'worktreeRename',
+      'worktreeSetup',
+      'worktreeEnsure',
+      'worktreePrune',
+    ]));
 });

@@ -89,14 +89,24 @@ function isSurfaceSwitch(node: ts.BinaryExpression): boolean {
 
 function isRawGitCall(node: ts.CallExpression): boolean {
   const first = node.arguments[0];
-  return ts.isIdentifier(node.expression) && node.expression.text === 'git' && first !== undefined && ts.isArrayLiteralExpression(first);
+  return (
+    ts.isIdentifier(node.expression) &&
+    node.expression.text === 'git' &&
+    first !== undefined &&
+    ts.isArrayLiteralExpression(first)
+  );
 }
 
 function loadsValues(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
   if (ts.isExportDeclaration(node)) {
     if (node.isTypeOnly) return false;
     const clause = node.exportClause;
-    return !(clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly));
+    return !(
+      clause &&
+      ts.isNamedExports(clause) &&
+      clause.elements.length > 0 &&
+      clause.elements.every((e) => e.isTypeOnly)
+    );
   }
   const clause = node.importClause;
   if (!clause) return true; // `import './x.js'` runs the module

@@ -20,9 +20,8 @@ export function readSourceTree(repo: string, folder: string): SourceTree {
     files.set(path, sourceFacts(path, readFileSync(full, 'utf8')));
   }
   const known = new Set(files.keys());
-  const edges = (path: string, specifiers: readonly string[]): string[] => [
-    ...new Set(specifiers.map((s) => resolveImport(path, s, known)).filter((p) => p !== undefined)),
-  ].sort();
+  const edges = (path: string, specifiers: readonly string[]): string[] =>
+    [...new Set(specifiers.map((s) => resolveImport(path, s, known)).filter((p) => p !== undefined))].sort();
   const graph = new Map<string, string[]>();
   const fullGraph = new Map<string, string[]>();
   for (const [path, facts] of files) {

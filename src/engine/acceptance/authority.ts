@@ -27,7 +27,12 @@ const UNCOVERED_SHOWN = 6;
 export function decideAuthority(facts: AuthorityFacts): AuthorityVerdict {
   const granted = new Set(facts.preAuthorized);
   const standing = facts.scopes.filter((s) => granted.has(s.name));
-  const warnings = facts.preAuthorized.filter((name) => !facts.scopes.some((s) => s.name === name)).map((name) => `[acceptance] pre_authorized names "${name}", which no [scopes.${name}] table defines: it grants nothing.`);
+  const warnings = facts.preAuthorized
+    .filter((name) => !facts.scopes.some((s) => s.name === name))
+    .map(
+      (name) =>
+        `[acceptance] pre_authorized names "${name}", which no [scopes.${name}] table defines: it grants nothing.`,
+    );
   const uncovered = facts.changed.filter((path) => !standing.some((s) => s.matches(path)));
   const standingScopes = standing.map((s) => s.name);
   const covered = standing.length > 0 && facts.changed.length > 0 && uncovered.length === 0;
@@ -36,15 +41,37 @@ export function decideAuthority(facts: AuthorityFacts): AuthorityVerdict {
     ...(standingScopes.length > 0 ? { standing_scopes: standingScopes } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-  const uncoveredFacts = uncovered.length > 0 && standing.length > 0 ? { uncovered: uncovered.slice(0, UNCOVERED_SHOWN).map((path) => ({ path })), uncovered_total: uncovered.length } : {};
+  const uncoveredFacts =
+    uncovered.length > 0 && standing.length > 0
+      ? { uncovered: uncovered.slice(0, UNCOVERED_SHOWN).map((path) => ({ path })), uncovered_total: uncovered.length }
+      : {};
   if (facts.grant !== undefined) {
-    return { authorized: true, consent: { source: 'grant' }, landing: { kind: 'authorized', source: `the owner's grant of ${facts.grant.granted_at}`, ...common }, queue: 'pre-authorized' };
+    return {
+      authorized: true,
+      consent: { source: 'grant' },
+      landing: { kind: 'authorized', source: `the owner's grant of ${facts.grant.granted_at}`, ...common },
+      queue: 'pre-authorized',
+    };
   }
   if (covered) {
-    return { authorized: true, consent: { source: 'pre_authorized', scopes: usedScopes }, landing: { kind: 'authorized', source: '[acceptance] pre_authorized', scopes: usedScopes, ...common }, queue: 'pre-authorized' };
+    return {
+      authorized: true,
+      consent: { source: 'pre_authorized', scopes: usedScopes },
+      landing: { kind: 'authorized', source: '[acceptance] pre_authorized', scopes: usedScopes, ...common },
+      queue: 'pre-authorized',
+    };
   }
   if (facts.confirmed) {
-    return { authorized: true, consent: { source: 'conversation' }, landing: { kind: 'authorized', source: 'consent in this conversation', ...common, ...uncoveredFacts }, queue: 'awaiting-owner' };
+    return {
+      authorized: true,
+      consent: { source: 'conversation' },
+      landing: { kind: 'authorized', source: 'consent in this conversation', ...common, ...uncoveredFacts },
+      queue: 'awaiting-owner',
+    };
   }
-  return { authorized: false, landing: { kind: 'conversation-required', ...common, ...uncoveredFacts }, queue: 'awaiting-owner' };
+  return {
+    authorized: false,
+    landing: { kind: 'conversation-required', ...common, ...uncoveredFacts },
+    queue: 'awaiting-owner',
+  };
 }

@@ -33,7 +33,14 @@ function fileFor(commonDir: string, effort: string): string {
 
 export async function readComposition(commonDir: string, effort: string): Promise<KeptComposition | undefined> {
   const read = await readJsonFile<KeptComposition>(fileFor(commonDir, effort));
-  if (!read.ok || typeof read.value !== 'object' || read.value === null || read.value.format !== COMPOSITION_FORMAT || typeof read.value.receipt !== 'string') return undefined;
+  if (
+    !read.ok ||
+    typeof read.value !== 'object' ||
+    read.value === null ||
+    read.value.format !== COMPOSITION_FORMAT ||
+    typeof read.value.receipt !== 'string'
+  )
+    return undefined;
   return read.value;
 }
 
@@ -46,7 +53,14 @@ export function removeComposition(commonDir: string, effort: string): Promise<vo
 }
 
 /** The receipt: bound to the composed commit, the trunk tip, the effort's head and the question set. */
-export function compositionReceipt(commit: string, trunkTip: string, head: string, questions: readonly string[]): string {
-  const digest = createHash('sha256').update([commit, trunkTip, head, ...[...questions].sort()].join('\0')).digest('hex');
+export function compositionReceipt(
+  commit: string,
+  trunkTip: string,
+  head: string,
+  questions: readonly string[],
+): string {
+  const digest = createHash('sha256')
+    .update([commit, trunkTip, head, ...[...questions].sort()].join('\0'))
+    .digest('hex');
   return `CR-${digest.slice(0, 20)}`;
 }

@@ -18,7 +18,10 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The branches of integration worktrees, where accept composes an effort with a moved trunk. */
 export const INTEGRATION_PREFIX = 'discern/integration/';
 
-export async function listEfforts(root: string, env: Env): Promise<{ mainRoot: string; efforts: Effort[]; trunkCheckout: (trunk: string) => string | undefined }> {
+export async function listEfforts(
+  root: string,
+  env: Env,
+): Promise<{ mainRoot: string; efforts: Effort[]; trunkCheckout: (trunk: string) => string | undefined }> {
   const worktrees = await listWorktrees(root, env);
   const mainRoot = worktrees[0]?.path ?? root;
   const efforts: Effort[] = [];
@@ -29,7 +32,13 @@ export async function listEfforts(root: string, env: Env): Promise<{ mainRoot: s
     if (dir.code !== 0) continue;
     const gitDir = dir.stdout.trim();
     const record = await readTaskRecord(gitDir);
-    efforts.push({ id: record?.id ?? basename(w.path), branch: w.branch, path: w.path, gitDir, ...(record ? { record } : {}) });
+    efforts.push({
+      id: record?.id ?? basename(w.path),
+      branch: w.branch,
+      path: w.path,
+      gitDir,
+      ...(record ? { record } : {}),
+    });
   }
   return { mainRoot, efforts, trunkCheckout: (trunk) => worktrees.find((w) => w.branch === trunk)?.path };
 }
@@ -39,7 +48,11 @@ export type TargetMatch = { effort: Effort } | { none: true } | { ambiguous: Eff
 export function selectEffort(efforts: readonly Effort[], target: string): TargetMatch {
   const byPath = isAbsolute(target) ? resolve(target) : undefined;
   const matches = efforts.filter(
-    (e) => e.id === target || e.branch === target || `refs/heads/${e.branch}` === target || (byPath !== undefined && (byPath === e.path || byPath.startsWith(`${e.path}/`))),
+    (e) =>
+      e.id === target ||
+      e.branch === target ||
+      `refs/heads/${e.branch}` === target ||
+      (byPath !== undefined && (byPath === e.path || byPath.startsWith(`${e.path}/`))),
   );
   const [first, ...rest] = matches;
   if (first === undefined) return { none: true };

@@ -40,7 +40,8 @@ export interface IssuedApproval {
   expiresAt: Date;
 }
 
-export type ApprovalVerdict = { ok: true; landingId: string; issuedAt: Date } | { ok: false; kind: 'forged' | 'expired' | 'changed'; why: string };
+export type ApprovalVerdict =
+  { ok: true; landingId: string; issuedAt: Date } | { ok: false; kind: 'forged' | 'expired' | 'changed'; why: string };
 
 export function approvalKeyPath(commonDir: string): string {
   return join(commonDir, 'discern', 'validation-hmac-key');
@@ -50,11 +51,15 @@ export function approvalKeyPath(commonDir: string): string {
  * The repository's key, created on first use: 32 random bytes, mode 0600, created exclusively (two first users
  * race to one key). A file of the wrong size is replaced: nothing it signed could be verified anyway.
  */
-export async function approvalKey(commonDir: string): Promise<{ ok: true; key: Buffer } | { ok: false; path: string; reason: string }> {
+export async function approvalKey(
+  commonDir: string,
+): Promise<{ ok: true; key: Buffer } | { ok: false; path: string; reason: string }> {
   const path = approvalKeyPath(commonDir);
   try {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const existing = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+      const existing = await readFile(path).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? undefined : Promise.reject(error),
+      );
       if (existing !== undefined && existing.length === KEY_BYTES) return { ok: true, key: existing };
       const fresh = randomBytes(KEY_BYTES);
       if (existing !== undefined) {
@@ -75,7 +80,11 @@ function digest16(value: string): string {
 }
 
 function sorted(checks: ExceptionChecks): ExceptionChecks {
-  return { failed: [...checks.failed].sort(), never_ran: [...checks.never_ran].sort(), stale: [...checks.stale].sort() };
+  return {
+    failed: [...checks.failed].sort(),
+    never_ran: [...checks.never_ran].sort(),
+    stale: [...checks.stale].sort(),
+  };
 }
 
 function reasonDigest(plan: ApprovedPlan): string {
@@ -88,7 +97,12 @@ function checksDigest(plan: ApprovedPlan): string {
 
 function contextDigest(plan: ApprovedPlan): string {
   // Without a preparation the digest is what it was before preparation existed.
-  const context = { trunk: plan.trunk.name, effort: plan.repair.effort, branch: plan.repair.branch, ...(plan.preparation !== undefined ? { preparation: plan.preparation } : {}) };
+  const context = {
+    trunk: plan.trunk.name,
+    effort: plan.repair.effort,
+    branch: plan.repair.branch,
+    ...(plan.preparation !== undefined ? { preparation: plan.preparation } : {}),
+  };
   return digest16(`context\0${canonicalJson(context)}`);
 }
 
@@ -104,7 +118,15 @@ export function landingIdOf(token: string): string {
 export const LANDING_ID = /^E-[0-9a-f]{12}$/;
 
 export function issueApproval(key: Buffer, plan: ApprovedPlan, now: Date): IssuedApproval {
-  const claims = [VERSION, now.getTime().toString(36), plan.trunk.tip, plan.repair.head, reasonDigest(plan), checksDigest(plan), contextDigest(plan)].join('.');
+  const claims = [
+    VERSION,
+    now.getTime().toString(36),
+    plan.trunk.tip,
+    plan.repair.head,
+    reasonDigest(plan),
+    checksDigest(plan),
+    contextDigest(plan),
+  ].join('.');
   const token = `${claims}.${mac(key, claims)}`;
   return { token, landingId: landingIdOf(token), issuedAt: now, expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS) };
 }
@@ -126,8 +148,25 @@ interface Claims {
 export function genuineClaims(key: Buffer, token: string): Claims | undefined {
   const parts = token.split('.');
   if (parts.length !== 8) return undefined;
-  const [version, issued, tip, head, reason, checks, context, given] = parts as [string, string, string, string, string, string, string, string];
-  if (version !== VERSION || !/^[0-9a-z]{1,11}$/.test(issued) || !OBJECT_ID.test(tip) || !OBJECT_ID.test(head) || ![reason, checks, context].every((d) => DIGEST.test(d)) || !MAC.test(given)) return undefined;
+  const [version, issued, tip, head, reason, checks, context, given] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (
+    version !== VERSION ||
+    !/^[0-9a-z]{1,11}$/.test(issued) ||
+    !OBJECT_ID.test(tip) ||
+    !OBJECT_ID.test(head) ||
+    ![reason, checks, context].every((d) => DIGEST.test(d)) ||
+    !MAC.test(given)
+  )
+    return undefined;
   const expected = Buffer.from(mac(key, parts.slice(0, 7).join('.')));
   const actual = Buffer.from(given);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return undefined;
@@ -137,16 +176,36 @@ export function genuineClaims(key: Buffer, token: string): Claims | undefined {
 /** Whether `token` approves exactly `plan` now; when not, which of the three reasons, in words. */
 export function verifyApproval(key: Buffer, token: string, plan: ApprovedPlan, now: Date): ApprovalVerdict {
   const claims = genuineClaims(key, token);
-  if (claims === undefined) return { ok: false, kind: 'forged', why: 'the approval_token was not issued by discern for this repository, or it was altered' };
+  if (claims === undefined)
+    return {
+      ok: false,
+      kind: 'forged',
+      why: 'the approval_token was not issued by discern for this repository, or it was altered',
+    };
   const changes: string[] = [];
-  if (claims.context !== contextDigest(plan)) changes.push(`it approved another effort or trunk than ${plan.repair.effort} onto ${plan.trunk.name}, or under another checkpoint preparation`);
-  if (claims.tip !== plan.trunk.tip) changes.push(`${plan.trunk.name} moved from ${claims.tip.slice(0, 12)} to ${plan.trunk.tip.slice(0, 12)}`);
-  if (claims.head !== plan.repair.head) changes.push(`the repair's HEAD moved from ${claims.head.slice(0, 12)} to ${plan.repair.head.slice(0, 12)}`);
+  if (claims.context !== contextDigest(plan))
+    changes.push(
+      `it approved another effort or trunk than ${plan.repair.effort} onto ${plan.trunk.name}, or under another checkpoint preparation`,
+    );
+  if (claims.tip !== plan.trunk.tip)
+    changes.push(`${plan.trunk.name} moved from ${claims.tip.slice(0, 12)} to ${plan.trunk.tip.slice(0, 12)}`);
+  if (claims.head !== plan.repair.head)
+    changes.push(`the repair's HEAD moved from ${claims.head.slice(0, 12)} to ${plan.repair.head.slice(0, 12)}`);
   if (claims.reason !== reasonDigest(plan)) changes.push('the reason is not the one approved');
   if (claims.checks !== checksDigest(plan)) changes.push('the checks that fail, never ran or are stale changed');
   const age = now.getTime() - claims.issued;
-  const expired = age > APPROVAL_TTL_MS ? `it was issued at ${new Date(claims.issued).toISOString()} and expired 15 minutes later` : age < -CLOCK_SKEW_MS ? `it was issued at ${new Date(claims.issued).toISOString()}, in the future (the clock changed)` : undefined;
-  if (changes.length > 0) return { ok: false, kind: 'changed', why: `the plan changed since it was approved: ${changes.join('; ')}${expired ? `; and ${expired}` : ''}` };
+  const expired =
+    age > APPROVAL_TTL_MS
+      ? `it was issued at ${new Date(claims.issued).toISOString()} and expired 15 minutes later`
+      : age < -CLOCK_SKEW_MS
+        ? `it was issued at ${new Date(claims.issued).toISOString()}, in the future (the clock changed)`
+        : undefined;
+  if (changes.length > 0)
+    return {
+      ok: false,
+      kind: 'changed',
+      why: `the plan changed since it was approved: ${changes.join('; ')}${expired ? `; and ${expired}` : ''}`,
+    };
   if (expired) return { ok: false, kind: 'expired', why: `the approval expired: ${expired}` };
   return { ok: true, landingId: landingIdOf(token), issuedAt: new Date(claims.issued) };
 }

@@ -9,7 +9,13 @@
 // the changed scopes); standards are not among them, as in done's own record of a plan, unless one failed.
 import { join } from 'node:path';
 import type { ExceptionChecks } from '../notes/exception-note.js';
-import { markerIsCurrent, readLastRun, readProofMarker, type LastRun, type ProofMarker } from '../gate/proof-records.js';
+import {
+  markerIsCurrent,
+  readLastRun,
+  readProofMarker,
+  type LastRun,
+  type ProofMarker,
+} from '../gate/proof-records.js';
 import { planGate } from '../gate/plan.js';
 import type { GateConfig } from '../gate/gate-config.js';
 
@@ -42,22 +48,53 @@ export interface ClassifiedChecks {
 
 /** The jobs done would run for a change touching `changedScopes` (standards aside). */
 export function plannedChecks(gate: GateConfig, changedScopes: readonly string[]): string[] {
-  const plan = planGate({ mode: 'done', catalog: gate.catalog, settings: gate.settings, changedScopes, replayable: new Set() });
+  const plan = planGate({
+    mode: 'done',
+    catalog: gate.catalog,
+    settings: gate.settings,
+    changedScopes,
+    replayable: new Set(),
+  });
   return plan.groups.flatMap((g) => g.producers.filter((p) => p.kind !== 'standard').map((p) => p.label)).sort();
 }
 
 export async function readCheckRecords(gitDir: string): Promise<{ marker?: ProofMarker; lastRun?: LastRun }> {
-  const [marker, lastRun] = await Promise.all([readProofMarker(join(gitDir, 'discern', 'gate-proof')), readLastRun(join(gitDir, 'discern', 'last-gate-run'))]);
+  const [marker, lastRun] = await Promise.all([
+    readProofMarker(join(gitDir, 'discern', 'gate-proof')),
+    readLastRun(join(gitDir, 'discern', 'last-gate-run')),
+  ]);
   return { ...(marker.state === 'present' ? { marker: marker.marker } : {}), ...(lastRun ? { lastRun } : {}) };
 }
 
 export function classifyChecks(facts: CheckFacts): ClassifiedChecks {
   const { marker, lastRun, head } = facts;
   const evidence: EvidenceRow[] = [];
-  const markerCurrent = marker !== undefined && marker.mode === 'strict' && markerIsCurrent(marker, head, facts.configCanonical, facts.version);
-  const runCurrent = lastRun !== undefined && lastRun.commit === head && lastRun.config_digest === facts.configDigest && lastRun.discern_version === facts.version;
-  if (marker) evidence.push({ source: 'proof', commit: marker.commit, current: markerCurrent, verdict: 'green', at: marker.recorded_at });
-  if (lastRun) evidence.push({ source: 'last_run', commit: lastRun.commit, current: runCurrent, verdict: lastRun.verdict, ...(lastRun.failed_stage ? { failed_stage: lastRun.failed_stage } : {}), at: lastRun.at });
+  const markerCurrent =
+    marker !== undefined &&
+    marker.mode === 'strict' &&
+    markerIsCurrent(marker, head, facts.configCanonical, facts.version);
+  const runCurrent =
+    lastRun !== undefined &&
+    lastRun.commit === head &&
+    lastRun.config_digest === facts.configDigest &&
+    lastRun.discern_version === facts.version;
+  if (marker)
+    evidence.push({
+      source: 'proof',
+      commit: marker.commit,
+      current: markerCurrent,
+      verdict: 'green',
+      at: marker.recorded_at,
+    });
+  if (lastRun)
+    evidence.push({
+      source: 'last_run',
+      commit: lastRun.commit,
+      current: runCurrent,
+      verdict: lastRun.verdict,
+      ...(lastRun.failed_stage ? { failed_stage: lastRun.failed_stage } : {}),
+      at: lastRun.at,
+    });
   const none: ExceptionChecks = { failed: [], never_ran: [], stale: [] };
   if (markerCurrent || (runCurrent && lastRun.verdict === 'green')) return { green: true, checks: none, evidence };
 
@@ -65,8 +102,10 @@ export function classifyChecks(facts: CheckFacts): ClassifiedChecks {
   const here = new Map<string, string>();
   const elsewhere = new Set<string>();
   if (runCurrent) for (const p of lastRun.producers ?? []) here.set(p.label, p.outcome);
-  else for (const p of lastRun?.producers ?? []) if (p.outcome === 'ok' || p.outcome === 'failed') elsewhere.add(p.label);
-  if (marker && !markerCurrent) for (const p of marker.producers) if (p.outcome === 'ok' || p.outcome === 'failed') elsewhere.add(p.label);
+  else
+    for (const p of lastRun?.producers ?? []) if (p.outcome === 'ok' || p.outcome === 'failed') elsewhere.add(p.label);
+  if (marker && !markerCurrent)
+    for (const p of marker.producers) if (p.outcome === 'ok' || p.outcome === 'failed') elsewhere.add(p.label);
 
   const failed = new Set<string>();
   const neverRan: string[] = [];
@@ -80,6 +119,7 @@ export function classifyChecks(facts: CheckFacts): ClassifiedChecks {
   }
   // A failed standard, or a job of a plan that differs from today's, still failed on this HEAD.
   for (const [label, outcome] of here) if (outcome === 'failed') failed.add(label);
-  if (runCurrent && lastRun.verdict === 'red' && failed.size === 0) failed.add(`stage:${lastRun.failed_stage ?? 'unknown'}`);
+  if (runCurrent && lastRun.verdict === 'red' && failed.size === 0)
+    failed.add(`stage:${lastRun.failed_stage ?? 'unknown'}`);
   return { green: false, checks: { failed: [...failed].sort(), never_ran: neverRan, stale }, evidence };
 }

@@ -11,7 +11,15 @@ import { existsSync } from 'node:fs';
 import type { DiscernStep } from '../../../generated/types.js';
 import { faultRequested } from '../faults.js';
 import { readWorkingState } from '../git/porcelain-status.js';
-import { EXCEPTIONS_REF, exceptionLine, exceptionMarkdown, exceptionNoteBody, removeExceptionNote, writeExceptionNote, type ExceptionNotePayload } from '../notes/exception-note.js';
+import {
+  EXCEPTIONS_REF,
+  exceptionLine,
+  exceptionMarkdown,
+  exceptionNoteBody,
+  removeExceptionNote,
+  writeExceptionNote,
+  type ExceptionNotePayload,
+} from '../notes/exception-note.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from './cleanup.js';
 import type { Effort } from './efforts.js';
 import { emergencyTransactions, type EmergencyTransaction } from './emergency-records.js';
@@ -51,12 +59,33 @@ export interface LandedFacts {
 }
 
 export type EmergencyResult =
-  | { status: 'landed'; steps: DiscernStep[]; advisories: CleanupAdvisory[]; tx: EmergencyTransaction; record: { ref: string; commit: string }; line: string; landing: LandedFacts }
+  | {
+      status: 'landed';
+      steps: DiscernStep[];
+      advisories: CleanupAdvisory[];
+      tx: EmergencyTransaction;
+      record: { ref: string; commit: string };
+      line: string;
+      landing: LandedFacts;
+    }
   /** The exception record could not be written. A resumed landing keeps its transaction open (recover again);
    *  a fresh one had done nothing and closes it (the same approved call may be repeated). */
-  | { status: 'record_failed'; steps: DiscernStep[]; tx: EmergencyTransaction; reason: string; trunkLanded: boolean; recovered: boolean }
+  | {
+      status: 'record_failed';
+      steps: DiscernStep[];
+      tx: EmergencyTransaction;
+      reason: string;
+      trunkLanded: boolean;
+      recovered: boolean;
+    }
   /** Nothing landed; the transaction is closed (kept only when a resumed landing met a dirty trunk checkout). */
-  | { status: 'not_landed'; steps: DiscernStep[]; tx: EmergencyTransaction; reason: 'moved' | 'dirty_checkout' | 'failed'; message: string };
+  | {
+      status: 'not_landed';
+      steps: DiscernStep[];
+      tx: EmergencyTransaction;
+      reason: 'moved' | 'dirty_checkout' | 'failed';
+      message: string;
+    };
 
 /** A deterministic kill at a named step, for the crash tests (docs/decisions/0007): DISCERN_FAULT=emergency:<step>. */
 function crashPoint(env: Env, step: string): void {
@@ -96,11 +125,22 @@ export async function landEmergency(place: EmergencyLandingPlace, tx: EmergencyT
 }
 
 /** Resumes an interrupted landing from its record: exactly the steps it had not done. */
-export async function recoverEmergency(place: EmergencyLandingPlace, tx: EmergencyTransaction): Promise<EmergencyResult> {
+export async function recoverEmergency(
+  place: EmergencyLandingPlace,
+  tx: EmergencyTransaction,
+): Promise<EmergencyResult> {
   const run = { cwd: place.mainRoot, env: place.env };
   const from = tx.step;
   const holds = await trunkContains(run, tx.trunk, tx.head);
-  const steps: DiscernStep[] = [{ kind: 'git', label: `resume emergency landing ${tx.landing_id} (it had reached ${from}): ${tx.trunk} ${holds ? 'already holds' : 'does not hold'} ${tx.head.slice(0, 12)}`, disposition: 'run', outcome: 'ok', duration_s: 0 }];
+  const steps: DiscernStep[] = [
+    {
+      kind: 'git',
+      label: `resume emergency landing ${tx.landing_id} (it had reached ${from}): ${tx.trunk} ${holds ? 'already holds' : 'does not hold'} ${tx.head.slice(0, 12)}`,
+      disposition: 'run',
+      outcome: 'ok',
+      duration_s: 0,
+    },
+  ];
   if (holds) {
     const recorded = await record(place, tx, steps);
     if (recorded !== undefined) return { ...recorded, trunkLanded: true, recovered: true };
@@ -111,13 +151,34 @@ export async function recoverEmergency(place: EmergencyLandingPlace, tx: Emergen
 }
 
 /** Writes (or confirms) the exception record; the failure, when it could not be written. */
-async function record(place: EmergencyLandingPlace, tx: EmergencyTransaction, steps: DiscernStep[]): Promise<Omit<Extract<EmergencyResult, { status: 'record_failed' }>, 'trunkLanded' | 'recovered'> | undefined> {
-  const note = await writeExceptionNote(place.commonDir, { cwd: place.mainRoot, env: place.env }, tx.head, exceptionNoteBody(exceptionPayload(tx)));
-  steps.push({ kind: 'git', label: 'write the exception record (not Proof)', disposition: 'run', note: note.ref, outcome: note.status === 'record_failed' ? 'failed' : 'ok', duration_s: 0 });
+async function record(
+  place: EmergencyLandingPlace,
+  tx: EmergencyTransaction,
+  steps: DiscernStep[],
+): Promise<Omit<Extract<EmergencyResult, { status: 'record_failed' }>, 'trunkLanded' | 'recovered'> | undefined> {
+  const note = await writeExceptionNote(
+    place.commonDir,
+    { cwd: place.mainRoot, env: place.env },
+    tx.head,
+    exceptionNoteBody(exceptionPayload(tx)),
+  );
+  steps.push({
+    kind: 'git',
+    label: 'write the exception record (not Proof)',
+    disposition: 'run',
+    note: note.ref,
+    outcome: note.status === 'record_failed' ? 'failed' : 'ok',
+    duration_s: 0,
+  });
   return note.status === 'record_failed' ? { status: 'record_failed', steps, tx, reason: note.reason } : undefined;
 }
 
-async function recordAndMove(place: EmergencyLandingPlace, tx: EmergencyTransaction, steps: DiscernStep[], recovery: { recovered: boolean; from?: TransactionStep }): Promise<EmergencyResult> {
+async function recordAndMove(
+  place: EmergencyLandingPlace,
+  tx: EmergencyTransaction,
+  steps: DiscernStep[],
+  recovery: { recovered: boolean; from?: TransactionStep },
+): Promise<EmergencyResult> {
   const run = { cwd: place.mainRoot, env: place.env };
   const recorded = await record(place, tx, steps);
   if (recorded !== undefined) return { ...recorded, trunkLanded: false, recovered: recovery.recovered };
@@ -125,11 +186,18 @@ async function recordAndMove(place: EmergencyLandingPlace, tx: EmergencyTransact
   crashPoint(place.env, 'note_written');
   // Compare-and-swap from the approved tip: a trunk that moved since approval refuses, and nothing lands.
   const moved = await moveTrunk(run, tx.trunk, tx.trunk_before, tx.head, place.trunkCheckout);
-  steps.push({ kind: 'git', label: `fast-forward ${tx.trunk} from ${tx.trunk_before.slice(0, 12)} to ${tx.head.slice(0, 12)} (emergency, not Proof)`, disposition: 'run', outcome: moved.ok ? 'ok' : 'failed', duration_s: 0 });
+  steps.push({
+    kind: 'git',
+    label: `fast-forward ${tx.trunk} from ${tx.trunk_before.slice(0, 12)} to ${tx.head.slice(0, 12)} (emergency, not Proof)`,
+    disposition: 'run',
+    outcome: moved.ok ? 'ok' : 'failed',
+    duration_s: 0,
+  });
   if (!moved.ok) {
     // A dirty checkout of the trunk is the owner's to clean: a resumed landing keeps its record and transaction
     // to try again. Otherwise nothing landed and the approval no longer holds: both are withdrawn.
-    if (recovery.recovered && moved.reason === 'dirty_checkout') return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
+    if (recovery.recovered && moved.reason === 'dirty_checkout')
+      return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
     await removeExceptionNote(place.commonDir, run, tx.head, exceptionNoteBody(exceptionPayload(tx)));
     await emergencyTransactions.remove(place.commonDir, tx.landing_id);
     return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
@@ -140,7 +208,12 @@ async function recordAndMove(place: EmergencyLandingPlace, tx: EmergencyTransact
 }
 
 /** Everything after the trunk holds the repair: the cleanup of an ordinary landing. */
-async function cleanUp(place: EmergencyLandingPlace, tx: EmergencyTransaction, steps: DiscernStep[], recovery: { recovered: boolean; from?: TransactionStep }): Promise<EmergencyResult> {
+async function cleanUp(
+  place: EmergencyLandingPlace,
+  tx: EmergencyTransaction,
+  steps: DiscernStep[],
+  recovery: { recovered: boolean; from?: TransactionStep },
+): Promise<EmergencyResult> {
   const { env, mainRoot, commonDir } = place;
   const advisories: CleanupAdvisory[] = [];
   let destroyed: string[] = [];
@@ -148,23 +221,54 @@ async function cleanUp(place: EmergencyLandingPlace, tx: EmergencyTransaction, s
   // As after any landing, work in the worktree is never removed: a worktree with changes or another commit stays.
   const now = removed ? undefined : await readWorkingState(tx.path, env).catch(() => undefined);
   const busy = now !== undefined && (now.changed > 0 || now.head !== tx.head);
-  if (busy) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${tx.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`], next_action: `Look at ${tx.path}; remove it with \`discern worktree teardown ${tx.effort}\` when its work is done.` });
+  if (busy)
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [
+        `the worktree ${tx.path} has ${now.changed > 0 ? 'uncommitted changes' : 'moved on to another commit'}: it was kept`,
+      ],
+      next_action: `Look at ${tx.path}; remove it with \`discern worktree teardown ${tx.effort}\` when its work is done.`,
+    });
   if (!removed && !busy) {
     // The config is not at hand here: the default env files of the worktree and the main checkout are masked.
-    const resources = await destroyResources(place.effort?.record, tx.path, env, place.outputDir, steps, projectSecrets({ root: tx.path, commonDir }));
+    const resources = await destroyResources(
+      place.effort?.record,
+      tx.path,
+      env,
+      place.outputDir,
+      steps,
+      projectSecrets({ root: tx.path, commonDir }),
+    );
     destroyed = resources.destroyed;
     await advance(commonDir, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');
     removed = await removeWorktree(mainRoot, tx.path, env, steps);
     if (removed) await advance(commonDir, tx, 'worktree_removed');
     crashPoint(env, 'worktree_removed');
-    if (resources.failed.length > 0) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]], next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.` });
-    if (!removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`the worktree ${tx.path} could not be removed`], next_action: `Remove it by hand (\`git worktree remove --force ${tx.path}\`); the landing stands.` });
+    if (resources.failed.length > 0)
+      advisories.push({
+        kind: 'acceptance-cleanup-incomplete',
+        evidence: resources.failed.map((r) => `resource ${r} could not be destroyed`) as [string, ...string[]],
+        next_action: `Destroy ${resources.failed.join(', ')} by hand; the landing stands.`,
+      });
+    if (!removed)
+      advisories.push({
+        kind: 'acceptance-cleanup-incomplete',
+        evidence: [`the worktree ${tx.path} could not be removed`],
+        next_action: `Remove it by hand (\`git worktree remove --force ${tx.path}\`); the landing stands.`,
+      });
   }
-  const branch = removed ? await deleteBranchIfLanded(mainRoot, tx.branch, tx.trunk, env, steps) : { deleted: false, reason: 'its worktree was kept' };
+  const branch = removed
+    ? await deleteBranchIfLanded(mainRoot, tx.branch, tx.trunk, env, steps)
+    : { deleted: false, reason: 'its worktree was kept' };
   if (branch.deleted) await advance(commonDir, tx, 'branch_deleted');
   crashPoint(env, 'branch_deleted');
-  if (!branch.deleted && removed) advisories.push({ kind: 'acceptance-cleanup-incomplete', evidence: [`branch ${tx.branch} was kept: ${branch.reason ?? 'unknown'}`], next_action: `Look at ${tx.branch}: it holds work the trunk does not.` });
+  if (!branch.deleted && removed)
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [`branch ${tx.branch} was kept: ${branch.reason ?? 'unknown'}`],
+      next_action: `Look at ${tx.branch}: it holds work the trunk does not.`,
+    });
 
   await submissions.remove(place.paths, tx.effort);
   await grants.remove(place.paths, tx.effort);
@@ -182,7 +286,13 @@ async function cleanUp(place: EmergencyLandingPlace, tx: EmergencyTransaction, s
   };
   // The finished record stays, so recovering again or repeating the approved call answers with this outcome.
   tx.completed_at = new Date().toISOString();
-  tx.completed = { worktree_removed: removed, branch_deleted: branch.deleted, ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}), line, record: recordRef };
+  tx.completed = {
+    worktree_removed: removed,
+    branch_deleted: branch.deleted,
+    ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}),
+    line,
+    record: recordRef,
+  };
   await emergencyTransactions.write(commonDir, tx);
   return { status: 'landed', steps, advisories, tx, record: recordRef, line, landing };
 }

@@ -41,19 +41,37 @@ export interface PlanFacts {
   paths: AcceptancePaths;
 }
 
-export async function planEmergency(facts: PlanFacts): Promise<{ ok: true; plan: EmergencyPlan } | { ok: false; problem: PlanProblem }> {
+export async function planEmergency(
+  facts: PlanFacts,
+): Promise<{ ok: true; plan: EmergencyPlan } | { ok: false; problem: PlanProblem }> {
   const { run, trunk, effort, head } = facts;
   const tip = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${trunk}`], run)).stdout.trim();
-  const isAncestor = async (a: string, b: string): Promise<boolean> => (await git(['merge-base', '--is-ancestor', a, b], run)).code === 0;
+  const isAncestor = async (a: string, b: string): Promise<boolean> =>
+    (await git(['merge-base', '--is-ancestor', a, b], run)).code === 0;
   if (tip === '' || (await isAncestor(head, tip))) {
-    return { ok: false, problem: { kind: 'nothing_to_land', message: `${effort.branch} at ${head.slice(0, 12)} is already on ${trunk}: there is nothing to land` } };
+    return {
+      ok: false,
+      problem: {
+        kind: 'nothing_to_land',
+        message: `${effort.branch} at ${head.slice(0, 12)} is already on ${trunk}: there is nothing to land`,
+      },
+    };
   }
   if (!(await isAncestor(tip, head))) {
-    return { ok: false, problem: { kind: 'trunk_not_included', message: `${effort.branch} at ${head.slice(0, 12)} does not include ${trunk}'s tip ${tip.slice(0, 12)}: an emergency landing fast-forwards the trunk to the repair, so the repair must be built on the actual trunk. Run \`discern update\` in its worktree (${effort.path}), commit, then ask again` } };
+    return {
+      ok: false,
+      problem: {
+        kind: 'trunk_not_included',
+        message: `${effort.branch} at ${head.slice(0, 12)} does not include ${trunk}'s tip ${tip.slice(0, 12)}: an emergency landing fast-forwards the trunk to the repair, so the repair must be built on the actual trunk. Run \`discern update\` in its worktree (${effort.path}), commit, then ask again`,
+      },
+    };
   }
 
   const changed = await changedPaths(run, trunk, head);
-  const scopes = classify(changed.map((path) => ({ path })), facts.gate.scopes).scopes;
+  const scopes = classify(
+    changed.map((path) => ({ path })),
+    facts.gate.scopes,
+  ).scopes;
   const records = await readCheckRecords(effort.gitDir);
   const classified = classifyChecks({
     head,
@@ -64,16 +82,35 @@ export async function planEmergency(facts: PlanFacts): Promise<{ ok: true; plan:
     ...records,
   });
   if (classified.green) {
-    return { ok: false, problem: { kind: 'green', message: `${effort.branch} at ${head.slice(0, 12)} is green: it needs no exception. Land it with ordinary acceptance (no action), which records its Proof` } };
+    return {
+      ok: false,
+      problem: {
+        kind: 'green',
+        message: `${effort.branch} at ${head.slice(0, 12)} is green: it needs no exception. Land it with ordinary acceptance (no action), which records its Proof`,
+      },
+    };
   }
   const { checks } = classified;
   if (checks.failed.length + checks.never_ran.length + checks.stale.length === 0) {
-    return { ok: false, problem: { kind: 'nothing_fails', message: `nothing fails, is missing or stale on ${effort.branch} at ${head.slice(0, 12)}, yet it has no Proof: run done in its worktree (${effort.path}) for Proof, then land it ordinarily` } };
+    return {
+      ok: false,
+      problem: {
+        kind: 'nothing_fails',
+        message: `nothing fails, is missing or stale on ${effort.branch} at ${head.slice(0, 12)}, yet it has no Proof: run done in its worktree (${effort.path}) for Proof, then land it ordinarily`,
+      },
+    };
   }
 
   const others = await unlandedWorkInside(facts, tip, isAncestor);
   if (others.length > 0) {
-    return { ok: false, problem: { kind: 'other_efforts', others, message: `${effort.branch} at ${head.slice(0, 12)} carries other efforts' unlanded work (${others.join('; ')}): an emergency landing covers one repair only. Rebuild the repair on ${trunk} without it, then ask again` } };
+    return {
+      ok: false,
+      problem: {
+        kind: 'other_efforts',
+        others,
+        message: `${effort.branch} at ${head.slice(0, 12)} carries other efforts' unlanded work (${others.join('; ')}): an emergency landing covers one repair only. Rebuild the repair on ${trunk} without it, then ask again`,
+      },
+    };
   }
   return {
     ok: true,
@@ -91,7 +128,11 @@ export async function planEmergency(facts: PlanFacts): Promise<{ ok: true; plan:
  * Other efforts' work the repair contains: the tip of another effort's branch (its worktree's, or a branch under
  * the effort prefix no worktree holds) or another submission's commit, off the trunk and inside the repair.
  */
-async function unlandedWorkInside(facts: PlanFacts, tip: string, isAncestor: (a: string, b: string) => Promise<boolean>): Promise<string[]> {
+async function unlandedWorkInside(
+  facts: PlanFacts,
+  tip: string,
+  isAncestor: (a: string, b: string) => Promise<boolean>,
+): Promise<string[]> {
   const { run, effort, head } = facts;
   const candidates = new Map<string, string>();
   for (const other of facts.efforts) {

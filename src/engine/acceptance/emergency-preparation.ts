@@ -41,7 +41,9 @@ function digest16(value: string): string {
 }
 
 function questionsDigest(facts: PreparedFacts): string {
-  const rows = [...facts.questions].map((q) => [q.id, q.mode, q.definition_hash, q.subject, q.state, q.why ?? '']).sort((a, b) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : (a[0] ?? '') > (b[0] ?? '') ? 1 : 0));
+  const rows = [...facts.questions]
+    .map((q) => [q.id, q.mode, q.definition_hash, q.subject, q.state, q.why ?? ''])
+    .sort((a, b) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : (a[0] ?? '') > (b[0] ?? '') ? 1 : 0));
   return digest16(`questions\0${canonicalJson(rows)}`);
 }
 
@@ -52,7 +54,9 @@ function claimsOf(facts: PreparedFacts): string[] {
     facts.repair.head,
     digest16(`reason\0${facts.reason}`),
     questionsDigest(facts),
-    digest16(`context\0${canonicalJson({ trunk: facts.trunk.name, effort: facts.repair.effort, branch: facts.repair.branch })}`),
+    digest16(
+      `context\0${canonicalJson({ trunk: facts.trunk.name, effort: facts.repair.effort, branch: facts.repair.branch })}`,
+    ),
   ];
 }
 
@@ -69,17 +73,31 @@ export function preparationReceipt(key: Buffer, facts: PreparedFacts): string {
 export function verifyPreparation(key: Buffer, receipt: string, facts: PreparedFacts): ReceiptVerdict {
   const parts = receipt.split('.');
   const given = parts[6] ?? '';
-  if (parts.length !== 7 || parts[0] !== VERSION || !/^[A-Za-z0-9_-]{43}$/.test(given)) return { ok: false, kind: 'forged', why: 'the preparation_receipt is not one discern issued (an approval_token or a composition_receipt is not a preparation receipt)' };
+  if (parts.length !== 7 || parts[0] !== VERSION || !/^[A-Za-z0-9_-]{43}$/.test(given))
+    return {
+      ok: false,
+      kind: 'forged',
+      why: 'the preparation_receipt is not one discern issued (an approval_token or a composition_receipt is not a preparation receipt)',
+    };
   const expected = Buffer.from(mac(key, parts.slice(0, 6).join('.')));
   const actual = Buffer.from(given);
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false, kind: 'forged', why: 'the preparation_receipt was not issued by discern for this repository, or it was altered' };
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+    return {
+      ok: false,
+      kind: 'forged',
+      why: 'the preparation_receipt was not issued by discern for this repository, or it was altered',
+    };
   const now = claimsOf(facts);
   const changes: string[] = [];
-  if (parts[5] !== now[5]) changes.push(`it prepared another effort or trunk than ${facts.repair.effort} onto ${facts.trunk.name}`);
-  if (parts[1] !== now[1]) changes.push(`${facts.trunk.name} moved from ${(parts[1] ?? '').slice(0, 12)} to ${facts.trunk.tip.slice(0, 12)}`);
-  if (parts[2] !== now[2]) changes.push(`the repair's HEAD moved from ${(parts[2] ?? '').slice(0, 12)} to ${facts.repair.head.slice(0, 12)}`);
+  if (parts[5] !== now[5])
+    changes.push(`it prepared another effort or trunk than ${facts.repair.effort} onto ${facts.trunk.name}`);
+  if (parts[1] !== now[1])
+    changes.push(`${facts.trunk.name} moved from ${(parts[1] ?? '').slice(0, 12)} to ${facts.trunk.tip.slice(0, 12)}`);
+  if (parts[2] !== now[2])
+    changes.push(`the repair's HEAD moved from ${(parts[2] ?? '').slice(0, 12)} to ${facts.repair.head.slice(0, 12)}`);
   if (parts[3] !== now[3]) changes.push('the reason is not the one prepared');
   if (parts[4] !== now[4]) changes.push('the checkpoint questions or their declarations changed');
-  if (changes.length > 0) return { ok: false, kind: 'changed', why: `the preparation no longer matches: ${changes.join('; ')}` };
+  if (changes.length > 0)
+    return { ok: false, kind: 'changed', why: `the preparation no longer matches: ${changes.join('; ')}` };
   return { ok: true };
 }

@@ -32,7 +32,13 @@ export interface EmergencyTransaction {
   /** Set when every step is done: the record stays, so recovering or repeating the call is idempotent. */
   completed_at?: string;
   /** The outcome of the finished landing, reported again to a repeated call. */
-  completed?: { worktree_removed: boolean; branch_deleted: boolean; resources_destroyed?: string[]; line: string; record: { ref: string; commit: string } };
+  completed?: {
+    worktree_removed: boolean;
+    branch_deleted: boolean;
+    resources_destroyed?: string[];
+    line: string;
+    record: { ref: string; commit: string };
+  };
   reason: string;
   checks: ExceptionChecks;
   /** The checkpoint preparation the approval was issued under, when a stop question fired on the repair. */
@@ -50,7 +56,13 @@ export const emergencyTransactions = {
     const read = await readJsonFile<EmergencyTransaction>(join(emergencyDir(commonDir), `${landingId}.json`));
     if (!read.ok) return undefined;
     const tx = read.value;
-    return typeof tx === 'object' && tx !== null && tx.format === EMERGENCY_FORMAT && tx.kind === 'emergency' && tx.landing_id === landingId ? tx : undefined;
+    return typeof tx === 'object' &&
+      tx !== null &&
+      tx.format === EMERGENCY_FORMAT &&
+      tx.kind === 'emergency' &&
+      tx.landing_id === landingId
+      ? tx
+      : undefined;
   },
   /** Every landing on record, finished ones included (they are few: each is an owner-approved exception). */
   async all(commonDir: string): Promise<EmergencyTransaction[]> {

@@ -19,14 +19,28 @@ export async function changedPaths(run: { cwd: string; env: Env }, trunk: string
   return diff.stdout.split('\0').filter((p) => p.length > 0);
 }
 
-export async function queueRows(paths: AcceptancePaths, efforts: readonly Effort[], scopes: readonly CompiledScope[], config: DiscernConfig, trunk: string, run: { cwd: string; env: Env }, extra?: Submission): Promise<QueueRow[]> {
+export async function queueRows(
+  paths: AcceptancePaths,
+  efforts: readonly Effort[],
+  scopes: readonly CompiledScope[],
+  config: DiscernConfig,
+  trunk: string,
+  run: { cwd: string; env: Env },
+  extra?: Submission,
+): Promise<QueueRow[]> {
   const all = await submissions.all(paths);
   if (extra && !all.some((s) => s.effort === extra.effort)) all.push(extra);
   const rows: { submission: Submission; facts: QueueFacts }[] = [];
   for (const submission of all) {
     const grant = await grants.read(paths, submission.effort);
     const changed = await changedPaths(run, trunk, submission.head);
-    const verdict = decideAuthority({ confirmed: false, ...(grant ? { grant } : {}), preAuthorized: config.acceptance?.pre_authorized ?? [], scopes, changed });
+    const verdict = decideAuthority({
+      confirmed: false,
+      ...(grant ? { grant } : {}),
+      preAuthorized: config.acceptance?.pre_authorized ?? [],
+      scopes,
+      changed,
+    });
     const effort = efforts.find((e) => e.id === submission.effort);
     let waiting: string | undefined;
     if (effort === undefined) waiting = 'its worktree is gone';
@@ -35,10 +49,19 @@ export async function queueRows(paths: AcceptancePaths, efforts: readonly Effort
       if (state === undefined) waiting = 'its worktree cannot be read';
       else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
       else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
-      else if (submission.last_failure?.head === submission.head) waiting = `its last landing attempt failed: ${submission.last_failure.reason}`;
-      else if (verdict.queue === 'awaiting-owner') waiting = 'the owner\'s consent';
+      else if (submission.last_failure?.head === submission.head)
+        waiting = `its last landing attempt failed: ${submission.last_failure.reason}`;
+      else if (verdict.queue === 'awaiting-owner') waiting = "the owner's consent";
     }
-    rows.push({ submission, facts: { authority: verdict.queue, ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}), ...(grant ? { grantedAt: grant.granted_at } : {}), ...(waiting !== undefined ? { waiting } : {}) } });
+    rows.push({
+      submission,
+      facts: {
+        authority: verdict.queue,
+        ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}),
+        ...(grant ? { grantedAt: grant.granted_at } : {}),
+        ...(waiting !== undefined ? { waiting } : {}),
+      },
+    });
   }
   return orderQueue(rows);
 }

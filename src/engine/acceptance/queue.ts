@@ -28,7 +28,9 @@ export interface QueueRow {
 export function orderQueue(rows: readonly { submission: Submission; facts: QueueFacts }[]): QueueRow[] {
   const key = (r: { submission: Submission; facts: QueueFacts }): [number, string, string] => [
     r.facts.authority === 'pre-authorized' ? 0 : 1,
-    r.facts.authority === 'pre-authorized' ? (r.facts.grantedAt ?? r.submission.submitted_at) : r.submission.submitted_at,
+    r.facts.authority === 'pre-authorized'
+      ? (r.facts.grantedAt ?? r.submission.submitted_at)
+      : r.submission.submitted_at,
     r.submission.effort,
   ];
   return [...rows]

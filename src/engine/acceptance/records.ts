@@ -61,7 +61,12 @@ export interface AcceptancePaths {
 
 export function acceptancePaths(commonDir: string): AcceptancePaths {
   const root = join(commonDir, 'discern');
-  return { submissions: join(root, 'submissions'), grants: join(root, 'grants'), transactions: join(root, 'acceptance'), integration: join(root, 'integration') };
+  return {
+    submissions: join(root, 'submissions'),
+    grants: join(root, 'grants'),
+    transactions: join(root, 'acceptance'),
+    integration: join(root, 'integration'),
+  };
 }
 
 function fileFor(dir: string, effort: string): string {
@@ -70,7 +75,9 @@ function fileFor(dir: string, effort: string): string {
 
 async function readOne<T extends { format: number }>(dir: string, effort: string): Promise<T | undefined> {
   const read = await readJsonFile<T>(fileFor(dir, effort));
-  return read.ok && typeof read.value === 'object' && read.value !== null && read.value.format === RECORD_FORMAT ? read.value : undefined;
+  return read.ok && typeof read.value === 'object' && read.value !== null && read.value.format === RECORD_FORMAT
+    ? read.value
+    : undefined;
 }
 
 async function readAll<T extends { format: number }>(dir: string): Promise<T[]> {

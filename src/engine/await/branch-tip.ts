@@ -6,7 +6,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from '../git/git.js';
 
-export async function branchTip(commonDir: string, branch: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<string | undefined> {
+export async function branchTip(
+  commonDir: string,
+  branch: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<string | undefined> {
   if (!existsSync(join(commonDir, 'reftable'))) {
     const loose = await readFile(join(commonDir, 'refs', 'heads', ...branch.split('/')), 'utf8').catch(() => undefined);
     if (loose !== undefined && /^[0-9a-f]{40,64}\s*$/.test(loose)) return loose.trim();

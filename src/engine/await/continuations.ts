@@ -28,7 +28,11 @@ export function continuationsDir(commonDir: string): string {
   return join(commonDir, 'discern', 'continuations');
 }
 
-export async function saveContinuation(commonDir: string, record: Omit<Continuation, 'format' | 'handle' | 'created_at'>, handle = newHandle('C1')): Promise<Continuation> {
+export async function saveContinuation(
+  commonDir: string,
+  record: Omit<Continuation, 'format' | 'handle' | 'created_at'>,
+  handle = newHandle('C1'),
+): Promise<Continuation> {
   const dir = continuationsDir(commonDir);
   const full: Continuation = { format: CONTINUATION_FORMAT, handle, created_at: new Date().toISOString(), ...record };
   await writeFileAtomic(join(dir, `${handle}.json`), `${JSON.stringify(full, null, 2)}\n`);
@@ -45,7 +49,9 @@ export async function readContinuation(commonDir: string, handle: string): Promi
 
 async function prune(dir: string): Promise<void> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
-  const dated = await Promise.all(names.map(async (name) => ({ name, at: (await stat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, at: (await stat(join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
   dated.sort((a, b) => b.at - a.at);
   const now = Date.now();
   for (const [i, f] of dated.entries()) {

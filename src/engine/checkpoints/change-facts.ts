@@ -46,12 +46,29 @@ function options(run: Run): { cwd: string; env: Run['env']; signal?: AbortSignal
 /** Throws when git cannot answer: the caller drops the evidence (fails open) and says so. */
 export async function readChangeFacts(run: Run, revision: string, baseRef: string): Promise<ChangeFacts> {
   const o = options(run);
-  const mergeBase = await (revision === 'HEAD' && run.headMergeBase ? run.headMergeBase : git(['merge-base', baseRef, revision], o));
+  const mergeBase = await (revision === 'HEAD' && run.headMergeBase
+    ? run.headMergeBase
+    : git(['merge-base', baseRef, revision], o));
   const base = mergeBaseFrom(mergeBase);
   const from = base ?? (await emptyTree(run));
   // One diff prints both formats, all raw records first (--no-textconv changes the counts only; raw is unaffected).
   const [diff, count] = await Promise.all([
-    git(['diff', '--raw', '--numstat', '-z', '--no-renames', '--full-index', '--no-ext-diff', '--no-textconv', from, revision, '--'], o),
+    git(
+      [
+        'diff',
+        '--raw',
+        '--numstat',
+        '-z',
+        '--no-renames',
+        '--full-index',
+        '--no-ext-diff',
+        '--no-textconv',
+        from,
+        revision,
+        '--',
+      ],
+      o,
+    ),
     git(['rev-list', '--count', revision, ...(base ? [`^${base}`] : [])], o),
   ]);
   for (const r of [diff, count]) if (r.code !== 0) throw new Error(`git could not list the change: ${gitComplaint(r)}`);
@@ -122,11 +139,32 @@ export interface ChangedLines {
 const PATHS_PER_CALL = 200;
 
 /** The added and removed lines of `paths` (zero context), by path. Only files a filter still considers are read. */
-export async function readChangedLines(run: Run, from: string, revision: string, paths: readonly string[]): Promise<Map<string, ChangedLines>> {
+export async function readChangedLines(
+  run: Run,
+  from: string,
+  revision: string,
+  paths: readonly string[],
+): Promise<Map<string, ChangedLines>> {
   const out = new Map<string, ChangedLines>();
   for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
     const chunk = paths.slice(i, i + PATHS_PER_CALL).map((p) => `:(literal)${p}`);
-    const diff = await git(['-c', 'core.quotePath=false', 'diff', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from, revision, '--', ...chunk], options(run));
+    const diff = await git(
+      [
+        '-c',
+        'core.quotePath=false',
+        'diff',
+        '-U0',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        from,
+        revision,
+        '--',
+        ...chunk,
+      ],
+      options(run),
+    );
     if (diff.code !== 0) throw new Error(`git could not read the changed lines: ${gitComplaint(diff)}`);
     for (const [path, lines] of parseZeroContextDiff(diff.stdout)) out.set(path, lines);
   }

@@ -12,20 +12,30 @@ export interface DeclarationInput {
 }
 
 /** The declarations given, or why they cannot be read (an arguments problem: nothing was evaluated yet). */
-export function declarationsFrom(input: DeclarationInput): { ok: true; declarations: Declarations; given: boolean } | { ok: false; message: string } {
+export function declarationsFrom(
+  input: DeclarationInput,
+): { ok: true; declarations: Declarations; given: boolean } | { ok: false; message: string } {
   const ids = input.unmet_id ?? [];
   const whys = input.why ?? [];
   if (ids.length !== whys.length) {
-    return { ok: false, message: `each --unmet needs its own --why, in order: ${ids.length} --unmet and ${whys.length} --why were given.` };
+    return {
+      ok: false,
+      message: `each --unmet needs its own --why, in order: ${ids.length} --unmet and ${whys.length} --why were given.`,
+    };
   }
   const unmet = [...(input.unmet ?? []), ...ids.map((id, i) => ({ id, why: whys[i] ?? '' }))];
   const met = [...(input.met ?? [])];
   const seen = new Set<string>();
   for (const id of [...met, ...unmet.map((u) => u.id)]) {
-    if (seen.has(id)) return { ok: false, message: `checkpoint "${id}" is declared more than once: declare each question met or unmet, once.` };
+    if (seen.has(id))
+      return {
+        ok: false,
+        message: `checkpoint "${id}" is declared more than once: declare each question met or unmet, once.`,
+      };
     seen.add(id);
   }
-  for (const u of unmet) if (u.why.trim() === '') return { ok: false, message: `unmet checkpoint "${u.id}" needs a why.` };
+  for (const u of unmet)
+    if (u.why.trim() === '') return { ok: false, message: `unmet checkpoint "${u.id}" needs a why.` };
   return { ok: true, declarations: { met, unmet }, given: met.length + unmet.length > 0 };
 }
 

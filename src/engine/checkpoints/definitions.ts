@@ -48,12 +48,17 @@ export interface CompiledCheckpoints {
 
 export function compileCheckpoints(config: DiscernConfig): CompiledCheckpoints {
   const issues: DiscernConfigIssue[] = [];
-  const scopes = new Map<string, string[]>(Object.entries(config.scopes ?? {}).flatMap(([name, s]) => (s ? [[name, s.paths] as [string, string[]]] : [])));
-  const generatedTests = Object.values(config.generated ?? {}).flatMap((g) => (g?.paths ?? []).map(compilePattern).flatMap((c) => (c.ok ? [c.test] : [])));
+  const scopes = new Map<string, string[]>(
+    Object.entries(config.scopes ?? {}).flatMap(([name, s]) => (s ? [[name, s.paths] as [string, string[]]] : [])),
+  );
+  const generatedTests = Object.values(config.generated ?? {}).flatMap((g) =>
+    (g?.paths ?? []).map(compilePattern).flatMap((c) => (c.ok ? [c.test] : [])),
+  );
   const definitions: CheckpointDefinition[] = [];
   for (const [id, table] of Object.entries(config.checkpoints ?? {})) {
     if (table === undefined) continue;
-    const problem = (keys: string[], message: string): void => void issues.push({ kind: 'invalid_config', path: dotted(['checkpoints', id, ...keys]), message });
+    const problem = (keys: string[], message: string): void =>
+      void issues.push({ kind: 'invalid_config', path: dotted(['checkpoints', id, ...keys]), message });
     const before = issues.length;
     const definition = compileOne(id, table, scopes, problem);
     if (definition !== undefined && issues.length === before) definitions.push(definition);
@@ -61,19 +66,38 @@ export function compileCheckpoints(config: DiscernConfig): CompiledCheckpoints {
   return { definitions, issues, generated: (path) => generatedTests.some((t) => t(path)) };
 }
 
-function compileOne(id: string, t: DiscernConfigCheckpoint, scopes: ReadonlyMap<string, string[]>, problem: (keys: string[], message: string) => void): CheckpointDefinition | undefined {
+function compileOne(
+  id: string,
+  t: DiscernConfigCheckpoint,
+  scopes: ReadonlyMap<string, string[]>,
+  problem: (keys: string[], message: string) => void,
+): CheckpointDefinition | undefined {
   if ((t.scope === undefined) === (t.paths === undefined)) {
-    problem([], t.scope === undefined ? 'has no selector: give scope (a [scopes] name) or paths (patterns)' : 'has two selectors: give scope or paths, not both');
+    problem(
+      [],
+      t.scope === undefined
+        ? 'has no selector: give scope (a [scopes] name) or paths (patterns)'
+        : 'has two selectors: give scope or paths, not both',
+    );
     return undefined;
   }
   if ((t.question === undefined) === (t.question_file === undefined)) {
-    problem([], t.question === undefined ? 'has no question: give question or question_file' : 'has two questions: give question or question_file, not both');
+    problem(
+      [],
+      t.question === undefined
+        ? 'has no question: give question or question_file'
+        : 'has two questions: give question or question_file, not both',
+    );
     return undefined;
   }
   let selector: (Matcher & { scope?: string }) | undefined;
   if (t.scope !== undefined) {
     const paths = scopes.get(t.scope);
-    if (paths === undefined) problem(['scope'], `names "${t.scope}", which no [scopes.${t.scope}] table defines${scopes.size > 0 ? ` (the scopes are ${[...scopes.keys()].join(', ')})` : ''}`);
+    if (paths === undefined)
+      problem(
+        ['scope'],
+        `names "${t.scope}", which no [scopes.${t.scope}] table defines${scopes.size > 0 ? ` (the scopes are ${[...scopes.keys()].join(', ')})` : ''}`,
+      );
     else {
       const m = matcher(`scope ${t.scope}`, paths, ['scope'], problem);
       if (m) selector = { ...m, scope: t.scope };
@@ -81,11 +105,18 @@ function compileOne(id: string, t: DiscernConfigCheckpoint, scopes: ReadonlyMap<
   } else {
     selector = matcher(patternLabel(t.paths ?? []), t.paths ?? [], ['paths'], problem);
   }
-  const exclude = t.exclude_paths ? matcher(patternLabel(t.exclude_paths), t.exclude_paths, ['exclude_paths'], problem) : undefined;
+  const exclude = t.exclude_paths
+    ? matcher(patternLabel(t.exclude_paths), t.exclude_paths, ['exclude_paths'], problem)
+    : undefined;
   const unlessChanged = (t.unless_changed ?? []).flatMap((entry, index) => {
     // A name that is a [scopes] table is that scope; anything else is a pattern.
     const scopePaths = scopes.get(entry);
-    const m = matcher(scopePaths ? `scope ${entry}` : entry, scopePaths ?? [entry], ['unless_changed', String(index)], problem);
+    const m = matcher(
+      scopePaths ? `scope ${entry}` : entry,
+      scopePaths ?? [entry],
+      ['unless_changed', String(index)],
+      problem,
+    );
     return m ? [{ ...m, entry, ...(scopePaths ? { scope: entry } : {}) }] : [];
   });
   if (selector === undefined) return undefined;
@@ -105,13 +136,19 @@ function compileOne(id: string, t: DiscernConfigCheckpoint, scopes: ReadonlyMap<
     ...(t.min_changed_lines !== undefined ? { minChangedLines: t.min_changed_lines } : {}),
     deletionDominant: t.deletion_dominant === true,
     ...(t.min_commits !== undefined ? { minCommits: t.min_commits } : {}),
-    question: t.question !== undefined ? { text: t.question } : { file: (t.question_file ?? '').replace(/^(\.\/)+/, '') },
+    question:
+      t.question !== undefined ? { text: t.question } : { file: (t.question_file ?? '').replace(/^(\.\/)+/, '') },
     ...(t.teach !== undefined ? { teach: t.teach } : {}),
     ...(t.reference !== undefined ? { reference: t.reference } : {}),
   };
 }
 
-function matcher(label: string, patterns: readonly string[], keys: string[], problem: (keys: string[], message: string) => void): Matcher | undefined {
+function matcher(
+  label: string,
+  patterns: readonly string[],
+  keys: string[],
+  problem: (keys: string[], message: string) => void,
+): Matcher | undefined {
   const tests: ((path: string) => boolean)[] = [];
   let ok = true;
   patterns.forEach((pattern, index) => {
@@ -119,7 +156,10 @@ function matcher(label: string, patterns: readonly string[], keys: string[], pro
     if (compiled.ok) tests.push(compiled.test);
     else {
       ok = false;
-      problem(keys.length === 1 && keys[0] !== 'scope' ? [...keys, String(index)] : keys, `pattern "${pattern}" ${compiled.reason}`);
+      problem(
+        keys.length === 1 && keys[0] !== 'scope' ? [...keys, String(index)] : keys,
+        `pattern "${pattern}" ${compiled.reason}`,
+      );
     }
   });
   return ok ? { label, patterns: [...patterns], test: (path) => tests.some((t) => t(path)) } : undefined;

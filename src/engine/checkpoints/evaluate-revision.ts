@@ -5,7 +5,15 @@
 import type { DiscernConfig } from '../../../generated/types.js';
 import { canonicalJson } from '../gate/canonical-json.js';
 import type { GitResult } from '../git/git.js';
-import { directoriesAt, mergeBaseFrom, readChangeFacts, readChangedLines, type ChangedFile, type ChangedLines, type Run } from './change-facts.js';
+import {
+  directoriesAt,
+  mergeBaseFrom,
+  readChangeFacts,
+  readChangedLines,
+  type ChangedFile,
+  type ChangedLines,
+  type Run,
+} from './change-facts.js';
 import { compileCheckpoints, type CheckpointDefinition, type CheckpointMode } from './definitions.js';
 import { candidates, evaluateCheckpoint, needsLines } from './evaluate.js';
 import { readGoverningConfig, type CheckpointDrop, type GoverningSource } from './governing-config.js';
@@ -56,22 +64,34 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
   // The governing config depends only on the merge-base: when the caller already asked for it, the config is read
   // beside the change rather than after it (the same base readChangeFacts takes from the same answer).
   const early =
-    options.revision === 'HEAD' && run.headMergeBase ? run.headMergeBase.then((m) => readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root, run.mergeBaseConfig)) : undefined;
+    options.revision === 'HEAD' && run.headMergeBase
+      ? run.headMergeBase.then((m) =>
+          readGoverningConfig(run, mergeBaseFrom(m), options.workingConfig, options.root, run.mergeBaseConfig),
+        )
+      : undefined;
   early?.catch(() => undefined);
   // When no checkpoint governs (the merge-base's config, read beside the merge-base, defines none), there is
   // nothing to evaluate the change against: it is not read (two git processes on every done without checkpoints).
   const governedEarly = early ? await early.catch(() => undefined) : undefined;
-  const nothingGoverns = governedEarly !== undefined && compileCheckpoints(governedEarly.config as DiscernConfig).definitions.length === 0;
+  const nothingGoverns =
+    governedEarly !== undefined && compileCheckpoints(governedEarly.config as DiscernConfig).definitions.length === 0;
   let facts;
   try {
-    facts = nothingGoverns ? await unreadChange(run, options.revision) : await readChangeFacts(run, options.revision, options.trunkRef);
+    facts = nothingGoverns
+      ? await unreadChange(run, options.revision)
+      : await readChangeFacts(run, options.revision, options.trunkRef);
   } catch (error) {
     return {
       revision: options.revision,
       base: null,
       source: 'working',
       results: [],
-      drops: [{ kind: 'evidence_unavailable', reason: `the change could not be read, so no checkpoint was evaluated: ${message(error)}` }],
+      drops: [
+        {
+          kind: 'evidence_unavailable',
+          reason: `the change could not be read, so no checkpoint was evaluated: ${message(error)}`,
+        },
+      ],
       ungoverned: [],
       evaluated: false,
     };
@@ -81,12 +101,18 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
   const compiled = compileCheckpoints(governing.config as DiscernConfig);
   for (const issue of compiled.issues) {
     const id = idOf(issue.path);
-    drops.push({ kind: 'definition_unusable', ...(id !== undefined ? { checkpoint: id } : {}), reason: `\`${issue.path}\` ${issue.message}: it is not evaluated` });
+    drops.push({
+      kind: 'definition_unusable',
+      ...(id !== undefined ? { checkpoint: id } : {}),
+      reason: `\`${issue.path}\` ${issue.message}: it is not evaluated`,
+    });
   }
 
   // Extra evidence, read once for every checkpoint that needs it.
   const lineReaders = compiled.definitions.filter(needsLines);
-  const wanted = [...new Set(lineReaders.flatMap((d) => candidates(d, facts.files, compiled.generated).map((f) => f.path)))];
+  const wanted = [
+    ...new Set(lineReaders.flatMap((d) => candidates(d, facts.files, compiled.generated).map((f) => f.path))),
+  ];
   let lines: Map<string, ChangedLines> | undefined;
   let linesFailed: string | undefined;
   if (wanted.length > 0) {
@@ -119,17 +145,63 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
       }
     }
     const hash = definitionHash(def, question);
-    const missing = needsLines(def) && linesFailed !== undefined ? linesFailed : def.newDirectory && dirsFailed !== undefined ? dirsFailed : undefined;
-    const prose = { question, ...('file' in def.question ? { questionFile: def.question.file } : {}), ...(def.teach ? { teach: def.teach } : {}), ...(def.reference ? { reference: def.reference } : {}) };
+    const missing =
+      needsLines(def) && linesFailed !== undefined
+        ? linesFailed
+        : def.newDirectory && dirsFailed !== undefined
+          ? dirsFailed
+          : undefined;
+    const prose = {
+      question,
+      ...('file' in def.question ? { questionFile: def.question.file } : {}),
+      ...(def.teach ? { teach: def.teach } : {}),
+      ...(def.reference ? { reference: def.reference } : {}),
+    };
     if (missing !== undefined) {
       drops.push({ kind: 'evidence_unavailable', checkpoint: def.id, reason: `${missing}: it is not evaluated` });
-      results.push({ id: def.id, mode: def.mode, ...prose, holds: false, matched: [], vetoedBy: [], why: 'Not evaluated: its evidence could not be read.', definitionHash: hash, subject: subjectOf([]), definition: def });
+      results.push({
+        id: def.id,
+        mode: def.mode,
+        ...prose,
+        holds: false,
+        matched: [],
+        vetoedBy: [],
+        why: 'Not evaluated: its evidence could not be read.',
+        definitionHash: hash,
+        subject: subjectOf([]),
+        definition: def,
+      });
       continue;
     }
-    const outcome = evaluateCheckpoint(def, { files: facts.files, commits: facts.commits, generated: compiled.generated, ...(lines ? { lines } : {}), ...(baseDirectories ? { baseDirectories } : {}) });
-    results.push({ id: def.id, mode: def.mode, ...prose, holds: outcome.holds, matched: outcome.matched, vetoedBy: outcome.vetoedBy, why: outcome.why, definitionHash: hash, subject: subjectOf(outcome.matched), definition: def });
+    const outcome = evaluateCheckpoint(def, {
+      files: facts.files,
+      commits: facts.commits,
+      generated: compiled.generated,
+      ...(lines ? { lines } : {}),
+      ...(baseDirectories ? { baseDirectories } : {}),
+    });
+    results.push({
+      id: def.id,
+      mode: def.mode,
+      ...prose,
+      holds: outcome.holds,
+      matched: outcome.matched,
+      vetoedBy: outcome.vetoedBy,
+      why: outcome.why,
+      definitionHash: hash,
+      subject: subjectOf(outcome.matched),
+      definition: def,
+    });
   }
-  return { revision: facts.revision, base: facts.base, source: governing.source, results, drops, ungoverned: ungoverned(options.workingConfig, governing.config, governing.source), evaluated: true };
+  return {
+    revision: facts.revision,
+    base: facts.base,
+    source: governing.source,
+    results,
+    drops,
+    ungoverned: ungoverned(options.workingConfig, governing.config, governing.source),
+    evaluated: true,
+  };
 }
 
 /** The change's place without its content, for a config that defines no checkpoint: no file or commit is listed. */
@@ -139,13 +211,19 @@ async function unreadChange(run: Run, revision: string): Promise<Awaited<ReturnT
 }
 
 /** Working checkpoints added or edited on this branch: the merge-base's definitions are the ones that govern. */
-function ungoverned(working: DiscernConfig, governing: Pick<DiscernConfig, 'checkpoints'>, source: GoverningSource): { id: string; reason: string }[] {
+function ungoverned(
+  working: DiscernConfig,
+  governing: Pick<DiscernConfig, 'checkpoints'>,
+  source: GoverningSource,
+): { id: string; reason: string }[] {
   if (source === 'working') return [];
   const out: { id: string; reason: string }[] = [];
   for (const [id, table] of Object.entries(working.checkpoints ?? {})) {
     const governed = governing.checkpoints?.[id];
-    if (governed === undefined) out.push({ id, reason: 'added on this branch: it governs changes made after it reaches the trunk' });
-    else if (canonicalJson(governed) !== canonicalJson(table)) out.push({ id, reason: 'edited on this branch: the merge-base definition governs this change' });
+    if (governed === undefined)
+      out.push({ id, reason: 'added on this branch: it governs changes made after it reaches the trunk' });
+    else if (canonicalJson(governed) !== canonicalJson(table))
+      out.push({ id, reason: 'edited on this branch: the merge-base definition governs this change' });
   }
   return out;
 }

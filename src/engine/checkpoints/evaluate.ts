@@ -25,8 +25,18 @@ export interface CheckpointOutcome {
 }
 
 /** The files the selector and the cheap filters keep: what the line and directory filters then look at. */
-export function candidates(def: CheckpointDefinition, files: readonly ChangedFile[], generated: (path: string) => boolean): ChangedFile[] {
-  return files.filter((f) => def.selector.test(f.path) && !(def.exclude?.test(f.path) ?? false) && (def.includeGenerated || !generated(f.path)) && (def.kinds === undefined || def.kinds.includes(f.kind)));
+export function candidates(
+  def: CheckpointDefinition,
+  files: readonly ChangedFile[],
+  generated: (path: string) => boolean,
+): ChangedFile[] {
+  return files.filter(
+    (f) =>
+      def.selector.test(f.path) &&
+      !(def.exclude?.test(f.path) ?? false) &&
+      (def.includeGenerated || !generated(f.path)) &&
+      (def.kinds === undefined || def.kinds.includes(f.kind)),
+  );
 }
 
 export function needsLines(def: CheckpointDefinition): boolean {
@@ -38,12 +48,16 @@ export function evaluateCheckpoint(def: CheckpointDefinition, inputs: Evaluation
   let selected = candidates(def, inputs.files, inputs.generated);
   if (def.addsMatching) {
     const needles = def.addsMatching;
-    selected = selected.filter((f) => (inputs.lines?.get(f.path)?.added ?? []).some((line) => needles.some((n) => line.includes(n))));
+    selected = selected.filter((f) =>
+      (inputs.lines?.get(f.path)?.added ?? []).some((line) => needles.some((n) => line.includes(n))),
+    );
     parts.push(`adding a line that contains ${quoteList(needles)}`);
   }
   if (def.removesMatching) {
     const needles = def.removesMatching;
-    selected = selected.filter((f) => (inputs.lines?.get(f.path)?.removed ?? []).some((line) => needles.some((n) => line.includes(n))));
+    selected = selected.filter((f) =>
+      (inputs.lines?.get(f.path)?.removed ?? []).some((line) => needles.some((n) => line.includes(n))),
+    );
     parts.push(`removing a line that contains ${quoteList(needles)}`);
   }
   if (def.newDirectory) {
@@ -57,17 +71,28 @@ export function evaluateCheckpoint(def: CheckpointDefinition, inputs: Evaluation
   }
   const matched = selected;
   const base = `${matched.length} changed file${matched.length === 1 ? '' : 's'} in ${def.selector.label}${def.kinds ? ` (${def.kinds.join(', ')})` : ''}${parts.length > 0 ? `, ${parts.join(', ')}` : ''}`;
-  if (matched.length === 0) return { holds: false, matched, vetoedBy: [], why: `No changed file in ${def.selector.label}${def.kinds ? ` (${def.kinds.join(', ')})` : ''}${parts.length > 0 ? ` ${parts.join(', ')}` : ''}.` };
+  if (matched.length === 0)
+    return {
+      holds: false,
+      matched,
+      vetoedBy: [],
+      why: `No changed file in ${def.selector.label}${def.kinds ? ` (${def.kinds.join(', ')})` : ''}${parts.length > 0 ? ` ${parts.join(', ')}` : ''}.`,
+    };
 
   const lines = matched.reduce((n, f) => n + f.added + f.removed, 0);
   const added = matched.reduce((n, f) => n + f.added, 0);
   const removed = matched.reduce((n, f) => n + f.removed, 0);
   const shortfalls: string[] = [];
-  if (def.minChangedFiles !== undefined && matched.length < def.minChangedFiles) shortfalls.push(`fewer than ${def.minChangedFiles} files`);
-  if (def.minChangedLines !== undefined && lines < def.minChangedLines) shortfalls.push(`${lines} changed line${lines === 1 ? '' : 's'}, fewer than ${def.minChangedLines}`);
-  if (def.deletionDominant && removed <= added) shortfalls.push(`${removed} lines removed against ${added} added, not deletion-dominant`);
-  if (def.minCommits !== undefined && inputs.commits < def.minCommits) shortfalls.push(`${inputs.commits} commit${inputs.commits === 1 ? '' : 's'}, fewer than ${def.minCommits}`);
-  if (shortfalls.length > 0) return { holds: false, matched, vetoedBy: [], why: `${base}, but ${shortfalls.join('; ')}.` };
+  if (def.minChangedFiles !== undefined && matched.length < def.minChangedFiles)
+    shortfalls.push(`fewer than ${def.minChangedFiles} files`);
+  if (def.minChangedLines !== undefined && lines < def.minChangedLines)
+    shortfalls.push(`${lines} changed line${lines === 1 ? '' : 's'}, fewer than ${def.minChangedLines}`);
+  if (def.deletionDominant && removed <= added)
+    shortfalls.push(`${removed} lines removed against ${added} added, not deletion-dominant`);
+  if (def.minCommits !== undefined && inputs.commits < def.minCommits)
+    shortfalls.push(`${inputs.commits} commit${inputs.commits === 1 ? '' : 's'}, fewer than ${def.minCommits}`);
+  if (shortfalls.length > 0)
+    return { holds: false, matched, vetoedBy: [], why: `${base}, but ${shortfalls.join('; ')}.` };
 
   const vetoedBy = def.unlessChanged.filter((u) => inputs.files.some((f) => u.test(f.path))).map((u) => u.entry);
   const thresholds = [
@@ -77,7 +102,13 @@ export function evaluateCheckpoint(def: CheckpointDefinition, inputs: Evaluation
     def.minCommits !== undefined ? `${inputs.commits} commits` : undefined,
   ].filter((t): t is string => t !== undefined);
   const fired = `${base}${thresholds.length > 0 ? ` (${thresholds.join(', ')})` : ''}`;
-  if (vetoedBy.length > 0) return { holds: false, matched, vetoedBy, why: `${fired}, but the change also touches ${vetoedBy.join(', ')} (unless_changed).` };
+  if (vetoedBy.length > 0)
+    return {
+      holds: false,
+      matched,
+      vetoedBy,
+      why: `${fired}, but the change also touches ${vetoedBy.join(', ')} (unless_changed).`,
+    };
   return { holds: true, matched, vetoedBy: [], why: `${fired}.` };
 }
 

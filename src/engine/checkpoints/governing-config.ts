@@ -36,7 +36,13 @@ export function mergeBaseConfigCommand(base: string): string[] {
 }
 
 /** `prefetched`: that command's answer for this base, when the caller read it together with other files. */
-export async function readGoverningConfig(run: Run, base: string | null, working: DiscernConfig, root: string, prefetched?: Promise<GitResult | undefined>): Promise<GoverningConfig> {
+export async function readGoverningConfig(
+  run: Run,
+  base: string | null,
+  working: DiscernConfig,
+  root: string,
+  prefetched?: Promise<GitResult | undefined>,
+): Promise<GoverningConfig> {
   const fallback = (reason: string): GoverningConfig => ({
     source: 'working',
     commit: null,
@@ -45,11 +51,25 @@ export async function readGoverningConfig(run: Run, base: string | null, working
     readQuestion: (path) => readWorkingQuestion(root, path),
   });
   if (base === null) return fallback('HEAD shares no history with the trunk, so there is no merge-base discern.toml');
-  const shown = (await prefetched) ?? (await git(mergeBaseConfigCommand(base), { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) }));
+  const shown =
+    (await prefetched) ??
+    (await git(mergeBaseConfigCommand(base), {
+      cwd: run.cwd,
+      env: run.env,
+      ...(run.signal ? { signal: run.signal } : {}),
+    }));
   if (shown.code !== 0) {
-    if (/does not exist|exists on disk, but not in|not a valid object name|Not a valid object name/.test(shown.stderr)) {
+    if (
+      /does not exist|exists on disk, but not in|not a valid object name|Not a valid object name/.test(shown.stderr)
+    ) {
       // The trunk had no discern.toml when this branch left it (a setup branch, say): nothing governs yet.
-      return { source: 'merge-base', commit: base, config: {}, drops: [], readQuestion: (path) => readCommittedQuestion(run, base, path) };
+      return {
+        source: 'merge-base',
+        commit: base,
+        config: {},
+        drops: [],
+        readQuestion: (path) => readCommittedQuestion(run, base, path),
+      };
     }
     return fallback(`the merge-base's discern.toml cannot be read (${gitComplaint(shown)})`);
   }
@@ -57,11 +77,24 @@ export async function readGoverningConfig(run: Run, base: string | null, working
   if (!decoded.ok) return fallback(decoded.problem.message.replace(/\.$/, ''));
   const picked = sections((decoded.value ?? {}) as DiscernConfig);
   // No checkpoint at the merge-base: nothing governs, and the schema validator need not load.
-  if (picked.checkpoints === undefined) return { source: 'merge-base', commit: base, config: {}, drops: [], readQuestion: (path) => readCommittedQuestion(run, base, path) };
+  if (picked.checkpoints === undefined)
+    return {
+      source: 'merge-base',
+      commit: base,
+      config: {},
+      drops: [],
+      readQuestion: (path) => readCommittedQuestion(run, base, path),
+    };
   const { validateDecoded } = await import('../config/validate.js');
   const checked = validateDecoded(picked, decoded.text, `discern.toml at ${base.slice(0, 12)}`);
   if (!checked.ok) return fallback(checked.message.replace(/\.$/, ''));
-  return { source: 'merge-base', commit: base, config: picked, drops: [], readQuestion: (path) => readCommittedQuestion(run, base, path) };
+  return {
+    source: 'merge-base',
+    commit: base,
+    config: picked,
+    drops: [],
+    readQuestion: (path) => readCommittedQuestion(run, base, path),
+  };
 }
 
 function sections(config: DiscernConfig): Pick<DiscernConfig, 'checkpoints' | 'scopes' | 'generated'> {
@@ -72,7 +105,11 @@ function sections(config: DiscernConfig): Pick<DiscernConfig, 'checkpoints' | 's
   };
 }
 
-async function readCommittedQuestion(run: Run, commit: string, path: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+async function readCommittedQuestion(
+  run: Run,
+  commit: string,
+  path: string,
+): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   const o = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
   const size = await git(['cat-file', '-s', `${commit}:${path}`], o);
   if (size.code !== 0) return { ok: false, reason: `${path} is not in the merge-base (${commit.slice(0, 12)})` };
@@ -82,7 +119,10 @@ async function readCommittedQuestion(run: Run, commit: string, path: string): Pr
   return { ok: true, text: blob.stdout.trim() };
 }
 
-async function readWorkingQuestion(root: string, path: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+async function readWorkingQuestion(
+  root: string,
+  path: string,
+): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
   try {
     const info = await stat(join(root, path));
     if (!info.isFile()) return { ok: false, reason: `${path} is not a file` };

@@ -11,14 +11,20 @@ import type { ChangedFile } from './change-facts.js';
 import type { CheckpointDefinition } from './definitions.js';
 
 export function definitionHash(def: CheckpointDefinition, questionText: string): string {
-  const sorted = (values: readonly string[] | undefined): string[] | undefined => (values === undefined ? undefined : [...new Set(values)].sort());
+  const sorted = (values: readonly string[] | undefined): string[] | undefined =>
+    values === undefined ? undefined : [...new Set(values)].sort();
   const normalised = {
     id: def.id,
     mode: def.mode,
-    selector: { ...(def.selector.scope !== undefined ? { scope: def.selector.scope } : {}), patterns: sorted(def.selector.patterns) },
+    selector: {
+      ...(def.selector.scope !== undefined ? { scope: def.selector.scope } : {}),
+      patterns: sorted(def.selector.patterns),
+    },
     include_generated: def.includeGenerated,
     exclude_paths: sorted(def.exclude?.patterns),
-    unless_changed: def.unlessChanged.map((u) => ({ entry: u.entry, patterns: sorted(u.patterns) })).sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0)),
+    unless_changed: def.unlessChanged
+      .map((u) => ({ entry: u.entry, patterns: sorted(u.patterns) }))
+      .sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0)),
     kinds: sorted(def.kinds),
     adds_matching: sorted(def.addsMatching),
     removes_matching: sorted(def.removesMatching),
@@ -34,7 +40,9 @@ export function definitionHash(def: CheckpointDefinition, questionText: string):
 }
 
 export function subjectOf(matched: readonly ChangedFile[]): string {
-  const entries = matched.map((f) => [f.path, f.blob ?? 'deleted']).sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0));
+  const entries = matched
+    .map((f) => [f.path, f.blob ?? 'deleted'])
+    .sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0));
   return sha256(canonicalJson(entries));
 }
 

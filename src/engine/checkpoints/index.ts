@@ -6,10 +6,33 @@ import { unknownDeclarations } from './declarations.js';
 import { reviewQuestions, type Review } from './review.js';
 import { readStore, syncStore, writeStore, type Declarations, type QuestionStore } from './store.js';
 
-export { evaluateCheckpointsAt, type CheckpointEvaluation, type CheckpointResult, type EvaluateOptions } from './evaluate-revision.js';
+export {
+  evaluateCheckpointsAt,
+  type CheckpointEvaluation,
+  type CheckpointResult,
+  type EvaluateOptions,
+} from './evaluate-revision.js';
 export { declarationsFrom, unknownDeclarations, type DeclarationInput } from './declarations.js';
-export { outstandingLines, proofCheckpoints, questionOf, reviewQuestions, variancesNeeded, type Review } from './review.js';
-export { declarationsCurrent, declarationsIdentity, readStore, stateOf, storePath, syncStore, writeStore, type Declarations, type QuestionStore, type QuestionState } from './store.js';
+export {
+  outstandingLines,
+  proofCheckpoints,
+  questionOf,
+  reviewQuestions,
+  variancesNeeded,
+  type Review,
+} from './review.js';
+export {
+  declarationsCurrent,
+  declarationsIdentity,
+  readStore,
+  stateOf,
+  storePath,
+  syncStore,
+  writeStore,
+  type Declarations,
+  type QuestionStore,
+  type QuestionState,
+} from './store.js';
 export { compileCheckpoints, type CheckpointDefinition } from './definitions.js';
 export type { CheckpointDrop } from './governing-config.js';
 
@@ -17,7 +40,12 @@ export type { CheckpointDrop } from './governing-config.js';
  * Records declarations for the questions `evaluation` raises in the checkout whose git directory is `gitDir`
  * (and refreshes the record of every firing question). Callers validate the ids first (unknownDeclarations).
  */
-export async function recordDeclarations(gitDir: string, evaluation: CheckpointEvaluation, declarations: Declarations, now = new Date().toISOString()): Promise<QuestionStore> {
+export async function recordDeclarations(
+  gitDir: string,
+  evaluation: CheckpointEvaluation,
+  declarations: Declarations,
+  now = new Date().toISOString(),
+): Promise<QuestionStore> {
   const previous = await readStore(gitDir);
   const next = syncStore(previous, evaluation, declarations, now);
   // Unchanged (no checkpoint governs, or nothing new fired or was declared): nothing is written.
@@ -50,8 +78,13 @@ export interface Served {
 export async function serveQuestions(options: ServeOptions): Promise<Served> {
   const evaluation = await evaluateCheckpointsAt(options);
   const declarations = options.declarations ?? { met: [], unmet: [] };
-  const unknown = declarations.met.length + declarations.unmet.length > 0 ? unknownDeclarations(declarations, evaluation) : undefined;
-  if (unknown !== undefined) return { evaluation, review: reviewQuestions(evaluation, await readStore(options.gitDir)), unknown };
-  const store = options.record === false ? await readStore(options.gitDir) : await recordDeclarations(options.gitDir, evaluation, declarations);
+  const unknown =
+    declarations.met.length + declarations.unmet.length > 0 ? unknownDeclarations(declarations, evaluation) : undefined;
+  if (unknown !== undefined)
+    return { evaluation, review: reviewQuestions(evaluation, await readStore(options.gitDir)), unknown };
+  const store =
+    options.record === false
+      ? await readStore(options.gitDir)
+      : await recordDeclarations(options.gitDir, evaluation, declarations);
   return { evaluation, review: reviewQuestions(evaluation, store) };
 }

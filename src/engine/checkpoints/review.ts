@@ -1,7 +1,12 @@
 // The questions a change raises, as results show them: each firing checkpoint with its state against the
 // store, which stop questions are still outstanding (no current declaration), the declarations on record, and
 // what a Proof carries. Pure.
-import type { DiscernCheckpointDrop, DiscernCheckpointQuestion, DiscernCheckpointUnmet, DiscernProofCheckpoints } from '../../../generated/types.js';
+import type {
+  DiscernCheckpointDrop,
+  DiscernCheckpointQuestion,
+  DiscernCheckpointUnmet,
+  DiscernProofCheckpoints,
+} from '../../../generated/types.js';
 import type { CheckpointEvaluation, CheckpointResult } from './evaluate-revision.js';
 import { MATCHED_SHOWN, stateOf, type QuestionStore } from './store.js';
 
@@ -20,15 +25,28 @@ export function reviewQuestions(evaluation: CheckpointEvaluation, store: Questio
   const questions = evaluation.results.filter((r) => r.holds).map((r) => questionOf(r, store));
   const declaredUnmet: DiscernCheckpointUnmet[] = [];
   for (const q of questions) {
-    if (q.state === 'declared_unmet') declaredUnmet.push({ id: q.id, why: q.declaration?.why ?? '', mode: q.mode, definition_hash: q.definition_hash, subject: q.subject });
+    if (q.state === 'declared_unmet')
+      declaredUnmet.push({
+        id: q.id,
+        why: q.declaration?.why ?? '',
+        mode: q.mode,
+        definition_hash: q.definition_hash,
+        subject: q.subject,
+      });
   }
   return {
     questions,
-    outstanding: questions.filter((q) => q.mode === 'stop' && (q.state === 'awaiting_declaration' || q.state === 'reopened')),
+    outstanding: questions.filter(
+      (q) => q.mode === 'stop' && (q.state === 'awaiting_declaration' || q.state === 'reopened'),
+    ),
     advise: questions.filter((q) => q.mode === 'advise'),
     declaredMet: questions.filter((q) => q.state === 'declared_met').map((q) => q.id),
     declaredUnmet,
-    drops: evaluation.drops.map((d) => ({ kind: d.kind, reason: d.reason, ...(d.checkpoint !== undefined ? { checkpoint: d.checkpoint } : {}) })),
+    drops: evaluation.drops.map((d) => ({
+      kind: d.kind,
+      reason: d.reason,
+      ...(d.checkpoint !== undefined ? { checkpoint: d.checkpoint } : {}),
+    })),
   };
 }
 
@@ -47,14 +65,28 @@ export function questionOf(r: CheckpointResult, store: QuestionStore): DiscernCh
     matched: r.matched.slice(0, MATCHED_SHOWN).map((f) => f.path),
     matched_total: r.matched.length,
     why: r.why,
-    ...(declaration ? { declaration: { conclusion: declaration.conclusion, ...(declaration.why !== undefined ? { why: declaration.why } : {}), declared_at: declaration.declared_at, current: declaration.current } } : {}),
+    ...(declaration
+      ? {
+          declaration: {
+            conclusion: declaration.conclusion,
+            ...(declaration.why !== undefined ? { why: declaration.why } : {}),
+            declared_at: declaration.declared_at,
+            current: declaration.current,
+          },
+        }
+      : {}),
   };
 }
 
 /** What a Proof records about checkpoints; undefined when there is nothing to record. */
 export function proofCheckpoints(review: Review): DiscernProofCheckpoints | undefined {
-  if (review.declaredMet.length === 0 && review.declaredUnmet.length === 0 && review.drops.length === 0) return undefined;
-  return { declared_met: review.declaredMet, declared_unmet: review.declaredUnmet, ...(review.drops.length > 0 ? { drops: review.drops } : {}) };
+  if (review.declaredMet.length === 0 && review.declaredUnmet.length === 0 && review.drops.length === 0)
+    return undefined;
+  return {
+    declared_met: review.declaredMet,
+    declared_unmet: review.declaredUnmet,
+    ...(review.drops.length > 0 ? { drops: review.drops } : {}),
+  };
 }
 
 /** Unmet stop declarations: landing them needs the owner's variance. */
@@ -64,5 +96,10 @@ export function variancesNeeded(checkpoints: DiscernProofCheckpoints | undefined
 
 /** One line per outstanding question, for refusal messages. */
 export function outstandingLines(outstanding: readonly DiscernCheckpointQuestion[]): string {
-  return outstanding.map((q) => `${q.id}${q.state === 'reopened' ? ' (reopened: its files changed since the declaration)' : ''} — “${q.question}”`).join('; ');
+  return outstanding
+    .map(
+      (q) =>
+        `${q.id}${q.state === 'reopened' ? ' (reopened: its files changed since the declaration)' : ''} — “${q.question}”`,
+    )
+    .join('; ');
 }

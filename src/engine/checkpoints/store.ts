@@ -50,7 +50,14 @@ export function storePath(gitDir: string): string {
 /** A missing or unreadable store reads as empty: every question is then awaiting a declaration (fails closed). */
 export async function readStore(gitDir: string): Promise<QuestionStore> {
   const read = await readJsonFile<QuestionStore>(storePath(gitDir));
-  if (!read.ok || typeof read.value !== 'object' || read.value === null || read.value.format !== STORE_FORMAT || typeof read.value.questions !== 'object' || read.value.questions === null) {
+  if (
+    !read.ok ||
+    typeof read.value !== 'object' ||
+    read.value === null ||
+    read.value.format !== STORE_FORMAT ||
+    typeof read.value.questions !== 'object' ||
+    read.value.questions === null
+  ) {
     return { format: STORE_FORMAT, questions: {} };
   }
   return read.value;
@@ -61,12 +68,19 @@ export function writeStore(gitDir: string, store: QuestionStore): Promise<void> 
 }
 
 /** Where one firing question stands against what the store recorded. */
-export function stateOf(result: Pick<CheckpointResult, 'definitionHash' | 'subject'>, stored: StoredQuestion | undefined): { state: QuestionState; declaration?: StoredDeclaration & { current: boolean } } {
+export function stateOf(
+  result: Pick<CheckpointResult, 'definitionHash' | 'subject'>,
+  stored: StoredQuestion | undefined,
+): { state: QuestionState; declaration?: StoredDeclaration & { current: boolean } } {
   const declaration = stored?.definition_hash === result.definitionHash ? stored.declaration : undefined;
-  if (declaration === undefined || declaration.definition_hash !== result.definitionHash) return { state: 'awaiting_declaration' };
+  if (declaration === undefined || declaration.definition_hash !== result.definitionHash)
+    return { state: 'awaiting_declaration' };
   const current = declaration.subject === result.subject;
   if (!current) return { state: 'reopened', declaration: { ...declaration, current } };
-  return { state: declaration.conclusion === 'met' ? 'declared_met' : 'declared_unmet', declaration: { ...declaration, current } };
+  return {
+    state: declaration.conclusion === 'met' ? 'declared_met' : 'declared_unmet',
+    declaration: { ...declaration, current },
+  };
 }
 
 /**
@@ -74,7 +88,12 @@ export function stateOf(result: Pick<CheckpointResult, 'definitionHash' | 'subje
  * is new or its definition changed), a declaration is bound to the question's definition and subject as they are
  * now, and entries of checkpoints that no longer exist go. Pure: the caller writes it.
  */
-export function syncStore(store: QuestionStore, evaluation: CheckpointEvaluation, declarations: Declarations, now: string): QuestionStore {
+export function syncStore(
+  store: QuestionStore,
+  evaluation: CheckpointEvaluation,
+  declarations: Declarations,
+  now: string,
+): QuestionStore {
   const questions: Record<string, StoredQuestion> = {};
   const defined = new Set(evaluation.results.map((r) => r.id));
   for (const [id, q] of Object.entries(store.questions)) if (defined.has(id)) questions[id] = q;
@@ -92,8 +111,21 @@ export function syncStore(store: QuestionStore, evaluation: CheckpointEvaluation
       ...(same && previous.declaration ? { declaration: previous.declaration } : {}),
     };
     const unmet = declarations.unmet.find((u) => u.id === r.id);
-    if (declarations.met.includes(r.id)) entry.declaration = { conclusion: 'met', declared_at: now, definition_hash: r.definitionHash, subject: r.subject };
-    else if (unmet) entry.declaration = { conclusion: 'unmet', why: unmet.why, declared_at: now, definition_hash: r.definitionHash, subject: r.subject };
+    if (declarations.met.includes(r.id))
+      entry.declaration = {
+        conclusion: 'met',
+        declared_at: now,
+        definition_hash: r.definitionHash,
+        subject: r.subject,
+      };
+    else if (unmet)
+      entry.declaration = {
+        conclusion: 'unmet',
+        why: unmet.why,
+        declared_at: now,
+        definition_hash: r.definitionHash,
+        subject: r.subject,
+      };
     questions[r.id] = entry;
   }
   return { format: STORE_FORMAT, questions };
@@ -119,6 +151,9 @@ export function declarationsIdentity(store: QuestionStore): string {
  * Whether a Proof marker was recorded with the declarations the checkout holds now (a marker from before
  * checkpoints: none). Cheap: one small file, no hashing — done's reuse path asks it.
  */
-export async function declarationsCurrent(marker: { checkpoint_declarations?: string }, gitDir: string): Promise<boolean> {
+export async function declarationsCurrent(
+  marker: { checkpoint_declarations?: string },
+  gitDir: string,
+): Promise<boolean> {
   return (marker.checkpoint_declarations ?? '[]') === declarationsIdentity(await readStore(gitDir));
 }

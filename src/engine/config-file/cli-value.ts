@@ -19,7 +19,8 @@ export function parseCliValue(raw: string, path: readonly string[]): TomlValue {
   }
   const accepts = explainKey(path)?.accepts;
   const type = jsonType(parsed);
-  if (accepts && accepts.has('string') && !accepts.has(type) && !(type === 'integer' && accepts.has('number'))) return raw;
+  if (accepts && accepts.has('string') && !accepts.has(type) && !(type === 'integer' && accepts.has('number')))
+    return raw;
   return parsed as TomlValue;
 }
 

@@ -15,13 +15,23 @@ export interface ConfigLocation {
   path: string;
 }
 
-export type Located = { ok: true; location: ConfigLocation } | { ok: false; refusal: Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'> };
+export type Located =
+  | { ok: true; location: ConfigLocation }
+  | { ok: false; refusal: Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'> };
 
 export function locateConfigFile(resolution: Resolution): Located {
-  if (resolution.ok) return { ok: true, location: { root: resolution.project.root, path: resolution.project.configPath } };
+  if (resolution.ok)
+    return { ok: true, location: { root: resolution.project.root, path: resolution.project.configPath } };
   const checkout = resolution.partial.checkout;
-  if (checkout) return { ok: true, location: { root: checkout.root, path: resolution.partial.configPath ?? join(checkout.root, CONFIG_FILE) } };
-  return { ok: false, refusal: resolution.refusal as Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'> };
+  if (checkout)
+    return {
+      ok: true,
+      location: { root: checkout.root, path: resolution.partial.configPath ?? join(checkout.root, CONFIG_FILE) },
+    };
+  return {
+    ok: false,
+    refusal: resolution.refusal as Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'>,
+  };
 }
 
 export type ConfigText =
@@ -46,24 +56,46 @@ export async function readConfigText(path: string): Promise<ConfigText> {
   }
   const bom = text.startsWith('\uFEFF');
   const mode = (await stat(path).catch(() => undefined))?.mode;
-  return { ok: true, exists: true, text: bom ? text.slice(1) : text, bom, mode: mode === undefined ? undefined : mode & 0o7777 };
+  return {
+    ok: true,
+    exists: true,
+    text: bom ? text.slice(1) : text,
+    bom,
+    mode: mode === undefined ? undefined : mode & 0o7777,
+  };
 }
 
 /** undefined when `path` can be written (replaced through a temp file beside it); else the path that cannot, and why. */
-export async function writeProblem(path: string, exists: boolean): Promise<{ target: string; code: string } | undefined> {
+export async function writeProblem(
+  path: string,
+  exists: boolean,
+): Promise<{ target: string; code: string } | undefined> {
   const target = exists ? await realpath(path).catch(() => path) : path;
   if (exists) {
-    const denied = await access(target, constants.W_OK).then(() => undefined, (e: unknown) => errorCode(e) ?? 'EACCES');
+    const denied = await access(target, constants.W_OK).then(
+      () => undefined,
+      (e: unknown) => errorCode(e) ?? 'EACCES',
+    );
     if (denied) return { target, code: denied };
   }
   const dir = dirname(target);
-  const denied = await access(dir, constants.W_OK).then(() => undefined, (e: unknown) => errorCode(e) ?? 'EACCES');
+  const denied = await access(dir, constants.W_OK).then(
+    () => undefined,
+    (e: unknown) => errorCode(e) ?? 'EACCES',
+  );
   return denied ? { target: dir, code: denied } : undefined;
 }
 
 /** Replaces the file's bytes atomically (temp file beside it, then rename), keeping its permission bits. */
-export async function writeConfigText(path: string, text: string, previous: { exists: boolean; bom: boolean; mode: number | undefined }, env: Readonly<Record<string, string | undefined>> = {}, fault = 'config:write'): Promise<void> {
-  if (faultRequested(env, fault)) throw Object.assign(new Error(`fault injected at ${fault} (DISCERN_FAULT)`), { code: 'EACCES' });
+export async function writeConfigText(
+  path: string,
+  text: string,
+  previous: { exists: boolean; bom: boolean; mode: number | undefined },
+  env: Readonly<Record<string, string | undefined>> = {},
+  fault = 'config:write',
+): Promise<void> {
+  if (faultRequested(env, fault))
+    throw Object.assign(new Error(`fault injected at ${fault} (DISCERN_FAULT)`), { code: 'EACCES' });
   const target = previous.exists ? await realpath(path).catch(() => path) : path;
   const bytes = new TextEncoder().encode(previous.bom ? `\uFEFF${text}` : text);
   await writeFileAtomic(target, bytes, previous.mode !== undefined ? { mode: previous.mode } : {});

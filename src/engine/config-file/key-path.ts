@@ -15,7 +15,8 @@ export function parseKeyPath(key: string): KeyPath {
     if (equals < 0 || parts.length === 0 || !shape) return { ok: false, problem: 'it is not a dotted key' };
     return { ok: true, path: parts.map((t) => t.name ?? '') };
   } catch (error) {
-    if (error instanceof TomlEditError) return { ok: false, problem: 'it is not a dotted key (quote a part that holds spaces or dots)' };
+    if (error instanceof TomlEditError)
+      return { ok: false, problem: 'it is not a dotted key (quote a part that holds spaces or dots)' };
     throw error;
   }
 }

@@ -35,7 +35,8 @@ export function explainKey(path: readonly string[]): KeyInfo | undefined {
   const described = resolve(node);
   const flat = branches(node);
   const info: KeyInfo = { type: typeWords(node), accepts: new Set(flat.flatMap(jsonTypes)) };
-  const description = str(node['description']) ?? str(described['description']) ?? flat.map((b) => str(b['description'])).find(Boolean);
+  const description =
+    str(node['description']) ?? str(described['description']) ?? flat.map((b) => str(b['description'])).find(Boolean);
   if (description) info.description = description;
   const fallback = 'default' in node ? node['default'] : described['default'];
   if (fallback !== undefined) info.default = fallback;

@@ -9,5 +9,8 @@ export function closeKeys(wanted: string, candidates: Iterable<string>, limit = 
     const distance = editDistance(wanted.toLowerCase(), key.toLowerCase()) - (key.startsWith(`${wanted}.`) ? 2 : 0);
     if (distance <= Math.max(2, Math.ceil(wanted.length * 0.25))) scored.push({ key, distance });
   }
-  return scored.sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key)).slice(0, limit).map((s) => s.key);
+  return scored
+    .sort((a, b) => a.distance - b.distance || a.key.localeCompare(b.key))
+    .slice(0, limit)
+    .map((s) => s.key);
 }

@@ -36,5 +36,9 @@ function walk(value: unknown, prefix: readonly string[], tables: boolean): strin
 }
 
 export function subsections(value: unknown): string[] {
-  return isTable(value) ? Object.entries(value).filter(([, v]) => isTable(v)).map(([k]) => k) : [];
+  return isTable(value)
+    ? Object.entries(value)
+        .filter(([, v]) => isTable(v))
+        .map(([k]) => k)
+    : [];
 }

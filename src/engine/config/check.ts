@@ -60,25 +60,35 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
   if (!decoded.ok) {
     const problem = decoded.problem;
     checks.push({ name: 'syntax', status: 'fail', detail: problem.message });
-    for (const name of ['schema', 'globs', 'pre_authorized', 'trunk', 'commands'] as const) checks.push({ name, status: 'skipped', detail: 'the text is not TOML' });
+    for (const name of ['schema', 'globs', 'pre_authorized', 'trunk', 'commands'] as const)
+      checks.push({ name, status: 'skipped', detail: 'the text is not TOML' });
     return { errors: problem.issues, warnings: [], checks, slug: 'invalid_toml' };
   }
   checks.push({ name: 'syntax', status: 'ok', detail: 'valid TOML' });
   const { text, value } = decoded;
 
   const schema = schemaIssues(value, text, file);
-  checks.push(schema.length === 0 ? { name: 'schema', status: 'ok', detail: 'every key and value fits the discern.toml schema' } : { name: 'schema', status: 'fail', detail: `${count(schema.length, 'problem')}: ${summary(schema)}` });
+  checks.push(
+    schema.length === 0
+      ? { name: 'schema', status: 'ok', detail: 'every key and value fits the discern.toml schema' }
+      : { name: 'schema', status: 'fail', detail: `${count(schema.length, 'problem')}: ${summary(schema)}` },
+  );
   const candidate = schema.length === 0 ? (value as DiscernConfig) : withoutProblems(value, schema, text, file);
   const partly = schema.length > 0 ? ' (on the rest of the text, with the schema problems left out)' : '';
 
   const errors: DiscernConfigIssue[] = [...schema.map(({ keys: _keys, ...issue }) => issue)];
   const warnings: DiscernConfigIssue[] = [];
   if (candidate === undefined) {
-    for (const name of ['globs', 'pre_authorized', 'trunk', 'commands'] as const) checks.push({ name, status: 'skipped', detail: 'the schema problems must be fixed first' });
+    for (const name of ['globs', 'pre_authorized', 'trunk', 'commands'] as const)
+      checks.push({ name, status: 'skipped', detail: 'the schema problems must be fixed first' });
   } else {
     const globs = globIssues(candidate, text);
     errors.push(...globs);
-    checks.push(globs.length === 0 ? { name: 'globs', status: 'ok', detail: `every glob compiles${partly}` } : { name: 'globs', status: 'fail', detail: `${count(globs.length, 'glob')} cannot be used: ${summary(globs)}` });
+    checks.push(
+      globs.length === 0
+        ? { name: 'globs', status: 'ok', detail: `every glob compiles${partly}` }
+        : { name: 'globs', status: 'fail', detail: `${count(globs.length, 'glob')} cannot be used: ${summary(globs)}` },
+    );
 
     const scopes = preAuthorizedIssues(candidate, text);
     errors.push(...scopes);
@@ -86,7 +96,14 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
     checks.push(
       scopes.length > 0
         ? { name: 'pre_authorized', status: 'fail', detail: summary(scopes) }
-        : { name: 'pre_authorized', status: 'ok', detail: granted === 0 ? 'no standing authority is granted' : `every pre_authorized name is a [scopes] table${partly}` },
+        : {
+            name: 'pre_authorized',
+            status: 'ok',
+            detail:
+              granted === 0
+                ? 'no standing authority is granted'
+                : `every pre_authorized name is a [scopes] table${partly}`,
+          },
     );
 
     const repository = options.repository;
@@ -99,21 +116,46 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
         checks.push({ name: 'trunk', status: 'skipped', detail: '[repository] trunk has a schema problem' });
       } else {
         const trunk = await trunkIssue(candidate, text, file, repository, options);
-        if (trunk === undefined) checks.push({ name: 'trunk', status: 'ok', detail: `the trunk "${chooseTrunk(candidate, options.env).name}" exists` });
+        if (trunk === undefined)
+          checks.push({
+            name: 'trunk',
+            status: 'ok',
+            detail: `the trunk "${chooseTrunk(candidate, options.env).name}" exists`,
+          });
         else {
           (trunk.severity === 'error' ? errors : warnings).push(trunk.issue);
-          checks.push({ name: 'trunk', status: trunk.severity === 'error' ? 'fail' : 'warn', detail: trunk.issue.message });
+          checks.push({
+            name: 'trunk',
+            status: trunk.severity === 'error' ? 'fail' : 'warn',
+            detail: trunk.issue.message,
+          });
         }
       }
       const commands = await commandIssues(candidate, text, repository.root, options.env);
       warnings.push(...commands);
-      checks.push(commands.length === 0 ? { name: 'commands', status: 'ok', detail: `every job's program resolves${partly}` } : { name: 'commands', status: 'warn', detail: `${count(commands.length, 'command')} may not run: ${summary(commands)}` });
+      checks.push(
+        commands.length === 0
+          ? { name: 'commands', status: 'ok', detail: `every job's program resolves${partly}` }
+          : {
+              name: 'commands',
+              status: 'warn',
+              detail: `${count(commands.length, 'command')} may not run: ${summary(commands)}`,
+            },
+      );
     }
   }
   errors.sort(inFileOrder);
   warnings.sort(inFileOrder);
-  const slug = errors.length === 0 ? undefined : schema.some((i) => i.kind === 'unknown_key') ? 'unknown_key' : 'invalid_config';
-  return { errors, warnings, checks, ...(slug ? { slug } : {}), ...(errors.length === 0 ? { config: value as DiscernConfig } : {}), text };
+  const slug =
+    errors.length === 0 ? undefined : schema.some((i) => i.kind === 'unknown_key') ? 'unknown_key' : 'invalid_config';
+  return {
+    errors,
+    warnings,
+    checks,
+    ...(slug ? { slug } : {}),
+    ...(errors.length === 0 ? { config: value as DiscernConfig } : {}),
+    text,
+  };
 }
 
 /**
@@ -121,7 +163,12 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
  * it, so indices stay meaningful), repeated while removing one problem exposes another (a table left without a
  * required key). Undefined when no valid remainder is found.
  */
-function withoutProblems(value: unknown, issues: readonly LocatedIssue[], text: string, file: string): DiscernConfig | undefined {
+function withoutProblems(
+  value: unknown,
+  issues: readonly LocatedIssue[],
+  text: string,
+  file: string,
+): DiscernConfig | undefined {
   const copy = structuredClone(value) as Record<string, unknown>;
   let pending = issues;
   for (let round = 0; round < 8; round++) {
@@ -165,15 +212,33 @@ async function trunkIssue(
   const run = { cwd: repository.root, env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
   if (await localBranchExists(repository.commonDir, trunk.name, run)) return undefined;
   const keys = trunk.source === 'config' ? ['repository', 'trunk'] : [];
-  const from = trunk.source === 'env' ? ' (from DISCERN_TRUNK)' : trunk.source === 'default' ? ' (the default, as [repository] trunk is not set)' : '';
-  const listed = await git(['for-each-ref', '--count=6', '--format=%(refname:short)', 'refs/heads/'], run).catch(() => undefined);
+  const from =
+    trunk.source === 'env'
+      ? ' (from DISCERN_TRUNK)'
+      : trunk.source === 'default'
+        ? ' (the default, as [repository] trunk is not set)'
+        : '';
+  const listed = await git(['for-each-ref', '--count=6', '--format=%(refname:short)', 'refs/heads/'], run).catch(
+    () => undefined,
+  );
   const branches = listed?.code === 0 ? listed.stdout.split('\n').filter((b) => b.length > 0) : [];
   if (branches.length === 0) {
-    return { severity: 'warning', issue: at(text, keys, { kind: 'no_trunk', path: keys.length > 0 ? dotted(keys) : file, message: `"${trunk.name}"${from} is not a branch yet: the repository has no commit, and its first commit on "${trunk.name}" creates it` }) };
+    return {
+      severity: 'warning',
+      issue: at(text, keys, {
+        kind: 'no_trunk',
+        path: keys.length > 0 ? dotted(keys) : file,
+        message: `"${trunk.name}"${from} is not a branch yet: the repository has no commit, and its first commit on "${trunk.name}" creates it`,
+      }),
+    };
   }
   return {
     severity: 'error',
-    issue: at(text, keys, { kind: 'no_trunk', path: keys.length > 0 ? dotted(keys) : file, message: `"${trunk.name}"${from} is not a branch of this repository (its branches: ${branches.slice(0, 5).join(', ')}${branches.length > 5 ? ', …' : ''})` }),
+    issue: at(text, keys, {
+      kind: 'no_trunk',
+      path: keys.length > 0 ? dotted(keys) : file,
+      message: `"${trunk.name}"${from} is not a branch of this repository (its branches: ${branches.slice(0, 5).join(', ')}${branches.length > 5 ? ', …' : ''})`,
+    }),
   };
 }
 

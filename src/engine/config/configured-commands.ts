@@ -18,11 +18,31 @@ export interface ConfiguredCommand {
 
 export function configuredCommands(config: DiscernConfig): ConfiguredCommand[] {
   return [
-    ...configuredJobs(config).map((job) => ({ name: `job:${job.name}`, what: `${job.stage} stage`, commands: job.commands, key: ['jobs', job.name] })),
-    ...configuredGenerators(config).map((g) => ({ name: `generated:${g.name}`, what: 'generator', commands: g.commands, key: ['generated', g.name, 'run'] })),
-    ...configuredStandards(config).map((s) => ({ name: `standard:${s.name}`, what: 'standard', commands: s.commands, key: ['standards', s.name, 'run'] })),
+    ...configuredJobs(config).map((job) => ({
+      name: `job:${job.name}`,
+      what: `${job.stage} stage`,
+      commands: job.commands,
+      key: ['jobs', job.name],
+    })),
+    ...configuredGenerators(config).map((g) => ({
+      name: `generated:${g.name}`,
+      what: 'generator',
+      commands: g.commands,
+      key: ['generated', g.name, 'run'],
+    })),
+    ...configuredStandards(config).map((s) => ({
+      name: `standard:${s.name}`,
+      what: 'standard',
+      commands: s.commands,
+      key: ['standards', s.name, 'run'],
+    })),
     ...Object.entries(config.scopes ?? {})
       .filter(([, scope]) => scope?.gate !== undefined)
-      .map(([name, scope]) => ({ name: `scope:${name}`, what: 'scope gate', commands: commandList(scope?.gate), key: ['scopes', name, 'gate'] })),
+      .map(([name, scope]) => ({
+        name: `scope:${name}`,
+        what: 'scope gate',
+        commands: commandList(scope?.gate),
+        key: ['scopes', name, 'gate'],
+      })),
   ];
 }

@@ -13,7 +13,12 @@ export function configuredGenerators(config: DiscernConfig): GeneratorDefinition
   const out: GeneratorDefinition[] = [];
   for (const [name, table] of Object.entries(config.generated ?? {})) {
     if (table === undefined) continue;
-    out.push({ name, paths: table.paths, commands: commandList(table.run), ...(table.timeout !== undefined ? { timeout: table.timeout } : {}) });
+    out.push({
+      name,
+      paths: table.paths,
+      commands: commandList(table.run),
+      ...(table.timeout !== undefined ? { timeout: table.timeout } : {}),
+    });
   }
   return out;
 }

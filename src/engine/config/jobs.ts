@@ -14,14 +14,17 @@ export interface JobDefinition {
 }
 
 // No prototype: a job named `constructor` or `toString` is a custom job, not one whose stage is a function.
-export const KNOWN_JOB_STAGES: Readonly<Record<string, JobStage>> = Object.assign(Object.create(null) as Record<string, JobStage>, {
-  format: 'fix',
-  build: 'build',
-  lint: 'check',
-  typecheck: 'check',
-  test: 'test',
-  smoke: 'test',
-} satisfies Record<string, JobStage>);
+export const KNOWN_JOB_STAGES: Readonly<Record<string, JobStage>> = Object.assign(
+  Object.create(null) as Record<string, JobStage>,
+  {
+    format: 'fix',
+    build: 'build',
+    lint: 'check',
+    typecheck: 'check',
+    test: 'test',
+    smoke: 'test',
+  } satisfies Record<string, JobStage>,
+);
 
 export function configuredJobs(config: DiscernConfig): JobDefinition[] {
   const jobs: JobDefinition[] = [];

@@ -16,16 +16,23 @@ export interface KnownValid {
 
 export function knownValidIn(dir: string): KnownValid {
   const content = (text: string): string => `${CONFIG_SCHEMA_DIGEST}\n${text}`;
-  const path = (text: string): string => join(dir, `${fnv1a(content(text), 0x811c9dc5)}${fnv1a(content(text), 0x01000193)}-${text.length}`);
+  const path = (text: string): string =>
+    join(dir, `${fnv1a(content(text), 0x811c9dc5)}${fnv1a(content(text), 0x01000193)}-${text.length}`);
   return {
-    has: (text) => readFile(path(text), 'utf8').then((stored) => stored === content(text), () => false),
+    has: (text) =>
+      readFile(path(text), 'utf8').then(
+        (stored) => stored === content(text),
+        () => false,
+      ),
     add: async (text) => {
       try {
         await mkdir(dir, { recursive: true });
         await writeFile(path(text), content(text));
         const names = await readdir(dir);
         if (names.length > KEPT + 8) {
-          const aged = await Promise.all(names.map(async (n) => ({ n, t: (await stat(join(dir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+          const aged = await Promise.all(
+            names.map(async (n) => ({ n, t: (await stat(join(dir, n)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })),
+          );
           aged.sort((a, b) => a.t - b.t);
           await Promise.all(aged.slice(0, aged.length - KEPT).map((a) => rm(join(dir, a.n), { force: true })));
         }

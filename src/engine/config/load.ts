@@ -10,23 +10,35 @@ import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types
 import { decodeToml } from './toml.js';
 import type { KnownValid } from './known-valid.js';
 
-export type ConfigProblemSlug = 'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed' | 'renamed_config_key' | 'schema_version_too_new';
+export type ConfigProblemSlug =
+  'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed' | 'renamed_config_key' | 'schema_version_too_new';
 
 export type ConfigLoad =
   | { ok: true; config: DiscernConfig; text: string }
   | { ok: false; error: ConfigProblemSlug; message: string; where: string; issues: DiscernConfigIssue[] };
 
-export async function loadConfig(path: string, displayName = 'discern.toml', options: { knownValid?: KnownValid } = {}): Promise<ConfigLoad> {
+export async function loadConfig(
+  path: string,
+  displayName = 'discern.toml',
+  options: { knownValid?: KnownValid } = {},
+): Promise<ConfigLoad> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return { ok: false, error: 'read_failed', message: `${displayName} cannot be read (${code}).`, where: path, issues: [{ path: displayName, message: `cannot be read (${code})` }] };
+    return {
+      ok: false,
+      error: 'read_failed',
+      message: `${displayName} cannot be read (${code}).`,
+      where: path,
+      issues: [{ path: displayName, message: `cannot be read (${code})` }],
+    };
   }
   const decoded = decodeToml(bytes, displayName);
   if (!decoded.ok) return decoded.problem;
-  if (options.knownValid && (await options.knownValid.has(decoded.text))) return { ok: true, config: decoded.value as DiscernConfig, text: decoded.text };
+  if (options.knownValid && (await options.knownValid.has(decoded.text)))
+    return { ok: true, config: decoded.value as DiscernConfig, text: decoded.text };
   const { validateDecoded } = await import('./validate.js');
   const { schemaVersionProblem } = await import('./schema-version.js');
   const versioned = schemaVersionProblem(decoded.value, decoded.text, displayName);

@@ -27,7 +27,8 @@ export function locateKey(text: string, path: readonly string[]): Location | und
       consider(table, { line: index + 1, column: raw.indexOf('[') + 1 });
       return;
     }
-    const assignment = /^(\s*)((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=/.exec(line);
+    const assignment =
+      /^(\s*)((?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_-]+))*)\s*=/.exec(line);
     if (!assignment) return;
     const keys = [...table, ...splitDotted(assignment[2] ?? '')];
     consider(keys, { line: index + 1, column: (assignment[1]?.length ?? 0) + 1 });
@@ -52,7 +53,8 @@ function splitDotted(text: string): string[] {
   const keys: string[] = [];
   const pattern = /\s*("([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(\.|$)/gy;
   let match: RegExpExecArray | null;
-  while ((match = pattern.exec(text)) !== null && match[0].length > 0) keys.push(match[2] ?? match[3] ?? match[4] ?? '');
+  while ((match = pattern.exec(text)) !== null && match[0].length > 0)
+    keys.push(match[2] ?? match[3] ?? match[4] ?? '');
   return keys;
 }
 

@@ -15,10 +15,21 @@ export type ResolvableProject = Pick<Project, 'root' | 'config'> & { trunk: Pick
 export function resolvedConfig(project: ResolvableProject): DiscernResolvedConfig {
   const config = project.config;
   return {
-    project: { name: config.project?.name ?? basename(project.root), ...(config.project?.slug ? { slug: config.project.slug } : {}) },
-    repository: { trunk: project.trunk.name, trunk_source: project.trunk.source, branch_prefix: config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX },
+    project: {
+      name: config.project?.name ?? basename(project.root),
+      ...(config.project?.slug ? { slug: config.project.slug } : {}),
+    },
+    repository: {
+      trunk: project.trunk.name,
+      trunk_source: project.trunk.source,
+      branch_prefix: config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
+    },
     jobs: configuredJobs(config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
-    scopes: scopeDefinitions(config).map((scope) => ({ ...scope, paths: [...scope.paths], gate: commandList(config.scopes?.[scope.name]?.gate) })),
+    scopes: scopeDefinitions(config).map((scope) => ({
+      ...scope,
+      paths: [...scope.paths],
+      gate: commandList(config.scopes?.[scope.name]?.gate),
+    })),
     map: { dir: config.map?.dir ?? DEFAULT_MAP_DIR },
   };
 }

@@ -23,14 +23,29 @@ export function schemaVersionProblem(value: unknown, text: string, file: string)
   const version = declaredVersion(value);
   if (Number.isInteger(version) && version > CONFIG_SCHEMA_VERSION) {
     const at = locateKey(text, ['meta', 'schema_version']);
-    const issue: DiscernConfigIssue = { path: 'meta.schema_version', message: `is ${version}; this discern reads up to ${CONFIG_SCHEMA_VERSION}`, ...(at ? { line: at.line, column: at.column } : {}) };
-    return { ok: false, error: 'schema_version_too_new', message: `${file} was written for a newer discern: its [meta] schema_version is ${version}, and this discern reads formats up to ${CONFIG_SCHEMA_VERSION}.`, where: where(issue), issues: [issue] };
+    const issue: DiscernConfigIssue = {
+      path: 'meta.schema_version',
+      message: `is ${version}; this discern reads up to ${CONFIG_SCHEMA_VERSION}`,
+      ...(at ? { line: at.line, column: at.column } : {}),
+    };
+    return {
+      ok: false,
+      error: 'schema_version_too_new',
+      message: `${file} was written for a newer discern: its [meta] schema_version is ${version}, and this discern reads formats up to ${CONFIG_SCHEMA_VERSION}.`,
+      where: where(issue),
+      issues: [issue],
+    };
   }
   const renames = pendingRenames(value, version);
   if (renames.length === 0) return undefined;
   const issues = renames.map((r) => {
     const at = locateKey(text, [...r.from]);
-    return { kind: 'unknown_key' as const, path: dotted(r.from), message: `was renamed to \`${dotted(r.to)}\``, ...(at ? { line: at.line, column: at.column } : {}) };
+    return {
+      kind: 'unknown_key' as const,
+      path: dotted(r.from),
+      message: `was renamed to \`${dotted(r.to)}\``,
+      ...(at ? { line: at.line, column: at.column } : {}),
+    };
   });
   const first = issues[0] as DiscernConfigIssue;
   return {

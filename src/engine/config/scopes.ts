@@ -8,6 +8,10 @@ import { scopeDefinitions } from './scope-definitions.js';
 export function compiledScopes(config: DiscernConfig): { scopes: CompiledScope[]; issues: DiscernConfigIssue[] } {
   const definitions = scopeDefinitions(config);
   const { scopes, problems } = compileScopes(definitions);
-  const issues = problems.map((p) => ({ kind: 'invalid_config' as const, path: dotted(['scopes', p.scope, 'paths', String(p.index)]), message: `pattern "${p.pattern}" ${p.reason}` }));
+  const issues = problems.map((p) => ({
+    kind: 'invalid_config' as const,
+    path: dotted(['scopes', p.scope, 'paths', String(p.index)]),
+    message: `pattern "${p.pattern}" ${p.reason}`,
+  }));
   return { scopes, issues };
 }

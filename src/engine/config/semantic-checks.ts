@@ -34,20 +34,37 @@ export function preAuthorizedIssues(config: DiscernConfig, text: string): Discer
 }
 
 /** Each job's, generator's, standard's and scope gate's program, looked up as doctor does: warnings. */
-export async function commandIssues(config: DiscernConfig, text: string, root: string, env: Readonly<Record<string, string | undefined>>): Promise<DiscernConfigIssue[]> {
+export async function commandIssues(
+  config: DiscernConfig,
+  text: string,
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DiscernConfigIssue[]> {
   const entries: { keys: string[]; commands: string[] }[] = [
     ...configuredJobs(config).map((j) => ({ keys: ['jobs', j.name], commands: j.commands })),
     ...configuredGenerators(config).map((g) => ({ keys: ['generated', g.name, 'run'], commands: g.commands })),
     ...configuredStandards(config).map((s) => ({ keys: ['standards', s.name, 'run'], commands: s.commands })),
-    ...Object.entries(config.scopes ?? {}).map(([name, scope]) => ({ keys: ['scopes', name, 'gate'], commands: commandList(scope?.gate) })),
-    ...(config.repository?.ensure ?? []).map((c, i) => ({ keys: ['repository', 'ensure', String(i)], commands: commandList(c) })),
+    ...Object.entries(config.scopes ?? {}).map(([name, scope]) => ({
+      keys: ['scopes', name, 'gate'],
+      commands: commandList(scope?.gate),
+    })),
+    ...(config.repository?.ensure ?? []).map((c, i) => ({
+      keys: ['repository', 'ensure', String(i)],
+      commands: commandList(c),
+    })),
   ];
   const issues: DiscernConfigIssue[] = [];
   for (const entry of entries) {
     for (const command of entry.commands) {
       const resolution = await resolveCommand(command, root, env);
       if (resolution.status === 'ok') continue;
-      issues.push(at(text, entry.keys, { kind: 'command_not_found', path: dotted(entry.keys), message: `\`${command}\`: ${resolution.detail}. ${resolution.fix}` }));
+      issues.push(
+        at(text, entry.keys, {
+          kind: 'command_not_found',
+          path: dotted(entry.keys),
+          message: `\`${command}\`: ${resolution.detail}. ${resolution.fix}`,
+        }),
+      );
     }
   }
   return issues;

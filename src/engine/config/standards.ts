@@ -3,7 +3,9 @@
 import type { DiscernConfig } from '../../../generated/types.js';
 import { commandList } from './commands.js';
 
-export type StandardPer = { kind: 'metric'; metric: string } | { kind: 'extent'; extent: 'files' | 'lines' | 'words' | 'bytes'; pathspecs: string[] };
+export type StandardPer =
+  | { kind: 'metric'; metric: string }
+  | { kind: 'extent'; extent: 'files' | 'lines' | 'words' | 'bytes'; pathspecs: string[] };
 
 export interface StandardDefinition {
   name: string;
@@ -52,11 +54,22 @@ export function standardDefinition(name: string, table: StandardTable): Standard
  * without moving the limit, so against the trunk it counts as loosening.
  */
 export function measurementOf(def: StandardDefinition): Record<string, unknown> {
-  return { commands: def.commands, metric: def.metric, per: def.per ?? null, scale: def.scale, measure: def.measure, inputs: def.inputs ?? null };
+  return {
+    commands: def.commands,
+    metric: def.metric,
+    per: def.per ?? null,
+    scale: def.scale,
+    measure: def.measure,
+    inputs: def.inputs ?? null,
+  };
 }
 
 function perOf(per: NonNullable<NonNullable<NonNullable<DiscernConfig['standards']>[string]>['per']>): StandardPer {
   if (typeof per === 'string') return { kind: 'metric', metric: per };
   const [extent, spec] = Object.entries(per).find(([, v]) => v !== undefined) ?? ['files', []];
-  return { kind: 'extent', extent: extent as 'files' | 'lines' | 'words' | 'bytes', pathspecs: Array.isArray(spec) ? spec : [String(spec)] };
+  return {
+    kind: 'extent',
+    extent: extent as 'files' | 'lines' | 'words' | 'bytes',
+    pathspecs: Array.isArray(spec) ? spec : [String(spec)],
+  };
 }

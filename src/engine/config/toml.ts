@@ -4,7 +4,8 @@ import { parse, TomlError } from 'smol-toml';
 import type { ConfigLoad } from './load.js';
 import type { Location } from './locate.js';
 
-export type Decoded = { ok: true; text: string; value: unknown } | { ok: false; problem: Extract<ConfigLoad, { ok: false }> };
+export type Decoded =
+  { ok: true; text: string; value: unknown } | { ok: false; problem: Extract<ConfigLoad, { ok: false }> };
 
 export function decodeToml(bytes: Uint8Array, displayName: string): Decoded {
   let text: string;
@@ -17,7 +18,14 @@ export function decodeToml(bytes: Uint8Array, displayName: string): Decoded {
   try {
     value = parse(text);
   } catch (error) {
-    if (error instanceof TomlError) return { ok: false, problem: syntaxProblem(displayName, `is not valid TOML: ${tomlErrorReason(error)}.`, { line: error.line, column: error.column }) };
+    if (error instanceof TomlError)
+      return {
+        ok: false,
+        problem: syntaxProblem(displayName, `is not valid TOML: ${tomlErrorReason(error)}.`, {
+          line: error.line,
+          column: error.column,
+        }),
+      };
     throw error;
   }
   return { ok: true, text, value: JSON.parse(JSON.stringify(value)) as unknown };
@@ -30,7 +38,9 @@ function syntaxProblem(file: string, reason: string, at: Location | undefined): 
     error: 'invalid_toml',
     message: `${file} ${reason}${at ? ` (line ${at.line}, column ${at.column})` : ''}`,
     where,
-    issues: [{ kind: 'invalid_toml', path: file, message: reason, ...(at ? { line: at.line, column: at.column } : {}) }],
+    issues: [
+      { kind: 'invalid_toml', path: file, message: reason, ...(at ? { line: at.line, column: at.column } : {}) },
+    ],
   };
 }
 

@@ -25,7 +25,10 @@ function schemaProblem(file: string, text: string, errors: readonly ErrorObject[
   if (unknown.length > 0) {
     const issues = unknown
       .map((e) => {
-        const path = [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)];
+        const path = [
+          ...pointerKeys(e.instancePath),
+          String((e.params as { additionalProperty: string }).additionalProperty),
+        ];
         return issue('unknown_key', file, text, path, 'is not a key discern honours');
       })
       .sort(inFileOrder);
@@ -70,23 +73,35 @@ export function schemaIssues(value: unknown, text: string, file: string): Locate
   for (const e of errors) {
     if (COMBINATORS.has(e.keyword)) continue;
     if (e.keyword === 'additionalProperties') {
-      found.push({ keys: [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)], kind: 'unknown_key', error: e });
+      found.push({
+        keys: [...pointerKeys(e.instancePath), String((e.params as { additionalProperty: string }).additionalProperty)],
+        kind: 'unknown_key',
+        error: e,
+      });
     } else {
       found.push({ keys: pointerKeys(e.instancePath), kind: 'invalid_config', error: e });
     }
   }
   // Ajv reports a failed anyOf at the value it was applied to; every complaint at or below that value came from
   // one of its branches (a schemaPath cannot tell: below a $ref it starts again at the referenced definition).
-  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => pointerKeys(e.instancePath));
-  const inBranchAt = (keys: string[]): boolean => alternatives.some((a) => a.length <= keys.length && a.every((k, i) => keys[i] === k));
-  const under = (keys: string[], prefix: string[]): boolean => keys.length > prefix.length && prefix.every((k, i) => keys[i] === k);
+  const alternatives = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => pointerKeys(e.instancePath));
+  const inBranchAt = (keys: string[]): boolean =>
+    alternatives.some((a) => a.length <= keys.length && a.every((k, i) => keys[i] === k));
+  const under = (keys: string[], prefix: string[]): boolean =>
+    keys.length > prefix.length && prefix.every((k, i) => keys[i] === k);
   const same = (a: string[], b: string[]): boolean => a.length === b.length && a.every((k, i) => b[i] === k);
   const kept = found.filter((f) => {
     if (f.kind === 'unknown_key' || !inBranchAt(f.keys)) return true;
     // A branch that rejected the value outright, where a deeper problem shows which branch the value meant.
     if (found.some((o) => o !== f && under(o.keys, f.keys))) return false;
     // A type complaint from one branch, where another branch took the type and found something else wrong.
-    if (f.error.keyword === 'type' && found.some((o) => o !== f && same(o.keys, f.keys) && o.kind === 'invalid_config' && o.error.keyword !== 'type')) return false;
+    if (
+      f.error.keyword === 'type' &&
+      found.some((o) => o !== f && same(o.keys, f.keys) && o.kind === 'invalid_config' && o.error.keyword !== 'type')
+    )
+      return false;
     return true;
   });
   const issues: LocatedIssue[] = [];
@@ -96,7 +111,9 @@ export function schemaIssues(value: unknown, text: string, file: string): Locate
     if (f.error.keyword === 'type' && f.kind === 'invalid_config') {
       if (seen.has(`type:${id}`)) continue;
       seen.add(`type:${id}`);
-      const types = kept.filter((o) => o.error.keyword === 'type' && o.kind === 'invalid_config' && same(o.keys, f.keys)).flatMap((o) => String((o.error.params as { type: string }).type).split(','));
+      const types = kept
+        .filter((o) => o.error.keyword === 'type' && o.kind === 'invalid_config' && same(o.keys, f.keys))
+        .flatMap((o) => String((o.error.params as { type: string }).type).split(','));
       issues.push(located('invalid_config', file, text, f.keys, `must be ${typeList([...new Set(types)])}`));
       continue;
     }
@@ -125,13 +142,30 @@ function typeList(types: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? 'another type') : `${words.slice(0, -1).join(', ')} or ${words.at(-1) ?? ''}`;
 }
 
-function located(kind: LocatedIssue['kind'], file: string, text: string, keys: string[], message: string): LocatedIssue {
+function located(
+  kind: LocatedIssue['kind'],
+  file: string,
+  text: string,
+  keys: string[],
+  message: string,
+): LocatedIssue {
   return { ...issue(kind, file, text, keys, message), kind, keys };
 }
 
-function issue(kind: 'unknown_key' | 'invalid_config', file: string, text: string, path: string[], message: string): DiscernConfigIssue {
+function issue(
+  kind: 'unknown_key' | 'invalid_config',
+  file: string,
+  text: string,
+  path: string[],
+  message: string,
+): DiscernConfigIssue {
   const at = locateKey(text, path);
-  return { kind, path: path.length > 0 ? dotted(path) : file, message, ...(at ? { line: at.line, column: at.column } : {}) };
+  return {
+    kind,
+    path: path.length > 0 ? dotted(path) : file,
+    message,
+    ...(at ? { line: at.line, column: at.column } : {}),
+  };
 }
 
 /** Issues in the order a reader meets them in the file; unlocated ones last, by key. */
@@ -154,7 +188,9 @@ function explainFully(error: ErrorObject): string {
     case 'maxItems':
       return `has more than ${String(params['limit'])} entries`;
     case 'minLength':
-      return params['limit'] === 1 ? 'must not be empty' : `must be at least ${String(params['limit'])} characters long`;
+      return params['limit'] === 1
+        ? 'must not be empty'
+        : `must be at least ${String(params['limit'])} characters long`;
     case 'maxLength':
       return `must be at most ${String(params['limit'])} characters long`;
     case 'minimum':
@@ -167,7 +203,9 @@ function explainFully(error: ErrorObject): string {
       return 'lists the same entry twice';
     case 'minProperties':
     case 'maxProperties':
-      return params['limit'] === 1 && error.keyword === 'maxProperties' ? 'must have exactly one key' : error.message ?? 'has the wrong number of keys';
+      return params['limit'] === 1 && error.keyword === 'maxProperties'
+        ? 'must have exactly one key'
+        : (error.message ?? 'has the wrong number of keys');
     default:
       return explain(error);
   }
@@ -175,7 +213,9 @@ function explainFully(error: ErrorObject): string {
 
 /** With anyOf, Ajv reports every branch; the deepest non-combinator error is the most specific one. */
 export function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
-  const specific = [...errors].filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').sort((a, b) => b.instancePath.length - a.instancePath.length);
+  const specific = [...errors]
+    .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf')
+    .sort((a, b) => b.instancePath.length - a.instancePath.length);
   return specific[0] ?? errors[0];
 }
 
@@ -198,5 +238,10 @@ export function explain(error: ErrorObject): string {
 }
 
 export function pointerKeys(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

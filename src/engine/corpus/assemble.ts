@@ -19,7 +19,11 @@ const OVERVIEW = /^(readme|index)\.md$/i;
 const DESCRIPTION_LIMIT = 200;
 const UNORDERED = 1000;
 
-export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; problems: AssemblyProblem[]; frontMatter: Map<string, Record<string, FrontMatterValue>> } {
+export function assembleCorpus(files: readonly SourceFile[]): {
+  corpus: Corpus;
+  problems: AssemblyProblem[];
+  frontMatter: Map<string, Record<string, FrontMatterValue>>;
+} {
   const problems: AssemblyProblem[] = [];
   const frontMatter = new Map<string, Record<string, FrontMatterValue>>();
   const bodies = new Map<string, string>();
@@ -31,10 +35,22 @@ export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; 
       const read = readFrontMatter(split.frontMatter);
       if (read.ok) data = read.data;
       // The front matter starts on the file's second line, after the opening ---.
-      else problems.push({ kind: 'front-matter', path: file.path, pointer: '', message: `front matter, line ${read.line + 1} of the file: ${read.reason}; the page is listed without it` });
+      else
+        problems.push({
+          kind: 'front-matter',
+          path: file.path,
+          pointer: '',
+          message: `front matter, line ${read.line + 1} of the file: ${read.reason}; the page is listed without it`,
+        });
     }
     const typed = pageMeta(data);
-    for (const message of typed.problems) problems.push({ kind: 'front-matter', path: file.path, pointer: '', message: `front matter ${message}; it is ignored` });
+    for (const message of typed.problems)
+      problems.push({
+        kind: 'front-matter',
+        path: file.path,
+        pointer: '',
+        message: `front matter ${message}; it is ignored`,
+      });
     frontMatter.set(file.path, data);
     metas.set(file.path, typed.meta);
     bodies.set(file.path, split.body);
@@ -42,16 +58,31 @@ export function assembleCorpus(files: readonly SourceFile[]): { corpus: Corpus; 
   const paths = files.map((f) => f.path);
   const regionNames = regionNamesOf(paths, problems);
   const targets = targetsOf(paths, regionNames, problems);
-  const pages = paths.map((path) => page(path, targets.get(path) ?? path, regionNames, bodies.get(path) ?? '', metas.get(path) ?? {}));
+  const pages = paths.map((path) =>
+    page(path, targets.get(path) ?? path, regionNames, bodies.get(path) ?? '', metas.get(path) ?? {}),
+  );
   const regions = regionsOf(pages, regionNames);
   const order = new Map(regions.map((r, i) => [r.name, i]));
   // Within a region its overview (README.md or index.md) comes first, then front-matter order, then path.
-  const overview = (p: CorpusPage): number => (OVERVIEW.test(p.path.slice(p.path.indexOf('/') + 1)) && p.path.includes('/') ? 0 : 1);
-  pages.sort((a, b) => (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) || overview(a) - overview(b) || a.order - b.order || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const overview = (p: CorpusPage): number =>
+    OVERVIEW.test(p.path.slice(p.path.indexOf('/') + 1)) && p.path.includes('/') ? 0 : 1;
+  pages.sort(
+    (a, b) =>
+      (order.get(a.section) ?? -1) - (order.get(b.section) ?? -1) ||
+      overview(a) - overview(b) ||
+      a.order - b.order ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   return { corpus: { pages, regions }, problems, frontMatter };
 }
 
-function page(path: string, target: string, regionNames: ReadonlyMap<string, string>, body: string, meta: PageMeta): CorpusPage {
+function page(
+  path: string,
+  target: string,
+  regionNames: ReadonlyMap<string, string>,
+  body: string,
+  meta: PageMeta,
+): CorpusPage {
   const segments = path.split('/');
   const file = segments[segments.length - 1] ?? path;
   const slug = strippedName(file.replace(/\.md$/i, ''));

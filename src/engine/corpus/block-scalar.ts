@@ -16,14 +16,22 @@ export function blockHeader(raw: string): BlockHeader | undefined {
   if (!match) return undefined;
   const chomp = match[2] ?? match[5];
   const digit = match[3] ?? match[4];
-  return { style: match[1] === '|' ? '|' : '>', chomp: chomp === '-' ? 'strip' : chomp === '+' ? 'keep' : 'clip', indent: digit === undefined ? undefined : Number(digit) };
+  return {
+    style: match[1] === '|' ? '|' : '>',
+    chomp: chomp === '-' ? 'strip' : chomp === '+' ? 'keep' : 'clip',
+    indent: digit === undefined ? undefined : Number(digit),
+  };
 }
 
 /**
  * Reads the block's lines from `lines[start]` on: blank lines and lines indented at least as far as the block.
  * Returns the value and the index of the first line after the block.
  */
-export function readBlock(header: BlockHeader, lines: readonly string[], start: number): { value: string; next: number } {
+export function readBlock(
+  header: BlockHeader,
+  lines: readonly string[],
+  start: number,
+): { value: string; next: number } {
   let indent = header.indent;
   let end = start;
   for (; end < lines.length; end++) {
@@ -38,7 +46,8 @@ export function readBlock(header: BlockHeader, lines: readonly string[], start: 
   const content = header.style === '|' ? body.join('\n') : fold(body);
   const trailing = /\n*$/.exec(`${content}\n`)?.[0] ?? '\n';
   const text = content.replace(/\n+$/, '');
-  const value = text === '' ? '' : header.chomp === 'strip' ? text : header.chomp === 'clip' ? `${text}\n` : `${text}${trailing}`;
+  const value =
+    text === '' ? '' : header.chomp === 'strip' ? text : header.chomp === 'clip' ? `${text}\n` : `${text}${trailing}`;
   return { value, next: end };
 }
 

@@ -14,7 +14,14 @@ export function strippedName(segment: string): string {
 /** Each top-level folder's region name: its name without the number prefix, or the folder itself when taken. */
 export function regionNamesOf(paths: readonly string[], problems: AssemblyProblem[]): Map<string, string> {
   const dirs = [...new Set(paths.filter((p) => p.includes('/')).map((p) => p.split('/')[0] ?? ''))];
-  const grants = grantNames(dirs.map((dir) => ({ source: dir, candidates: [strippedName(dir)], exact: dir, distance: strippedName(dir) === dir ? 0 : 1 })));
+  const grants = grantNames(
+    dirs.map((dir) => ({
+      source: dir,
+      candidates: [strippedName(dir)],
+      exact: dir,
+      distance: strippedName(dir) === dir ? 0 : 1,
+    })),
+  );
   for (const dir of dirs) report(problems, dir, 'region', grants.get(dir));
   return new Map(dirs.map((dir) => [dir, grants.get(dir)?.name ?? dir]));
 }
@@ -23,14 +30,22 @@ export function regionNamesOf(paths: readonly string[], problems: AssemblyProble
  * Each page's target: region/…/slug with number prefixes and .md dropped; when another page has that, the path
  * without .md, and when even that is taken (a.md beside a.MD), the path itself.
  */
-export function targetsOf(paths: readonly string[], regionNames: ReadonlyMap<string, string>, problems: AssemblyProblem[]): Map<string, string> {
+export function targetsOf(
+  paths: readonly string[],
+  regionNames: ReadonlyMap<string, string>,
+  problems: AssemblyProblem[],
+): Map<string, string> {
   const requests = paths.map((path) => {
     const segments = path.split('/');
     const file = segments[segments.length - 1] ?? path;
     const stem = file.replace(/\.md$/i, '');
     const folders = segments.slice(0, -1);
-    const short = [...folders.map((dir, i) => (i === 0 ? (regionNames.get(dir) ?? dir) : strippedName(dir))), strippedName(stem)].join('/');
-    const renamed = [...folders, stem].filter((segment) => strippedName(segment) !== segment).length + (file.endsWith('.md') ? 0 : 1);
+    const short = [
+      ...folders.map((dir, i) => (i === 0 ? (regionNames.get(dir) ?? dir) : strippedName(dir))),
+      strippedName(stem),
+    ].join('/');
+    const renamed =
+      [...folders, stem].filter((segment) => strippedName(segment) !== segment).length + (file.endsWith('.md') ? 0 : 1);
     return { source: path, candidates: [short, [...folders, stem].join('/')], exact: path, distance: renamed };
   });
   const grants = grantNames(requests);
@@ -38,7 +53,12 @@ export function targetsOf(paths: readonly string[], regionNames: ReadonlyMap<str
   return new Map(paths.map((path) => [path, grants.get(path)?.name ?? path]));
 }
 
-function report(problems: AssemblyProblem[], source: string, what: 'region' | 'page', grant: NameGrant | undefined): void {
+function report(
+  problems: AssemblyProblem[],
+  source: string,
+  what: 'region' | 'page',
+  grant: NameGrant | undefined,
+): void {
   const displaced = grant?.displaced;
   if (grant === undefined || displaced === undefined) return;
   const message =
@@ -47,4 +67,3 @@ function report(problems: AssemblyProblem[], source: string, what: 'region' | 'p
       : `the target "${displaced.wanted}" belongs to ${displaced.by}, so this page is read as "${grant.name}"`;
   problems.push({ kind: 'name-collision', path: what === 'region' ? `${source}/` : source, pointer: '', message });
 }
-

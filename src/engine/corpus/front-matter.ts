@@ -6,7 +6,8 @@ import { blockHeader, readBlock } from './block-scalar.js';
 
 export type FrontMatterValue = string | number | boolean | string[];
 
-export type FrontMatterRead = { ok: true; data: Record<string, FrontMatterValue> } | { ok: false; line: number; reason: string };
+export type FrontMatterRead =
+  { ok: true; data: Record<string, FrontMatterValue> } | { ok: false; line: number; reason: string };
 
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/;
 // YAML lets a list's items sit at the key's own indentation (`aliases:` then `- a`) or deeper.
@@ -23,7 +24,8 @@ export function readFrontMatter(text: string): FrontMatterRead {
     if (item) {
       if (list === null) return { ok: false, line: i + 1, reason: 'a list item outside a list' };
       const raw = stripComment((item[1] ?? '').trim());
-      if (/^[[{]/.test(raw)) return { ok: false, line: i + 1, reason: 'list items must be text, not a nested list or mapping' };
+      if (/^[[{]/.test(raw))
+        return { ok: false, line: i + 1, reason: 'list items must be text, not a nested list or mapping' };
       // As in an inline list, an item reads as text: `- 2024` is the alias "2024".
       list.push(String(scalar(raw)));
       continue;
@@ -47,7 +49,12 @@ export function readFrontMatter(text: string): FrontMatterRead {
       continue;
     }
     const value = stripComment(raw);
-    if (value.startsWith('{')) return { ok: false, line: i + 1, reason: 'a {…} mapping is not read here; front matter keys hold text, numbers, true/false or lists' };
+    if (value.startsWith('{'))
+      return {
+        ok: false,
+        line: i + 1,
+        reason: 'a {…} mapping is not read here; front matter keys hold text, numbers, true/false or lists',
+      };
     if (value.startsWith('[')) {
       if (!value.endsWith(']')) return { ok: false, line: i + 1, reason: 'an inline list must end with ]' };
       const inner = value.slice(1, -1).trim();
@@ -62,7 +69,9 @@ export function readFrontMatter(text: string): FrontMatterRead {
 function scalar(raw: string): string | number | boolean {
   const text = stripComment(raw.trim());
   if (text.startsWith('"') && text.endsWith('"') && text.length >= 2) {
-    return text.slice(1, -1).replace(/\\(["\\/bfnrt])/g, (_m, c: string) => ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' })[c] ?? c);
+    return text
+      .slice(1, -1)
+      .replace(/\\(["\\/bfnrt])/g, (_m, c: string) => ({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' })[c] ?? c);
   }
   if (text.startsWith("'") && text.endsWith("'") && text.length >= 2) return text.slice(1, -1).replace(/''/g, "'");
   if (text === 'true') return true;

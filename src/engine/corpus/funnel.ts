@@ -30,9 +30,17 @@ export function funnel(corpus: IndexedCorpus, input: FunnelInput, targetPrefix?:
     else region = found.region;
   }
   if (input.search !== undefined) {
-    const scoped = page ? { scope: (d: { target: string }) => d.target === page?.target } : region ? { scope: (d: { section: string }) => d.section === region?.name } : {};
+    const scoped = page
+      ? { scope: (d: { target: string }) => d.target === page?.target }
+      : region
+        ? { scope: (d: { section: string }) => d.section === region?.name }
+        : {};
     const scopeName = page?.target ?? region?.name;
-    return { kind: 'search', outcome: search(corpus.index, input.search, scoped), ...(scopeName !== undefined ? { scope: scopeName } : {}) };
+    return {
+      kind: 'search',
+      outcome: search(corpus.index, input.search, scoped),
+      ...(scopeName !== undefined ? { scope: scopeName } : {}),
+    };
   }
   if (page) return { kind: 'page', page };
   if (region) {

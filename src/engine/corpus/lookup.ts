@@ -32,9 +32,11 @@ export function lookupTarget(bundle: Corpus, rawTarget: string, prefix?: string)
   const reason = refusalReason(rawTarget);
   if (reason !== undefined) return { kind: 'refused', reason };
   let target = rawTarget.trim().replace(/\/+$/, '');
-  if (prefix !== undefined && target.toLowerCase().startsWith(`${prefix.toLowerCase()}/`)) target = target.slice(prefix.length + 1);
+  if (prefix !== undefined && target.toLowerCase().startsWith(`${prefix.toLowerCase()}/`))
+    target = target.slice(prefix.length + 1);
 
-  const found = named(bundle, target, (a, b) => a === b) ?? named(bundle, target, (a, b) => a.toLowerCase() === b.toLowerCase());
+  const found =
+    named(bundle, target, (a, b) => a === b) ?? named(bundle, target, (a, b) => a.toLowerCase() === b.toLowerCase());
   if (found) return found;
   const withoutMd = target.replace(/\.md$/i, '').toLowerCase();
   const bySlug = bundle.pages.filter((p) => p.slug.toLowerCase() === withoutMd || p.id.toLowerCase() === withoutMd);
@@ -46,7 +48,10 @@ export function lookupTarget(bundle: Corpus, rawTarget: string, prefix?: string)
 /** A page by target or path (.md optional), else a region by name or folder, under one notion of "same". */
 function named(bundle: Corpus, target: string, same: (a: string, b: string) => boolean): TargetLookup | undefined {
   const withoutMd = target.replace(/\.md$/i, '');
-  const page = bundle.pages.find((p) => same(p.target, target) || same(p.target, withoutMd) || same(p.path, target) || same(p.path, `${withoutMd}.md`));
+  const page = bundle.pages.find(
+    (p) =>
+      same(p.target, target) || same(p.target, withoutMd) || same(p.path, target) || same(p.path, `${withoutMd}.md`),
+  );
   if (page) return { kind: 'page', page };
   const region = bundle.regions.find((r) => same(r.name, withoutMd) || same(r.dir, withoutMd));
   return region ? { kind: 'region', region } : undefined;

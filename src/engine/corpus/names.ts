@@ -21,7 +21,9 @@ export interface NameGrant {
 }
 
 export function grantNames(requests: readonly NameRequest[]): Map<string, NameGrant> {
-  const order = [...requests].sort((a, b) => a.distance - b.distance || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  const order = [...requests].sort(
+    (a, b) => a.distance - b.distance || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0),
+  );
   // Each granted name folded to lower case, as lookups fold it, with the source holding it.
   const folded = new Map<string, string>();
   const exact = new Set<string>();
@@ -32,7 +34,12 @@ export function grantNames(requests: readonly NameRequest[]): Map<string, NameGr
     const holder = preferred !== undefined && name !== preferred ? folded.get(preferred.toLowerCase()) : undefined;
     if (!folded.has(name.toLowerCase())) folded.set(name.toLowerCase(), request.source);
     exact.add(name);
-    grants.set(request.source, preferred !== undefined && holder !== undefined ? { name, displaced: { wanted: preferred, by: holder } } : { name });
+    grants.set(
+      request.source,
+      preferred !== undefined && holder !== undefined
+        ? { name, displaced: { wanted: preferred, by: holder } }
+        : { name },
+    );
   }
   return grants;
 }

@@ -19,7 +19,15 @@ export function entryOf(page: CorpusPage): DiscernDocumentEntry {
 }
 
 export function pageOf(page: CorpusPage): DiscernDocumentPage {
-  return { target: page.target, path: page.path, section: page.section, slug: page.slug, title: page.title, description: page.description, content: page.content };
+  return {
+    target: page.target,
+    path: page.path,
+    section: page.section,
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    content: page.content,
+  };
 }
 
 export function searchOf(answer: Extract<FunnelAnswer, { kind: 'search' }>): DiscernDocumentSearch {

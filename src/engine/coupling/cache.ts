@@ -59,7 +59,11 @@ export function newestOtherHistory(dir: string, head: string, shallow: string | 
   return readCachedHistory(dir, newest.n.slice(0, -'.bin'.length), shallow);
 }
 
-export async function writeCachedHistory(dir: string, history: History & { metaLines: string[] }, shallow: string | null): Promise<void> {
+export async function writeCachedHistory(
+  dir: string,
+  history: History & { metaLines: string[] },
+  shallow: string | null,
+): Promise<void> {
   const pathBytes = Buffer.from(history.paths.join('\0'), 'utf8');
   const header: Header = {
     format: FORMAT,
@@ -76,12 +80,18 @@ export async function writeCachedHistory(dir: string, history: History & { metaL
   // The integers start on a 4-byte boundary so a reader can view them in place.
   while ((Buffer.byteLength(text) + 1) % 4 !== 0) text += ' ';
   const head = Buffer.from(`${text}\n`, 'utf8');
-  const sections = SECTIONS.map((name) => Buffer.from(history[name].buffer, history[name].byteOffset, history[name].byteLength));
+  const sections = SECTIONS.map((name) =>
+    Buffer.from(history[name].buffer, history[name].byteOffset, history[name].byteLength),
+  );
   // Loaded only here: a warm call reads the cache and never writes it.
   const { isTempName, writeFileAtomic } = await import('../state/atomic-write.js');
   // The cache can always be rebuilt, so it is not fsynced: a torn file after a crash fails the size checks.
-  await writeFileAtomic(join(dir, `${history.head}.log`), `${history.head}\n${history.metaLines.join('\n')}\n`, { fsync: false });
-  await writeFileAtomic(join(dir, `${history.head}.bin`), Buffer.concat([head, ...sections, pathBytes]), { fsync: false });
+  await writeFileAtomic(join(dir, `${history.head}.log`), `${history.head}\n${history.metaLines.join('\n')}\n`, {
+    fsync: false,
+  });
+  await writeFileAtomic(join(dir, `${history.head}.bin`), Buffer.concat([head, ...sections, pathBytes]), {
+    fsync: false,
+  });
   prune(dir, history.head, isTempName);
 }
 
@@ -108,7 +118,14 @@ function decode(bytes: Buffer, dir: string, head: string, shallow: string | null
   } catch {
     return undefined;
   }
-  if (header.format !== FORMAT || header.head !== head || header.little_endian !== LITTLE_ENDIAN || header.shallow !== shallow || header.hard_cap !== HARD_CAP) return undefined;
+  if (
+    header.format !== FORMAT ||
+    header.head !== head ||
+    header.little_endian !== LITTLE_ENDIAN ||
+    header.shallow !== shallow ||
+    header.hard_cap !== HARD_CAP
+  )
+    return undefined;
   if (!Array.isArray(header.lengths) || header.lengths.length !== SECTIONS.length) return undefined;
   const start = newline + 1;
   const pathsAt = start + header.lengths.reduce((sum, n) => sum + n * 4, 0);
@@ -121,10 +138,32 @@ function decode(bytes: Buffer, dir: string, head: string, shallow: string | null
     views.push(new Uint32Array(aligned.buffer, at, length));
     at += length * 4;
   }
-  const [ints, offsets, postingStarts, postings, sizes] = views as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+  const [ints, offsets, postingStarts, postings, sizes] = views as [
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+  ];
   const paths = header.path_bytes === 0 ? [] : bytes.toString('utf8', pathsAt, pathsAt + header.path_bytes).split('\0');
-  if (paths.length !== header.paths || offsets.length !== header.commits || postingStarts.length !== paths.length + 1 || sizes.length !== HARD_CAP + 2) return undefined;
-  return { head, paths, ints, offsets, postingStarts, postings, sizes, commits: header.commits, meta: () => readCachedMeta(dir, head, header.commits) };
+  if (
+    paths.length !== header.paths ||
+    offsets.length !== header.commits ||
+    postingStarts.length !== paths.length + 1 ||
+    sizes.length !== HARD_CAP + 2
+  )
+    return undefined;
+  return {
+    head,
+    paths,
+    ints,
+    offsets,
+    postingStarts,
+    postings,
+    sizes,
+    commits: header.commits,
+    meta: () => readCachedMeta(dir, head, header.commits),
+  };
 }
 
 /** Keeps the newest heads, and removes temp files a killed writer left behind (an hour old: no write is that slow). */
@@ -132,7 +171,8 @@ function prune(dir: string, keep: string, isTempName: (name: string) => boolean)
   try {
     const names = readdirSync(dir);
     const stale = Date.now() - 3_600_000;
-    for (const name of names) if (isTempName(name) && mtime(join(dir, name)) < stale) rmSync(join(dir, name), { force: true });
+    for (const name of names)
+      if (isTempName(name) && mtime(join(dir, name)) < stale) rmSync(join(dir, name), { force: true });
     const heads = names
       .filter((n) => n.endsWith('.bin'))
       .map((n) => ({ head: n.slice(0, -'.bin'.length), t: mtime(join(dir, n)) }))

@@ -20,7 +20,12 @@ export interface Counts {
   together: number[];
 }
 
-export function countCochanges(history: History, settings: Pick<CouplingSettings, 'maxCommitFiles'>, targets: ReadonlySet<number>, pair?: readonly [number, number]): Counts {
+export function countCochanges(
+  history: History,
+  settings: Pick<CouplingSettings, 'maxCommitFiles'>,
+  targets: ReadonlySet<number>,
+  pair?: readonly [number, number],
+): Counts {
   const { ints, offsets, postings, postingStarts, sizes } = history;
   const max = settings.maxCommitFiles;
   let analysed = 0;

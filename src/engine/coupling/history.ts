@@ -55,17 +55,30 @@ export class HistoryBuilder {
     this.ints[this.length++] = stored;
     for (let i = 0; i < stored; i++) this.ints[this.length++] = this.idOf(files[i] as string);
     // %s never holds a newline; a tab or carriage return would break the line's fields.
-    this.meta.push(`${sha}\t${date}\t${subject.includes('\t') || subject.includes('\r') ? subject.replace(/[\t\r]/g, ' ') : subject}`);
+    this.meta.push(
+      `${sha}\t${date}\t${subject.includes('\t') || subject.includes('\r') ? subject.replace(/[\t\r]/g, ' ') : subject}`,
+    );
     this.commits++;
   }
 
   /** The commits added so far, with `older` (the history of an ancestor) after them. */
-  build(head: string, older?: { ints: Uint32Array; commits: number; meta: string[] }): History & { metaLines: string[] } {
+  build(
+    head: string,
+    older?: { ints: Uint32Array; commits: number; meta: string[] },
+  ): History & { metaLines: string[] } {
     const mine = this.ints.subarray(0, this.length);
     const ints = older === undefined ? mine.slice() : concat(mine, older.ints);
     const metaLines = older === undefined ? this.meta : [...this.meta, ...older.meta];
     const commits = this.commits + (older?.commits ?? 0);
-    return { head, paths: this.paths, ints, commits, ...indexHistory(ints, commits, this.paths.length), metaLines, meta: () => metaLines };
+    return {
+      head,
+      paths: this.paths,
+      ints,
+      commits,
+      ...indexHistory(ints, commits, this.paths.length),
+      metaLines,
+      meta: () => metaLines,
+    };
   }
 
   private idOf(path: string): number {
@@ -109,7 +122,8 @@ export function indexHistory(ints: Uint32Array, commits: number, paths: number):
     }
     at += 2 + stored;
   }
-  for (let p = 0; p < paths; p++) postingStarts[p + 1] = (postingStarts[p + 1] as number) + (postingStarts[p] as number);
+  for (let p = 0; p < paths; p++)
+    postingStarts[p + 1] = (postingStarts[p + 1] as number) + (postingStarts[p] as number);
   // Commits in (size, index) order, by a counting sort on size; filling the lists in that order sorts each one.
   const firstOfSize = new Uint32Array(HARD_CAP + 2);
   for (let n = 1; n < sizes.length; n++) firstOfSize[n] = (firstOfSize[n - 1] as number) + (sizes[n - 1] as number);

@@ -34,7 +34,8 @@ export async function loadHistory(checkout: HistoryCheckout, options: LoadOption
   const shallow = shallowDigest(checkout.commonDir);
   const dir = couplingCacheDir(checkout.commonDir);
   const cached = readCachedHistory(dir, head, shallow);
-  if (cached !== undefined && (options.needMeta !== true || cached.meta() !== undefined)) return { kind: 'loaded', history: cached, cache: 'hit', shallow: shallow !== null };
+  if (cached !== undefined && (options.needMeta !== true || cached.meta() !== undefined))
+    return { kind: 'loaded', history: cached, cache: 'hit', shallow: shallow !== null };
 
   const run = { cwd: checkout.root, env: options.env, ...(options.signal ? { signal: options.signal } : {}) };
   // The reader (and its child process machinery) loads only when the history must be read.
@@ -47,7 +48,13 @@ export async function loadHistory(checkout: HistoryCheckout, options: LoadOption
     if (ancestor.code === 0) {
       const builder = new HistoryBuilder(older.paths);
       const read = await readLogInto(builder, `${older.head}..${head}`, run);
-      if (read.ok) return save(dir, builder.build(head, { ints: older.ints, commits: older.commits, meta: olderMeta }), 'extended', shallow);
+      if (read.ok)
+        return save(
+          dir,
+          builder.build(head, { ints: older.ints, commits: older.commits, meta: olderMeta }),
+          'extended',
+          shallow,
+        );
     }
   }
   const builder = new HistoryBuilder();
@@ -56,7 +63,12 @@ export async function loadHistory(checkout: HistoryCheckout, options: LoadOption
   return save(dir, builder.build(head), 'built', shallow);
 }
 
-async function save(dir: string, history: History & { metaLines: string[] }, cache: CacheUse, shallow: string | null): Promise<HistoryLoad> {
+async function save(
+  dir: string,
+  history: History & { metaLines: string[] },
+  cache: CacheUse,
+  shallow: string | null,
+): Promise<HistoryLoad> {
   try {
     await writeCachedHistory(dir, history, shallow);
   } catch {

@@ -75,6 +75,12 @@ function parseHeader(text: string): LogCommit {
   const firstSpace = text.indexOf(' ');
   const secondSpace = firstSpace < 0 ? -1 : text.indexOf(' ', firstSpace + 1);
   if (firstSpace < 0) return { sha: text, date: '', subject: '', files: [] };
-  if (secondSpace < 0) return { sha: text.slice(0, firstSpace), date: text.slice(firstSpace + 1), subject: '', files: [] };
-  return { sha: text.slice(0, firstSpace), date: text.slice(firstSpace + 1, secondSpace), subject: text.slice(secondSpace + 1), files: [] };
+  if (secondSpace < 0)
+    return { sha: text.slice(0, firstSpace), date: text.slice(firstSpace + 1), subject: '', files: [] };
+  return {
+    sha: text.slice(0, firstSpace),
+    date: text.slice(firstSpace + 1, secondSpace),
+    subject: text.slice(secondSpace + 1),
+    files: [],
+  };
 }

@@ -54,7 +54,10 @@ export function partnerRows(history: History, counts: Counts, options: PartnerOp
   rows.sort(strongestFirst);
   if (!options.oncePerPath) return { rows, excludedGenerated: generated.size };
   const seen = new Set<string>();
-  return { rows: rows.filter((r) => (seen.has(r.path) ? false : (seen.add(r.path), true))), excludedGenerated: generated.size };
+  return {
+    rows: rows.filter((r) => (seen.has(r.path) ? false : (seen.add(r.path), true))),
+    excludedGenerated: generated.size,
+  };
 }
 
 export function strongestFirst(a: DiscernCouplingPartner, b: DiscernCouplingPartner): number {

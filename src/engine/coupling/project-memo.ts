@@ -37,7 +37,10 @@ export function memoPath(gitDir: string): string {
 }
 
 /** The project a full resolution from `start` would give, when the memo proves it; undefined otherwise. */
-export function rememberedProject(start: string, env: Readonly<Record<string, string | undefined>>): Project | undefined {
+export function rememberedProject(
+  start: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Project | undefined {
   const checkout = discoverCheckout(start);
   if (checkout === undefined) return undefined;
   let memo: Memo;
@@ -49,8 +52,10 @@ export function rememberedProject(start: string, env: Readonly<Record<string, st
     return undefined;
   }
   if (memo.format !== FORMAT || memo.version !== VERSION || memo.schema !== CONFIG_SCHEMA_DIGEST) return undefined;
-  if (memo.root !== checkout.root || memo.git_dir !== checkout.gitDir || memo.common_dir !== checkout.commonDir) return undefined;
-  if (memo.config_bytes !== bytesDigest(bytes) || memo.discern_trunk !== (env['DISCERN_TRUNK'] ?? null)) return undefined;
+  if (memo.root !== checkout.root || memo.git_dir !== checkout.gitDir || memo.common_dir !== checkout.commonDir)
+    return undefined;
+  if (memo.config_bytes !== bytesDigest(bytes) || memo.discern_trunk !== (env['DISCERN_TRUNK'] ?? null))
+    return undefined;
   if (!branchInRefFiles(checkout.commonDir, memo.trunk.name)) return undefined;
   return { ...checkout, configPath: join(checkout.root, CONFIG_FILE), config: memo.config, trunk: memo.trunk };
 }
@@ -59,14 +64,24 @@ export function rememberedProject(start: string, env: Readonly<Record<string, st
  * Remembers `project` when discern.toml's bytes still parse to its configuration (the file may have changed
  * since it was resolved: then nothing is written). Best effort: a memo that cannot be written costs speed only.
  */
-export async function rememberProject(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<void> {
+export async function rememberProject(
+  project: Project,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
   try {
     if (!project.trunk.exists) return;
     const bytes = readFileSync(project.configPath);
     const digest = bytesDigest(bytes);
     const trunkEnv = env['DISCERN_TRUNK'] ?? null;
     const current = readMemo(project.gitDir);
-    if (current?.config_bytes === digest && current.version === VERSION && current.schema === CONFIG_SCHEMA_DIGEST && current.discern_trunk === trunkEnv && current.root === project.root) return;
+    if (
+      current?.config_bytes === digest &&
+      current.version === VERSION &&
+      current.schema === CONFIG_SCHEMA_DIGEST &&
+      current.discern_trunk === trunkEnv &&
+      current.root === project.root
+    )
+      return;
     const { decodeToml } = await import('../config/toml.js');
     const decoded = decodeToml(bytes, CONFIG_FILE);
     if (!decoded.ok || JSON.stringify(decoded.value) !== JSON.stringify(project.config)) return;
@@ -113,7 +128,8 @@ function bytesDigest(bytes: Uint8Array): string {
 function branchInRefFiles(commonDir: string, name: string): boolean {
   if (existsSync(join(commonDir, 'reftable'))) return false;
   try {
-    if (/^[0-9a-f]{40,64}\s*$/.test(readFileSync(join(commonDir, 'refs', 'heads', ...name.split('/')), 'utf8'))) return true;
+    if (/^[0-9a-f]{40,64}\s*$/.test(readFileSync(join(commonDir, 'refs', 'heads', ...name.split('/')), 'utf8')))
+      return true;
   } catch {
     // not a loose ref
   }

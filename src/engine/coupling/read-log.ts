@@ -16,12 +16,21 @@ export const LOG_ARGS = ['log', '--no-merges', '--no-renames', '--name-only', '-
 
 export type LogRead = { ok: true } | { ok: false; message: string };
 
-export function readLogInto(builder: HistoryBuilder, range: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal }): Promise<LogRead> {
+export function readLogInto(
+  builder: HistoryBuilder,
+  range: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
+): Promise<LogRead> {
   return new Promise((resolve, reject) => {
     const env = { ...gitEnvironment(run.env), GIT_NO_LAZY_FETCH: '1', GIT_FLUSH: '0' };
     // -c settings of the user's that would change the listing (a diff.external, colour) are turned off by the
     // flags themselves: --format and --name-only print no diff, and -z never quotes paths.
-    const child = spawn('git', ['-c', 'log.showSignature=false', ...LOG_ARGS, range, '--'], { cwd: run.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...(run.signal ? { signal: run.signal } : {}) });
+    const child = spawn('git', ['-c', 'log.showSignature=false', ...LOG_ARGS, range, '--'], {
+      cwd: run.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
     trackChild(child);
     const parser = new LogParser((c) => builder.add(c.sha, c.date, c.subject, c.files));
     let stderr = '';

@@ -34,7 +34,11 @@ export function idFinder(history: History, lookups: number): (path: string) => n
   return (path) => ids.get(path);
 }
 
-export function queryReport(sample: Sample, targets: readonly string[], input: ReportInput): { data: DiscernCouplingReport; counts: Counts; unseen: string[] } {
+export function queryReport(
+  sample: Sample,
+  targets: readonly string[],
+  input: ReportInput,
+): { data: DiscernCouplingReport; counts: Counts; unseen: string[] } {
   const find = idFinder(sample.history, targets.length);
   const ids = new Set<number>();
   const unseen: string[] = [];
@@ -45,7 +49,10 @@ export function queryReport(sample: Sample, targets: readonly string[], input: R
   }
   const counts = countCochanges(sample.history, input.settings, ids);
   for (const id of ids) if (counts.revisions(id) === 0) unseen.push(sample.history.paths[id] as string);
-  const { rows, excludedGenerated } = partnerRows(sample.history, counts, { settings: input.settings, exists: input.exists });
+  const { rows, excludedGenerated } = partnerRows(sample.history, counts, {
+    settings: input.settings,
+    exists: input.exists,
+  });
   return {
     data: {
       mode: 'query',
@@ -60,7 +67,11 @@ export function queryReport(sample: Sample, targets: readonly string[], input: R
   };
 }
 
-export function diffReport(sample: Sample, changed: readonly string[], input: ReportInput): { data: DiscernCouplingReport; counts: Counts } {
+export function diffReport(
+  sample: Sample,
+  changed: readonly string[],
+  input: ReportInput,
+): { data: DiscernCouplingReport; counts: Counts } {
   const find = idFinder(sample.history, changed.length);
   const ids = new Set<number>();
   for (const path of changed) {
@@ -68,7 +79,12 @@ export function diffReport(sample: Sample, changed: readonly string[], input: Re
     if (id !== undefined) ids.add(id);
   }
   const counts = countCochanges(sample.history, input.settings, ids);
-  const { rows, excludedGenerated } = partnerRows(sample.history, counts, { settings: input.settings, exists: input.exists, exclude: new Set(changed), oncePerPath: true });
+  const { rows, excludedGenerated } = partnerRows(sample.history, counts, {
+    settings: input.settings,
+    exists: input.exists,
+    exclude: new Set(changed),
+    oncePerPath: true,
+  });
   return {
     data: {
       mode: 'diff',
@@ -83,23 +99,64 @@ export function diffReport(sample: Sample, changed: readonly string[], input: Re
   };
 }
 
-export function evidenceReport(sample: Sample, a: string, b: string, input: ReportInput, meta: readonly string[]): DiscernCouplingReport {
+export function evidenceReport(
+  sample: Sample,
+  a: string,
+  b: string,
+  input: ReportInput,
+  meta: readonly string[],
+): DiscernCouplingReport {
   const find = idFinder(sample.history, 2);
   const idA = find(a);
   const idB = find(b);
   const targets = new Set(idA === undefined ? [] : [idA]);
-  const counts = countCochanges(sample.history, input.settings, targets, idA !== undefined && idB !== undefined ? [idA, idB] : undefined);
+  const counts = countCochanges(
+    sample.history,
+    input.settings,
+    targets,
+    idA !== undefined && idB !== undefined ? [idA, idB] : undefined,
+  );
   const ofA = idA === undefined ? 0 : counts.revisions(idA);
   const ofB = idB === undefined ? 0 : counts.revisions(idB);
   const together = counts.together.length;
-  const commits: DiscernCouplingCommit[] = counts.together.slice(0, COMMITS_SHOWN).map((index) => commitOf(meta[index] ?? ''));
+  const commits: DiscernCouplingCommit[] = counts.together
+    .slice(0, COMMITS_SHOWN)
+    .map((index) => commitOf(meta[index] ?? ''));
   const partners =
-    together > 0 ? [{ path: b, from: a, cochanges: together, of: ofA, confidence: confidenceOf(together, ofA), lift: liftOf(together, ofA, ofB, counts.commits) }] : [];
-  return { mode: 'evidence', a, b, together, of_a: ofA, of_b: ofB, commits, partners, partners_total: partners.length, history: historyFacts(sample, counts) };
+    together > 0
+      ? [
+          {
+            path: b,
+            from: a,
+            cochanges: together,
+            of: ofA,
+            confidence: confidenceOf(together, ofA),
+            lift: liftOf(together, ofA, ofB, counts.commits),
+          },
+        ]
+      : [];
+  return {
+    mode: 'evidence',
+    a,
+    b,
+    together,
+    of_a: ofA,
+    of_b: ofB,
+    commits,
+    partners,
+    partners_total: partners.length,
+    history: historyFacts(sample, counts),
+  };
 }
 
 function historyFacts(sample: Sample, counts: Counts): DiscernCouplingHistory {
-  return { head: sample.history.head, commits: counts.commits, bulk_commits: counts.bulk, cache: sample.cache, ...(sample.shallow ? { shallow: true } : {}) };
+  return {
+    head: sample.history.head,
+    commits: counts.commits,
+    bulk_commits: counts.bulk,
+    cache: sample.cache,
+    ...(sample.shallow ? { shallow: true } : {}),
+  };
 }
 
 function commitOf(line: string): DiscernCouplingCommit {

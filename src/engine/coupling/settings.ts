@@ -64,7 +64,8 @@ export interface CouplingSettings {
   generated(path: string): boolean;
 }
 
-export type SettingsRead = { ok: true; settings: CouplingSettings } | { ok: false; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] };
+export type SettingsRead =
+  { ok: true; settings: CouplingSettings } | { ok: false; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] };
 
 interface IgnorePattern {
   pattern: string;
@@ -79,18 +80,29 @@ export function couplingSettings(config: DiscernConfig): SettingsRead {
   const ignore: IgnorePattern[] = [];
   // The built-in patterns are known to compile: each compiles the first time a path gets past its literal, so
   // a call that meets no lockfile never pays for the lockfile patterns (a warm call is a few milliseconds).
-  if (section.ignore_builtin !== false) for (const pattern of BUILTIN_IGNORE) ignore.push({ pattern, literal: requiredLiteral(pattern) });
+  if (section.ignore_builtin !== false)
+    for (const pattern of BUILTIN_IGNORE) ignore.push({ pattern, literal: requiredLiteral(pattern) });
   section.ignore?.forEach((pattern, index) => {
     const compiled = compilePattern(pattern);
     if (compiled.ok) ignore.push({ pattern, literal: requiredLiteral(pattern), test: compiled.test });
-    else issues.push({ kind: 'invalid_config', path: `coupling.ignore.${index}`, message: `pattern "${pattern}" ${compiled.reason}` });
+    else
+      issues.push({
+        kind: 'invalid_config',
+        path: `coupling.ignore.${index}`,
+        message: `pattern "${pattern}" ${compiled.reason}`,
+      });
   });
   const owners: ((path: string) => boolean)[] = [];
   for (const [name, table] of Object.entries(config.generated ?? {})) {
     table?.paths.forEach((pattern, index) => {
       const compiled = compilePattern(pattern);
       if (compiled.ok) owners.push(compiled.test);
-      else issues.push({ kind: 'invalid_config', path: `generated.${name}.paths.${index}`, message: `pattern "${pattern}" ${compiled.reason}` });
+      else
+        issues.push({
+          kind: 'invalid_config',
+          path: `generated.${name}.paths.${index}`,
+          message: `pattern "${pattern}" ${compiled.reason}`,
+        });
     });
   }
   const [first, ...rest] = issues;

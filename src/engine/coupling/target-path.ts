@@ -20,7 +20,8 @@ export function projectFile(root: string, raw: string): ProjectFile {
   if (rel.endsWith('/')) rel = rel.slice(0, -1);
   if (rel === '..' || rel.startsWith('../')) return { ok: false, reason: `${raw} leads outside the project` };
   if (rel === '' || rel === '.') return { ok: false, reason: `${raw} names the project root, not a file` };
-  if (rel.split('/').some((segment) => segment.toLowerCase() === '.git')) return { ok: false, reason: `${raw} is inside .git, which has no history of its own` };
+  if (rel.split('/').some((segment) => segment.toLowerCase() === '.git'))
+    return { ok: false, reason: `${raw} is inside .git, which has no history of its own` };
   return { ok: true, path: rel };
 }
 

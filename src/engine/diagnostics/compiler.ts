@@ -41,6 +41,9 @@ export function parseCompiler(lines: readonly string[], cwd?: string): LineFindi
 // clang writes `[-Werror,-Wunused-variable]` and gcc `[-Werror=unused-variable]` when a warning was promoted;
 // the rule is the warning's own option either way.
 function warningOption(flags: string): string | undefined {
-  const options = flags.split(',').map((flag) => flag.replace(/^-Werror=/, '-W')).filter((flag) => flag !== '-Werror');
+  const options = flags
+    .split(',')
+    .map((flag) => flag.replace(/^-Werror=/, '-W'))
+    .filter((flag) => flag !== '-Werror');
   return options[options.length - 1];
 }

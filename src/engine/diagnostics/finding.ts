@@ -50,7 +50,8 @@ export function toDiagnostic(finding: Finding, job: JobIdentity): DiscernDiagnos
   };
   // A report may carry anything in these fields (a megabyte test name): the diagnostic stays a pointer. A longer
   // "path" than any file system allows names no file; a rule name is clipped like a message.
-  if (finding.file !== undefined && finding.file !== '' && finding.file.length <= MAX_PATH_CHARS) diagnostic.file = finding.file;
+  if (finding.file !== undefined && finding.file !== '' && finding.file.length <= MAX_PATH_CHARS)
+    diagnostic.file = finding.file;
   const line = positiveInt(finding.line);
   if (line !== undefined) diagnostic.line = line;
   const col = positiveInt(finding.col);

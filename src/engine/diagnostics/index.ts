@@ -59,10 +59,17 @@ function diagnose(text: string, job: FailedJob, options: DiagnoseOptions, cut: b
   if (found === undefined) return { diagnostics: [outputDiagnostic(text, job, cut)], total: 1, format: 'output' };
   const distinct = dedupe(found.findings);
   const shown = distinct.slice(0, cap(options.maxDiagnostics));
-  return { diagnostics: shown.map((finding) => toDiagnostic(finding, job)), total: distinct.length, format: found.format };
+  return {
+    diagnostics: shown.map((finding) => toDiagnostic(finding, job)),
+    total: distinct.length,
+    format: found.format,
+  };
 }
 
-function detect(text: string, cwd: string | undefined): { findings: Finding[]; format: Exclude<DiagnosisFormat, 'output'> } | undefined {
+function detect(
+  text: string,
+  cwd: string | undefined,
+): { findings: Finding[]; format: Exclude<DiagnosisFormat, 'output'> } | undefined {
   const plain = stripAnsi(text);
   const sarif = guarded(() => parseSarif(plain, cwd));
   if (sarif.length > 0) return { findings: sarif, format: 'sarif' };

@@ -47,7 +47,13 @@ export function parseJunit(text: string, cwd?: string): Finding[] {
           open = undefined;
         } else if (testcase === undefined || !testcase.failed) {
           // Only a case's first <failure>/<error> becomes a diagnostic: one per failing test.
-          const problem: Problem = { testcase: testcase?.attrs, suites: [...suites], attrs: tag.attrs, bodyStart: tag.end, body: '' };
+          const problem: Problem = {
+            testcase: testcase?.attrs,
+            suites: [...suites],
+            attrs: tag.attrs,
+            bodyStart: tag.end,
+            body: '',
+          };
           problems.push(problem);
           if (testcase !== undefined) testcase.failed = true;
           if (!tag.selfClosing) open = problem;
@@ -58,7 +64,8 @@ export function parseJunit(text: string, cwd?: string): Finding[] {
   // A report cut off inside a failure body (a killed runner, a bounded read) still has the start of that body.
   if (open !== undefined) open.body = text.slice(open.bodyStart, span.end);
   // pytest names its suites "pytest" (junit_suite_name) and recent versions name the root "pytest tests".
-  const pytest = /^pytest\b/.test(root?.get('name') ?? '') || problems.some((p) => p.suites[0]?.get('name') === 'pytest');
+  const pytest =
+    /^pytest\b/.test(root?.get('name') ?? '') || problems.some((p) => p.suites[0]?.get('name') === 'pytest');
   return problems.map((problem) => finding(problem, pytest, cwd));
 }
 
@@ -117,7 +124,8 @@ function fileOf(problem: Problem, cwd: string | undefined): string | undefined {
   return undefined;
 }
 
-const SOURCE_EXTENSION = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kts?|scala|cs|fs|php|swift|c|cc|cpp|cxx|h|hpp|ex|exs|erl|dart|lua|pl|sh|vue|svelte)$/i;
+const SOURCE_EXTENSION =
+  /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kts?|scala|cs|fs|php|swift|c|cc|cpp|cxx|h|hpp|ex|exs|erl|dart|lua|pl|sh|vue|svelte)$/i;
 
 function pathLike(name: string): boolean {
   const trimmed = name.trim();

@@ -25,9 +25,13 @@ const PARSERS: readonly (readonly [LineFormat, (lines: readonly string[], cwd?: 
   ['python', parsePython],
 ];
 
-export function parseLineShapes(lines: readonly string[], cwd?: string): { findings: Finding[]; format: LineFormat } | undefined {
+export function parseLineShapes(
+  lines: readonly string[],
+  cwd?: string,
+): { findings: Finding[]; format: LineFormat } | undefined {
   // Giant lines become blank rather than disappearing, so line indices (and block structure) stay honest.
-  const kept = lines.length > HEAD_LINES + TAIL_LINES ? [...lines.slice(0, HEAD_LINES), '', ...lines.slice(-TAIL_LINES)] : lines;
+  const kept =
+    lines.length > HEAD_LINES + TAIL_LINES ? [...lines.slice(0, HEAD_LINES), '', ...lines.slice(-TAIL_LINES)] : lines;
   const bounded = kept.map((line) => (line.length > MAX_LINE_CHARS ? '' : line));
   const claimed = new Set<number>();
   const all: LineFinding[] = [];

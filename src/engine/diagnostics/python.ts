@@ -37,7 +37,13 @@ export function parsePython(lines: readonly string[], cwd?: string): LineFinding
 }
 
 /** Reads frames from `from` up to the exception line; returns the index to continue from. */
-function traceback(lines: readonly string[], from: number, indent: string, findings: LineFinding[], cwd: string | undefined): number {
+function traceback(
+  lines: readonly string[],
+  from: number,
+  indent: string,
+  findings: LineFinding[],
+  cwd: string | undefined,
+): number {
   const frames: Frame[] = [];
   let at = from;
   for (; at < lines.length; at++) {
@@ -51,13 +57,20 @@ function traceback(lines: readonly string[], from: number, indent: string, findi
     if (line.startsWith(indent) && /^\s/.test(line.slice(indent.length))) continue;
     if (line.trim() === '' || !line.startsWith(indent)) return at;
     const exception = EXCEPTION.exec(line.slice(indent.length));
-    if (exception !== null && frames.length > 0) findings.push(toFinding(at, frames, exception[1] ?? '', exception[2], cwd));
+    if (exception !== null && frames.length > 0)
+      findings.push(toFinding(at, frames, exception[1] ?? '', exception[2], cwd));
     return at + 1;
   }
   return at;
 }
 
-function syntaxError(lines: readonly string[], from: number, frame: Frame, findings: LineFinding[], cwd: string | undefined): void {
+function syntaxError(
+  lines: readonly string[],
+  from: number,
+  frame: Frame,
+  findings: LineFinding[],
+  cwd: string | undefined,
+): void {
   for (let at = from + 1; at < lines.length && at <= from + SYNTAX_WINDOW; at++) {
     const line = lines[at] ?? '';
     const syntax = SYNTAX.exec(line);
@@ -69,11 +82,24 @@ function syntaxError(lines: readonly string[], from: number, frame: Frame, findi
   }
 }
 
-function toFinding(at: number, frames: readonly Frame[], type: string, detail: string | undefined, cwd: string | undefined): LineFinding {
+function toFinding(
+  at: number,
+  frames: readonly Frame[],
+  type: string,
+  detail: string | undefined,
+  cwd: string | undefined,
+): LineFinding {
   // The innermost frame, skipping frames without a real file (`<frozen importlib._bootstrap>`, `<string>`)
   // that nobody can open; if every frame is synthetic, the innermost one still says more than nothing.
   const real = [...frames].reverse().find((frame) => !frame.file.startsWith('<'));
   const frame = real ?? frames[frames.length - 1];
   const message = detail === undefined || detail.trim() === '' ? type : `${type}: ${detail.trim()}`;
-  return { at, severity: 'error', message, file: frame === undefined ? undefined : checkoutPath(frame.file, cwd), line: frame?.line, rule: type };
+  return {
+    at,
+    severity: 'error',
+    message,
+    file: frame === undefined ? undefined : checkoutPath(frame.file, cwd),
+    line: frame?.line,
+    rule: type,
+  };
 }

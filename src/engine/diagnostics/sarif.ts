@@ -97,11 +97,16 @@ function messageOf(message: unknown): string | undefined {
   if (text === undefined) return undefined;
   // Messages may carry {0}-style placeholders filled from `arguments`.
   const args = Array.isArray(m?.['arguments']) ? (m['arguments'] as unknown[]) : [];
-  const filled = args.length === 0 ? text : text.replace(/\{(\d+)\}/g, (all, n: string) => stringOf(args[Number(n)]) ?? all);
+  const filled =
+    args.length === 0 ? text : text.replace(/\{(\d+)\}/g, (all, n: string) => stringOf(args[Number(n)]) ?? all);
   return filled.trim() === '' ? undefined : filled;
 }
 
-function locationOf(location: Json | undefined, artifacts: Json[], cwd: string | undefined): Pick<Finding, 'file' | 'line' | 'col'> {
+function locationOf(
+  location: Json | undefined,
+  artifacts: Json[],
+  cwd: string | undefined,
+): Pick<Finding, 'file' | 'line' | 'col'> {
   const physical = objectOf(location?.['physicalLocation']);
   const artifact = objectOf(physical?.['artifactLocation']);
   // The uri may be given only by index into run.artifacts.

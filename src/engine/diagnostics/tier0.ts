@@ -41,7 +41,10 @@ export function outputDiagnostic(text: string, job: OutputJob, cut = false): Dis
 }
 
 export function unreadableDiagnostic(job: OutputJob, error: unknown): DiscernDiagnostic {
-  const code = typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? ` (${error.code})` : '';
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+      ? ` (${error.code})`
+      : '';
   return {
     tool: job.tool,
     severity: 'error',
@@ -55,7 +58,10 @@ export function unreadableDiagnostic(job: OutputJob, error: unknown): DiscernDia
 // a plain sentence that sends the reader to the output.
 /** Whether a message is the plain sentence headline() falls back to: it says nothing of the failure itself. */
 export function isFallbackHeadline(message: string, tool: string): boolean {
-  return message.startsWith(`${tool} failed; its output is below`) || message.startsWith(`${tool} failed without printing any output`);
+  return (
+    message.startsWith(`${tool} failed; its output is below`) ||
+    message.startsWith(`${tool} failed without printing any output`)
+  );
 }
 
 function headline(lines: readonly string[], tool: string): string {

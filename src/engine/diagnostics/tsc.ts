@@ -18,7 +18,8 @@ export function parseTsc(lines: readonly string[], cwd?: string): LineFinding[] 
     const located = PIPED.exec(line) ?? PRETTY.exec(line);
     const global = located === null ? GLOBAL.exec(line) : null;
     if (located === null && global === null) continue;
-    const [severity, rule, first] = located !== null ? [located[4], located[5], located[6]] : [global?.[1], global?.[2], global?.[3]];
+    const [severity, rule, first] =
+      located !== null ? [located[4], located[5], located[6]] : [global?.[1], global?.[2], global?.[3]];
     findings.push({
       at,
       severity: severity === 'warning' ? 'warning' : 'error',

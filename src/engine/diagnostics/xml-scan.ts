@@ -84,7 +84,13 @@ function parseTag(inner: string, start: number, end: number): Tag | undefined {
 }
 
 // A Map, not an object literal: "&constructor;" must not find Object.prototype.
-const NAMED: ReadonlyMap<string, string> = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['quot', '"'], ['apos', "'"]]);
+const NAMED: ReadonlyMap<string, string> = new Map([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 
 /** Element text: CDATA sections unwrapped, entity and character references decoded, everything else as written. */
 export function decodeXml(text: string): string {

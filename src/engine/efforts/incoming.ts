@@ -51,11 +51,14 @@ export async function readIncoming(run: Run, head: string, main: string): Promis
     git(['diff', '--numstat', '-z', '-M', '--no-ext-diff', base, main, '--'], run),
     git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', base, head, '--'], run),
   ]);
-  for (const result of [incomingStatus, incomingCounts, ownStatus]) if (result.code !== 0) throw new Error(`git diff failed: ${gitComplaint(result)}`);
+  for (const result of [incomingStatus, incomingCounts, ownStatus])
+    if (result.code !== 0) throw new Error(`git diff failed: ${gitComplaint(result)}`);
   const files = joinFiles(parseStatusLetters(incomingStatus.stdout), parseNumstat(incomingCounts.stdout));
   const changes = parseNameStatus(incomingStatus.stdout);
   const own = new Set(parseNameStatus(ownStatus.stdout).flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
-  const overlap = [...new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])))].filter((p) => own.has(p)).sort();
+  const overlap = [...new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])))]
+    .filter((p) => own.has(p))
+    .sort();
   const conflicts = ahead > 0 && behind > 0 ? await mergeConflicts(run, head, main) : [];
   return { base, behind, ahead, commits, files, changes, overlap, conflicts };
 }
@@ -84,11 +87,18 @@ export async function mergeConflicts(run: Run, head: string, main: string): Prom
   const result = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', head, main], run);
   if (result.code === 0) return [];
   // git before 2.38 has no --write-tree: it answers with its usage (status 129).
-  if (result.code === 129) throw new GitTooOld('checking a merge for conflicts without touching the tree (git merge-tree --write-tree) needs git 2.38 or newer');
+  if (result.code === 129)
+    throw new GitTooOld(
+      'checking a merge for conflicts without touching the tree (git merge-tree --write-tree) needs git 2.38 or newer',
+    );
   if (result.code !== 1) {
     // merge-tree writes the merged trees into the object store: a read-only or full disk refuses before anything changed.
     const refused = gitWriteRefusal(result.stderr);
-    if (refused !== undefined) throw new WriteDenied((await git(['rev-parse', '--path-format=absolute', '--git-path', 'objects'], run)).stdout.trim(), refused);
+    if (refused !== undefined)
+      throw new WriteDenied(
+        (await git(['rev-parse', '--path-format=absolute', '--git-path', 'objects'], run)).stdout.trim(),
+        refused,
+      );
     throw new Error(`git merge-tree failed: ${gitComplaint(result)}`);
   }
   // -z output: the tree id, then each conflicted path, NUL-terminated; --no-messages drops the rest.
@@ -124,11 +134,17 @@ export function parseNumstat(output: string): Map<string, { added: number | null
     if (raw === '') continue;
     const [added = '-', removed = '-', path = ''] = raw.split('\t');
     const target = path === '' ? ((i += 2), fields[i] ?? '') : path;
-    counts.set(target, { added: added === '-' ? null : Number(added), removed: removed === '-' ? null : Number(removed) });
+    counts.set(target, {
+      added: added === '-' ? null : Number(added),
+      removed: removed === '-' ? null : Number(removed),
+    });
   }
   return counts;
 }
 
-function joinFiles(statuses: { path: string; status: string; from?: string }[], counts: Map<string, { added: number | null; removed: number | null }>): IncomingFile[] {
+function joinFiles(
+  statuses: { path: string; status: string; from?: string }[],
+  counts: Map<string, { added: number | null; removed: number | null }>,
+): IncomingFile[] {
   return statuses.map((s) => ({ ...s, ...(counts.get(s.path) ?? { added: null, removed: null }) }));
 }

@@ -14,8 +14,10 @@ export function nameFromTitle(title: string): string | undefined {
 
 /** Why a name cannot name an effort's branch under this prefix, or undefined when it can. */
 export function nameProblem(name: string, prefix: string): string | undefined {
-  if (!NAME_PATTERN.test(name) || name.length > MAX_NAME) return 'use letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters';
-  if (name.endsWith('.lock') || name.endsWith('.') || name.includes('..')) return 'a branch name cannot end with ".lock" or ".", or contain ".."';
+  if (!NAME_PATTERN.test(name) || name.length > MAX_NAME)
+    return 'use letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters';
+  if (name.endsWith('.lock') || name.endsWith('.') || name.includes('..'))
+    return 'a branch name cannot end with ".lock" or ".", or contain ".."';
   return branchNameProblem(`${prefix}${name}`);
 }
 

@@ -39,7 +39,13 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   const steps: DiscernStep[] = [];
   const made: PlannedResource[] = [];
   const advisories: DiscernAdvisory[] = [];
-  const fail = (message: string, diagnostics: DiscernDiagnostic[]): SetupResult => ({ ok: false, steps, made, diagnostics, message });
+  const fail = (message: string, diagnostics: DiscernDiagnostic[]): SetupResult => ({
+    ok: false,
+    steps,
+    made,
+    diagnostics,
+    message,
+  });
   const plan = run;
   for (const file of plan.envFiles) {
     const at = performance.now();
@@ -49,7 +55,13 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
       await copyFile(join(run.mainRoot, file), target);
       steps.push({ kind: 'env', label: `copy ${file}`, disposition: 'run', outcome: 'ok', duration_s: seconds(at) });
     } catch (error) {
-      steps.push({ kind: 'env', label: `copy ${file}`, disposition: 'run', outcome: 'failed', duration_s: seconds(at) });
+      steps.push({
+        kind: 'env',
+        label: `copy ${file}`,
+        disposition: 'run',
+        outcome: 'failed',
+        duration_s: seconds(at),
+      });
       return fail(`${file} could not be copied from the main checkout: ${(error as Error).message}.`, []);
     }
   }
@@ -57,15 +69,39 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   const outputDir = run.outputDir;
   const commandEnv = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
   for (const [i, command] of plan.ensure.entries()) {
-    const result = await runJob({ label: 'ensure', commands: [command], cwd: plan.path, env: commandEnv, timeoutS: plan.ensureTimeoutS, timeoutKey: '[gate] timeout', outputPath: join(outputDir, outputFileName(`ensure-${i + 1}`)), signal: run.signal, ...(run.secrets ? { secrets: run.secrets } : {}) });
+    const result = await runJob({
+      label: 'ensure',
+      commands: [command],
+      cwd: plan.path,
+      env: commandEnv,
+      timeoutS: plan.ensureTimeoutS,
+      timeoutKey: '[gate] timeout',
+      outputPath: join(outputDir, outputFileName(`ensure-${i + 1}`)),
+      signal: run.signal,
+      ...(run.secrets ? { secrets: run.secrets } : {}),
+    });
     steps.push(jobStep('repository-ensure', 'ensure', command, result));
-    if (result.outcome !== 'ok') return fail(failureMessage(`[repository] ensure command "${command}"`, result), await diagnose(result, 'ensure', command, plan.path));
+    if (result.outcome !== 'ok')
+      return fail(
+        failureMessage(`[repository] ensure command "${command}"`, result),
+        await diagnose(result, 'ensure', command, plan.path),
+      );
   }
 
   for (const resource of plan.resources) {
     let result: JobRunResult | undefined;
     for (let attempt = 0; attempt <= resource.retries; attempt++) {
-      result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.create), cwd: plan.path, env: commandEnv, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(outputDir, outputFileName(`resource-${resource.name}-${attempt + 1}`)), signal: run.signal, ...(run.secrets ? { secrets: run.secrets } : {}) });
+      result = await runJob({
+        label: `resource:${resource.name}`,
+        commands: commandList(resource.create),
+        cwd: plan.path,
+        env: commandEnv,
+        timeoutS: resource.timeoutS,
+        timeoutKey: `[worktree.resources.${resource.name}] timeout`,
+        outputPath: join(outputDir, outputFileName(`resource-${resource.name}-${attempt + 1}`)),
+        signal: run.signal,
+        ...(run.secrets ? { secrets: run.secrets } : {}),
+      });
       if (result.outcome !== 'failed') break;
     }
     if (result === undefined) continue;
@@ -79,7 +115,10 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
     if (!resource.required && result.outcome === 'failed') {
       const advisory: DiscernAdvisory = {
         kind: 'optional-resource-unavailable',
-        evidence: [`resource:${resource.name} failed: ${failureMessage('its create command', result)}`, `output: ${result.outputPath}`],
+        evidence: [
+          `resource:${resource.name} failed: ${failureMessage('its create command', result)}`,
+          `output: ${result.outputPath}`,
+        ],
         next_action: `Create it by hand in ${plan.path} (\`${resource.create}\`) if the task needs it; it is optional ([worktree.resources.${resource.name}] required = false).`,
       };
       // Its create failed and start carried on without it: skipped, with the advisory saying why.
@@ -88,13 +127,21 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
       continue;
     }
     steps.push(step);
-    return fail(failureMessage(`[worktree.resources.${resource.name}] create`, result), await diagnose(result, `resource:${resource.name}`, resource.create, plan.path));
+    return fail(
+      failureMessage(`[worktree.resources.${resource.name}] create`, result),
+      await diagnose(result, `resource:${resource.name}`, resource.create, plan.path),
+    );
   }
 
   return { ok: true, steps, made, advisories };
 }
 
-export function jobStep(kind: 'repository-ensure' | 'resource-create' | 'resource-destroy', label: string, command: string, result: JobRunResult): DiscernStep {
+export function jobStep(
+  kind: 'repository-ensure' | 'resource-create' | 'resource-destroy',
+  label: string,
+  command: string,
+  result: JobRunResult,
+): DiscernStep {
   return {
     kind,
     label,
@@ -124,7 +171,12 @@ export function failureMessage(what: string, result: JobRunResult): string {
   }
 }
 
-async function diagnose(result: JobRunResult, tool: string, command: string, cwd: string): Promise<DiscernDiagnostic[]> {
+async function diagnose(
+  result: JobRunResult,
+  tool: string,
+  command: string,
+  cwd: string,
+): Promise<DiscernDiagnostic[]> {
   if (result.outcome === 'cancelled') return [];
   return (await diagnoseOutput({ tool, reproduce_cmd: command, output_path: result.outputPath, cwd })).diagnostics;
 }

@@ -14,7 +14,13 @@ import { outputFileName } from '../jobs/output-dir.js';
 import { runJob } from '../jobs/run-job.js';
 import type { PlannedResource, StartPlan } from './start-plan.js';
 import { jobStep, runSetupSteps } from './setup-steps.js';
-import { recordResources, taskRecordPath, writeTaskRecord, TASK_RECORD_FORMAT, type TaskRecord } from './task-record.js';
+import {
+  recordResources,
+  taskRecordPath,
+  writeTaskRecord,
+  TASK_RECORD_FORMAT,
+  type TaskRecord,
+} from './task-record.js';
 
 export interface StartRun {
   plan: StartPlan;
@@ -29,13 +35,22 @@ export interface StartRun {
 
 export type StartApplied =
   | { ok: true; steps: DiscernStep[]; worktreeGitDir: string; resources: string[]; advisories: DiscernAdvisory[] }
-  | { ok: false; stage: 'checkout' | 'setup'; steps: DiscernStep[]; diagnostics: DiscernDiagnostic[]; message: string; undone: boolean };
+  | {
+      ok: false;
+      stage: 'checkout' | 'setup';
+      steps: DiscernStep[];
+      diagnostics: DiscernDiagnostic[];
+      message: string;
+      undone: boolean;
+    };
 
 /**
  * Creates the branch and worktree: the step that claims the name, so the caller holds the repository's start
  * lock around planning and this. On failure whatever git left behind is removed.
  */
-export async function createWorktree(run: StartRun): Promise<{ ok: true; steps: DiscernStep[] } | Extract<StartApplied, { ok: false }>> {
+export async function createWorktree(
+  run: StartRun,
+): Promise<{ ok: true; steps: DiscernStep[] } | Extract<StartApplied, { ok: false }>> {
   const { plan } = run;
   const steps: DiscernStep[] = [];
   const began = performance.now();
@@ -44,12 +59,29 @@ export async function createWorktree(run: StartRun): Promise<{ ok: true; steps: 
   // Parallel checkout: git's default checks files out one at a time, several times slower on a large tree. The
   // workers mostly wait on the disk, so there are more of them than cores.
   const workers = Math.min(16, Math.max(8, availableParallelism() * 4));
-  const added = await git(['-c', `checkout.workers=${workers}`, 'worktree', 'add', '-b', plan.branch, plan.path, plan.from.commit], { cwd: run.mainRoot, env: run.env });
-  steps.push({ kind: 'git', label: `create branch ${plan.branch} and its worktree`, disposition: 'run', note: plan.path, outcome: added.code === 0 ? 'ok' : 'failed', duration_s: seconds(began) });
+  const added = await git(
+    ['-c', `checkout.workers=${workers}`, 'worktree', 'add', '-b', plan.branch, plan.path, plan.from.commit],
+    { cwd: run.mainRoot, env: run.env },
+  );
+  steps.push({
+    kind: 'git',
+    label: `create branch ${plan.branch} and its worktree`,
+    disposition: 'run',
+    note: plan.path,
+    outcome: added.code === 0 ? 'ok' : 'failed',
+    duration_s: seconds(began),
+  });
   if (added.code !== 0) {
     // worktree add creates the branch before checking out; a failed checkout can leave both behind.
     const undone = await removeWorktreeAndBranch(run, steps);
-    return { ok: false, stage: 'checkout', steps, diagnostics: [], message: `git could not create the worktree: ${gitComplaint(added)}.`, undone };
+    return {
+      ok: false,
+      stage: 'checkout',
+      steps,
+      diagnostics: [],
+      message: `git could not create the worktree: ${gitComplaint(added)}.`,
+      undone,
+    };
   }
   return { ok: true, steps };
 }
@@ -58,7 +90,11 @@ export async function createWorktree(run: StartRun): Promise<{ ok: true; steps: 
 export async function setUpWorktree(run: StartRun, created: readonly DiscernStep[]): Promise<StartApplied> {
   const { plan } = run;
   const steps: DiscernStep[] = [...created];
-  const fail = async (message: string, diagnostics: DiscernDiagnostic[], made: readonly PlannedResource[]): Promise<StartApplied> => {
+  const fail = async (
+    message: string,
+    diagnostics: DiscernDiagnostic[],
+    made: readonly PlannedResource[],
+  ): Promise<StartApplied> => {
     await destroyResources(run, made, steps);
     const undone = await removeWorktreeAndBranch(run, steps);
     return { ok: false, stage: 'setup', steps, diagnostics, message, undone };
@@ -66,23 +102,65 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
 
   // The new worktree's git dir, from its .git file (git may have suffixed the admin directory's name).
   const worktreeGitDir = linkedGitDir(plan.path);
-  if (worktreeGitDir === undefined) return fail(`the new worktree's git dir could not be read from ${plan.path}/.git.`, [], []);
+  if (worktreeGitDir === undefined)
+    return fail(`the new worktree's git dir could not be read from ${plan.path}/.git.`, [], []);
 
   const recordStart = performance.now();
-  const record: TaskRecord = { format: TASK_RECORD_FORMAT, id: plan.id, branch: plan.branch, path: plan.path, from: plan.from, ...plan.task, created_at: new Date().toISOString(), resources: [] };
+  const record: TaskRecord = {
+    format: TASK_RECORD_FORMAT,
+    id: plan.id,
+    branch: plan.branch,
+    path: plan.path,
+    from: plan.from,
+    ...plan.task,
+    created_at: new Date().toISOString(),
+    resources: [],
+  };
   try {
-    if (faultRequested(run.env, 'start:task-metadata')) throw new Error('fault injected at start:task-metadata (DISCERN_FAULT)');
+    if (faultRequested(run.env, 'start:task-metadata'))
+      throw new Error('fault injected at start:task-metadata (DISCERN_FAULT)');
     await writeTaskRecord(worktreeGitDir, record);
-    steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', note: taskRecordPath(worktreeGitDir), outcome: 'ok', duration_s: seconds(recordStart) });
+    steps.push({
+      kind: 'task-metadata',
+      label: 'record the task',
+      disposition: 'run',
+      note: taskRecordPath(worktreeGitDir),
+      outcome: 'ok',
+      duration_s: seconds(recordStart),
+    });
     killAt(run.env, 'start:task-recorded');
   } catch (error) {
-    steps.push({ kind: 'task-metadata', label: 'record the task', disposition: 'run', outcome: 'failed', duration_s: seconds(recordStart) });
+    steps.push({
+      kind: 'task-metadata',
+      label: 'record the task',
+      disposition: 'run',
+      outcome: 'failed',
+      duration_s: seconds(recordStart),
+    });
     return fail(`the task record could not be written: ${(error as Error).message}.`, [], []);
   }
 
   // Each resource is recorded as soon as it exists, so a start killed later leaves nothing teardown cannot destroy.
-  const recordMade = (made: readonly PlannedResource[]): Promise<void> => writeTaskRecord(worktreeGitDir, { ...record, resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }) });
-  const setup = await runSetupSteps({ id: plan.id, branch: plan.branch, path: plan.path, mainRoot: run.mainRoot, env: run.env, signal: run.signal, outputDir: run.outputDir, envFiles: plan.envFiles, ensure: plan.ensure, ensureTimeoutS: plan.ensureTimeoutS, resources: plan.resources, onMade: recordMade, ...(run.secrets ? { secrets: run.secrets } : {}) });
+  const recordMade = (made: readonly PlannedResource[]): Promise<void> =>
+    writeTaskRecord(worktreeGitDir, {
+      ...record,
+      resources: recordResources(made, { id: plan.id, branch: plan.branch, path: plan.path }),
+    });
+  const setup = await runSetupSteps({
+    id: plan.id,
+    branch: plan.branch,
+    path: plan.path,
+    mainRoot: run.mainRoot,
+    env: run.env,
+    signal: run.signal,
+    outputDir: run.outputDir,
+    envFiles: plan.envFiles,
+    ensure: plan.ensure,
+    ensureTimeoutS: plan.ensureTimeoutS,
+    resources: plan.resources,
+    onMade: recordMade,
+    ...(run.secrets ? { secrets: run.secrets } : {}),
+  });
   steps.push(...setup.steps);
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
@@ -90,13 +168,26 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
   return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
 }
 
-async function destroyResources(run: StartRun, created: readonly PlannedResource[], steps: DiscernStep[]): Promise<void> {
+async function destroyResources(
+  run: StartRun,
+  created: readonly PlannedResource[],
+  steps: DiscernStep[],
+): Promise<void> {
   const { plan } = run;
   const env = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
   for (const resource of [...created].reverse()) {
     if (resource.destroy === undefined) continue;
     // Undoing runs to the end even when the call was cancelled: it is what leaves nothing behind.
-    const result = await runJob({ label: `resource:${resource.name}`, commands: commandList(resource.destroy), cwd: plan.path, env, timeoutS: resource.timeoutS, timeoutKey: `[worktree.resources.${resource.name}] timeout`, outputPath: join(run.outputDir, outputFileName(`destroy-${resource.name}`)), ...(run.secrets ? { secrets: run.secrets } : {}) });
+    const result = await runJob({
+      label: `resource:${resource.name}`,
+      commands: commandList(resource.destroy),
+      cwd: plan.path,
+      env,
+      timeoutS: resource.timeoutS,
+      timeoutKey: `[worktree.resources.${resource.name}] timeout`,
+      outputPath: join(run.outputDir, outputFileName(`destroy-${resource.name}`)),
+      ...(run.secrets ? { secrets: run.secrets } : {}),
+    });
     steps.push(jobStep('resource-destroy', `destroy resource:${resource.name}`, resource.destroy, result));
   }
 }
@@ -109,19 +200,33 @@ async function removeWorktreeAndBranch(run: StartRun, steps: DiscernStep[]): Pro
     () => true,
     () => false,
   );
-  if (registered) await git(['worktree', 'remove', '--force', '--force', plan.path], { cwd: run.mainRoot, env: run.env });
+  if (registered)
+    await git(['worktree', 'remove', '--force', '--force', plan.path], { cwd: run.mainRoot, env: run.env });
   await git(['worktree', 'prune'], { cwd: run.mainRoot, env: run.env });
   // The branch was created at the starting commit by this call and holds nothing else: delete only if it still
   // points there, so nothing anyone committed meanwhile is lost.
-  const tip = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`], { cwd: run.mainRoot, env: run.env });
-  if (tip.code === 0 && tip.stdout.trim() === plan.from.commit) await git(['update-ref', '-d', `refs/heads/${plan.branch}`, plan.from.commit], { cwd: run.mainRoot, env: run.env });
+  const tip = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`], {
+    cwd: run.mainRoot,
+    env: run.env,
+  });
+  if (tip.code === 0 && tip.stdout.trim() === plan.from.commit)
+    await git(['update-ref', '-d', `refs/heads/${plan.branch}`, plan.from.commit], { cwd: run.mainRoot, env: run.env });
   const pathGone = await stat(plan.path).then(
     () => false,
     () => true,
   );
-  const branchGone = (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`], { cwd: run.mainRoot, env: run.env })).code !== 0;
+  const branchGone =
+    (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`], { cwd: run.mainRoot, env: run.env }))
+      .code !== 0;
   const undone = pathGone && branchGone;
-  steps.push({ kind: 'git', label: `remove the worktree and branch ${plan.branch}`, disposition: 'run', note: plan.path, outcome: undone ? 'ok' : 'failed', duration_s: Math.round((performance.now() - at) / 1000) });
+  steps.push({
+    kind: 'git',
+    label: `remove the worktree and branch ${plan.branch}`,
+    disposition: 'run',
+    note: plan.path,
+    outcome: undone ? 'ok' : 'failed',
+    duration_s: Math.round((performance.now() - at) / 1000),
+  });
   return undone;
 }
 

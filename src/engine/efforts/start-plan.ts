@@ -54,13 +54,24 @@ export interface StartPlan {
 
 export type StartPlanning = { ok: true; plan: StartPlan } | { ok: false; problem: 'name' | 'root'; message: string };
 
-export function worktreeRoot(config: DiscernConfig, mainRoot: string): { ok: true; root: string; inside: boolean } | { ok: false; message: string } {
+export function worktreeRoot(
+  config: DiscernConfig,
+  mainRoot: string,
+): { ok: true; root: string; inside: boolean } | { ok: false; message: string } {
   const configured = config.worktree?.root ?? '';
   if (configured === '') return { ok: true, root: `${mainRoot}.worktrees`, inside: false };
   if (isAbsolute(configured)) return { ok: true, root: configured, inside: isInside(configured, mainRoot) };
   const root = join(mainRoot, configured);
-  if (!isInside(root, mainRoot)) return { ok: false, message: `[worktree] root "${configured}" leaves the checkout: give an absolute path for a directory outside it.` };
-  if (relative(mainRoot, root) === '' || relative(mainRoot, root).split('/')[0] === '.git') return { ok: false, message: `[worktree] root "${configured}" must name a directory of its own, not the checkout or its .git.` };
+  if (!isInside(root, mainRoot))
+    return {
+      ok: false,
+      message: `[worktree] root "${configured}" leaves the checkout: give an absolute path for a directory outside it.`,
+    };
+  if (relative(mainRoot, root) === '' || relative(mainRoot, root).split('/')[0] === '.git')
+    return {
+      ok: false,
+      message: `[worktree] root "${configured}" must name a directory of its own, not the checkout or its .git.`,
+    };
   return { ok: true, root, inside: true };
 }
 
@@ -73,7 +84,8 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
   const prefix = facts.config.repository?.branch_prefix ?? 'agent/';
   const wanted = input.name ?? (input.title !== undefined ? nameFromTitle(input.title) : undefined) ?? 'effort';
   const problem = nameProblem(wanted, prefix);
-  if (problem !== undefined) return { ok: false, problem: 'name', message: `"${wanted}" cannot name an effort: ${problem}.` };
+  if (problem !== undefined)
+    return { ok: false, problem: 'name', message: `"${wanted}" cannot name an effort: ${problem}.` };
   const taken = (name: string): string | undefined => {
     const branch = `${prefix}${name}`;
     if (facts.branches.has(branch)) return `the branch ${branch} exists`;
@@ -84,14 +96,20 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
   };
   const unique = uniqueName(wanted, taken);
   const gateTimeout = facts.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
-  const resources = Object.entries(facts.config.worktree?.resources ?? {}).flatMap(([name, r]) => (r === undefined ? [] : [{
-    name,
-    create: r.create,
-    ...(r.destroy !== undefined && commandList(r.destroy).length > 0 ? { destroy: r.destroy } : {}),
-    required: r.required ?? true,
-    retries: r.retries ?? 0,
-    timeoutS: r.timeout ?? gateTimeout,
-  }]));
+  const resources = Object.entries(facts.config.worktree?.resources ?? {}).flatMap(([name, r]) =>
+    r === undefined
+      ? []
+      : [
+          {
+            name,
+            create: r.create,
+            ...(r.destroy !== undefined && commandList(r.destroy).length > 0 ? { destroy: r.destroy } : {}),
+            required: r.required ?? true,
+            retries: r.retries ?? 0,
+            timeoutS: r.timeout ?? gateTimeout,
+          },
+        ],
+  );
   return {
     ok: true,
     plan: {
@@ -100,8 +118,13 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
       path: join(root, unique.name),
       root,
       from: facts.from,
-      ...(unique.takenBy !== undefined ? { nameNote: `"${wanted}" was taken (${unique.takenBy}), so this effort is "${unique.name}".` } : {}),
-      task: { ...(input.title !== undefined ? { title: input.title } : {}), ...(input.brief !== undefined ? { brief: input.brief } : {}) },
+      ...(unique.takenBy !== undefined
+        ? { nameNote: `"${wanted}" was taken (${unique.takenBy}), so this effort is "${unique.name}".` }
+        : {}),
+      task: {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.brief !== undefined ? { brief: input.brief } : {}),
+      },
       envFiles: [...facts.envFiles],
       ensure: commandList(facts.config.repository?.ensure),
       ensureTimeoutS: gateTimeout,
@@ -113,10 +136,35 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
 /** The plan as steps, in the order the executor takes them. */
 export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
   return [
-    { kind: 'git', label: `create branch ${plan.branch} and its worktree at ${plan.path}`, disposition: 'run', note: `from ${plan.from.ref} (${plan.from.commit.slice(0, 12)})` },
-    { kind: 'task-metadata', label: 'record the task in the worktree\'s git dir', disposition: 'run', ...(plan.task.title ? { note: plan.task.title } : {}) },
-    ...plan.envFiles.map((file): DiscernPlanStep => ({ kind: 'env', label: `copy ${file} from the main checkout`, disposition: 'run' })),
-    ...plan.ensure.map((command): DiscernPlanStep => ({ kind: 'repository-ensure', label: 'ensure', disposition: 'run', note: command })),
-    ...plan.resources.map((r): DiscernPlanStep => ({ kind: 'resource-create', label: `resource:${r.name}`, disposition: 'run', note: r.create, ...(r.required ? {} : { group: 'optional' }) })),
+    {
+      kind: 'git',
+      label: `create branch ${plan.branch} and its worktree at ${plan.path}`,
+      disposition: 'run',
+      note: `from ${plan.from.ref} (${plan.from.commit.slice(0, 12)})`,
+    },
+    {
+      kind: 'task-metadata',
+      label: "record the task in the worktree's git dir",
+      disposition: 'run',
+      ...(plan.task.title ? { note: plan.task.title } : {}),
+    },
+    ...plan.envFiles.map((file): DiscernPlanStep => ({
+      kind: 'env',
+      label: `copy ${file} from the main checkout`,
+      disposition: 'run',
+    })),
+    ...plan.ensure.map((command): DiscernPlanStep => ({
+      kind: 'repository-ensure',
+      label: 'ensure',
+      disposition: 'run',
+      note: command,
+    })),
+    ...plan.resources.map((r): DiscernPlanStep => ({
+      kind: 'resource-create',
+      label: `resource:${r.name}`,
+      disposition: 'run',
+      note: r.create,
+      ...(r.required ? {} : { group: 'optional' }),
+    })),
   ];
 }

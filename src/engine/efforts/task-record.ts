@@ -29,8 +29,15 @@ export interface RecordedResource {
 }
 
 /** The record of resources just made for an effort. */
-export function recordResources(made: readonly { name: string; destroy?: string }[], effort: { id: string; branch: string; path: string }): RecordedResource[] {
-  return made.map((r) => ({ name: r.name, ...(r.destroy !== undefined ? { destroy: r.destroy } : {}), env: { DISCERN_EFFORT: effort.id, DISCERN_BRANCH: effort.branch, DISCERN_WORKTREE: effort.path } }));
+export function recordResources(
+  made: readonly { name: string; destroy?: string }[],
+  effort: { id: string; branch: string; path: string },
+): RecordedResource[] {
+  return made.map((r) => ({
+    name: r.name,
+    ...(r.destroy !== undefined ? { destroy: r.destroy } : {}),
+    env: { DISCERN_EFFORT: effort.id, DISCERN_BRANCH: effort.branch, DISCERN_WORKTREE: effort.path },
+  }));
 }
 
 export function taskRecordPath(worktreeGitDir: string): string {
@@ -43,6 +50,13 @@ export function writeTaskRecord(worktreeGitDir: string, record: TaskRecord): Pro
 
 export async function readTaskRecord(worktreeGitDir: string): Promise<TaskRecord | undefined> {
   const read = await readJsonFile<TaskRecord>(taskRecordPath(worktreeGitDir));
-  if (!read.ok || typeof read.value !== 'object' || read.value === null || read.value.format !== TASK_RECORD_FORMAT || typeof read.value.id !== 'string') return undefined;
+  if (
+    !read.ok ||
+    typeof read.value !== 'object' ||
+    read.value === null ||
+    read.value.format !== TASK_RECORD_FORMAT ||
+    typeof read.value.id !== 'string'
+  )
+    return undefined;
   return read.value;
 }

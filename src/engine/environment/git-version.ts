@@ -15,7 +15,12 @@ export async function gitVersion(env: Readonly<Record<string, string | undefined
     const result = await git(['--version'], { cwd: tmpdir(), env });
     const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(result.stdout);
     if (result.code !== 0 || !m) return undefined;
-    return { text: `${m[1]}.${m[2]}${m[3] !== undefined ? `.${m[3]}` : ''}`, major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };
+    return {
+      text: `${m[1]}.${m[2]}${m[3] !== undefined ? `.${m[3]}` : ''}`,
+      major: Number(m[1]),
+      minor: Number(m[2]),
+      patch: Number(m[3] ?? 0),
+    };
   } catch (error) {
     if (error instanceof GitUnavailable) return undefined;
     throw error;

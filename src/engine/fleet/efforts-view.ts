@@ -34,11 +34,17 @@ export interface EffortsViewOptions {
   env: Env;
 }
 
-type Extra = Pick<DiscernStatusData, 'fleet_collisions' | 'queue' | 'landed_proof' | 'unlanded_branches' | 'landed_exception' | 'emergency_pending'>;
+type Extra = Pick<
+  DiscernStatusData,
+  'fleet_collisions' | 'queue' | 'landed_proof' | 'unlanded_branches' | 'landed_exception' | 'emergency_pending'
+>;
 
 const COLLISION_PATHS_SHOWN = 6;
 
-export async function effortsView(fleet: DiscernStatusFleetRow[], options: EffortsViewOptions): Promise<{ fleet: DiscernStatusFleetRow[]; extra: Extra }> {
+export async function effortsView(
+  fleet: DiscernStatusFleetRow[],
+  options: EffortsViewOptions,
+): Promise<{ fleet: DiscernStatusFleetRow[]; extra: Extra }> {
   const run = { cwd: options.root, env: options.env };
   const changedBy = new Map<string, string[]>();
   const efforts: Effort[] = [];
@@ -47,14 +53,26 @@ export async function effortsView(fleet: DiscernStatusFleetRow[], options: Effor
       if (row.broken === true) return row;
       const gitDir = row.is_main ? options.commonDir : linkedGitDir(row.path);
       if (gitDir === undefined) return row;
-      const gateProof = await checkoutProof(gateStatePaths(gitDir, options.commonDir), row.head ?? null, row.clean !== false, options.configCanonical, options.version);
-      if (row.is_main || row.branch === null || row.head === null || row.head === undefined) return { ...row, gate_proof: gateProof };
+      const gateProof = await checkoutProof(
+        gateStatePaths(gitDir, options.commonDir),
+        row.head ?? null,
+        row.clean !== false,
+        options.configCanonical,
+        options.version,
+      );
+      if (row.is_main || row.branch === null || row.head === null || row.head === undefined)
+        return { ...row, gate_proof: gateProof };
       const record = await readTaskRecord(gitDir);
       const id = record?.id ?? row.path.split('/').pop() ?? row.path;
       efforts.push({ id, branch: row.branch, path: row.path, gitDir, ...(record ? { record } : {}) });
       const changed = await changedPaths(run, options.trunk, row.head);
       changedBy.set(id, changed);
-      const authority = decideAuthority({ confirmed: false, preAuthorized: options.config.acceptance?.pre_authorized ?? [], scopes: options.scopes, changed });
+      const authority = decideAuthority({
+        confirmed: false,
+        preAuthorized: options.config.acceptance?.pre_authorized ?? [],
+        scopes: options.scopes,
+        changed,
+      });
       return { ...row, id, gate_proof: gateProof, landing_authority: authority.landing };
     }),
   );
@@ -86,34 +104,61 @@ function collide(changedBy: Map<string, string[]>): NonNullable<DiscernStatusDat
       const b = ids[j] as string;
       const theirs = new Set(changedBy.get(b));
       const shared = (changedBy.get(a) ?? []).filter((p) => theirs.has(p)).sort();
-      if (shared.length > 0) out.push({ efforts: [a, b], shared: shared.length, paths: shared.slice(0, COLLISION_PATHS_SHOWN) });
+      if (shared.length > 0)
+        out.push({ efforts: [a, b], shared: shared.length, paths: shared.slice(0, COLLISION_PATHS_SHOWN) });
     }
   }
   return out.sort((x, y) => y.shared - x.shared);
 }
 
-async function landedProof(options: EffortsViewOptions, run: { cwd: string; env: Env }): Promise<DiscernStatusData['landed_proof']> {
+async function landedProof(
+  options: EffortsViewOptions,
+  run: { cwd: string; env: Env },
+): Promise<DiscernStatusData['landed_proof']> {
   // No notes ref, no note: answered from the ref store without starting git.
   const loose = existsSync(join(options.commonDir, ...NOTES_REF.split('/')));
-  const packed = loose ? true : (await readFile(join(options.commonDir, 'packed-refs'), 'utf8').catch(() => '')).includes(` ${NOTES_REF}\n`);
+  const packed = loose
+    ? true
+    : (await readFile(join(options.commonDir, 'packed-refs'), 'utf8').catch(() => '')).includes(` ${NOTES_REF}\n`);
   if (!loose && !packed && !existsSync(join(options.commonDir, 'reftable'))) return undefined;
   const shown = await git(['notes', `--ref=${NOTES_REF}`, 'show', `refs/heads/${options.trunk}`], run);
   if (shown.code !== 0) return undefined;
   const note = parseProofNote(shown.stdout);
   if (note === undefined) return undefined;
-  return { commit: note.payload.subject.commit, ref: NOTES_REF, line: note.payload.presentation.line, ...(note.payload.acceptance?.consent ? { consent: note.payload.acceptance.consent.source } : {}) };
+  return {
+    commit: note.payload.subject.commit,
+    ref: NOTES_REF,
+    line: note.payload.presentation.line,
+    ...(note.payload.acceptance?.consent ? { consent: note.payload.acceptance.consent.source } : {}),
+  };
 }
 
-async function unlandedBranches(options: EffortsViewOptions, run: { cwd: string; env: Env }, held: ReadonlySet<string>): Promise<string[]> {
+async function unlandedBranches(
+  options: EffortsViewOptions,
+  run: { cwd: string; env: Env },
+  held: ReadonlySet<string>,
+): Promise<string[]> {
   const prefixDir = join(options.commonDir, 'refs', 'heads', ...options.branchPrefix.split('/').filter(Boolean));
   const packed = await readFile(join(options.commonDir, 'packed-refs'), 'utf8').catch(() => '');
-  if (!existsSync(prefixDir) && !packed.includes(` refs/heads/${options.branchPrefix}`) && !existsSync(join(options.commonDir, 'reftable'))) return [];
+  if (
+    !existsSync(prefixDir) &&
+    !packed.includes(` refs/heads/${options.branchPrefix}`) &&
+    !existsSync(join(options.commonDir, 'reftable'))
+  )
+    return [];
   const listed = await git(['for-each-ref', '--format=%(refname)', `refs/heads/${options.branchPrefix}`], run);
   if (listed.code !== 0) return [];
-  const branches = listed.stdout.split('\n').filter(Boolean).map((r) => r.slice('refs/heads/'.length)).filter((b) => !held.has(b));
+  const branches = listed.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((r) => r.slice('refs/heads/'.length))
+    .filter((b) => !held.has(b));
   const out: string[] = [];
   for (const branch of branches) {
-    const contained = await git(['merge-base', '--is-ancestor', `refs/heads/${branch}`, `refs/heads/${options.trunk}`], run);
+    const contained = await git(
+      ['merge-base', '--is-ancestor', `refs/heads/${branch}`, `refs/heads/${options.trunk}`],
+      run,
+    );
     if (contained.code !== 0) out.push(branch);
   }
   return out.sort();

@@ -23,8 +23,16 @@ export function parseDirtySet(output: string): Set<string> {
   return paths;
 }
 
-export async function readDirtySet(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<Set<string>> {
-  const result = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd, env, ...(signal ? { signal } : {}) });
+export async function readDirtySet(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<Set<string>> {
+  const result = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+    cwd,
+    env,
+    ...(signal ? { signal } : {}),
+  });
   if (result.code !== 0) throw new Error(`git status failed in ${cwd}: ${gitComplaint(result)}`);
   return parseDirtySet(result.stdout);
 }
@@ -39,7 +47,12 @@ export function newlyDirty(before: DirtySet, after: DirtySet): string[] {
  * the verb and the logbook. Equal to readDirtySet's unless a submodule entry is listed (the configured submodule
  * rules may hide it from the default read): then the default read is made.
  */
-export async function dirtySetFrom(read: StatusRead, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<Set<string>> {
+export async function dirtySetFrom(
+  read: StatusRead,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<Set<string>> {
   if (!read.ok) throw new Error(`git status failed in ${cwd}: ${gitComplaint(read.result)}`);
   if (read.status.submoduleEntries) return readDirtySet(cwd, env, signal);
   return parseDirtySetV2(read.status.output);

@@ -19,11 +19,17 @@ export interface DriftVerdict {
   paths: string[];
 }
 
-export function judgeDrift(mode: GateMode, group: StageGroup, written: readonly string[], generated: GeneratedPaths): DriftVerdict | undefined {
+export function judgeDrift(
+  mode: GateMode,
+  group: StageGroup,
+  written: readonly string[],
+  generated: GeneratedPaths,
+): DriftVerdict | undefined {
   if (written.length === 0) return undefined;
   const onlyGenerators = group.producers.length > 0 && group.producers.every((p) => p.generator !== undefined);
   const outside = written.filter((p) => !generated.owns(p));
-  if (onlyGenerators && outside.length > 0) return { failedStage: 'generated_drift', group: group.name, paths: outside };
+  if (onlyGenerators && outside.length > 0)
+    return { failedStage: 'generated_drift', group: group.name, paths: outside };
   if (mode === 'done') return { failedStage: 'tree_drift', group: group.name, paths: [...written] };
   if (group.writes === 'fixes') return undefined;
   if (group.writes === 'generated') {

@@ -10,7 +10,14 @@ export type GateEvent =
   | { type: 'producer-progress'; label: string; fact: DiscernProgressLine }
   | { type: 'producer-output'; label: string; lines: number; errorLikeLines: number }
   | { type: 'producer-pgid'; label: string; event: 'start' | 'end'; pgid: number }
-  | { type: 'producer-end'; label: string; outcome: 'ok' | 'failed' | 'cancelled' | 'skipped'; durationMs: number; outputPath?: string; detail?: string }
+  | {
+      type: 'producer-end';
+      label: string;
+      outcome: 'ok' | 'failed' | 'cancelled' | 'skipped';
+      durationMs: number;
+      outputPath?: string;
+      detail?: string;
+    }
   | { type: 'wait-start'; id: string; reason: string; capacity: number; inUse: number }
   | { type: 'wait-end'; id: string; waitedMs: number };
 

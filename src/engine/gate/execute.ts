@@ -28,7 +28,10 @@ export interface TestSlot {
   release(): Promise<void>;
 }
 
-export type SlotAcquirer = (signal: AbortSignal, listener: GateListener) => Promise<{ slot?: TestSlot; waitedMs: number; unavailable?: string }>;
+export type SlotAcquirer = (
+  signal: AbortSignal,
+  listener: GateListener,
+) => Promise<{ slot?: TestSlot; waitedMs: number; unavailable?: string }>;
 
 export interface ExecuteOptions {
   plan: GatePlan;
@@ -101,7 +104,11 @@ export async function executeGate(options: ExecuteOptions): Promise<GateRun> {
     }
     runs.push(...groupRuns);
     const failed = groupRuns.filter((r) => r.outcome === 'failed');
-    if (failed.length > 0) failedStage = failedStageOf(group, failed.map((r) => r.producer));
+    if (failed.length > 0)
+      failedStage = failedStageOf(
+        group,
+        failed.map((r) => r.producer),
+      );
     // Drift is judged even after a failure: a fixer that rewrote files and then failed still wrote them.
     if (!signal.aborted) {
       const after = await options.readDirty();
@@ -162,7 +169,12 @@ async function runGroup(group: StageGroup, options: ExecuteOptions): Promise<Pro
   return results.map((r, i) => r ?? { producer: group.producers[i] as Producer, group, outcome: 'skipped' });
 }
 
-async function runProducer(producer: Producer, group: StageGroup, signal: AbortSignal, options: ExecuteOptions): Promise<ProducerRun> {
+async function runProducer(
+  producer: Producer,
+  group: StageGroup,
+  signal: AbortSignal,
+  options: ExecuteOptions,
+): Promise<ProducerRun> {
   const { listener } = options;
   listener({ type: 'producer-start', label: producer.label, group: group.name });
   const result = await runJob({
@@ -177,7 +189,13 @@ async function runProducer(producer: Producer, group: StageGroup, signal: AbortS
     ...(options.secrets ? { secrets: options.secrets } : {}),
     onProgress: (fact) => listener({ type: 'producer-progress', label: producer.label, fact }),
     onProcessGroup: (event, pgid) => listener({ type: 'producer-pgid', label: producer.label, event, pgid }),
-    onOutput: (counts) => listener({ type: 'producer-output', label: producer.label, lines: counts.lines, errorLikeLines: counts.errorLikeLines }),
+    onOutput: (counts) =>
+      listener({
+        type: 'producer-output',
+        label: producer.label,
+        lines: counts.lines,
+        errorLikeLines: counts.errorLikeLines,
+      }),
   });
   let outcome: ProducerOutcome = result.outcome;
   let standard: StandardJudgement | undefined;

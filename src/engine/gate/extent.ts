@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import type { StandardPer } from '../config/standards.js';
 import { git, gitComplaint } from '../git/git.js';
 
-export async function measureExtent(per: Extract<StandardPer, { kind: 'extent' }>, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<number> {
+export async function measureExtent(
+  per: Extract<StandardPer, { kind: 'extent' }>,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   const listed = await git(['ls-files', '-z', '--', ...per.pathspecs], { cwd, env });
   if (listed.code !== 0) throw new Error(`git ls-files failed: ${gitComplaint(listed)}`);
   const files = listed.stdout.split('\0').filter((p) => p.length > 0);

@@ -19,7 +19,9 @@ export interface GateConfig {
   scopes: CompiledScope[];
 }
 
-export function gateConfig(config: DiscernConfig): { ok: true; gate: GateConfig } | { ok: false; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] } {
+export function gateConfig(
+  config: DiscernConfig,
+): { ok: true; gate: GateConfig } | { ok: false; issues: [DiscernConfigIssue, ...DiscernConfigIssue[]] } {
   const issues: DiscernConfigIssue[] = [];
   const scopes = compiledScopes(config);
   issues.push(...scopes.issues);
@@ -28,13 +30,23 @@ export function gateConfig(config: DiscernConfig): { ok: true; gate: GateConfig 
     table?.paths.forEach((pattern, index) => {
       const compiled = compilePattern(pattern);
       if (compiled.ok) owners.push(compiled.test);
-      else issues.push({ kind: 'invalid_config', path: dotted(['generated', name, 'paths', String(index)]), message: `pattern "${pattern}" ${compiled.reason}` });
+      else
+        issues.push({
+          kind: 'invalid_config',
+          path: dotted(['generated', name, 'paths', String(index)]),
+          message: `pattern "${pattern}" ${compiled.reason}`,
+        });
     });
   }
   for (const [name, table] of Object.entries(config.standards ?? {})) {
     table?.inputs?.forEach((pattern, index) => {
       const compiled = compilePattern(pattern);
-      if (!compiled.ok) issues.push({ kind: 'invalid_config', path: dotted(['standards', name, 'inputs', String(index)]), message: `pattern "${pattern}" ${compiled.reason}` });
+      if (!compiled.ok)
+        issues.push({
+          kind: 'invalid_config',
+          path: dotted(['standards', name, 'inputs', String(index)]),
+          message: `pattern "${pattern}" ${compiled.reason}`,
+        });
     });
   }
   // A [checkpoints] table this file cannot use is refused here too, though the merge-base's file is the one

@@ -15,15 +15,33 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
           // The last stage's interval ends with the run.
           if (stageTiming) writer.finishTiming(stageTiming);
           stageTiming = undefined;
-          writer.setProgress({ phase: 'finished', state: event.state ?? 'finished', reason: event.message, next: 'nothing: the run has finished', owner_must_act: false });
+          writer.setProgress({
+            phase: 'finished',
+            state: event.state ?? 'finished',
+            reason: event.message,
+            next: 'nothing: the run has finished',
+            owner_must_act: false,
+          });
           return;
         }
-        writer.setProgress({ phase: event.phase, state: 'running', reason: event.message, next: `read it back with ${readBack}`, owner_must_act: false });
+        writer.setProgress({
+          phase: event.phase,
+          state: 'running',
+          reason: event.message,
+          next: `read it back with ${readBack}`,
+          owner_must_act: false,
+        });
         return;
       case 'group-start':
         if (stageTiming) writer.finishTiming(stageTiming);
         stageTiming = writer.startTiming(`stage:${event.group}`);
-        writer.setProgress({ phase: event.group, state: 'running', reason: `running ${event.producers.join(', ')}`, next: 'the next stage starts when these finish', owner_must_act: false });
+        writer.setProgress({
+          phase: event.group,
+          state: 'running',
+          reason: `running ${event.producers.join(', ')}`,
+          next: 'the next stage starts when these finish',
+          owner_must_act: false,
+        });
         for (const label of event.producers) writer.producer(label, { state: 'pending' });
         return;
       case 'producer-start':
@@ -33,7 +51,9 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
       case 'producer-progress': {
         const f = event.fact;
         writer.producer(event.label, {
-          ...(f.units ? { units: { kind: f.units.kind, completed: f.units.completed, total: f.units.total ?? null } } : {}),
+          ...(f.units
+            ? { units: { kind: f.units.kind, completed: f.units.completed, total: f.units.total ?? null } }
+            : {}),
           ...(f.results ? { results: definedCounts(f.results) } : {}),
           ...(f.active ? { active: f.active } : {}),
           ...(f.elapsed_ms !== undefined ? { elapsed_ms: f.elapsed_ms } : {}),
@@ -59,13 +79,24 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
         else writer.removePgid(event.pgid);
         return;
       case 'producer-end': {
-        writer.producer(event.label, { state: event.outcome, ...(event.outputPath ? { output_path: event.outputPath } : {}) });
+        writer.producer(event.label, {
+          state: event.outcome,
+          ...(event.outputPath ? { output_path: event.outputPath } : {}),
+        });
         const id = timings.get(event.label);
         if (id) writer.finishTiming(id);
         return;
       }
       case 'wait-start':
-        waits.set(event.id, writer.startWait({ reason: event.reason, next: 'the run starts as soon as a slot frees', capacity: event.capacity, in_use: event.inUse }));
+        waits.set(
+          event.id,
+          writer.startWait({
+            reason: event.reason,
+            next: 'the run starts as soon as a slot frees',
+            capacity: event.capacity,
+            in_use: event.inUse,
+          }),
+        );
         // The wait is also a timing interval of its own, apart from the producers' time.
         timings.set(`wait:${event.id}`, writer.startTiming('capacity-wait'));
         return;

@@ -27,7 +27,11 @@ interface Row {
 }
 
 /** `producers`: the run's producer labels in plan order; `now` is a seam for tests. */
-export function liveSummary(producers: readonly string[], sink: (update: LiveSummaryUpdate) => void, now: () => number = Date.now): GateListener {
+export function liveSummary(
+  producers: readonly string[],
+  sink: (update: LiveSummaryUpdate) => void,
+  now: () => number = Date.now,
+): GateListener {
   const total = producers.length;
   const rows = new Map<string, Row>();
   const running = new Set<string>();
@@ -50,8 +54,16 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
   const producerEvent = (label: string): LiveEvent => {
     const row = rowOf(label);
     const elapsedMs = row.state === 'running' && row.startedAt !== undefined ? now() - row.startedAt : row.elapsedMs;
-    const hasCounts = row.counts.units !== undefined || row.counts.results !== undefined || row.counts.outputLines !== undefined;
-    return { kind: 'producer', label, state: row.state, ...(hasCounts ? { counts: { ...row.counts } } : {}), ...(elapsedMs !== undefined ? { elapsedMs } : {}), ...(row.detail !== undefined ? { detail: row.detail } : {}) };
+    const hasCounts =
+      row.counts.units !== undefined || row.counts.results !== undefined || row.counts.outputLines !== undefined;
+    return {
+      kind: 'producer',
+      label,
+      state: row.state,
+      ...(hasCounts ? { counts: { ...row.counts } } : {}),
+      ...(elapsedMs !== undefined ? { elapsedMs } : {}),
+      ...(row.detail !== undefined ? { detail: row.detail } : {}),
+    };
   };
   /** The plan (first update only) and every row changed since the last update, then this update's own events. */
   const pendingEvents = (own: readonly LiveEvent[]): LiveEvent[] => {
@@ -69,13 +81,20 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
     return events;
   };
   const emit = (message: string, durable = false, own: readonly LiveEvent[] = []): void =>
-    sink({ message, completed, ...(total > 0 ? { total } : {}), ...(durable ? { durable } : {}), events: pendingEvents(own) });
+    sink({
+      message,
+      completed,
+      ...(total > 0 ? { total } : {}),
+      ...(durable ? { durable } : {}),
+      events: pendingEvents(own),
+    });
   const markDirty = (label: string): void => {
     dirty.add(label);
     if (flushTimer !== undefined) return;
     flushTimer = setTimeout(() => {
       flushTimer = undefined;
-      if (dirty.size > 0) sink({ message: status(), completed, ...(total > 0 ? { total } : {}), events: pendingEvents([]), quiet: true });
+      if (dirty.size > 0)
+        sink({ message: status(), completed, ...(total > 0 ? { total } : {}), events: pendingEvents([]), quiet: true });
     }, PROGRESS_INTERVAL_MS);
     flushTimer.unref();
   };
@@ -88,7 +107,9 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
   return (event: GateEvent) => {
     switch (event.type) {
       case 'phase':
-        emit(event.message, event.phase === 'announce', [{ kind: 'phase', phase: event.phase, message: event.message }]);
+        emit(event.message, event.phase === 'announce', [
+          { kind: 'phase', phase: event.phase, message: event.message },
+        ]);
         if (event.phase === 'finished' && flushTimer !== undefined) clearTimeout(flushTimer);
         return;
       case 'group-start':
@@ -108,16 +129,29 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
         const parts: string[] = [];
         if (f.units) {
           parts.push(`${f.units.kind} ${f.units.completed}/${f.units.total ?? '?'}`);
-          row.counts.units = { kind: f.units.kind, completed: f.units.completed, ...(typeof f.units.total === 'number' ? { total: f.units.total } : {}) };
+          row.counts.units = {
+            kind: f.units.kind,
+            completed: f.units.completed,
+            ...(typeof f.units.total === 'number' ? { total: f.units.total } : {}),
+          };
         }
         if (f.results) {
-          parts.push(Object.entries(f.results).map(([k, v]) => `${v} ${k}`).join(', '));
-          row.counts.results = Object.fromEntries(Object.entries(f.results).filter((e): e is [string, number] => typeof e[1] === 'number'));
+          parts.push(
+            Object.entries(f.results)
+              .map(([k, v]) => `${v} ${k}`)
+              .join(', '),
+          );
+          row.counts.results = Object.fromEntries(
+            Object.entries(f.results).filter((e): e is [string, number] => typeof e[1] === 'number'),
+          );
         }
         if (parts.length > 0) counts.set(event.label, parts.join('; '));
         const at = now();
         if (f.failure) {
-          const where = f.failure.file !== undefined ? ` (${f.failure.file}${f.failure.line !== undefined ? `:${f.failure.line}` : ''})` : '';
+          const where =
+            f.failure.file !== undefined
+              ? ` (${f.failure.file}${f.failure.line !== undefined ? `:${f.failure.line}` : ''})`
+              : '';
           const failure: LiveEvent = {
             kind: 'failure',
             label: event.label,
@@ -126,7 +160,10 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
             ...(f.failure.file !== undefined ? { file: f.failure.file } : {}),
             ...(f.failure.line !== undefined ? { line: f.failure.line } : {}),
           };
-          emit(`${event.label}: ${f.failure.name} failed — ${f.failure.message}${where}`, true, [producerEvent(event.label), failure]);
+          emit(`${event.label}: ${f.failure.name} failed — ${f.failure.message}${where}`, true, [
+            producerEvent(event.label),
+            failure,
+          ]);
         } else if (at - lastProgressAt >= PROGRESS_INTERVAL_MS) emit(status(), false, [producerEvent(event.label)]);
         else {
           markDirty(event.label);
@@ -152,14 +189,24 @@ export function liveSummary(producers: readonly string[], sink: (update: LiveSum
         }
         completed++;
         if (event.outcome === 'failed') failed++;
-        emit(`${event.label} ${event.outcome}${event.detail ? ` (${event.detail})` : ''} · ${completed}/${total} finished${failed > 0 ? `, ${failed} failed` : ''}`, event.outcome !== 'ok', [producerEvent(event.label)]);
+        emit(
+          `${event.label} ${event.outcome}${event.detail ? ` (${event.detail})` : ''} · ${completed}/${total} finished${failed > 0 ? `, ${failed} failed` : ''}`,
+          event.outcome !== 'ok',
+          [producerEvent(event.label)],
+        );
         return;
       }
       case 'wait-start':
-        emit(`waiting for a test slot: ${event.inUse} of ${event.capacity} in use across the repository's worktrees`, false, [{ kind: 'wait-start', reason: event.reason, capacity: event.capacity, inUse: event.inUse }]);
+        emit(
+          `waiting for a test slot: ${event.inUse} of ${event.capacity} in use across the repository's worktrees`,
+          false,
+          [{ kind: 'wait-start', reason: event.reason, capacity: event.capacity, inUse: event.inUse }],
+        );
         return;
       case 'wait-end':
-        emit(`test slot taken after ${Math.round(event.waitedMs / 100) / 10} s`, false, [{ kind: 'wait-end', waitedMs: event.waitedMs }]);
+        emit(`test slot taken after ${Math.round(event.waitedMs / 100) / 10} s`, false, [
+          { kind: 'wait-end', waitedMs: event.waitedMs },
+        ]);
         return;
       default:
         return;

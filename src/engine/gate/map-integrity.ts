@@ -26,11 +26,16 @@ export async function brokenMapLinks(run: Run, mapDir: string): Promise<BrokenLi
   // Pages are read from disk, and a page that cannot be read has no links: with no map folder there is nothing
   // to check, and git need not list the tree.
   if (!existsSync(join(run.root, dir))) return [];
-  const listed = await git(['ls-files', '-z'], { cwd: run.root, env: run.env, ...(run.signal ? { signal: run.signal } : {}) });
+  const listed = await git(['ls-files', '-z'], {
+    cwd: run.root,
+    env: run.env,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
   if (listed.code !== 0) throw new Error(`git ls-files failed: ${gitComplaint(listed)}`);
   const tracked = new Set(listed.stdout.split('\0').filter((p) => p !== ''));
   const folders = new Set<string>();
-  for (const path of tracked) for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at));
+  for (const path of tracked)
+    for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at));
   const pages = [...tracked].filter((p) => p.startsWith(`${dir}/`) && p.toLowerCase().endsWith('.md')).sort();
   const broken: BrokenLink[] = [];
   for (const page of pages) {
@@ -59,7 +64,8 @@ export function pageBrokenLinks(page: string, text: string, exists: (path: strin
         // keep it as written
       }
       const resolved = posix.normalize(posix.join(pageDir, decoded)).replace(/\/+$/, '');
-      if (resolved === '..' || resolved.startsWith('../') || !exists(resolved)) broken.push({ page, line: index + 1, target: raw });
+      if (resolved === '..' || resolved.startsWith('../') || !exists(resolved))
+        broken.push({ page, line: index + 1, target: raw });
     }
   });
   return broken;

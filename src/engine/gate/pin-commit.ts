@@ -23,7 +23,8 @@ export interface PinWrite {
   head: string;
 }
 
-export type PinCommit = { ok: true; commit: string } | { ok: false; stage: 'write' | 'commit'; reason: string; restored: boolean };
+export type PinCommit =
+  { ok: true; commit: string } | { ok: false; stage: 'write' | 'commit'; reason: string; restored: boolean };
 
 export async function commitPin(w: PinWrite): Promise<PinCommit> {
   const run = { cwd: w.root, env: w.env };
@@ -32,7 +33,12 @@ export async function commitPin(w: PinWrite): Promise<PinCommit> {
   try {
     await writeConfigText(w.configPath, w.text, previous, w.env, 'standards:pin-write');
   } catch (error) {
-    return { ok: false, stage: 'write', reason: `${file} could not be written (${error instanceof Error ? error.message : String(error)})`, restored: await restore(w, file, previous) };
+    return {
+      ok: false,
+      stage: 'write',
+      reason: `${file} could not be written (${error instanceof Error ? error.message : String(error)})`,
+      restored: await restore(w, file, previous),
+    };
   }
   const identity = await identityOptions(run);
   const committed = await git([...identity, 'commit', '-q', '-m', w.subject, '-m', w.body, '--', file], run);
@@ -41,13 +47,27 @@ export async function commitPin(w: PinWrite): Promise<PinCommit> {
   if (committed.code === 0 && parent === w.head && now !== w.head) return { ok: true, commit: now };
   if (committed.code === 0) {
     // Something else moved HEAD meanwhile: the commit is not the one this pin made on the commit it measured.
-    return { ok: false, stage: 'commit', reason: `HEAD moved during the pin (now ${now.slice(0, 12)}, whose parent is ${parent.slice(0, 12)}, not ${w.head.slice(0, 12)}); the pin commit, if any, is left for you to inspect`, restored: false };
+    return {
+      ok: false,
+      stage: 'commit',
+      reason: `HEAD moved during the pin (now ${now.slice(0, 12)}, whose parent is ${parent.slice(0, 12)}, not ${w.head.slice(0, 12)}); the pin commit, if any, is left for you to inspect`,
+      restored: false,
+    };
   }
-  return { ok: false, stage: 'commit', reason: `git commit failed: ${gitComplaint(committed)}`, restored: await restore(w, file, previous) };
+  return {
+    ok: false,
+    stage: 'commit',
+    reason: `git commit failed: ${gitComplaint(committed)}`,
+    restored: await restore(w, file, previous),
+  };
 }
 
 /** Puts discern.toml back byte for byte and its index entry back to HEAD's; true when both held. */
-async function restore(w: PinWrite, file: string, previous: { exists: boolean; bom: boolean; mode: number | undefined }): Promise<boolean> {
+async function restore(
+  w: PinWrite,
+  file: string,
+  previous: { exists: boolean; bom: boolean; mode: number | undefined },
+): Promise<boolean> {
   try {
     await writeConfigText(w.configPath, w.previous.text, previous, {});
   } catch {

@@ -23,7 +23,13 @@ export function planPins(standards: readonly DiscernGateStandard[]): PinPlan {
     } else if (s.pin_eligible === true && s.pin_target !== undefined) {
       pins.push({ name: s.name, from: s.limit, to: s.pin_target, measured: s.value });
     } else {
-      skipped.push({ name: s.name, limit: s.limit, measured: s.value, ...(margin > 0 ? { margin } : {}), reason: skipReason(s, s.value, margin) });
+      skipped.push({
+        name: s.name,
+        limit: s.limit,
+        measured: s.value,
+        ...(margin > 0 ? { margin } : {}),
+        reason: skipReason(s, s.value, margin),
+      });
     }
   }
   return { pins, skipped };
@@ -31,7 +37,8 @@ export function planPins(standards: readonly DiscernGateStandard[]): PinPlan {
 
 function skipReason(s: DiscernGateStandard, value: number, margin: number): string {
   const up = s.direction === 'up';
-  if (up ? value < s.limit : value > s.limit) return `measured ${value}, ${up ? 'below its floor' : 'above its ceiling'} ${s.limit}: it regressed`;
+  if (up ? value < s.limit : value > s.limit)
+    return `measured ${value}, ${up ? 'below its floor' : 'above its ceiling'} ${s.limit}: it regressed`;
   const gain = tidy(Math.abs(value - s.limit));
   if (gain === 0) return `measured ${value}, exactly its limit: there is nothing to tighten`;
   return `measured ${value}, ${gain} ${up ? 'above its floor' : 'below its ceiling'} ${s.limit} — not more than its margin ${margin}, the headroom a pinned limit keeps`;
@@ -45,14 +52,20 @@ export function pinnedText(text: string, pins: readonly PinChange[]): string {
 }
 
 /** The pin commit's message: the subject names each change, the body how it was measured. */
-export function pinMessage(pins: readonly PinChange[], standards: readonly DiscernGateStandard[]): { subject: string; body: string } {
+export function pinMessage(
+  pins: readonly PinChange[],
+  standards: readonly DiscernGateStandard[],
+): { subject: string; body: string } {
   const subject = `Pin standards: ${pins.map((p) => `${p.name} ${p.from} → ${p.to}`).join(', ')}`;
   const lines = pins.map((p) => {
     const s = standards.find((x) => x.name === p.name);
     const margin = s?.margin ?? 0;
     return `- ${p.name}: measured ${p.measured}${margin > 0 ? `, margin ${margin}` : ''} (${s?.direction === 'down' ? 'ceiling' : 'floor'})`;
   });
-  return { subject, body: ['Tightened by `discern standards --pin` to the measured value less the margin:', '', ...lines].join('\n') };
+  return {
+    subject,
+    body: ['Tightened by `discern standards --pin` to the measured value less the margin:', '', ...lines].join('\n'),
+  };
 }
 
 function tidy(n: number): number {

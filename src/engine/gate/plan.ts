@@ -55,7 +55,9 @@ export function planGate(input: PlanInput): GatePlan {
   const { catalog, settings } = input;
   const of = (stage: string): Producer[] => catalog.jobs.filter((p) => p.stage === stage);
   const groups: StageGroup[] = [];
-  const add = (group: Omit<StageGroup, 'holdsTestSlot' | 'writes'> & Partial<Pick<StageGroup, 'holdsTestSlot' | 'writes'>>): void => {
+  const add = (
+    group: Omit<StageGroup, 'holdsTestSlot' | 'writes'> & Partial<Pick<StageGroup, 'holdsTestSlot' | 'writes'>>,
+  ): void => {
     if (group.producers.length > 0) groups.push({ holdsTestSlot: false, writes: 'nothing', ...group });
   };
   const capped = settings.concurrentTestRuns > 0;
@@ -72,17 +74,39 @@ export function planGate(input: PlanInput): GatePlan {
     return { mode: input.mode, groups, standards: [], scopeGates: [] };
   }
 
-  add({ stage: 'build', name: 'build', parallel: true, producers: [...of('build'), ...catalog.generators], writes: catalog.generators.length > 0 ? 'generated' : 'nothing' });
+  add({
+    stage: 'build',
+    name: 'build',
+    parallel: true,
+    producers: [...of('build'), ...catalog.generators],
+    writes: catalog.generators.length > 0 ? 'generated' : 'nothing',
+  });
   const standards: StandardDisposition[] = catalog.standards.map((producer) => ({
     producer,
-    disposition: producer.standard?.measure === 'on-demand' ? 'deferred' : input.replayable.has(producer.standard?.name ?? '') ? 'replayed' : 'measured',
+    disposition:
+      producer.standard?.measure === 'on-demand'
+        ? 'deferred'
+        : input.replayable.has(producer.standard?.name ?? '')
+          ? 'replayed'
+          : 'measured',
   }));
   const measured = standards.filter((s) => s.disposition === 'measured').map((s) => s.producer);
   if (capped) {
     add({ stage: 'check', name: 'check', parallel: true, producers: of('check') });
-    add({ stage: 'test', name: 'test and standards', parallel: true, producers: [...of('test'), ...measured], holdsTestSlot: true });
+    add({
+      stage: 'test',
+      name: 'test and standards',
+      parallel: true,
+      producers: [...of('test'), ...measured],
+      holdsTestSlot: true,
+    });
   } else {
-    add({ stage: 'check/test', name: 'check, test and standards', parallel: true, producers: [...of('check'), ...of('test'), ...measured] });
+    add({
+      stage: 'check/test',
+      name: 'check, test and standards',
+      parallel: true,
+      producers: [...of('check'), ...of('test'), ...measured],
+    });
   }
   const scopeGates = catalog.scopeGates.filter((p) => p.scope !== undefined && input.changedScopes.includes(p.scope));
   add({ stage: 'scope_gates', name: 'scope gates', parallel: true, producers: scopeGates });
@@ -106,7 +130,13 @@ export function planSteps(plan: GatePlan, preconditions: readonly DiscernPlanSte
   const steps: DiscernPlanStep[] = [...preconditions];
   for (const group of plan.groups) {
     for (const producer of group.producers) {
-      steps.push({ kind: producer.kind, label: producer.label, disposition: 'run', note: noteOf(producer), group: groupNote(group) });
+      steps.push({
+        kind: producer.kind,
+        label: producer.label,
+        disposition: 'run',
+        note: noteOf(producer),
+        group: groupNote(group),
+      });
     }
   }
   for (const s of plan.standards) {
@@ -115,7 +145,10 @@ export function planSteps(plan: GatePlan, preconditions: readonly DiscernPlanSte
       kind: 'standard',
       label: s.producer.label,
       disposition: 'skip',
-      note: s.disposition === 'replayed' ? 'replayed: its inputs are untouched since its last green measurement' : 'deferred: measure = "on-demand" (the gate does not measure it)',
+      note:
+        s.disposition === 'replayed'
+          ? 'replayed: its inputs are untouched since its last green measurement'
+          : 'deferred: measure = "on-demand" (the gate does not measure it)',
     });
   }
   return steps;

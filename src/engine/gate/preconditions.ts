@@ -4,7 +4,15 @@
 // (disposition gate) with diagnostics when it fails.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernDiagnostic, DiscernDoneStandardsLimits, DiscernFailedStage, DiscernPlanStep, DiscernStandardProposal, DiscernStep, DiscernStepKind } from '../../../generated/types.js';
+import type {
+  DiscernDiagnostic,
+  DiscernDoneStandardsLimits,
+  DiscernFailedStage,
+  DiscernPlanStep,
+  DiscernStandardProposal,
+  DiscernStep,
+  DiscernStepKind,
+} from '../../../generated/types.js';
 import { git, gitComplaint, type GitResult } from '../git/git.js';
 import type { StandardDefinition } from '../config/standards.js';
 import { compareWithTrunk, trunkConfigRead } from './trunk-limits.js';
@@ -47,13 +55,23 @@ export interface PreconditionReads {
 
 export interface PreconditionOutcome {
   steps: DiscernStep[];
-  failure?: { failedStage: DiscernFailedStage; error: 'gate_failed' | 'write_denied' | 'proposal_stale'; message: string; diagnostics: DiscernDiagnostic[]; target?: string };
+  failure?: {
+    failedStage: DiscernFailedStage;
+    error: 'gate_failed' | 'write_denied' | 'proposal_stale';
+    message: string;
+    diagnostics: DiscernDiagnostic[];
+    target?: string;
+  };
   standardsLimits?: DiscernDoneStandardsLimits;
   /** The recorded proposals the loosened standards passed under (standards_limits status loosened). */
   standardProposals?: DiscernStandardProposal[];
 }
 
-type Check = { kind: DiscernStepKind; label: string; run: (ctx: PreconditionContext, outcome: PreconditionOutcome) => Promise<PreconditionOutcome['failure'] | undefined> };
+type Check = {
+  kind: DiscernStepKind;
+  label: string;
+  run: (ctx: PreconditionContext, outcome: PreconditionOutcome) => Promise<PreconditionOutcome['failure'] | undefined>;
+};
 
 const MERGE: Check = {
   kind: 'merge-check',
@@ -63,12 +81,22 @@ const MERGE: Check = {
     if (result.code === 0) return undefined;
     // update merges the trunk by default; a fetched policy base is named.
     const update = ctx.baseRef === `refs/heads/${ctx.base}` ? 'discern update' : `discern update --from ${ctx.base}`;
-    const why = result.code === 1 ? `this branch does not contain ${ctx.base}'s latest commits` : `git could not compare it with ${ctx.base}: ${gitComplaint(result)}`;
+    const why =
+      result.code === 1
+        ? `this branch does not contain ${ctx.base}'s latest commits`
+        : `git could not compare it with ${ctx.base}: ${gitComplaint(result)}`;
     return {
       failedStage: 'merge',
       error: 'gate_failed',
       message: `The merge check failed: ${why}. Bring it in with \`${update}\` (it stops cleanly on a conflict), then run done again.`,
-      diagnostics: [{ tool: 'git', severity: 'error', message: `HEAD does not contain ${ctx.base}; Proof must cover the trunk it will land on.`, reproduce_cmd: `git merge-base --is-ancestor ${ctx.baseRef} HEAD` }],
+      diagnostics: [
+        {
+          tool: 'git',
+          severity: 'error',
+          message: `HEAD does not contain ${ctx.base}; Proof must cover the trunk it will land on.`,
+          reproduce_cmd: `git merge-base --is-ancestor ${ctx.baseRef} HEAD`,
+        },
+      ],
     };
   },
 };
@@ -77,7 +105,10 @@ const STANDARDS: Check = {
   kind: 'standards-limits-check',
   label: "no standard loosened against the trunk's config",
   async run(ctx, outcome) {
-    const compared = await compareWithTrunk({ ...ctx, ...(ctx.reads?.trunkConfig ? { shown: ctx.reads.trunkConfig } : {}) }, ctx.standards);
+    const compared = await compareWithTrunk(
+      { ...ctx, ...(ctx.reads?.trunkConfig ? { shown: ctx.reads.trunkConfig } : {}) },
+      ctx.standards,
+    );
     if (compared.status === 'unverified') {
       // An unreadable trunk config continues loudly (an advisory), it does not fail the gate.
       outcome.standardsLimits = { status: 'unverified', trunk: ctx.base, reason: compared.reason };
@@ -89,7 +120,15 @@ const STANDARDS: Check = {
         failedStage: 'standards',
         error: 'gate_failed',
         message: `The trunk's discern.toml cannot be compared: ${compared.reason}.`,
-        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.base}:discern.toml — ${compared.reason}`, reproduce_cmd: `git show ${ctx.base}:discern.toml`, file: 'discern.toml' }],
+        diagnostics: [
+          {
+            tool: 'discern',
+            severity: 'error',
+            message: `${ctx.base}:discern.toml — ${compared.reason}`,
+            reproduce_cmd: `git show ${ctx.base}:discern.toml`,
+            file: 'discern.toml',
+          },
+        ],
       };
     }
     const breaches = compared.breaches;
@@ -99,10 +138,17 @@ const STANDARDS: Check = {
     }
     const loosened = breaches.map((b) => b.sentence);
     outcome.standardsLimits = { status: 'loosened', trunk: ctx.base, loosened };
-    const diagnostics = loosened.map((m) => ({ tool: 'discern', severity: 'error' as const, message: m, file: 'discern.toml', reproduce_cmd: `git diff ${ctx.base} -- discern.toml` }));
+    const diagnostics = loosened.map((m) => ({
+      tool: 'discern',
+      severity: 'error' as const,
+      message: m,
+      file: 'discern.toml',
+      reproduce_cmd: `git diff ${ctx.base} -- discern.toml`,
+    }));
     // A batch of proposals recorded for this very commit, matching every breach exactly, lets them pass: the
     // owner decides at accept (docs/decisions/0027-standards-verbs.md).
-    const head = ctx.head ?? (await git(['rev-parse', 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal })).stdout.trim();
+    const head =
+      ctx.head ?? (await git(['rev-parse', 'HEAD'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal })).stdout.trim();
     const coverage = proposalCoverage(await readProposals(proposalsPath(ctx.stateDir)), head, breaches);
     if (coverage.status === 'current' && coverage.uncovered.length === 0 && coverage.unmatched.length === 0) {
       outcome.standardProposals = coverage.proposals;
@@ -142,7 +188,13 @@ const TRACKED_ARTIFACTS: Check = {
       failedStage: 'tracked_artifacts',
       error: 'gate_failed',
       message: `${paths.length} tracked file${paths.length === 1 ? ' is' : 's are'} covered by the ignore rules (${shown.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}): build output committed by mistake, or an ignore rule too wide. Untrack them with \`git rm --cached <path>\`, or narrow .gitignore, and commit.`,
-      diagnostics: shown.map((file) => ({ tool: 'git', severity: 'error' as const, message: `${file} is tracked, but the ignore rules cover it`, file, reproduce_cmd: 'git ls-files --cached --ignored --exclude-standard' })),
+      diagnostics: shown.map((file) => ({
+        tool: 'git',
+        severity: 'error' as const,
+        message: `${file} is tracked, but the ignore rules cover it`,
+        file,
+        reproduce_cmd: 'git ls-files --cached --ignored --exclude-standard',
+      })),
     };
   },
 };
@@ -165,7 +217,14 @@ const WRITE_PROBE: Check = {
         failedStage: 'write_denied',
         error: 'write_denied',
         message: `discern cannot write its state directory ${ctx.stateDir} (${code}), so it could not record the run; nothing ran.`,
-        diagnostics: [{ tool: 'discern', severity: 'error', message: `${ctx.stateDir} is not writable (${code})`, reproduce_cmd: `touch ${shellQuote(join(ctx.stateDir, 'probe'))}` }],
+        diagnostics: [
+          {
+            tool: 'discern',
+            severity: 'error',
+            message: `${ctx.stateDir} is not writable (${code})`,
+            reproduce_cmd: `touch ${shellQuote(join(ctx.stateDir, 'probe'))}`,
+          },
+        ],
         target: ctx.stateDir,
       };
     }
@@ -182,8 +241,20 @@ const MAP_INTEGRITY: Check = {
     return {
       failedStage: 'map_integrity',
       error: 'gate_failed',
-      message: `${broken.length} link${broken.length === 1 ? '' : 's'} in the map point${broken.length === 1 ? 's' : ''} at nothing this commit tracks (${shown.slice(0, 3).map((b) => `${b.page}:${b.line} → ${b.target}`).join(', ')}${broken.length > 3 ? ', …' : ''}). Fix or remove ${broken.length === 1 ? 'it' : 'them'}, commit, and run done again.`,
-      diagnostics: shown.map((b) => ({ tool: 'discern', severity: 'error' as const, message: `link to ${b.target} resolves to nothing tracked`, file: b.page, line: b.line, reproduce_cmd: 'git ls-files' })),
+      message: `${broken.length} link${broken.length === 1 ? '' : 's'} in the map point${broken.length === 1 ? 's' : ''} at nothing this commit tracks (${shown
+        .slice(0, 3)
+        .map((b) => `${b.page}:${b.line} → ${b.target}`)
+        .join(
+          ', ',
+        )}${broken.length > 3 ? ', …' : ''}). Fix or remove ${broken.length === 1 ? 'it' : 'them'}, commit, and run done again.`,
+      diagnostics: shown.map((b) => ({
+        tool: 'discern',
+        severity: 'error' as const,
+        message: `link to ${b.target} resolves to nothing tracked`,
+        file: b.page,
+        line: b.line,
+        reproduce_cmd: 'git ls-files',
+      })),
     };
   },
 };
@@ -198,7 +269,12 @@ const REFRESH_CURRENCY: Check = {
   },
 };
 
-export function preconditionChecks(options: { mergeCheck: boolean; standards: boolean; trackedArtifacts: boolean; currency?: boolean }): Check[] {
+export function preconditionChecks(options: {
+  mergeCheck: boolean;
+  standards: boolean;
+  trackedArtifacts: boolean;
+  currency?: boolean;
+}): Check[] {
   return [
     ...(options.mergeCheck ? [MERGE] : []),
     ...(options.standards ? [STANDARDS] : []),
@@ -213,7 +289,11 @@ function containsBase(ctx: PreconditionContext): Promise<GitResult> {
 }
 
 function ignoredTracked(ctx: PreconditionContext): Promise<GitResult> {
-  return git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
+  return git(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], {
+    cwd: ctx.root,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
 }
 
 /**
@@ -221,7 +301,11 @@ function ignoredTracked(ctx: PreconditionContext): Promise<GitResult> {
  * checks) instead of one after another. The checks still judge in order and stop at the first failure; a read
  * whose check never runs is discarded.
  */
-export function startPreconditionReads(checks: readonly Check[], ctx: PreconditionContext, started: PreconditionReads = {}): PreconditionReads {
+export function startPreconditionReads(
+  checks: readonly Check[],
+  ctx: PreconditionContext,
+  started: PreconditionReads = {},
+): PreconditionReads {
   const reads: PreconditionReads = {};
   if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
   if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
@@ -230,7 +314,10 @@ export function startPreconditionReads(checks: readonly Check[], ctx: Preconditi
   return reads;
 }
 
-export async function runPreconditions(checks: readonly Check[], ctx: PreconditionContext): Promise<PreconditionOutcome> {
+export async function runPreconditions(
+  checks: readonly Check[],
+  ctx: PreconditionContext,
+): Promise<PreconditionOutcome> {
   const outcome: PreconditionOutcome = { steps: [] };
   for (const check of checks) {
     const started = Date.now();
@@ -241,7 +328,9 @@ export async function runPreconditions(checks: readonly Check[], ctx: Preconditi
       disposition: 'gate',
       outcome: failure ? 'failed' : 'ok',
       duration_s: Math.round((Date.now() - started) / 1000),
-      ...(check === STANDARDS && outcome.standardsLimits ? { note: `${outcome.standardsLimits.status} against ${ctx.base}` } : {}),
+      ...(check === STANDARDS && outcome.standardsLimits
+        ? { note: `${outcome.standardsLimits.status} against ${ctx.base}` }
+        : {}),
     });
     if (failure) {
       outcome.failure = failure;
@@ -252,5 +341,10 @@ export async function runPreconditions(checks: readonly Check[], ctx: Preconditi
 }
 
 export function preconditionPlanSteps(checks: readonly Check[], base: string): DiscernPlanStep[] {
-  return checks.map((c) => ({ kind: c.kind, label: c.label, disposition: 'gate', ...(c === MERGE || c === STANDARDS ? { note: `against ${base}` } : {}) }));
+  return checks.map((c) => ({
+    kind: c.kind,
+    label: c.label,
+    disposition: 'gate',
+    ...(c === MERGE || c === STANDARDS ? { note: `against ${base}` } : {}),
+  }));
 }

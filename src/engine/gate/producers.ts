@@ -33,14 +33,29 @@ export interface ProducerCatalog {
 
 export function producerCatalog(config: DiscernConfig, settings: GateSettings): ProducerCatalog {
   const timeout = (own: number | undefined, key: string): { timeoutS: number; timeoutKey: string } =>
-    own !== undefined ? { timeoutS: own, timeoutKey: `${key} timeout` } : { timeoutS: settings.timeoutS, timeoutKey: '[gate] timeout' };
+    own !== undefined
+      ? { timeoutS: own, timeoutKey: `${key} timeout` }
+      : { timeoutS: settings.timeoutS, timeoutKey: '[gate] timeout' };
   return {
     jobs: configuredJobs(config)
       .filter((j) => j.commands.length > 0)
-      .map((j) => ({ label: j.name, kind: 'job', stage: j.stage, commands: j.commands, ...timeout(j.timeout, `[jobs.${j.name}]`) })),
+      .map((j) => ({
+        label: j.name,
+        kind: 'job',
+        stage: j.stage,
+        commands: j.commands,
+        ...timeout(j.timeout, `[jobs.${j.name}]`),
+      })),
     generators: configuredGenerators(config)
       .filter((g) => g.commands.length > 0)
-      .map((g) => ({ label: `generated:${g.name}`, kind: 'job', stage: 'generated', commands: g.commands, generator: g, ...timeout(g.timeout, `[generated.${g.name}]`) })),
+      .map((g) => ({
+        label: `generated:${g.name}`,
+        kind: 'job',
+        stage: 'generated',
+        commands: g.commands,
+        generator: g,
+        ...timeout(g.timeout, `[generated.${g.name}]`),
+      })),
     standards: configuredStandards(config).map((s) => ({
       label: `standard:${s.name}`,
       kind: 'standard',
@@ -52,7 +67,16 @@ export function producerCatalog(config: DiscernConfig, settings: GateSettings): 
     scopeGates: Object.entries(config.scopes ?? {}).flatMap(([name, scope]) => {
       const commands = commandList(scope?.gate);
       if (scope === undefined || commands.length === 0) return [];
-      return [{ label: `scope:${name}`, kind: 'scope-gate' as const, stage: 'scope' as const, commands, scope: name, ...timeout(scope.timeout, `[scopes.${name}]`) }];
+      return [
+        {
+          label: `scope:${name}`,
+          kind: 'scope-gate' as const,
+          stage: 'scope' as const,
+          commands,
+          scope: name,
+          ...timeout(scope.timeout, `[scopes.${name}]`),
+        },
+      ];
     }),
   };
 }

@@ -17,7 +17,14 @@ import { git } from '../git/git.js';
 import type { HeadIds } from '../git/head.js';
 import { canonicalJson, configIdentity } from './canonical-json.js';
 import { configDigest } from './config-digest.js';
-import { markerIsCurrent, readProofMarker, RECORD_FORMAT, writeEvidence, writeLastRun, writeProofMarker } from './proof-records.js';
+import {
+  markerIsCurrent,
+  readProofMarker,
+  RECORD_FORMAT,
+  writeEvidence,
+  writeLastRun,
+  writeProofMarker,
+} from './proof-records.js';
 import { buildProofSummary, diffStatsAgainst, proofMarkdown } from './proof-summary.js';
 import type { GateStatePaths } from './state-paths.js';
 import { verdictOf } from './standard-verdict.js';
@@ -48,31 +55,55 @@ export type Carry = { status: 'carried'; proof: DiscernProofSummary } | { status
 export async function carryProof(c: CarryInput): Promise<Carry> {
   const read = await readProofMarker(c.paths.proofMarker);
   const beforeIdentity = configIdentity(c.beforeConfig, c.trunk);
-  if (read.state !== 'present' || read.marker.mode !== 'strict' || !markerIsCurrent(read.marker, c.before.commit, beforeIdentity, VERSION)) {
+  if (
+    read.state !== 'present' ||
+    read.marker.mode !== 'strict' ||
+    !markerIsCurrent(read.marker, c.before.commit, beforeIdentity, VERSION)
+  ) {
     return { status: 'not_carried', reason: `${c.before.commit.slice(0, 12)} held no current Proof to carry` };
   }
   const marker = read.marker;
   if ((marker.proof.standard_proposals ?? []).length > 0) {
-    return { status: 'not_carried', reason: `the Proof of ${c.before.commit.slice(0, 12)} passed under standards proposals bound to that commit (propose again on the pin commit if the loosening still stands)` };
+    return {
+      status: 'not_carried',
+      reason: `the Proof of ${c.before.commit.slice(0, 12)} passed under standards proposals bound to that commit (propose again on the pin commit if the loosening still stands)`,
+    };
   }
   // Checkpoints are judged per change, and the pin commit changes discern.toml (a path a checkpoint may govern):
   // carrying Proof past that judgment could land a question nobody answered, so done judges the pin commit.
-  const checkpointsGovern = Object.keys(c.beforeConfig.checkpoints ?? {}).length > 0 || Object.keys(c.afterConfig.checkpoints ?? {}).length > 0;
-  const declared = (marker.proof.checkpoints?.declared_met?.length ?? 0) + (marker.proof.checkpoints?.declared_unmet?.length ?? 0);
+  const checkpointsGovern =
+    Object.keys(c.beforeConfig.checkpoints ?? {}).length > 0 || Object.keys(c.afterConfig.checkpoints ?? {}).length > 0;
+  const declared =
+    (marker.proof.checkpoints?.declared_met?.length ?? 0) + (marker.proof.checkpoints?.declared_unmet?.length ?? 0);
   if (checkpointsGovern || declared > 0) {
-    return { status: 'not_carried', reason: 'this project has [checkpoints], which are judged for every change (the pin commit changes discern.toml): `discern done` judges and proves the pin commit' };
+    return {
+      status: 'not_carried',
+      reason:
+        'this project has [checkpoints], which are judged for every change (the pin commit changes discern.toml): `discern done` judges and proves the pin commit',
+    };
   }
-  const changed = await git(['diff', '--name-only', '-z', '--no-renames', c.before.commit, c.after.commit], { cwd: c.root, env: c.env });
+  const changed = await git(['diff', '--name-only', '-z', '--no-renames', c.before.commit, c.after.commit], {
+    cwd: c.root,
+    env: c.env,
+  });
   const paths = changed.stdout.split('\0').filter((p) => p.length > 0);
   if (changed.code !== 0 || paths.length !== 1 || paths[0] !== 'discern.toml') {
-    return { status: 'not_carried', reason: `the pin commit changes ${paths.length === 0 ? 'nothing' : paths.join(', ')}, not discern.toml alone (a commit hook may have added files)` };
+    return {
+      status: 'not_carried',
+      reason: `the pin commit changes ${paths.length === 0 ? 'nothing' : paths.join(', ')}, not discern.toml alone (a commit hook may have added files)`,
+    };
   }
   if (canonicalJson(withLimits(c.beforeConfig, c.pins)) !== canonicalJson(c.afterConfig)) {
-    return { status: 'not_carried', reason: "the pin commit's discern.toml differs from the previous one in more than the pinned limits" };
+    return {
+      status: 'not_carried',
+      reason: "the pin commit's discern.toml differs from the previous one in more than the pinned limits",
+    };
   }
 
   const pinned = new Map(c.pins.map((p) => [p.name, p]));
-  const fresh = new Map(c.measured.filter((s) => s.measurement === 'measured' && s.value !== undefined).map((s) => [s.name, s]));
+  const fresh = new Map(
+    c.measured.filter((s) => s.measurement === 'measured' && s.value !== undefined).map((s) => [s.name, s]),
+  );
   const standards: DiscernGateStandard[] = marker.standards.map((s) => {
     const limit = pinned.get(s.name)?.to ?? s.limit;
     const def = c.definitions.find((d) => d.name === s.name);
@@ -82,10 +113,21 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     // The value measured on this very tree just now, judged against the limit the pin commit sets.
     const { pin_target: _t, pin_eligible: _e, verdict: _v, ...rest } = now ?? s;
     const judged = verdictOf({ ...def, limit }, value);
-    return { ...rest, limit, value, verdict: judged.verdict, pin_eligible: judged.pin_eligible, ...(judged.pin_target !== undefined ? { pin_target: judged.pin_target } : {}) };
+    return {
+      ...rest,
+      limit,
+      value,
+      verdict: judged.verdict,
+      pin_eligible: judged.pin_eligible,
+      ...(judged.pin_target !== undefined ? { pin_target: judged.pin_target } : {}),
+    };
   });
   const regressed = standards.filter((s) => s.verdict === 'regressed').map((s) => s.name);
-  if (regressed.length > 0) return { status: 'not_carried', reason: `${regressed.join(', ')} would not clear the pinned limit with its recorded value` };
+  if (regressed.length > 0)
+    return {
+      status: 'not_carried',
+      reason: `${regressed.join(', ')} would not clear the pinned limit with its recorded value`,
+    };
 
   const digest = configDigest(c.afterConfig, c.trunk);
   const recordedAt = new Date().toISOString();
@@ -121,12 +163,30 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
       ...(marker.scopes_changed ? { scopes_changed: marker.scopes_changed } : {}),
     });
   } catch (error) {
-    return { status: 'not_carried', reason: `the Proof marker ${c.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      status: 'not_carried',
+      reason: `the Proof marker ${c.paths.proofMarker} could not be written (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   // Conveniences, as done keeps them: evidence lets another checkout with this tree and configuration replay
   // (naming the commit the jobs ran on), the last run records the verdict on this tree.
-  await writeEvidence(c.paths.evidence, { format: RECORD_FORMAT, ...identity, commit: c.before.commit, recorded_at: recordedAt, producers: marker.producers, standards }).catch(() => undefined);
-  await writeLastRun(c.paths.lastRun, { format: RECORD_FORMAT, commit: c.after.commit, ...identity, verdict: 'green', failed_stage: null, at: recordedAt, ...(c.handle ? { handle: c.handle } : {}) }).catch(() => undefined);
+  await writeEvidence(c.paths.evidence, {
+    format: RECORD_FORMAT,
+    ...identity,
+    commit: c.before.commit,
+    recorded_at: recordedAt,
+    producers: marker.producers,
+    standards,
+  }).catch(() => undefined);
+  await writeLastRun(c.paths.lastRun, {
+    format: RECORD_FORMAT,
+    commit: c.after.commit,
+    ...identity,
+    verdict: 'green',
+    failed_stage: null,
+    at: recordedAt,
+    ...(c.handle ? { handle: c.handle } : {}),
+  }).catch(() => undefined);
   return { status: 'carried', proof };
 }
 

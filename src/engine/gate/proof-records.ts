@@ -76,13 +76,20 @@ export interface Evidence {
   standards: DiscernGateStandard[];
 }
 
-export type MarkerRead = { state: 'missing' } | { state: 'unreadable'; detail: string } | { state: 'present'; marker: ProofMarker };
+export type MarkerRead =
+  { state: 'missing' } | { state: 'unreadable'; detail: string } | { state: 'present'; marker: ProofMarker };
 
 export async function readProofMarker(path: string): Promise<MarkerRead> {
   const read = await readJsonFile<ProofMarker>(path);
   if (!read.ok) return read.reason === 'missing' ? { state: 'missing' } : { state: 'unreadable', detail: read.detail };
   const m = read.value;
-  if (!isRecord(m) || m.format !== RECORD_FORMAT || typeof m.commit !== 'string' || typeof m.config_canonical !== 'string' || !isRecord(m.proof)) {
+  if (
+    !isRecord(m) ||
+    m.format !== RECORD_FORMAT ||
+    typeof m.commit !== 'string' ||
+    typeof m.config_canonical !== 'string' ||
+    !isRecord(m.proof)
+  ) {
     return { state: 'unreadable', detail: `${path} is not a Proof marker this discern can read` };
   }
   return { state: 'present', marker: m };
@@ -99,7 +106,8 @@ export function markerIsCurrent(marker: ProofMarker, head: string, configCanonic
 
 export async function readLastRun(path: string): Promise<LastRun | undefined> {
   const read = await readJsonFile<LastRun>(path);
-  if (!read.ok || !isRecord(read.value) || read.value.format !== RECORD_FORMAT || typeof read.value.tree !== 'string') return undefined;
+  if (!read.ok || !isRecord(read.value) || read.value.format !== RECORD_FORMAT || typeof read.value.tree !== 'string')
+    return undefined;
   return read.value;
 }
 
@@ -119,14 +127,28 @@ export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evide
   if (!read.ok || !isRecord(read.value)) return undefined;
   const e = read.value;
   // The key is re-checked from the content: a hash collision or a hand-edited file must not replay.
-  if (e.format !== RECORD_FORMAT || e.tree !== key.tree || e.config_digest !== key.configDigest || e.discern_version !== key.version || typeof e.commit !== 'string') return undefined;
+  if (
+    e.format !== RECORD_FORMAT ||
+    e.tree !== key.tree ||
+    e.config_digest !== key.configDigest ||
+    e.discern_version !== key.version ||
+    typeof e.commit !== 'string'
+  )
+    return undefined;
   return e;
 }
 
 export const EVIDENCE_CAPACITY = 512;
 
 export async function writeEvidence(dir: string, evidence: Evidence): Promise<void> {
-  await writeFileAtomic(await evidencePath(dir, { tree: evidence.tree, configDigest: evidence.config_digest, version: evidence.discern_version }), `${JSON.stringify(evidence, null, 2)}\n`);
+  await writeFileAtomic(
+    await evidencePath(dir, {
+      tree: evidence.tree,
+      configDigest: evidence.config_digest,
+      version: evidence.discern_version,
+    }),
+    `${JSON.stringify(evidence, null, 2)}\n`,
+  );
   await pruneEvidence(dir, EVIDENCE_CAPACITY);
 }
 
@@ -137,7 +159,9 @@ export async function writeEvidence(dir: string, evidence: Evidence): Promise<vo
 export async function pruneEvidence(dir: string, capacity: number): Promise<number> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   if (names.length <= capacity + Math.ceil(capacity / 8)) return 0;
-  const aged = await Promise.all(names.map(async (name) => ({ name, mtime: (await stat(join(dir, name)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })));
+  const aged = await Promise.all(
+    names.map(async (name) => ({ name, mtime: (await stat(join(dir, name)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })),
+  );
   aged.sort((a, b) => a.mtime - b.mtime);
   const doomed = aged.slice(0, aged.length - capacity);
   await Promise.all(doomed.map((d) => rm(join(dir, d.name), { force: true })));

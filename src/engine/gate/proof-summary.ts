@@ -1,7 +1,12 @@
 // Builds the Proof for a commit: what changed since the merge-base with the trunk, the identity, the line an
 // agent relays verbatim, and the Markdown page kept in the marker.
 import { createHash } from 'node:crypto';
-import type { DiscernGateStandard, DiscernProofCheckpoints, DiscernProofSummary, DiscernStandardProposal } from '../../../generated/types.js';
+import type {
+  DiscernGateStandard,
+  DiscernProofCheckpoints,
+  DiscernProofSummary,
+  DiscernStandardProposal,
+} from '../../../generated/types.js';
 import { git, gitComplaint } from '../git/git.js';
 import type { ProducerVerdict } from './proof-records.js';
 
@@ -11,7 +16,12 @@ export interface DiffStats {
   deletions: number;
 }
 
-export async function diffStatsAgainst(base: string, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<DiffStats> {
+export async function diffStatsAgainst(
+  base: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<DiffStats> {
   const opts = { cwd, env, ...(signal ? { signal } : {}) };
   const mergeBase = await git(['merge-base', base, 'HEAD'], opts);
   let from = mergeBase.stdout.trim();
@@ -24,15 +34,28 @@ export async function diffStatsAgainst(base: string, cwd: string, env: Readonly<
 }
 
 /** The same counts from a commit already known to be the merge-base (or the empty tree). */
-export async function diffStatsFrom(from: string, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<DiffStats> {
-  const stat = await git(['diff', '--shortstat', '--no-renames', from, 'HEAD'], { cwd, env, ...(signal ? { signal } : {}) });
+export async function diffStatsFrom(
+  from: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<DiffStats> {
+  const stat = await git(['diff', '--shortstat', '--no-renames', from, 'HEAD'], {
+    cwd,
+    env,
+    ...(signal ? { signal } : {}),
+  });
   if (stat.code !== 0) throw new Error(`git diff --shortstat failed: ${gitComplaint(stat)}`);
   return parseShortstat(stat.stdout);
 }
 
 export function parseShortstat(text: string): DiffStats {
   const number = (re: RegExp): number => Number(re.exec(text)?.[1] ?? 0);
-  return { files_total: number(/(\d+) files? changed/), insertions: number(/(\d+) insertions?\(\+\)/), deletions: number(/(\d+) deletions?\(-\)/) };
+  return {
+    files_total: number(/(\d+) files? changed/),
+    insertions: number(/(\d+) insertions?\(\+\)/),
+    deletions: number(/(\d+) deletions?\(-\)/),
+  };
 }
 
 export interface ProofFacts {
@@ -58,10 +81,15 @@ export interface ProofFacts {
   standardProposals?: readonly DiscernStandardProposal[];
 }
 
-export function proofId(facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode' | 'checkpointsIdentity'>): string {
+export function proofId(
+  facts: Pick<ProofFacts, 'commit' | 'tree' | 'configDigest' | 'version' | 'mode' | 'checkpointsIdentity'>,
+): string {
   // Declarations join the identity only when there are any, so a Proof without them keeps the id it always had.
-  const declared = facts.checkpointsIdentity !== undefined && facts.checkpointsIdentity !== '[]' ? [facts.checkpointsIdentity] : [];
-  const digest = createHash('sha256').update([facts.commit, facts.tree, facts.configDigest, facts.version, facts.mode, ...declared].join('\0')).digest('hex');
+  const declared =
+    facts.checkpointsIdentity !== undefined && facts.checkpointsIdentity !== '[]' ? [facts.checkpointsIdentity] : [];
+  const digest = createHash('sha256')
+    .update([facts.commit, facts.tree, facts.configDigest, facts.version, facts.mode, ...declared].join('\0'))
+    .digest('hex');
   return `P-${digest.slice(0, 16)}`;
 }
 
@@ -85,34 +113,56 @@ export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
     ...(facts.replayedFrom ? { replayed_from: facts.replayedFrom } : {}),
     ...(facts.checkpoints ? { checkpoints: facts.checkpoints } : {}),
     ...(facts.carriedFrom ? { carried_from: facts.carriedFrom } : {}),
-    ...(facts.standardProposals && facts.standardProposals.length > 0 ? { standard_proposals: facts.standardProposals.map((p) => ({ ...p })) } : {}),
+    ...(facts.standardProposals && facts.standardProposals.length > 0
+      ? { standard_proposals: facts.standardProposals.map((p) => ({ ...p })) }
+      : {}),
   };
 }
 
 function proofLine(facts: ProofFacts, head: string, jobs: readonly string[]): string {
   const where = `${facts.branch ?? 'detached HEAD'} @ ${head}`;
-  const standards = facts.standards.filter((s) => s.value !== undefined).map((s) => `${s.name} ${s.value} ${s.direction === 'up' ? '≥' : '≤'} ${s.limit}`);
+  const standards = facts.standards
+    .filter((s) => s.value !== undefined)
+    .map((s) => `${s.name} ${s.value} ${s.direction === 'up' ? '≥' : '≤'} ${s.limit}`);
   const ran = [...jobs.filter((j) => !j.startsWith('standard:')), ...standards];
   const gate = ran.length > 0 ? `gate green (${ran.join(', ')})` : 'gate green (no jobs configured)';
   const change = `${facts.stats.files_total} file${facts.stats.files_total === 1 ? '' : 's'}, +${facts.stats.insertions} −${facts.stats.deletions} against ${facts.trunk}`;
   const mode = facts.mode === 'report' ? ' [report only]' : '';
-  const proposed = facts.standardProposals && facts.standardProposals.length > 0 ? ` — loosened, awaiting the owner's approval: ${facts.standardProposals.map((p) => `${p.name} ${p.from} → ${p.to}`).join(', ')}` : '';
+  const proposed =
+    facts.standardProposals && facts.standardProposals.length > 0
+      ? ` — loosened, awaiting the owner's approval: ${facts.standardProposals.map((p) => `${p.name} ${p.from} → ${p.to}`).join(', ')}`
+      : '';
   const carried = facts.carriedFrom ? ` — carried from ${facts.carriedFrom.slice(0, 12)} (standards pinned)` : '';
   return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}${carried}${proposed}`;
 }
 
-export function proofMarkdown(summary: DiscernProofSummary, producers: readonly ProducerVerdict[], standards: readonly DiscernGateStandard[]): string {
-  const lines = [`## Proof — ${summary.branch ?? 'detached HEAD'} @ ${summary.head}`, '', summary.line, '', '| Producer | Outcome | Time |', '| --- | --- | --- |'];
+export function proofMarkdown(
+  summary: DiscernProofSummary,
+  producers: readonly ProducerVerdict[],
+  standards: readonly DiscernGateStandard[],
+): string {
+  const lines = [
+    `## Proof — ${summary.branch ?? 'detached HEAD'} @ ${summary.head}`,
+    '',
+    summary.line,
+    '',
+    '| Producer | Outcome | Time |',
+    '| --- | --- | --- |',
+  ];
   for (const p of producers) lines.push(`| ${p.label} | ${p.outcome} | ${Math.round(p.duration_ms / 100) / 10} s |`);
   if (standards.length > 0) {
     lines.push('', '| Standard | Value | Limit | Verdict |', '| --- | --- | --- | --- |');
-    for (const s of standards) lines.push(`| ${s.name} | ${s.value ?? '—'} | ${s.direction === 'up' ? '≥' : '≤'} ${s.limit} | ${s.verdict ?? s.measurement} |`);
+    for (const s of standards)
+      lines.push(
+        `| ${s.name} | ${s.value ?? '—'} | ${s.direction === 'up' ? '≥' : '≤'} ${s.limit} | ${s.verdict ?? s.measurement} |`,
+      );
   }
   if (summary.checkpoints) {
     const c = summary.checkpoints;
     if (c.declared_met.length > 0) lines.push('', `Checkpoints declared met: ${c.declared_met.join(', ')}.`);
     for (const u of c.declared_unmet) lines.push('', `Checkpoint ${u.id} declared unmet (${u.mode}): ${u.why}`);
-    for (const d of c.drops ?? []) lines.push('', `Checkpoint evidence dropped${d.checkpoint ? ` (${d.checkpoint})` : ''}: ${d.reason}`);
+    for (const d of c.drops ?? [])
+      lines.push('', `Checkpoint evidence dropped${d.checkpoint ? ` (${d.checkpoint})` : ''}: ${d.reason}`);
   }
   lines.push('', `Commit \`${summary.commit}\`, tree \`${summary.tree}\`, recorded ${summary.recorded_at}.`);
   return `${lines.join('\n')}\n`;

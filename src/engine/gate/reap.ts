@@ -14,7 +14,13 @@ export async function reapOrphans(paths: GateStatePaths, checkout: string): Prom
   if (process.platform !== 'linux') return [];
   const reaped: number[] = [];
   for (const { handle, record } of await runningRecords(paths)) {
-    if (record === undefined || record.checkout !== checkout || record.finished_at !== undefined || executorState(record) !== 'gone') continue;
+    if (
+      record === undefined ||
+      record.checkout !== checkout ||
+      record.finished_at !== undefined ||
+      executorState(record) !== 'gone'
+    )
+      continue;
     for (const pgid of record.pgids) {
       if (!(await worksIn(pgid, checkout))) continue;
       if ((await terminateGroup(pgid)) !== 'empty') reaped.push(pgid);

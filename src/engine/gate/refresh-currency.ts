@@ -15,18 +15,30 @@ export interface RefreshDrift {
 }
 
 /** The stage a stale file of each kind fails, most specific first. */
-const STAGE_OF: Record<RefreshKind, DiscernFailedStage> = { instructions: 'instructions', skill: 'skills', 'adr-index': 'adr_index', mcp: 'refresh_drift', hooks: 'refresh_drift' };
+const STAGE_OF: Record<RefreshKind, DiscernFailedStage> = {
+  instructions: 'instructions',
+  skill: 'skills',
+  'adr-index': 'adr_index',
+  mcp: 'refresh_drift',
+  hooks: 'refresh_drift',
+};
 const PRIORITY: readonly DiscernFailedStage[] = ['instructions', 'skills', 'adr_index', 'refresh_drift'];
 const REPRODUCE = 'discern refresh --dry-run';
 
-export async function refreshDrift(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<RefreshDrift | undefined> {
+export async function refreshDrift(
+  project: Project,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<RefreshDrift | undefined> {
   // Adopted means some part of a file is already discern's: exactly what uninstall would take out. A user's own
   // CLAUDE.md or .mcp.json without discern's part does not count (refresh would update it, but never did).
   const owned = await planUninstall(project);
   if (owned.targets.length === 0) return undefined;
   const plan = await planRefresh(project, { env });
   // A file the ignore rules cover is never in a commit: its currency is each checkout's own business.
-  const ignored = await ignoredPaths(plan.targets.map((t) => t.path), { cwd: project.root, env });
+  const ignored = await ignoredPaths(
+    plan.targets.map((t) => t.path),
+    { cwd: project.root, env },
+  );
   return driftOf({ ...plan, targets: plan.targets.filter((t) => !ignored.has(t.path)) });
 }
 
@@ -36,7 +48,13 @@ export function driftOf(plan: RefreshPlan): RefreshDrift | undefined {
     return {
       failedStage: 'refresh_drift',
       message: `refresh cannot plan discern's agent files (${plan.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}), so this commit's are unverified. Fix ${plan.errors.length === 1 ? 'it' : 'them'}, run \`discern refresh\`, commit, and run done again.`,
-      diagnostics: plan.errors.map((e) => ({ tool: 'discern', severity: 'error' as const, message: e.message, file: e.path, reproduce_cmd: REPRODUCE })),
+      diagnostics: plan.errors.map((e) => ({
+        tool: 'discern',
+        severity: 'error' as const,
+        message: e.message,
+        file: e.path,
+        reproduce_cmd: REPRODUCE,
+      })),
     };
   }
   if (plan.targets.length === 0) return undefined;

@@ -23,11 +23,18 @@ interface MeasurementFile {
 
 /** What determines the value: the command and how its metric is turned into a value (not the limit). */
 export function definitionDigest(def: StandardDefinition): string {
-  return createHash('sha256').update(canonicalJson({ commands: def.commands, metric: def.metric, per: def.per ?? null, scale: def.scale })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ commands: def.commands, metric: def.metric, per: def.per ?? null, scale: def.scale }))
+    .digest('hex');
 }
 
 /** A digest of the committed blobs the `inputs` globs select at HEAD. */
-export async function inputsDigest(inputs: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>, listing?: string): Promise<string | undefined> {
+export async function inputsDigest(
+  inputs: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  listing?: string,
+): Promise<string | undefined> {
   const matchers = inputs.map(compilePattern);
   if (matchers.some((m) => !m.ok)) return undefined;
   const text = listing ?? (await lsTree(cwd, env));
@@ -49,7 +56,8 @@ export async function lsTree(cwd: string, env: Readonly<Record<string, string | 
 
 export async function readMeasurements(path: string): Promise<Record<string, Measurement>> {
   const read = await readJsonFile<MeasurementFile>(path);
-  if (!read.ok || read.value.format !== 1 || typeof read.value.standards !== 'object' || read.value.standards === null) return {};
+  if (!read.ok || read.value.format !== 1 || typeof read.value.standards !== 'object' || read.value.standards === null)
+    return {};
   return read.value.standards;
 }
 
@@ -67,7 +75,9 @@ export async function replayableStandards(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Map<string, Measurement>> {
   const out = new Map<string, Measurement>();
-  const candidates = standards.filter((s) => s.inputs !== undefined && s.measure === 'gate' && measurements[s.name] !== undefined);
+  const candidates = standards.filter(
+    (s) => s.inputs !== undefined && s.measure === 'gate' && measurements[s.name] !== undefined,
+  );
   if (candidates.length === 0) return out;
   const listing = await lsTree(cwd, env);
   for (const def of candidates) {

@@ -28,7 +28,11 @@ export interface RequestedProposal {
 }
 
 export type BatchRefusal =
-  | { kind: 'duplicate' | 'blank_reason' | 'not_loosened' | 'not_a_limit' | 'missing'; names: string[]; message: string }
+  | {
+      kind: 'duplicate' | 'blank_reason' | 'not_loosened' | 'not_a_limit' | 'missing';
+      names: string[];
+      message: string;
+    }
   | { kind: 'unknown'; names: string[]; known: string[]; message: string };
 
 export type BatchPlan = { ok: true; proposals: DiscernStandardProposal[] } | ({ ok: false } & BatchRefusal);
@@ -44,30 +48,69 @@ export function proposalsPath(stateDir: string): string {
  * measurement cannot be proposed — that is the owner's change on the trunk); and together covering every
  * breach, so one batch always accounts for everything the branch loosens.
  */
-export function planBatch(requested: readonly RequestedProposal[], breaches: readonly LimitBreach[], known: readonly string[]): BatchPlan {
+export function planBatch(
+  requested: readonly RequestedProposal[],
+  breaches: readonly LimitBreach[],
+  known: readonly string[],
+): BatchPlan {
   const seen = new Set<string>();
-  const duplicates = [...new Set(requested.filter((r) => (seen.has(r.name) ? true : (seen.add(r.name), false))).map((r) => r.name))];
-  if (duplicates.length > 0) return { ok: false, kind: 'duplicate', names: duplicates, message: `${list(duplicates)} ${duplicates.length === 1 ? 'is' : 'are'} named more than once: a batch names each standard once.` };
+  const duplicates = [
+    ...new Set(requested.filter((r) => (seen.has(r.name) ? true : (seen.add(r.name), false))).map((r) => r.name)),
+  ];
+  if (duplicates.length > 0)
+    return {
+      ok: false,
+      kind: 'duplicate',
+      names: duplicates,
+      message: `${list(duplicates)} ${duplicates.length === 1 ? 'is' : 'are'} named more than once: a batch names each standard once.`,
+    };
   const blank = requested.filter((r) => r.reason.trim().length === 0).map((r) => r.name);
-  if (blank.length > 0) return { ok: false, kind: 'blank_reason', names: blank, message: `The reason for ${list(blank)} is blank: give the technical justification the owner will weigh.` };
+  if (blank.length > 0)
+    return {
+      ok: false,
+      kind: 'blank_reason',
+      names: blank,
+      message: `The reason for ${list(blank)} is blank: give the technical justification the owner will weigh.`,
+    };
   const unknown = requested.filter((r) => !known.includes(r.name)).map((r) => r.name);
   if (unknown.length > 0) {
-    return { ok: false, kind: 'unknown', names: unknown, known: [...known], message: `${list(unknown)} ${unknown.length === 1 ? 'is' : 'are'} not a standard of this branch or the trunk.${known.length > 0 ? ` Standards: ${known.join(', ')}.` : ' None is configured.'}` };
+    return {
+      ok: false,
+      kind: 'unknown',
+      names: unknown,
+      known: [...known],
+      message: `${list(unknown)} ${unknown.length === 1 ? 'is' : 'are'} not a standard of this branch or the trunk.${known.length > 0 ? ` Standards: ${known.join(', ')}.` : ' None is configured.'}`,
+    };
   }
   const byName = new Map(breaches.map((b) => [b.name, b]));
-  const notLimit = requested.filter((r) => byName.get(r.name) !== undefined && byName.get(r.name)?.kind !== 'limit').map((r) => r.name);
+  const notLimit = requested
+    .filter((r) => byName.get(r.name) !== undefined && byName.get(r.name)?.kind !== 'limit')
+    .map((r) => r.name);
   if (notLimit.length > 0) {
     const why = notLimit.map((n) => byName.get(n)?.sentence ?? n).join('; ');
-    return { ok: false, kind: 'not_a_limit', names: notLimit, message: `A proposal covers a loosened limit only, and ${why}: restore the trunk's definition on this branch — deleting a standard, flipping its direction or changing how it is measured is the owner's change on the trunk.` };
+    return {
+      ok: false,
+      kind: 'not_a_limit',
+      names: notLimit,
+      message: `A proposal covers a loosened limit only, and ${why}: restore the trunk's definition on this branch — deleting a standard, flipping its direction or changing how it is measured is the owner's change on the trunk.`,
+    };
   }
   const notLoosened = requested.filter((r) => !byName.has(r.name)).map((r) => r.name);
   if (notLoosened.length > 0) {
-    return { ok: false, kind: 'not_loosened', names: notLoosened, message: `${list(notLoosened)} ${notLoosened.length === 1 ? 'is' : 'are'} not loosened against the trunk's committed discern.toml: there is nothing to propose. A proposal is for a floor this branch lowers or a ceiling it raises.` };
+    return {
+      ok: false,
+      kind: 'not_loosened',
+      names: notLoosened,
+      message: `${list(notLoosened)} ${notLoosened.length === 1 ? 'is' : 'are'} not loosened against the trunk's committed discern.toml: there is nothing to propose. A proposal is for a floor this branch lowers or a ceiling it raises.`,
+    };
   }
   const missing = breaches.filter((b) => !seen.has(b.name));
   if (missing.length > 0) {
     const unproposable = missing.filter((b) => b.kind !== 'limit');
-    const tail = unproposable.length > 0 ? ` ${list(unproposable.map((b) => b.name))} cannot be proposed at all (${unproposable.map((b) => b.sentence).join('; ')}): restore ${unproposable.length === 1 ? 'it' : 'them'} first.` : '';
+    const tail =
+      unproposable.length > 0
+        ? ` ${list(unproposable.map((b) => b.name))} cannot be proposed at all (${unproposable.map((b) => b.sentence).join('; ')}): restore ${unproposable.length === 1 ? 'it' : 'them'} first.`
+        : '';
     return {
       ok: false,
       kind: 'missing',
@@ -87,16 +130,26 @@ export function planBatch(requested: readonly RequestedProposal[], breaches: rea
 export type Coverage =
   | { status: 'none' }
   | { status: 'stale'; commit: string }
-  | { status: 'current'; proposals: DiscernStandardProposal[]; uncovered: LimitBreach[]; unmatched: DiscernStandardProposal[] };
+  | {
+      status: 'current';
+      proposals: DiscernStandardProposal[];
+      uncovered: LimitBreach[];
+      unmatched: DiscernStandardProposal[];
+    };
 
 /**
  * Whether a recorded batch lets a branch's breaches pass: bound to this HEAD, with a proposal matching each
  * breach exactly (name, direction, the trunk's limit and the branch's) and none left over.
  */
-export function proposalCoverage(batch: ProposalBatch | undefined, head: string, breaches: readonly LimitBreach[]): Coverage {
+export function proposalCoverage(
+  batch: ProposalBatch | undefined,
+  head: string,
+  breaches: readonly LimitBreach[],
+): Coverage {
   if (batch === undefined) return { status: 'none' };
   if (batch.commit !== head) return { status: 'stale', commit: batch.commit };
-  const matches = (p: DiscernStandardProposal, b: LimitBreach): boolean => p.name === b.name && b.kind === 'limit' && p.direction === b.direction && p.from === b.from && p.to === b.to;
+  const matches = (p: DiscernStandardProposal, b: LimitBreach): boolean =>
+    p.name === b.name && b.kind === 'limit' && p.direction === b.direction && p.from === b.from && p.to === b.to;
   const uncovered = breaches.filter((b) => !batch.proposals.some((p) => matches(p, b)));
   const unmatched = batch.proposals.filter((p) => !breaches.some((b) => matches(p, b)));
   return { status: 'current', proposals: batch.proposals, uncovered, unmatched };
@@ -107,13 +160,34 @@ export async function readProposals(path: string): Promise<ProposalBatch | undef
   if (!read.ok) return undefined;
   const b = read.value;
   // A damaged or foreign file covers nothing: the never-loosen check then fails as if there were none.
-  if (typeof b !== 'object' || b === null || b.format !== FORMAT || typeof b.commit !== 'string' || !Array.isArray(b.proposals)) return undefined;
-  const valid = b.proposals.every((p) => typeof p === 'object' && p !== null && typeof p.name === 'string' && typeof p.reason === 'string' && typeof p.from === 'number' && typeof p.to === 'number' && (p.direction === 'up' || p.direction === 'down'));
+  if (
+    typeof b !== 'object' ||
+    b === null ||
+    b.format !== FORMAT ||
+    typeof b.commit !== 'string' ||
+    !Array.isArray(b.proposals)
+  )
+    return undefined;
+  const valid = b.proposals.every(
+    (p) =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof p.name === 'string' &&
+      typeof p.reason === 'string' &&
+      typeof p.from === 'number' &&
+      typeof p.to === 'number' &&
+      (p.direction === 'up' || p.direction === 'down'),
+  );
   return valid ? b : undefined;
 }
 
-export async function writeProposals(path: string, batch: Omit<ProposalBatch, 'format'>, env: Readonly<Record<string, string | undefined>>): Promise<void> {
-  if (faultRequested(env, 'standards:proposal-write')) throw Object.assign(new Error('fault injected at standards:proposal-write (DISCERN_FAULT)'), { code: 'EACCES' });
+export async function writeProposals(
+  path: string,
+  batch: Omit<ProposalBatch, 'format'>,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  if (faultRequested(env, 'standards:proposal-write'))
+    throw Object.assign(new Error('fault injected at standards:proposal-write (DISCERN_FAULT)'), { code: 'EACCES' });
   await writeFileAtomic(path, `${JSON.stringify({ format: FORMAT, ...batch }, null, 2)}\n`);
 }
 

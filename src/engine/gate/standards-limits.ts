@@ -14,16 +14,24 @@ export function readTrunkStandards(text: string): TrunkStandards {
   try {
     doc = parse(text);
   } catch (error) {
-    return { ok: false, reason: `its discern.toml is not valid TOML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return {
+      ok: false,
+      reason: `its discern.toml is not valid TOML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    };
   }
   const standards = (doc as { standards?: unknown }).standards;
   if (standards === undefined) return { ok: true, standards: [] };
-  if (typeof standards !== 'object' || standards === null || Array.isArray(standards)) return { ok: false, reason: 'its [standards] is not a table' };
+  if (typeof standards !== 'object' || standards === null || Array.isArray(standards))
+    return { ok: false, reason: 'its [standards] is not a table' };
   const out: StandardDefinition[] = [];
   for (const [name, table] of Object.entries(standards as Record<string, unknown>)) {
     const t = JSON.parse(JSON.stringify(table)) as { direction?: unknown; limit?: unknown; run?: unknown };
     const run = t.run;
-    if ((t.direction !== 'up' && t.direction !== 'down') || typeof t.limit !== 'number' || !(typeof run === 'string' || (Array.isArray(run) && run.every((c) => typeof c === 'string')))) {
+    if (
+      (t.direction !== 'up' && t.direction !== 'down') ||
+      typeof t.limit !== 'number' ||
+      !(typeof run === 'string' || (Array.isArray(run) && run.every((c) => typeof c === 'string')))
+    ) {
       return { ok: false, reason: `its [standards.${name}] has no valid direction, limit and run` };
     }
     out.push(standardDefinition(name, t as Parameters<typeof standardDefinition>[1]));
@@ -44,28 +52,71 @@ export interface LimitBreach {
 }
 
 /** Every standard this branch loosens against the trunk, in the trunk's order; empty when nothing loosened. */
-export function limitBreaches(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): LimitBreach[] {
+export function limitBreaches(
+  trunk: readonly StandardDefinition[],
+  current: readonly StandardDefinition[],
+): LimitBreach[] {
   const out: LimitBreach[] = [];
   for (const t of trunk) {
     const c = current.find((s) => s.name === t.name);
     const base = { name: t.name, direction: t.direction, from: t.limit };
-    if (c === undefined) out.push({ ...base, kind: 'deleted', sentence: `[standards.${t.name}] is deleted; the trunk holds it at ${t.direction === 'up' ? '≥' : '≤'} ${t.limit}` });
-    else if (c.direction !== t.direction) out.push({ ...base, kind: 'direction', sentence: `[standards.${t.name}] direction changed from ${t.direction} to ${c.direction}` });
-    else if (t.direction === 'up' && c.limit < t.limit) out.push({ ...base, kind: 'limit', to: c.limit, sentence: `[standards.${t.name}] floor lowered from ${t.limit} to ${c.limit}` });
-    else if (t.direction === 'down' && c.limit > t.limit) out.push({ ...base, kind: 'limit', to: c.limit, sentence: `[standards.${t.name}] ceiling raised from ${t.limit} to ${c.limit}` });
-    else if (canonicalJson(measurementOf(c)) !== canonicalJson(measurementOf(t))) out.push({ ...base, kind: 'measurement', to: c.limit, sentence: `[standards.${t.name}] changes how its value is measured (${changedKeys(t, c).join(', ')})` });
+    if (c === undefined)
+      out.push({
+        ...base,
+        kind: 'deleted',
+        sentence: `[standards.${t.name}] is deleted; the trunk holds it at ${t.direction === 'up' ? '≥' : '≤'} ${t.limit}`,
+      });
+    else if (c.direction !== t.direction)
+      out.push({
+        ...base,
+        kind: 'direction',
+        sentence: `[standards.${t.name}] direction changed from ${t.direction} to ${c.direction}`,
+      });
+    else if (t.direction === 'up' && c.limit < t.limit)
+      out.push({
+        ...base,
+        kind: 'limit',
+        to: c.limit,
+        sentence: `[standards.${t.name}] floor lowered from ${t.limit} to ${c.limit}`,
+      });
+    else if (t.direction === 'down' && c.limit > t.limit)
+      out.push({
+        ...base,
+        kind: 'limit',
+        to: c.limit,
+        sentence: `[standards.${t.name}] ceiling raised from ${t.limit} to ${c.limit}`,
+      });
+    else if (canonicalJson(measurementOf(c)) !== canonicalJson(measurementOf(t)))
+      out.push({
+        ...base,
+        kind: 'measurement',
+        to: c.limit,
+        sentence: `[standards.${t.name}] changes how its value is measured (${changedKeys(t, c).join(', ')})`,
+      });
   }
   return out;
 }
 
 /** One sentence per loosened standard; empty when nothing loosened. */
-export function loosenedStandards(trunk: readonly StandardDefinition[], current: readonly StandardDefinition[]): string[] {
+export function loosenedStandards(
+  trunk: readonly StandardDefinition[],
+  current: readonly StandardDefinition[],
+): string[] {
   return limitBreaches(trunk, current).map((b) => b.sentence);
 }
 
 function changedKeys(t: StandardDefinition, c: StandardDefinition): string[] {
   const a = measurementOf(t);
   const b = measurementOf(c);
-  const names: Record<string, string> = { commands: 'run', metric: 'metric', per: 'per', scale: 'scale', measure: 'measure', inputs: 'inputs' };
-  return Object.keys(a).filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k])).map((k) => names[k] ?? k);
+  const names: Record<string, string> = {
+    commands: 'run',
+    metric: 'metric',
+    per: 'per',
+    scale: 'scale',
+    measure: 'measure',
+    inputs: 'inputs',
+  };
+  return Object.keys(a)
+    .filter((k) => canonicalJson(a[k]) !== canonicalJson(b[k]))
+    .map((k) => names[k] ?? k);
 }

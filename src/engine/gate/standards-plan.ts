@@ -6,10 +6,14 @@ import type { GateSettings } from '../config/gate-settings.js';
 import type { GatePlan } from './plan.js';
 import type { Producer } from './producers.js';
 
-export type StandardsSelection = { ok: true; producers: Producer[] } | { ok: false; unknown: string[]; known: string[] };
+export type StandardsSelection =
+  { ok: true; producers: Producer[] } | { ok: false; unknown: string[]; known: string[] };
 
 /** The standards `names` selects (all when omitted), in config order; unknown names are refused, not skipped. */
-export function selectStandards(standards: readonly Producer[], names: readonly string[] | undefined): StandardsSelection {
+export function selectStandards(
+  standards: readonly Producer[],
+  names: readonly string[] | undefined,
+): StandardsSelection {
   const known = standards.map((p) => p.standard?.name ?? '').filter((n) => n.length > 0);
   if (names === undefined) return { ok: true, producers: [...standards] };
   const unknown = names.filter((n) => !known.includes(n));
@@ -24,7 +28,16 @@ export function planStandards(producers: readonly Producer[], settings: GateSett
     groups:
       producers.length === 0
         ? []
-        : [{ stage: 'check/test', name: 'standards', parallel: true, producers: [...producers], holdsTestSlot: settings.concurrentTestRuns > 0, writes: 'nothing' }],
+        : [
+            {
+              stage: 'check/test',
+              name: 'standards',
+              parallel: true,
+              producers: [...producers],
+              holdsTestSlot: settings.concurrentTestRuns > 0,
+              writes: 'nothing',
+            },
+          ],
     standards: producers.map((producer) => ({ producer, disposition: 'measured' })),
     scopeGates: [],
   };

@@ -30,12 +30,20 @@ export function trunkConfigCommand(baseRef: string): string[] {
 }
 
 export function trunkConfigRead(ref: TrunkRef): Promise<GitResult> {
-  return git(trunkConfigCommand(ref.baseRef), { cwd: ref.root, env: ref.env, ...(ref.signal ? { signal: ref.signal } : {}) });
+  return git(trunkConfigCommand(ref.baseRef), {
+    cwd: ref.root,
+    env: ref.env,
+    ...(ref.signal ? { signal: ref.signal } : {}),
+  });
 }
 
-export async function compareWithTrunk(ref: TrunkRef, current: readonly StandardDefinition[]): Promise<TrunkComparison> {
+export async function compareWithTrunk(
+  ref: TrunkRef,
+  current: readonly StandardDefinition[],
+): Promise<TrunkComparison> {
   const shown = await (ref.shown ?? trunkConfigRead(ref));
-  if (shown.code !== 0) return { status: 'unverified', reason: `${ref.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
+  if (shown.code !== 0)
+    return { status: 'unverified', reason: `${ref.base}:discern.toml cannot be read (${gitComplaint(shown)})` };
   const trunk = readTrunkStandards(shown.stdout);
   if (!trunk.ok) return { status: 'parse_failed', reason: trunk.reason };
   return { status: 'compared', trunk: trunk.standards, breaches: limitBreaches(trunk.standards, current) };

@@ -30,7 +30,10 @@ export async function readChangeSet(run: Run, trunk: string, baseRef = `refs/hea
   const mergeBase = await (run.headMergeBase ?? git(['merge-base', baseRef, 'HEAD'], options));
   const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
   const from = base ?? (await emptyTree(options));
-  const [diff, untracked] = await Promise.all([git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options), untrackedRun]);
+  const [diff, untracked] = await Promise.all([
+    git(['diff', '--name-status', '-z', '-M', '--no-ext-diff', from, '--'], options),
+    untrackedRun,
+  ]);
   if (diff.code !== 0) throw new Error(`git diff failed: ${diff.stderr.trim()}`);
   if (untracked && untracked.code !== 0) throw new Error(`git ls-files failed: ${untracked.stderr.trim()}`);
   const others = untracked ? untracked.stdout.split('\0').filter((p) => p.length > 0) : (run.untracked ?? []);
@@ -59,7 +62,11 @@ export function parseNameStatus(output: string): ChangedPath[] {
 }
 
 /** The empty tree's id in this repository's hash (sha1 or sha256). */
-async function emptyTree(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal }): Promise<string> {
+async function emptyTree(options: {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+}): Promise<string> {
   const result = await git(['hash-object', '-t', 'tree', '/dev/null'], options);
   if (result.code !== 0) throw new Error(`git hash-object failed: ${result.stderr.trim()}`);
   return result.stdout.trim();

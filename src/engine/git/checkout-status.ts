@@ -8,7 +8,15 @@
 import { git, type GitResult } from './git.js';
 import { readHeadIds, type HeadIds } from './head.js';
 
-export const STRICT_STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=all', '--ignore-submodules=none'] as const;
+export const STRICT_STATUS_ARGS = [
+  'status',
+  '--porcelain=v2',
+  '-z',
+  '--branch',
+  '--no-ahead-behind',
+  '--untracked-files=all',
+  '--ignore-submodules=none',
+] as const;
 
 export interface CheckoutStatus {
   /** The raw `--porcelain=v2 -z` output. */
@@ -25,7 +33,11 @@ export interface CheckoutStatus {
 
 export type StatusRead = { ok: true; status: CheckoutStatus } | { ok: false; result: GitResult };
 
-export async function readCheckoutStatus(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<StatusRead> {
+export async function readCheckoutStatus(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<StatusRead> {
   const result = await git(STRICT_STATUS_ARGS, { cwd, env, ...(signal ? { signal } : {}) });
   if (result.code !== 0) return { ok: false, result };
   return { ok: true, status: parseCheckoutStatus(result.stdout) };
@@ -66,7 +78,11 @@ export interface CheckoutLook {
   status: Promise<StatusRead>;
 }
 
-export function lookAtCheckout(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): CheckoutLook {
+export function lookAtCheckout(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): CheckoutLook {
   const look = { ids: readHeadIds(cwd, env, signal), status: readCheckoutStatus(cwd, env, signal) };
   // Each reader awaits what it needs and handles a failure there; an unread rejection must not end the process.
   look.ids.catch(() => undefined);

@@ -19,11 +19,16 @@ export function readCommittedFiles(requests: readonly FileRequest[], run: Run): 
   const o = { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) };
   // The batch reads one name per line: a name with a line break (or a NUL, which git.ts refuses) goes alone.
   const batchable = requests.every((r) => !/[\n\r\0]/.test(r.name));
-  const batch = batchable ? git(['cat-file', '--batch'], { ...o, input: requests.map((r) => `${r.name}\n`).join(''), bytes: true }) : undefined;
+  const batch = batchable
+    ? git(['cat-file', '--batch'], { ...o, input: requests.map((r) => `${r.name}\n`).join(''), bytes: true })
+    : undefined;
   batch?.catch(() => undefined);
   return requests.map(async (request, index) => {
     const answered = batch ? await batch : undefined;
-    const blob = answered && answered.code === 0 && answered.stdoutBytes ? parseBatch(answered.stdoutBytes, requests.length)[index] : undefined;
+    const blob =
+      answered && answered.code === 0 && answered.stdoutBytes
+        ? parseBatch(answered.stdoutBytes, requests.length)[index]
+        : undefined;
     if (blob !== undefined) return { code: 0, stdout: blob.toString('utf8'), stderr: '' };
     return git(request.command, o);
   });

@@ -29,7 +29,10 @@ export function discoverCheckout(start: string): Discovered | undefined {
   // before (`/repo/../elsewhere` is elsewhere, and a link inside the checkout to a folder outside it is that
   // folder). A lexical walk would climb from either into the checkout around it and answer for a project the
   // path does not name.
-  const real = attempt(() => realpathSync(start), () => undefined);
+  const real = attempt(
+    () => realpathSync(start),
+    () => undefined,
+  );
   if (real === undefined || real.split(sep).includes('.git')) return undefined;
   let dir = real;
   let device: number;
@@ -40,18 +43,30 @@ export function discoverCheckout(start: string): Discovered | undefined {
   }
   for (;;) {
     const dotGit = join(dir, '.git');
-    const entry = attempt(() => lstatSync(dotGit, { throwIfNoEntry: false }) ?? null, (code) => (code === 'ENOTDIR' ? null : undefined));
+    const entry = attempt(
+      () => lstatSync(dotGit, { throwIfNoEntry: false }) ?? null,
+      (code) => (code === 'ENOTDIR' ? null : undefined),
+    );
     if (entry === undefined) return undefined;
-    if (entry !== null) return checkoutAt(dir, dotGit, entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other', uid);
+    if (entry !== null)
+      return checkoutAt(dir, dotGit, entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other', uid);
     const parent = dirname(dir);
     if (parent === dir) return undefined; // no repository: git will say so in its own words
-    const parentDevice = attempt(() => statSync(parent).dev, () => undefined);
+    const parentDevice = attempt(
+      () => statSync(parent).dev,
+      () => undefined,
+    );
     if (parentDevice !== device) return undefined;
     dir = parent;
   }
 }
 
-function checkoutAt(dir: string, dotGit: string, kind: 'directory' | 'file' | 'other', uid: number): Discovered | undefined {
+function checkoutAt(
+  dir: string,
+  dotGit: string,
+  kind: 'directory' | 'file' | 'other',
+  uid: number,
+): Discovered | undefined {
   if (kind === 'other') return undefined;
   let gitDir: string;
   if (kind === 'directory') {
@@ -81,9 +96,20 @@ function checkoutAt(dir: string, dotGit: string, kind: 'directory' | 'file' | 'o
   if (rootInfo?.uid !== uid || gitInfo?.uid !== uid || head === undefined || config === undefined) return undefined;
   // A bare repository, or config that moves the work tree, is git's to interpret.
   if (/^\s*(bare\s*=\s*true|worktree\s*=)/im.test(config) || worktreeConfig !== undefined) return undefined;
-  const [root, realGitDir, realCommonDir] = [dir, gitDir, commonDir].map((p) => attempt(() => realpathSync(p), () => undefined));
+  const [root, realGitDir, realCommonDir] = [dir, gitDir, commonDir].map((p) =>
+    attempt(
+      () => realpathSync(p),
+      () => undefined,
+    ),
+  );
   if (!root || !realGitDir || !realCommonDir) return undefined;
-  return { root, gitDir: realGitDir, commonDir: realCommonDir, location: realGitDir === realCommonDir ? 'main' : 'worktree', shallow: shallow !== undefined };
+  return {
+    root,
+    gitDir: realGitDir,
+    commonDir: realCommonDir,
+    location: realGitDir === realCommonDir ? 'main' : 'worktree',
+    shallow: shallow !== undefined,
+  };
 }
 
 function attempt<T>(run: () => T, onError: (code: string | undefined) => T): T {
@@ -95,9 +121,15 @@ function attempt<T>(run: () => T, onError: (code: string | undefined) => T): T {
 }
 
 function info(path: string): Stats | undefined {
-  return attempt(() => statSync(path, { throwIfNoEntry: false }), () => undefined);
+  return attempt(
+    () => statSync(path, { throwIfNoEntry: false }),
+    () => undefined,
+  );
 }
 
 function read(path: string): string | undefined {
-  return attempt(() => readFileSync(path, 'utf8'), () => undefined);
+  return attempt(
+    () => readFileSync(path, 'utf8'),
+    () => undefined,
+  );
 }

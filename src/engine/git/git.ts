@@ -53,7 +53,8 @@ const LOCATION_VARIABLES = [
 
 export function gitEnvironment(base: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(base)) if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
+  for (const [key, value] of Object.entries(base))
+    if (value !== undefined && !LOCATION_VARIABLES.includes(key)) env[key] = value;
   env['LC_ALL'] = 'C';
   env['GIT_TERMINAL_PROMPT'] = '0';
   env['GIT_OPTIONAL_LOCKS'] = '0';
@@ -69,7 +70,8 @@ export async function git(args: readonly string[], options: GitOptions): Promise
   // No program can receive a NUL byte in an argument (spawn throws before git runs). A ref or path from the
   // caller that holds one names nothing, so it fails the way git fails on a name it cannot resolve, and each
   // caller's handling of a failed git call answers it (docs/decisions/0035-hostile-input-over-mcp.md).
-  if (args.some((a) => a.includes('\0'))) return { code: 128, stdout: '', stderr: 'fatal: an argument holds a NUL byte, which no git name can contain\n' };
+  if (args.some((a) => a.includes('\0')))
+    return { code: 128, stdout: '', stderr: 'fatal: an argument holds a NUL byte, which no git name can contain\n' };
   spawner ??= (await import('node:child_process')).spawn;
   const spawn = spawner;
   return new Promise((resolve, reject) => {
@@ -91,13 +93,19 @@ export async function git(args: readonly string[], options: GitOptions): Promise
     child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', (error: NodeJS.ErrnoException) => {
       // spawn reports a missing cwd as ENOENT for the program too; tell the two apart.
-      if (error.code === 'ENOENT' && !existsSync(options.cwd)) reject(new Error(`cannot run git in ${options.cwd}: the directory does not exist`));
+      if (error.code === 'ENOENT' && !existsSync(options.cwd))
+        reject(new Error(`cannot run git in ${options.cwd}: the directory does not exist`));
       else if (error.code === 'ENOENT') reject(new GitUnavailable('not found on PATH'));
       else reject(error);
     });
     child.once('close', (code) => {
       const bytes = Buffer.concat(out);
-      resolve({ code: code ?? 128, stdout: bytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ...(options.bytes ? { stdoutBytes: bytes } : {}) });
+      resolve({
+        code: code ?? 128,
+        stdout: bytes.toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ...(options.bytes ? { stdoutBytes: bytes } : {}),
+      });
     });
   });
 }

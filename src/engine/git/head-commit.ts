@@ -16,7 +16,11 @@ export async function headCommit(
   if (fromFiles !== undefined) return fromFiles;
   // Loaded only when the files do not say: the warm path answers without it.
   const { git } = await import('./git.js');
-  const result = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: checkout.root, env, ...(signal ? { signal } : {}) });
+  const result = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], {
+    cwd: checkout.root,
+    env,
+    ...(signal ? { signal } : {}),
+  });
   const sha = result.stdout.trim();
   return result.code === 0 && SHA.test(sha) ? sha : null;
 }

@@ -23,6 +23,10 @@ export async function localBranchExists(
     // Neither file names it: in the files backend that is a definite no.
     if (existsSync(join(commonDir, 'refs'))) return false;
   }
-  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) });
+  const result = await git(['show-ref', '--verify', '--quiet', `refs/heads/${name}`], {
+    cwd: run.cwd,
+    env: run.env,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
   return result.code === 0;
 }

@@ -59,8 +59,16 @@ function fieldsAfter(entry: string, count: number): string {
   return entry.slice(at);
 }
 
-export async function readWorkingState(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorkingState> {
-  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], { cwd, env, ...(signal ? { signal } : {}) });
+export async function readWorkingState(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<WorkingState> {
+  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], {
+    cwd,
+    env,
+    ...(signal ? { signal } : {}),
+  });
   if (result.code !== 0) throw new Error(`git status failed in ${cwd}: ${result.stderr.trim()}`);
   return parsePorcelainStatus(result.stdout);
 }
@@ -70,7 +78,12 @@ export async function readWorkingState(cwd: string, env: Readonly<Record<string,
  * answer: it does unless a submodule entry is listed, which the configured submodule rules may hide; then git is
  * asked the default question. A failed read fails the way readWorkingState fails.
  */
-export async function workingStateFrom(read: StatusRead, cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorkingState> {
+export async function workingStateFrom(
+  read: StatusRead,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<WorkingState> {
   if (!read.ok) throw new Error(`git status failed in ${cwd}: ${read.result.stderr.trim()}`);
   if (read.status.submoduleEntries) return readWorkingState(cwd, env, signal);
   return parsePorcelainStatus(read.status.output);

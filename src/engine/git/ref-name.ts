@@ -7,7 +7,8 @@ export function branchNameProblem(name: string): string | undefined {
   // git allows branches named so, but every command would read them as the current commit instead.
   if (name === 'HEAD' || name === '@') return `"${name}" names the current commit, not a branch`;
   if (name.startsWith('-')) return 'it starts with "-"';
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return 'it contains a space, a control character, or one of ~ ^ : ? * [ \\';
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name))
+    return 'it contains a space, a control character, or one of ~ ^ : ? * [ \\';
   if (name.includes('..')) return 'it contains ".."';
   if (name.includes('@{')) return 'it contains "@{"';
   if (name.startsWith('/') || name.endsWith('/') || name.includes('//')) return 'it has an empty path component';

@@ -11,7 +11,12 @@ type Run = { cwd: string; env: Readonly<Record<string, string | undefined>> };
 export async function branchesUnder(commonDir: string, prefix: string, run: Run): Promise<Set<string>> {
   if (existsSync(join(commonDir, 'reftable'))) {
     const listed = await git(['for-each-ref', '--format=%(refname)', `refs/heads/${prefix}`], run);
-    return new Set(listed.stdout.split('\n').filter((l) => l.startsWith('refs/heads/')).map((l) => l.slice('refs/heads/'.length)));
+    return new Set(
+      listed.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('refs/heads/'))
+        .map((l) => l.slice('refs/heads/'.length)),
+    );
   }
   const names = new Set<string>();
   const heads = join(commonDir, 'refs', 'heads');

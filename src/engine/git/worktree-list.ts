@@ -39,7 +39,11 @@ export function parseWorktreeList(output: string): WorktreeRecord[] {
   return records;
 }
 
-export async function listWorktrees(cwd: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<WorktreeRecord[]> {
+export async function listWorktrees(
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<WorktreeRecord[]> {
   const result = await git(['worktree', 'list', '--porcelain', '-z'], { cwd, env, ...(signal ? { signal } : {}) });
   if (result.code !== 0) throw new Error(`git worktree list failed: ${result.stderr.trim()}`);
   return parseWorktreeList(result.stdout);

@@ -31,7 +31,9 @@ export function findCommand(words: readonly string[]): FoundCommand | undefined 
  * command paths closest to them, best first.
  */
 export function closestCommands(words: readonly string[]): string[] {
-  const group = CLI_GRAMMAR.commands.filter((c) => !c.hidden && c.path.length > words.length && words.every((w, i) => c.path[i] === w)).map((c) => c.path.join(' '));
+  const group = CLI_GRAMMAR.commands
+    .filter((c) => !c.hidden && c.path.length > words.length && words.every((w, i) => c.path[i] === w))
+    .map((c) => c.path.join(' '));
   if (group.length > 0) return group;
   const asked = words.join(' ').toLowerCase();
   const scored: { path: string; distance: number }[] = [];

@@ -11,6 +11,15 @@ import { STANDARDS } from './rules/standards.js';
 import { WORKTREES } from './rules/worktrees.js';
 import type { Category } from './types.js';
 
-export const CATEGORIES: readonly Category[] = [GATE, SETUP, INSTRUCTIONS, MAP, WORKTREES, STANDARDS, CHECKPOINTS, SKILLS];
+export const CATEGORIES: readonly Category[] = [
+  GATE,
+  SETUP,
+  INSTRUCTIONS,
+  MAP,
+  WORKTREES,
+  STANDARDS,
+  CHECKPOINTS,
+  SKILLS,
+];
 
 export const CATEGORY_NAMES: readonly string[] = CATEGORIES.map((c) => c.name);

@@ -62,7 +62,20 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
   );
   history.catch(() => undefined); // a failure surfaces where it is awaited, not as an unhandled rejection
 
-  const [files, state, listing, proofRead, lastRun, setup, configCheck, refresh, worktrees, unlanded, values, acceptance] = await Promise.all([
+  const [
+    files,
+    state,
+    listing,
+    proofRead,
+    lastRun,
+    setup,
+    configCheck,
+    refresh,
+    worktrees,
+    unlanded,
+    values,
+    acceptance,
+  ] = await Promise.all([
     tracked,
     working,
     journal,
@@ -77,7 +90,11 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     acceptanceFacts(project.commonDir),
   ]);
   const trackedSet = new Set(files);
-  const [map, instructions, checkpoints] = await Promise.all([mapFacts(project, files, trackedSet, history), gotchasFacts(project, files), checkpointFacts(project)]);
+  const [map, instructions, checkpoints] = await Promise.all([
+    mapFacts(project, files, trackedSet, history),
+    gotchasFacts(project, files),
+    checkpointFacts(project),
+  ]);
 
   const marker = proofRead.state === 'present' ? proofRead.marker : undefined;
   const operations: OperationFact[] = listing.records
@@ -102,7 +119,16 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     tracked: files,
     gate: {
       proof: proofFact(proofRead.state, marker, state.head, project),
-      ...(lastRun ? { lastRun: { commit: lastRun.commit, verdict: lastRun.verdict, failed_stage: lastRun.failed_stage, at: lastRun.at } } : {}),
+      ...(lastRun
+        ? {
+            lastRun: {
+              commit: lastRun.commit,
+              verdict: lastRun.verdict,
+              failed_stage: lastRun.failed_stage,
+              at: lastRun.at,
+            },
+          }
+        : {}),
       operations,
       read: ['<git-dir>/discern/gate-proof', '<git-dir>/discern/last-gate-run', 'HEAD'],
     },
@@ -110,13 +136,21 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
       ...setup,
       configErrors: configCheck.errors.map((i) => ({ path: i.path, message: i.message })),
       configWarnings: configCheck.warnings.map((i) => ({ path: i.path, message: i.message })),
-      ...(typeof project.config.meta?.schema_version === 'number' ? { schemaVersion: project.config.meta.schema_version } : {}),
+      ...(typeof project.config.meta?.schema_version === 'number'
+        ? { schemaVersion: project.config.meta.schema_version }
+        : {}),
       currentSchemaVersion: CONFIG_SCHEMA_VERSION,
     },
     refresh,
     instructions,
     map,
-    worktrees: { linked: worktrees, unlanded, submissions: acceptance.submissions, transactions: acceptance.transactions, accept_running: acceptRunning },
+    worktrees: {
+      linked: worktrees,
+      unlanded,
+      submissions: acceptance.submissions,
+      transactions: acceptance.transactions,
+      accept_running: acceptRunning,
+    },
     standards: { values },
     checkpoints,
   };
@@ -127,20 +161,35 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
  * (errors), each job's program (warnings). The schema itself held when the project was resolved, and the trunk
  * exists, so neither is checked again (nor is the schema validator loaded).
  */
-async function configChecks(project: Project, env: Env): Promise<{ errors: DiscernConfigIssue[]; warnings: DiscernConfigIssue[] }> {
+async function configChecks(
+  project: Project,
+  env: Env,
+): Promise<{ errors: DiscernConfigIssue[]; warnings: DiscernConfigIssue[] }> {
   const text = await readFile(project.configPath, 'utf8').catch(() => '');
   const errors = [...globIssues(project.config, text), ...preAuthorizedIssues(project.config, text)];
   return { errors, warnings: await commandIssues(project.config, text, project.root, env) };
 }
 
-function proofFact(state: 'missing' | 'unreadable' | 'present', marker: ProofMarker | undefined, head: string | null, project: Project): Facts['gate']['proof'] {
+function proofFact(
+  state: 'missing' | 'unreadable' | 'present',
+  marker: ProofMarker | undefined,
+  head: string | null,
+  project: Project,
+): Facts['gate']['proof'] {
   if (!marker) return { state };
   return {
     state,
     commit: marker.commit,
     recorded_at: marker.recorded_at,
-    current_config: head !== null && marker.commit === head ? markerIsCurrent(marker, head, configIdentity(project.config, project.trunk.name), VERSION) : false,
-    producers: (marker.producers ?? []).map((p) => ({ label: p.label, outcome: p.outcome, duration_ms: p.duration_ms })),
+    current_config:
+      head !== null && marker.commit === head
+        ? markerIsCurrent(marker, head, configIdentity(project.config, project.trunk.name), VERSION)
+        : false,
+    producers: (marker.producers ?? []).map((p) => ({
+      label: p.label,
+      outcome: p.outcome,
+      duration_ms: p.duration_ms,
+    })),
   };
 }
 
@@ -149,24 +198,46 @@ async function setupFacts(project: Project, run: Run): Promise<Pick<Facts['setup
   const read = await readSetupState(project.commonDir);
   if ('unreadable' in read) return { stateUnreadable: read.unreadable };
   const unfinished = await unfinishedSetup(project.commonDir, { cwd: project.root, env: run.env });
-  return unfinished ? { unfinished: { phase: unfinished.phase, branch: unfinished.branch, next: unfinished.next } } : {};
+  return unfinished
+    ? { unfinished: { phase: unfinished.phase, branch: unfinished.branch, next: unfinished.next } }
+    : {};
 }
 
 async function refreshFacts(project: Project, run: Run): Promise<Facts['refresh']> {
   const skillsDirSetting = (project.config.skills?.dir ?? 'discern/skills').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  const empty: Facts['refresh'] = { agents: [], targets: [], errors: [], skipped: [], sources: [], sourceChars: 0, skillsDir: skillsDirSetting, skillsDirExists: false, skills: [], skillProblems: [], ignoredSkillFolders: [] };
+  const empty: Facts['refresh'] = {
+    agents: [],
+    targets: [],
+    errors: [],
+    skipped: [],
+    sources: [],
+    sourceChars: 0,
+    skillsDir: skillsDirSetting,
+    skillsDirExists: false,
+    skills: [],
+    skillProblems: [],
+    ignoredSkillFolders: [],
+  };
   let plan: Awaited<ReturnType<typeof planRefresh>>;
   try {
     plan = await planRefresh(project, { env: run.env });
   } catch (error) {
     return { ...empty, failed: error instanceof Error ? error.message : String(error) };
   }
-  const chars = await Promise.all(plan.sources.map((s) => readFile(join(project.root, s), 'utf8').then((t) => t.trim().length, () => 0)));
+  const chars = await Promise.all(
+    plan.sources.map((s) =>
+      readFile(join(project.root, s), 'utf8').then(
+        (t) => t.trim().length,
+        () => 0,
+      ),
+    ),
+  );
   const dirInfo = await stat(join(project.root, plan.skillsDir)).catch(() => undefined);
   const decisions = decisionsDir(project.config.map?.dir);
   const area = (path: string): Facts['refresh']['errors'][number]['area'] => {
     if (WIRING_PATHS.has(path)) return 'wiring';
-    if (path.startsWith(`${plan.skillsDir}/`) || path === plan.skillsDir || /(^|\/)SKILL\.md$/.test(path)) return 'skills';
+    if (path.startsWith(`${plan.skillsDir}/`) || path === plan.skillsDir || /(^|\/)SKILL\.md$/.test(path))
+      return 'skills';
     if (path.startsWith(`${decisions}/`)) return 'adr-index';
     return 'instructions';
   };
@@ -179,7 +250,12 @@ async function refreshFacts(project: Project, run: Run): Promise<Facts['refresh'
     sourceChars: chars.reduce((a, b) => a + b, 0),
     skillsDir: plan.skillsDir,
     skillsDirExists: dirInfo?.isDirectory() === true,
-    skills: plan.skills.map((s) => ({ name: s.name, source: s.source, excluded: s.excluded, copies: s.copies.map((c) => ({ path: c.path, state: c.state })) })),
+    skills: plan.skills.map((s) => ({
+      name: s.name,
+      source: s.source,
+      excluded: s.excluded,
+      copies: s.copies.map((c) => ({ path: c.path, state: c.state })),
+    })),
     skillProblems: plan.skillProblems,
     ignoredSkillFolders: plan.ignoredSkillFolders,
   };
@@ -189,7 +265,12 @@ function mapDirOf(project: Project): string {
   return (project.config.map?.dir ?? DEFAULT_MAP_DIR).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 }
 
-async function mapFacts(project: Project, files: readonly string[], tracked: ReadonlySet<string>, recent: Promise<Commit[]>): Promise<Facts['map']> {
+async function mapFacts(
+  project: Project,
+  files: readonly string[],
+  tracked: ReadonlySet<string>,
+  recent: Promise<Commit[]>,
+): Promise<Facts['map']> {
   const dir = mapDirOf(project);
   const decisions = decisionsDir(project.config.map?.dir);
   const exists = (await stat(join(project.root, dir)).catch(() => undefined))?.isDirectory() === true;
@@ -198,22 +279,45 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
     pagePaths.map(async (path) => {
       const info = await stat(join(project.root, path)).catch(() => undefined);
       if (!info?.isFile() || info.size > PAGE_LIMIT_BYTES) return undefined;
-      return { path: path.slice(dir.length + 1), text: await readFile(join(project.root, path), 'utf8').catch(() => '') };
+      return {
+        path: path.slice(dir.length + 1),
+        text: await readFile(join(project.root, path), 'utf8').catch(() => ''),
+      };
     }),
   );
   const sources = read.filter((r): r is { path: string; text: string } => r !== undefined);
   const { corpus, frontMatter } = assembleCorpus(sources);
   const folders = new Set<string>();
-  for (const path of tracked) for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at));
-  const brokenLinks = sources.flatMap((s) => pageBrokenLinks(`${dir}/${s.path}`, s.text, (p) => tracked.has(p) || folders.has(p)));
+  for (const path of tracked)
+    for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at));
+  const brokenLinks = sources.flatMap((s) =>
+    pageBrokenLinks(`${dir}/${s.path}`, s.text, (p) => tracked.has(p) || folders.has(p)),
+  );
   const pages = sources.map((s) => {
     const fm = frontMatter.get(s.path) ?? {};
     const page = corpus.pages.find((p) => p.path === s.path);
-    const description = typeof fm['description'] === 'string' && fm['description'].trim() !== '' ? fm['description'].trim() : undefined;
-    const title = typeof fm['title'] === 'string' && fm['title'].trim() !== '' ? fm['title'].trim() : /^#\s+\S/m.test(page?.content ?? '') ? page?.title : undefined;
-    return { path: `${dir}/${s.path}`, has_front_matter: /^\uFEFF?---[ \t]*\r?\n/.test(s.text), ...(title !== undefined ? { title } : {}), ...(description !== undefined ? { description } : {}) };
+    const description =
+      typeof fm['description'] === 'string' && fm['description'].trim() !== '' ? fm['description'].trim() : undefined;
+    const title =
+      typeof fm['title'] === 'string' && fm['title'].trim() !== ''
+        ? fm['title'].trim()
+        : /^#\s+\S/m.test(page?.content ?? '')
+          ? page?.title
+          : undefined;
+    return {
+      path: `${dir}/${s.path}`,
+      has_front_matter: /^\uFEFF?---[ \t]*\r?\n/.test(s.text),
+      ...(title !== undefined ? { title } : {}),
+      ...(description !== undefined ? { description } : {}),
+    };
   });
-  const regions = corpus.regions.map((r) => ({ name: r.name, dir: `${dir}/${r.dir}`, pages: corpus.pages.filter((p) => p.path.startsWith(`${r.dir}/`)).map((p) => ({ path: `${dir}/${p.path}`, content: p.content })) }));
+  const regions = corpus.regions.map((r) => ({
+    name: r.name,
+    dir: `${dir}/${r.dir}`,
+    pages: corpus.pages
+      .filter((p) => p.path.startsWith(`${r.dir}/`))
+      .map((p) => ({ path: `${dir}/${p.path}`, content: p.content })),
+  }));
   const history = await recent;
   const lag = regionLag(regions, dir, tracked, history, history.length >= HISTORY_WINDOW);
   const records = await decisionRecords(project.root, decisions);
@@ -224,7 +328,12 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
     brokenLinks,
     regions: corpus.regions.map((r) => {
       const f = lag.get(r.name);
-      return { name: r.name, page_count: r.page_count, ...(f?.code_changes_since !== undefined ? { code_changes_since: f.code_changes_since } : {}), ...(f?.lower_bound ? { lower_bound: true } : {}) };
+      return {
+        name: r.name,
+        page_count: r.page_count,
+        ...(f?.code_changes_since !== undefined ? { code_changes_since: f.code_changes_since } : {}),
+        ...(f?.lower_bound ? { lower_bound: true } : {}),
+      };
     }),
     decisionsDir: decisions,
     ...(records ? { decisions: records.map((r) => ({ number: r.number, file: r.file })) } : {}),
@@ -234,7 +343,10 @@ async function mapFacts(project: Project, files: readonly string[], tracked: Rea
 async function gotchasFacts(project: Project, files: readonly string[]): Promise<Facts['instructions']> {
   // `[project] gotchas_doc` is not in this configuration format yet: read it loosely, should a file carry it.
   const configured = (project.config.project as Record<string, unknown> | undefined)?.['gotchas_doc'];
-  const found = typeof configured === 'string' && configured !== '' ? { path: configured.replace(/^(\.\/)+/, ''), configured: true } : shortest(files.filter((p) => GOTCHAS_NAME.test(p)));
+  const found =
+    typeof configured === 'string' && configured !== ''
+      ? { path: configured.replace(/^(\.\/)+/, ''), configured: true }
+      : shortest(files.filter((p) => GOTCHAS_NAME.test(p)));
   if (found === undefined) return {};
   const info = await stat(join(project.root, found.path)).catch(() => undefined);
   return { gotchas: { ...found, ...(info?.isFile() ? { bytes: info.size } : {}) } };
@@ -260,9 +372,13 @@ export async function checkpointFacts(project: Pick<Project, 'root' | 'config'>)
       continue;
     }
     const t = value as Record<string, unknown>;
-    const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    const strings = (v: unknown): string[] =>
+      typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
     const questionFile = typeof t['question_file'] === 'string' ? t['question_file'] : undefined;
-    const fileOk = questionFile === undefined ? undefined : ((await stat(join(project.root, questionFile)).catch(() => undefined))?.size ?? 0) > 0;
+    const fileOk =
+      questionFile === undefined
+        ? undefined
+        : ((await stat(join(project.root, questionFile)).catch(() => undefined))?.size ?? 0) > 0;
     list.push({
       id,
       mode: t['mode'] === 'advise' ? 'advise' : 'stop',
@@ -286,13 +402,29 @@ async function linkedWorktrees(project: Project, run: Run): Promise<Facts['workt
     .filter((r) => !r.bare)
     .map((r) => {
       const broken = r.prunable ?? (existsSync(r.path) ? undefined : 'the worktree directory is missing');
-      return { path: r.path, branch: r.branch, ...(broken !== undefined ? { broken } : {}), ...(r.locked !== null ? { locked: r.locked } : {}) };
+      return {
+        path: r.path,
+        branch: r.branch,
+        ...(broken !== undefined ? { broken } : {}),
+        ...(r.locked !== null ? { locked: r.locked } : {}),
+      };
     });
 }
 
-async function unlandedBranches(project: Project, options: { cwd: string; env: Env; signal?: AbortSignal }): Promise<Facts['worktrees']['unlanded']> {
+async function unlandedBranches(
+  project: Project,
+  options: { cwd: string; env: Env; signal?: AbortSignal },
+): Promise<Facts['worktrees']['unlanded']> {
   const prefix = project.config.repository?.branch_prefix ?? 'agent/';
-  const result = await git(['for-each-ref', `--no-merged=refs/heads/${project.trunk.name}`, '--format=%(refname)%00%(committerdate:unix)', 'refs/heads/'], options);
+  const result = await git(
+    [
+      'for-each-ref',
+      `--no-merged=refs/heads/${project.trunk.name}`,
+      '--format=%(refname)%00%(committerdate:unix)',
+      'refs/heads/',
+    ],
+    options,
+  );
   if (result.code !== 0) return [];
   return result.stdout
     .split('\n')
@@ -313,11 +445,16 @@ async function standardValues(commonDir: string): Promise<Record<string, Standar
   await Promise.all(
     gitDirs.map(async (gitDir) => {
       const paths = gateStatePaths(gitDir, commonDir);
-      const [measurements, marker] = await Promise.all([readMeasurements(paths.standardMeasurements), readProofMarker(paths.proofMarker)]);
-      for (const [name, m] of Object.entries(measurements)) offer(name, { value: m.value, measured_at: m.measured_at, source: paths.standardMeasurements });
+      const [measurements, marker] = await Promise.all([
+        readMeasurements(paths.standardMeasurements),
+        readProofMarker(paths.proofMarker),
+      ]);
+      for (const [name, m] of Object.entries(measurements))
+        offer(name, { value: m.value, measured_at: m.measured_at, source: paths.standardMeasurements });
       if (marker.state === 'present') {
         for (const s of marker.marker.standards ?? []) {
-          if (typeof s.value === 'number' && (s.measurement === 'measured' || s.measurement === 'replayed')) offer(s.name, { value: s.value, measured_at: marker.marker.recorded_at, source: paths.proofMarker });
+          if (typeof s.value === 'number' && (s.measurement === 'measured' || s.measurement === 'replayed'))
+            offer(s.name, { value: s.value, measured_at: marker.marker.recorded_at, source: paths.proofMarker });
         }
       }
     }),
@@ -329,7 +466,12 @@ async function acceptanceFacts(commonDir: string): Promise<Pick<Facts['worktrees
   const paths = acceptancePaths(commonDir);
   const [queued, open] = await Promise.all([submissions.all(paths), transactions.all(paths)]);
   return {
-    submissions: queued.map((s) => ({ effort: s.effort, branch: s.branch, submitted_at: s.submitted_at, ...(s.last_failure && s.last_failure.head === s.head ? { failure: s.last_failure.reason } : {}) })),
+    submissions: queued.map((s) => ({
+      effort: s.effort,
+      branch: s.branch,
+      submitted_at: s.submitted_at,
+      ...(s.last_failure && s.last_failure.head === s.head ? { failure: s.last_failure.reason } : {}),
+    })),
     transactions: open.map((t) => ({ effort: t.effort, step: t.step, started_at: t.started_at })),
   };
 }

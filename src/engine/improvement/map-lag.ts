@@ -31,8 +31,15 @@ export interface RegionLag {
 }
 
 /** The newest `limit` non-merge commits with the paths each changed, newest first. */
-export async function recentCommits(run: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal }, limit = HISTORY_WINDOW): Promise<Commit[]> {
-  const result = await git(['log', `-n${limit}`, '--no-merges', '--format=%x1e%H', '--name-only', '-z'], { cwd: run.cwd, env: run.env, ...(run.signal ? { signal: run.signal } : {}) });
+export async function recentCommits(
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
+  limit = HISTORY_WINDOW,
+): Promise<Commit[]> {
+  const result = await git(['log', `-n${limit}`, '--no-merges', '--format=%x1e%H', '--name-only', '-z'], {
+    cwd: run.cwd,
+    env: run.env,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
   return result.code === 0 ? parseCommits(result.stdout) : [];
 }
 
@@ -48,10 +55,20 @@ export function parseCommits(output: string): Commit[] {
 }
 
 /** Each region's lag behind its cited code. Pure. */
-export function regionLag(regions: readonly RegionPages[], mapDir: string, tracked: ReadonlySet<string>, history: readonly Commit[], windowFull: boolean): Map<string, RegionLag> {
+export function regionLag(
+  regions: readonly RegionPages[],
+  mapDir: string,
+  tracked: ReadonlySet<string>,
+  history: readonly Commit[],
+  windowFull: boolean,
+): Map<string, RegionLag> {
   const out = new Map<string, RegionLag>();
   for (const region of regions) {
-    const cited = new Set(region.pages.flatMap((p) => citedFiles(p.content, posix.dirname(p.path), tracked)).filter((path) => !path.startsWith(`${mapDir}/`)));
+    const cited = new Set(
+      region.pages
+        .flatMap((p) => citedFiles(p.content, posix.dirname(p.path), tracked))
+        .filter((path) => !path.startsWith(`${mapDir}/`)),
+    );
     if (cited.size === 0) {
       out.set(region.name, { cited_files: 0 });
       continue;
@@ -59,7 +76,11 @@ export function regionLag(regions: readonly RegionPages[], mapDir: string, track
     const touched = history.findIndex((c) => c.paths.some((p) => p.startsWith(`${region.dir}/`)));
     const newer = touched === -1 ? history : history.slice(0, touched);
     const changes = newer.filter((c) => c.paths.some((p) => cited.has(p))).length;
-    out.set(region.name, { cited_files: cited.size, code_changes_since: changes, ...(touched === -1 && windowFull ? { lower_bound: true } : {}) });
+    out.set(region.name, {
+      cited_files: cited.size,
+      code_changes_since: changes,
+      ...(touched === -1 && windowFull ? { lower_bound: true } : {}),
+    });
   }
   return out;
 }

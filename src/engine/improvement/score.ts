@@ -75,17 +75,34 @@ function shortfall(verdict: Verdict): number {
 
 /** The next action and the recommendations after it. Blocked rules are left to the rule that blocks them. */
 export function rank(outcomes: readonly CategoryOutcome[]): { next?: Ranked; recommendations: Ranked[] } {
-  const candidates: Ranked[] = outcomes.flatMap((category) => category.rules.filter((r) => r.verdict.status !== 'pass' && r.verdict.blockedBy === undefined).map((outcome) => ({ category, outcome })));
+  const candidates: Ranked[] = outcomes.flatMap((category) =>
+    category.rules
+      .filter((r) => r.verdict.status !== 'pass' && r.verdict.blockedBy === undefined)
+      .map((outcome) => ({ category, outcome })),
+  );
   if (candidates.length === 0) return { recommendations: [] };
-  const weakest = [...new Set(candidates.map((c) => c.category))].sort((a, b) => a.raw - b.raw || b.category.weight - a.category.weight || a.index - b.index)[0];
+  const weakest = [...new Set(candidates.map((c) => c.category))].sort(
+    (a, b) => a.raw - b.raw || b.category.weight - a.category.weight || a.index - b.index,
+  )[0];
   const within = candidates
     .filter((c) => c.category === weakest)
-    .sort((a, b) => b.outcome.rule.severity * shortfall(b.outcome.verdict) - a.outcome.rule.severity * shortfall(a.outcome.verdict) || a.outcome.index - b.outcome.index);
+    .sort(
+      (a, b) =>
+        b.outcome.rule.severity * shortfall(b.outcome.verdict) -
+          a.outcome.rule.severity * shortfall(a.outcome.verdict) || a.outcome.index - b.outcome.index,
+    );
   const next = within[0] as Ranked;
-  const priority = (c: Ranked): number => c.category.category.weight * c.outcome.rule.severity * shortfall(c.outcome.verdict);
+  const priority = (c: Ranked): number =>
+    c.category.category.weight * c.outcome.rule.severity * shortfall(c.outcome.verdict);
   const recommendations = candidates
     .filter((c) => c !== next)
-    .sort((a, b) => priority(b) - priority(a) || a.category.raw - b.category.raw || a.category.index - b.category.index || a.outcome.index - b.outcome.index)
+    .sort(
+      (a, b) =>
+        priority(b) - priority(a) ||
+        a.category.raw - b.category.raw ||
+        a.category.index - b.category.index ||
+        a.outcome.index - b.outcome.index,
+    )
     .slice(0, RECOMMENDATIONS);
   return { next, recommendations };
 }

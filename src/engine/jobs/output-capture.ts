@@ -54,7 +54,10 @@ export class OutputCapture {
     private readonly hooks: OutputCaptureHooks,
   ) {
     const onLine = (line: string | undefined): void => this.line(line);
-    this.splitters = { stdout: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine), stderr: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine) };
+    this.splitters = {
+      stdout: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine),
+      stderr: new LineSplitter(MAX_PROTOCOL_LINE_BYTES, onLine),
+    };
     const secrets = hooks.secrets ?? [];
     this.redactors = { stdout: new StreamRedactor(secrets), stderr: new StreamRedactor(secrets) };
     // The output file is best-effort evidence: if the disk fills up, the job still runs to its verdict, its

@@ -70,7 +70,10 @@ async function newestChildMtime(dir: string): Promise<number> {
  * that differ only in those characters apart.
  */
 export function outputFileName(label: string): string {
-  const safe = label.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  const safe = label
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 100);
   if (safe === label) return `${safe}.log`;
   return `${safe}-${createHash('sha256').update(label).digest('hex').slice(0, 8)}.log`;
 }
@@ -84,7 +87,10 @@ export async function keepNewestOutputs(dir: string, keep: number, current?: str
   let names: string[];
   try {
     // The current run's directory, when named, is neither counted nor removed: it may or may not exist yet.
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name !== current).map((e) => e.name).sort();
+    names = (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && e.name !== current)
+      .map((e) => e.name)
+      .sort();
   } catch {
     return 0;
   }

@@ -69,7 +69,10 @@ export async function waitForGroupExit(pgid: number, ms: number): Promise<boolea
  * (or, for a process stuck in uninterruptible sleep, after a bounded wait): never hangs. 'empty' means there
  * was nothing to stop.
  */
-export async function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<'empty' | 'terminated' | 'killed' | 'stuck'> {
+export async function terminateGroup(
+  pgid: number,
+  graceMs = KILL_GRACE_MS,
+): Promise<'empty' | 'terminated' | 'killed' | 'stuck'> {
   if (!groupHasLiveMembers(pgid)) return 'empty';
   signalGroup(pgid, 'SIGTERM');
   // A stopped member (^Z, a debugger) keeps SIGTERM pending until it runs again.

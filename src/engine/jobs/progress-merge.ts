@@ -50,7 +50,9 @@ export function mergeProgress(merged: MergedProgress, fact: DiscernProgressLine)
   }
   if (fact.results !== undefined) {
     // Object spread and fromEntries define own properties, so a key such as "__proto__" stays a plain count.
-    const incoming = Object.entries(fact.results).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+    const incoming = Object.entries(fact.results).filter(
+      (entry): entry is [string, number] => typeof entry[1] === 'number',
+    );
     if (incoming.length > 0) next.results = { ...(merged.results ?? {}), ...Object.fromEntries(incoming) };
   }
   if (fact.active !== undefined) next.active = [...fact.active];

@@ -15,6 +15,7 @@ export interface SecretSources {
 
 export function projectSecrets(project: SecretSources, ...more: string[]): string[] {
   const files = project.config?.worktree?.env_files ?? DEFAULT_ENV_FILES;
-  const main = project.commonDir !== undefined && basename(project.commonDir) === '.git' ? dirname(project.commonDir) : undefined;
+  const main =
+    project.commonDir !== undefined && basename(project.commonDir) === '.git' ? dirname(project.commonDir) : undefined;
   return readSecrets([project.root, ...(main !== undefined ? [main] : []), ...more], files);
 }

@@ -20,7 +20,8 @@ const MAX_ENV_FILE_BYTES = 1024 * 1024;
  * would mask both `test`s of every `test/a.test.ts:3` the output names, and so every diagnostic's file;
  * masking `PORT=3000` would blank line 3000 of any file.
  */
-const NOT_SECRET = /^(?:true|false|yes|no|on|off|null|none|nil|undefined|enabled?|disabled?|tests?|testing|dev|development|prod|production|staging|local|localhost|debug|info|warn|warning|error|trace|verbose|silent|127\.0\.0\.1|0\.0\.0\.0|\d{1,5})$/i;
+const NOT_SECRET =
+  /^(?:true|false|yes|no|on|off|null|none|nil|undefined|enabled?|disabled?|tests?|testing|dev|development|prod|production|staging|local|localhost|debug|info|warn|warning|error|trace|verbose|silent|127\.0\.0\.1|0\.0\.0\.0|\d{1,5})$/i;
 
 /**
  * The values assigned in the env files under each root, for masking. Lines are `KEY=value` or `export KEY=value`;
@@ -60,7 +61,8 @@ export function envValues(text: string): string[] {
     const unquoted = /^(['"`])(.*)\1$/.exec(written)?.[2];
     // An unquoted value ends at an inline comment, as dotenv readers treat ` #`.
     const bare = unquoted ?? written.replace(/\s+#.*$/, '');
-    for (const value of [bare, written]) if (value.length >= MIN_SECRET_LENGTH && !NOT_SECRET.test(value)) values.push(value);
+    for (const value of [bare, written])
+      if (value.length >= MIN_SECRET_LENGTH && !NOT_SECRET.test(value)) values.push(value);
   }
   return values;
 }
@@ -119,7 +121,9 @@ export class StreamRedactor {
       if (at === -1 || at >= decided) break;
       parts.push(bytes.subarray(from, at), this.mask);
       from = at + (this.secrets[pick] as Buffer).length;
-      for (let i = 0; i < next.length; i++) if ((next[i] as number) !== -1 && (next[i] as number) < from) next[i] = bytes.indexOf(this.secrets[i] as Buffer, from);
+      for (let i = 0; i < next.length; i++)
+        if ((next[i] as number) !== -1 && (next[i] as number) < from)
+          next[i] = bytes.indexOf(this.secrets[i] as Buffer, from);
     }
     const cut = Math.max(from, decided);
     parts.push(bytes.subarray(from, cut));
@@ -133,7 +137,11 @@ export class StreamRedactor {
     for (const secret of this.secrets) {
       // Only where the value's first byte is can it begin; the first such place that fits is the longest.
       const first = secret[0] as number;
-      for (let p = bytes.indexOf(first, Math.max(0, bytes.length - secret.length + 1)); p !== -1 && bytes.length - p > longest; p = bytes.indexOf(first, p + 1)) {
+      for (
+        let p = bytes.indexOf(first, Math.max(0, bytes.length - secret.length + 1));
+        p !== -1 && bytes.length - p > longest;
+        p = bytes.indexOf(first, p + 1)
+      ) {
         if (bytes.compare(secret, 0, bytes.length - p, p, bytes.length) === 0) {
           longest = bytes.length - p;
           break;

@@ -11,9 +11,46 @@ export type CommandResolution =
 
 // POSIX special and regular builtins, plus the common bash/zsh ones: the shell runs them itself.
 const BUILTINS = new Set([
-  ':', '.', 'source', 'cd', 'echo', 'printf', 'test', '[', 'true', 'false', 'exit', 'export', 'set', 'unset', 'eval',
-  'type', 'read', 'wait', 'trap', 'umask', 'ulimit', 'shift', 'return', 'pwd', 'alias', 'unalias', 'let', 'local',
-  'declare', 'typeset', 'readonly', 'times', 'hash', 'getopts', 'jobs', 'fg', 'bg', 'break', 'continue', 'shopt',
+  ':',
+  '.',
+  'source',
+  'cd',
+  'echo',
+  'printf',
+  'test',
+  '[',
+  'true',
+  'false',
+  'exit',
+  'export',
+  'set',
+  'unset',
+  'eval',
+  'type',
+  'read',
+  'wait',
+  'trap',
+  'umask',
+  'ulimit',
+  'shift',
+  'return',
+  'pwd',
+  'alias',
+  'unalias',
+  'let',
+  'local',
+  'declare',
+  'typeset',
+  'readonly',
+  'times',
+  'hash',
+  'getopts',
+  'jobs',
+  'fg',
+  'bg',
+  'break',
+  'continue',
+  'shopt',
 ]);
 // Words that run the next word as the program.
 const PREFIXES = new Set(['exec', 'command', 'time', 'builtin']);
@@ -34,30 +71,60 @@ export function firstProgram(command: string): string | undefined {
   return undefined;
 }
 
-export async function resolveCommand(command: string, root: string, env: Readonly<Record<string, string | undefined>>): Promise<CommandResolution> {
+export async function resolveCommand(
+  command: string,
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<CommandResolution> {
   const program = firstProgram(command);
   if (program === undefined) return { status: 'ok', program: '', detail: 'only variable assignments' };
   if (CONSTRUCTS.has(program) || program.startsWith('(')) {
-    return { status: 'warn', program, detail: `starts with the shell construct "${program}", which cannot be checked without running it`, fix: 'Move the logic into a script file and configure that script, so it can be checked.' };
+    return {
+      status: 'warn',
+      program,
+      detail: `starts with the shell construct "${program}", which cannot be checked without running it`,
+      fix: 'Move the logic into a script file and configure that script, so it can be checked.',
+    };
   }
   if (BUILTINS.has(program)) return { status: 'ok', program, detail: `"${program}" is a shell builtin` };
   if (/[~$`*?]/.test(program)) {
-    return { status: 'warn', program, detail: `"${program}" is expanded by the shell (~, $, \`, globs), so it cannot be checked without running it`, fix: 'Name the program directly (a path in the checkout or a name on PATH) so it can be checked.' };
+    return {
+      status: 'warn',
+      program,
+      detail: `"${program}" is expanded by the shell (~, $, \`, globs), so it cannot be checked without running it`,
+      fix: 'Name the program directly (a path in the checkout or a name on PATH) so it can be checked.',
+    };
   }
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : join(root, program);
     if (!(await isExecutableFile(path))) {
-      return { status: 'fail', program, detail: `${program} is not an executable file${isAbsolute(program) ? '' : ' in the checkout'}`, fix: `Create ${program} and make it executable (chmod +x), or correct the command in discern.toml.` };
+      return {
+        status: 'fail',
+        program,
+        detail: `${program} is not an executable file${isAbsolute(program) ? '' : ' in the checkout'}`,
+        fix: `Create ${program} and make it executable (chmod +x), or correct the command in discern.toml.`,
+      };
     }
     return { status: 'ok', program, detail: `${program} is executable` };
   }
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir.length > 0 && (await isExecutableFile(join(dir, program)))) return { status: 'ok', program, detail: `${program} found at ${join(dir, program)}` };
+    if (dir.length > 0 && (await isExecutableFile(join(dir, program))))
+      return { status: 'ok', program, detail: `${program} found at ${join(dir, program)}` };
   }
   if (await isExecutableFile(join(root, 'node_modules', '.bin', program))) {
-    return { status: 'warn', program, detail: `${program} is only in node_modules/.bin, which is not on PATH`, fix: `Call it as \`npx ${program}\` or through an npm script, or add node_modules/.bin to PATH.` };
+    return {
+      status: 'warn',
+      program,
+      detail: `${program} is only in node_modules/.bin, which is not on PATH`,
+      fix: `Call it as \`npx ${program}\` or through an npm script, or add node_modules/.bin to PATH.`,
+    };
   }
-  return { status: 'fail', program, detail: `${program} is not on PATH`, fix: `Install ${program}, or correct the command in discern.toml.` };
+  return {
+    status: 'fail',
+    program,
+    detail: `${program} is not on PATH`,
+    fix: `Install ${program}, or correct the command in discern.toml.`,
+  };
 }
 
 async function isExecutableFile(path: string): Promise<boolean> {

@@ -74,7 +74,8 @@ export async function runCommand(spec: CommandSpec): Promise<CommandOutcome> {
     stopReason = reason;
     stopping = terminateGroup(pgid);
   };
-  const timer = spec.timeoutS > 0 ? setTimeout(() => stop('timeout'), Math.min(spec.timeoutS * 1000, MAX_TIMER_MS)) : undefined;
+  const timer =
+    spec.timeoutS > 0 ? setTimeout(() => stop('timeout'), Math.min(spec.timeoutS * 1000, MAX_TIMER_MS)) : undefined;
   const onAbort = (): void => stop('cancelled');
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   if (spec.signal?.aborted === true) onAbort();

@@ -60,7 +60,11 @@ export type { MergedProgress } from './progress-merge.js';
 export async function runJob(spec: JobSpec): Promise<JobRunResult> {
   // process.hrtime, not the performance global: its first use loads perf_hooks (about 1.5 ms) while jobs wait.
   const started = process.hrtime.bigint();
-  const finish = (outcome: JobRunResult['outcome'], failure: JobFailure | undefined, capture: OutputCapture | undefined): JobRunResult => {
+  const finish = (
+    outcome: JobRunResult['outcome'],
+    failure: JobFailure | undefined,
+    capture: OutputCapture | undefined,
+  ): JobRunResult => {
     const counts = capture?.outputCounts ?? { lines: 0, bytes: 0, errorLikeLines: 0 };
     const result: JobRunResult = {
       label: spec.label,
@@ -79,7 +83,11 @@ export async function runJob(spec: JobSpec): Promise<JobRunResult> {
 
   let capture: OutputCapture;
   try {
-    capture = await OutputCapture.open(spec.outputPath, { onProgress: spec.onProgress, onOutput: spec.onOutput, secrets: spec.secrets });
+    capture = await OutputCapture.open(spec.outputPath, {
+      onProgress: spec.onProgress,
+      onOutput: spec.onOutput,
+      secrets: spec.secrets,
+    });
   } catch (error) {
     const message = `cannot write the output file ${spec.outputPath}: ${error instanceof Error ? error.message : String(error)}`;
     return finish('failed', { kind: 'spawn', message, command: spec.commands[0] ?? '' }, undefined);
@@ -97,7 +105,10 @@ export async function runJob(spec: JobSpec): Promise<JobRunResult> {
   }
 }
 
-async function runCommands(spec: JobSpec, capture: OutputCapture): Promise<[JobRunResult['outcome'], JobFailure | undefined]> {
+async function runCommands(
+  spec: JobSpec,
+  capture: OutputCapture,
+): Promise<[JobRunResult['outcome'], JobFailure | undefined]> {
   if (spec.commands.length === 0) return ['ok', undefined];
   const shell = selectShell(spec.env);
   const env = jobEnvironment(spec.env, spec.label);
@@ -132,7 +143,9 @@ async function runCommands(spec: JobSpec, capture: OutputCapture): Promise<[JobR
       case 'signal':
         return ['failed', { kind: 'signal', signal: outcome.signal, command }];
       case 'timeout':
-        capture.note(`discern: ${spec.label} timed out after ${spec.timeoutS} s (${spec.timeoutKey}); its process group was killed`);
+        capture.note(
+          `discern: ${spec.label} timed out after ${spec.timeoutS} s (${spec.timeoutKey}); its process group was killed`,
+        );
         return ['failed', { kind: 'timeout', seconds: spec.timeoutS, key: spec.timeoutKey, command }];
       case 'cancelled':
         capture.note(`discern: ${spec.label} was cancelled; its process group was killed`);

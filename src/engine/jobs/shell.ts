@@ -10,7 +10,8 @@ export const FALLBACK_SHELL = '/bin/sh';
 
 export function selectShell(env: Readonly<Record<string, string | undefined>>): string {
   const candidate = env['SHELL'];
-  if (candidate === undefined || !candidate.startsWith('/') || !POSIX_SHELLS.has(basename(candidate))) return FALLBACK_SHELL;
+  if (candidate === undefined || !candidate.startsWith('/') || !POSIX_SHELLS.has(basename(candidate)))
+    return FALLBACK_SHELL;
   try {
     if (!statSync(candidate).isFile()) return FALLBACK_SHELL;
     accessSync(candidate, constants.X_OK);
@@ -25,7 +26,10 @@ export function selectShell(env: Readonly<Record<string, string | undefined>>): 
 const SCRUBBED = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_COMMON_DIR'];
 
 /** The child's environment: `env` without git's repository pointers, plus DISCERN_JOB naming the job. */
-export function jobEnvironment(env: Readonly<Record<string, string | undefined>>, label: string): Record<string, string> {
+export function jobEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  label: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && !SCRUBBED.includes(key)) out[key] = value;

@@ -17,7 +17,14 @@ export {
   type TimingEntry,
   type WaitEntry,
 } from './record.js';
-export { openOperation, OperationWriter, type FinishOptions, type OpenOperationOptions, type ProducerPatch, type WaitStart } from './writer.js';
+export {
+  openOperation,
+  OperationWriter,
+  type FinishOptions,
+  type OpenOperationOptions,
+  type ProducerPatch,
+  type WaitStart,
+} from './writer.js';
 export {
   executorState,
   latestOperation,
@@ -29,5 +36,11 @@ export {
   type StoreListing,
   type StoredRecord,
 } from './read.js';
-export { DEFAULT_MAX_AGE_MS, DEFAULT_MAX_RECORDS, evictOperations, type EvictionReport, type RetentionOptions } from './retention.js';
+export {
+  DEFAULT_MAX_AGE_MS,
+  DEFAULT_MAX_RECORDS,
+  evictOperations,
+  type EvictionReport,
+  type RetentionOptions,
+} from './retention.js';
 export { RESULT_INLINE_LIMIT, reduceResult, type OmittedPart, type ReducedResult } from './result.js';

@@ -34,25 +34,50 @@ export interface StoreListing {
 
 export async function readOperation(commonDiscernDir: string, handleText: string): Promise<ReadOperationResult> {
   const parsed = parseHandle(handleText, 'R1');
-  if (!parsed.ok) return { ok: false, reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed_handle', message: parsed.message };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      reason: parsed.reason === 'checksum' ? 'checksum' : 'malformed_handle',
+      message: parsed.message,
+    };
   const dir = operationsDir(commonDiscernDir);
   const path = join(dir, recordFileName(parsed.handle));
   const read = await readJsonFile(path);
   if (!read.ok) {
     if (read.reason === 'missing') {
       if (await storeIsEmpty(dir)) {
-        return { ok: false, reason: 'empty_store', message: `No operation has been recorded in this repository (or every record has expired); ${parsed.handle} cannot be read back.` };
+        return {
+          ok: false,
+          reason: 'empty_store',
+          message: `No operation has been recorded in this repository (or every record has expired); ${parsed.handle} cannot be read back.`,
+        };
       }
-      return { ok: false, reason: 'unknown_handle', message: `No operation ${parsed.handle} is recorded in this repository; records are kept for 7 days.` };
+      return {
+        ok: false,
+        reason: 'unknown_handle',
+        message: `No operation ${parsed.handle} is recorded in this repository; records are kept for 7 days.`,
+      };
     }
-    return { ok: false, reason: 'unreadable', message: `The record of ${parsed.handle} could not be read: ${read.detail}` };
+    return {
+      ok: false,
+      reason: 'unreadable',
+      message: `The record of ${parsed.handle} could not be read: ${read.detail}`,
+    };
   }
   const checked = checkRecord(read.value);
   if (!checked.ok) {
     if (checked.reason === 'newer_format') {
-      return { ok: false, reason: 'newer_format', message: `The record of ${parsed.handle} was written by a newer discern (${checked.detail}); upgrade discern to read it.` };
+      return {
+        ok: false,
+        reason: 'newer_format',
+        message: `The record of ${parsed.handle} was written by a newer discern (${checked.detail}); upgrade discern to read it.`,
+      };
     }
-    return { ok: false, reason: 'unreadable', message: `The record of ${parsed.handle} is damaged: ${checked.detail}.` };
+    return {
+      ok: false,
+      reason: 'unreadable',
+      message: `The record of ${parsed.handle} is damaged: ${checked.detail}.`,
+    };
   }
   return { ok: true, record: checked.record, path };
 }
@@ -67,7 +92,9 @@ export async function listOperations(commonDiscernDir: string): Promise<StoreLis
   } catch {
     return listing;
   }
-  const reads = await Promise.all(names.map(async (name) => ({ path: join(dir, name), read: await readJsonFile(join(dir, name)) })));
+  const reads = await Promise.all(
+    names.map(async (name) => ({ path: join(dir, name), read: await readJsonFile(join(dir, name)) })),
+  );
   for (const { path, read } of reads) {
     if (!read.ok) {
       // Evicted between listing and reading: not a damaged record, just gone.
@@ -88,11 +115,20 @@ export async function listOperations(commonDiscernDir: string): Promise<StoreLis
 export async function latestOperation(commonDiscernDir: string, checkout: string): Promise<LatestOperationResult> {
   const { records, unreadable } = await listOperations(commonDiscernDir);
   if (records.length === 0 && unreadable.length === 0) {
-    return { ok: false, reason: 'empty_store', message: 'No operation has been recorded in this repository (or every record has expired).' };
+    return {
+      ok: false,
+      reason: 'empty_store',
+      message: 'No operation has been recorded in this repository (or every record has expired).',
+    };
   }
   const root = resolve(checkout);
   const mine = records.filter((r) => r.record.checkout === root);
-  if (mine.length === 0) return { ok: false, reason: 'none_for_checkout', message: `No operation has been recorded for ${root} in the last 7 days.` };
+  if (mine.length === 0)
+    return {
+      ok: false,
+      reason: 'none_for_checkout',
+      message: `No operation has been recorded for ${root} in the last 7 days.`,
+    };
   mine.sort((a, b) => startedMs(b.record) - startedMs(a.record) || b.record.handle.localeCompare(a.record.handle));
   const latest = mine[0] as StoredRecord;
   return { ok: true, record: latest.record, path: latest.path };
@@ -106,7 +142,12 @@ export async function runningOperations(commonDiscernDir: string, checkout?: str
   const { records } = await listOperations(commonDiscernDir);
   const root = checkout === undefined ? undefined : resolve(checkout);
   return records
-    .filter((r) => (root === undefined || r.record.checkout === root) && r.record.finished_at === undefined && executorState(r.record) !== 'gone')
+    .filter(
+      (r) =>
+        (root === undefined || r.record.checkout === root) &&
+        r.record.finished_at === undefined &&
+        executorState(r.record) !== 'gone',
+    )
     .sort((a, b) => startedMs(b.record) - startedMs(a.record));
 }
 

@@ -127,8 +127,7 @@ export function isResultFileName(name: string): boolean {
 }
 
 export type RecordCheck =
-  | { ok: true; record: OperationRecord }
-  | { ok: false; reason: 'newer_format' | 'malformed'; detail: string };
+  { ok: true; record: OperationRecord } | { ok: false; reason: 'newer_format' | 'malformed'; detail: string };
 
 /**
  * Checks the fields readers and eviction rely on. A newer format is reported as such (the reader should say
@@ -140,16 +139,23 @@ export function checkRecord(value: unknown): RecordCheck {
   }
   const v = value as Record<string, unknown>;
   if (typeof v['format'] === 'number' && v['format'] > JOURNAL_FORMAT) {
-    return { ok: false, reason: 'newer_format', detail: `the record has format ${v['format']}; this discern reads format ${JOURNAL_FORMAT}` };
+    return {
+      ok: false,
+      reason: 'newer_format',
+      detail: `the record has format ${v['format']}; this discern reads format ${JOURNAL_FORMAT}`,
+    };
   }
-  if (v['format'] !== JOURNAL_FORMAT) return { ok: false, reason: 'malformed', detail: 'the record has no usable format number' };
+  if (v['format'] !== JOURNAL_FORMAT)
+    return { ok: false, reason: 'malformed', detail: 'the record has no usable format number' };
   const strings = ['handle', 'verb', 'checkout', 'hostname', 'started_at', 'last_activity_at'];
   for (const key of strings) if (typeof v[key] !== 'string') return missing(key);
   if (typeof v['pid'] !== 'number') return missing('pid');
   if (v['branch'] !== null && typeof v['branch'] !== 'string') return missing('branch');
   if (typeof v['progress'] !== 'object' || v['progress'] === null) return missing('progress');
-  if (typeof v['producers'] !== 'object' || v['producers'] === null || Array.isArray(v['producers'])) return missing('producers');
-  for (const key of ['failures', 'timings', 'waits', 'steps', 'pgids', 'account']) if (!Array.isArray(v[key])) return missing(key);
+  if (typeof v['producers'] !== 'object' || v['producers'] === null || Array.isArray(v['producers']))
+    return missing('producers');
+  for (const key of ['failures', 'timings', 'waits', 'steps', 'pgids', 'account'])
+    if (!Array.isArray(v[key])) return missing(key);
   return { ok: true, record: v as unknown as OperationRecord };
 }
 

@@ -32,7 +32,9 @@ export interface ReducedResult {
 }
 
 /** The result's JSON text and byte size, or why it cannot be serialised (a cycle, a BigInt). */
-export function measureResult(result: unknown): { ok: true; json: string; bytes: number } | { ok: false; message: string } {
+export function measureResult(
+  result: unknown,
+): { ok: true; json: string; bytes: number } | { ok: false; message: string } {
   try {
     const json = JSON.stringify(result) ?? 'null';
     return { ok: true, json, bytes: Buffer.byteLength(json, 'utf8') };
@@ -48,7 +50,9 @@ export function reduceResult(result: unknown, originalBytes: number): ReducedRes
     let kept = 0;
     for (const [key, value] of Object.entries(result)) {
       if (key === 'hints' && Array.isArray(value)) {
-        reduced['hints'] = value.slice(0, MAX_HINTS).map((h) => (typeof h === 'string' ? clip(h, MAX_HINT) : String(h)));
+        reduced['hints'] = value
+          .slice(0, MAX_HINTS)
+          .map((h) => (typeof h === 'string' ? clip(h, MAX_HINT) : String(h)));
         if (value.length > MAX_HINTS) omitted.push({ path: 'hints', kind: 'array', size: value.length - MAX_HINTS });
       } else if (key === 'data' && isPlainObject(value)) {
         // One level into data: its scalar facts (status, counts, verdicts) are what a caller branches on.
@@ -67,7 +71,10 @@ export function reduceResult(result: unknown, originalBytes: number): ReducedRes
   const candidate: ReducedResult = { ...reduced, omitted: bounded, original_bytes: originalBytes };
   if (Buffer.byteLength(JSON.stringify(candidate), 'utf8') <= REDUCED_LIMIT) return candidate;
   // Still too large (very many or very long fields): keep only the envelope's verdict.
-  const terse: ReducedResult = { omitted: [{ path: '', kind: 'object', size: isPlainObject(result) ? Object.keys(result).length : 0 }], original_bytes: originalBytes };
+  const terse: ReducedResult = {
+    omitted: [{ path: '', kind: 'object', size: isPlainObject(result) ? Object.keys(result).length : 0 }],
+    original_bytes: originalBytes,
+  };
   for (const key of ['ok', 'verb', 'error', 'message']) {
     const value = isPlainObject(result) ? result[key] : undefined;
     if (isScalar(value)) terse[key] = typeof value === 'string' ? clip(value, MAX_STRING) : value;

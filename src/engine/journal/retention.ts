@@ -82,11 +82,17 @@ export async function evictOperations(opsDir: string, options: RetentionOptions 
   }
 
   // Litter: temp files of writers that died mid-write, and result files whose record is gone.
-  const litter = await statAll(opsDir, names.filter((n) => isTempName(n) || isResultFileName(n)));
+  const litter = await statAll(
+    opsDir,
+    names.filter((n) => isTempName(n) || isResultFileName(n)),
+  );
   for (const entry of litter) {
     if (budget <= 0) break;
     const age = now - entry.mtimeMs;
-    const orphan = isResultFileName(entry.name) && !recordHandles.has(entry.name.slice(0, -'.result.json'.length)) && age > ORPHAN_GRACE_MS;
+    const orphan =
+      isResultFileName(entry.name) &&
+      !recordHandles.has(entry.name.slice(0, -'.result.json'.length)) &&
+      age > ORPHAN_GRACE_MS;
     if ((isTempName(entry.name) && age > TEMP_MAX_AGE_MS) || orphan) {
       await unlinkQuietly(join(opsDir, entry.name));
       report.swept += 1;
@@ -119,7 +125,8 @@ async function classify(opsDir: string, entry: Entry): Promise<{ rank: Rank; sta
   const record = checked.record;
   const started = Date.parse(record.started_at);
   const startedMs = Number.isFinite(started) ? started : entry.mtimeMs;
-  if (record.finished_at !== undefined) return { rank: record.verb === 'await' ? Rank.FinishedAwait : Rank.Finished, startedMs };
+  if (record.finished_at !== undefined)
+    return { rank: record.verb === 'await' ? Rank.FinishedAwait : Rank.Finished, startedMs };
   return { rank: holderState(record) === 'gone' ? Rank.DeadUnfinished : Rank.Running, startedMs };
 }
 

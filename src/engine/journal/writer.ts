@@ -94,10 +94,18 @@ export async function openOperation(commonDiscernDir: string, options: OpenOpera
       pid: options.pid ?? process.pid,
       hostname: local.hostname,
       ...(local.pid_ns !== undefined ? { pid_ns: local.pid_ns } : {}),
-      ...(local.pid_start !== undefined && (options.pid === undefined || options.pid === process.pid) ? { pid_start: local.pid_start } : {}),
+      ...(local.pid_start !== undefined && (options.pid === undefined || options.pid === process.pid)
+        ? { pid_start: local.pid_start }
+        : {}),
       started_at: now,
       last_activity_at: now,
-      progress: options.progress ?? { phase: 'starting', state: 'running', reason: `${options.verb} has started`, next: 'wait for progress', owner_must_act: false },
+      progress: options.progress ?? {
+        phase: 'starting',
+        state: 'running',
+        reason: `${options.verb} has started`,
+        next: 'wait for progress',
+        owner_must_act: false,
+      },
       producers: {},
       failures: [],
       timings: [],
@@ -156,7 +164,10 @@ export class OperationWriter {
     const producers = this.record.producers;
     // Own properties only, defined rather than assigned: a producer named like an Object.prototype member
     // ("constructor", "__proto__") must stay an ordinary entry.
-    const previous: ProducerEntry = (Object.hasOwn(producers, name) ? producers[name] : undefined) ?? { producer: name, state: 'pending' };
+    const previous: ProducerEntry = (Object.hasOwn(producers, name) ? producers[name] : undefined) ?? {
+      producer: name,
+      state: 'pending',
+    };
     const next: ProducerEntry = { ...previous };
     if (patch.state !== undefined) next.state = patch.state;
     if (patch.units !== undefined) next.units = { ...patch.units };
@@ -199,7 +210,13 @@ export class OperationWriter {
   startWait(wait: WaitStart): string {
     const id = `w${this.nextWait++}`;
     if (this.finished) return id;
-    const entry: WaitEntry = { id, state: 'waiting', reason: wait.reason, started_at: new Date().toISOString(), next: wait.next };
+    const entry: WaitEntry = {
+      id,
+      state: 'waiting',
+      reason: wait.reason,
+      started_at: new Date().toISOString(),
+      next: wait.next,
+    };
     if (wait.capacity !== undefined) entry.capacity = wait.capacity;
     if (wait.in_use !== undefined) entry.in_use = wait.in_use;
     if (this.record.waits.length >= LIMITS.waits) this.countDropped('waits');
@@ -285,7 +302,11 @@ export class OperationWriter {
   private async storeResult(result: unknown): Promise<void> {
     const measured = measureResult(result);
     if (!measured.ok) {
-      this.record.result = { omitted: [{ path: '', kind: 'object', size: 0 }], original_bytes: 0, unserializable: measured.message };
+      this.record.result = {
+        omitted: [{ path: '', kind: 'object', size: 0 }],
+        original_bytes: 0,
+        unserializable: measured.message,
+      };
       this.record.result_truncated = true;
       return;
     }

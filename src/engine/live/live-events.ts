@@ -20,7 +20,14 @@ export type LiveEvent =
   /** A phase of the run; `announce` carries the progress handle, `finished` the run's end. */
   | { kind: 'phase'; phase: string; message: string }
   /** A producer's state now; `elapsedMs` is its own time so far (running) or its duration (ended). */
-  | { kind: 'producer'; label: string; state: LiveProducerState; counts?: LiveCounts; elapsedMs?: number; detail?: string }
+  | {
+      kind: 'producer';
+      label: string;
+      state: LiveProducerState;
+      counts?: LiveCounts;
+      elapsedMs?: number;
+      detail?: string;
+    }
   /** One failing test or obligation a producer reported while running. */
   | { kind: 'failure'; label: string; name: string; message: string; file?: string; line?: number }
   | { kind: 'wait-start'; reason: string; capacity: number; inUse: number }

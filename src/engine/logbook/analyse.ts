@@ -2,7 +2,12 @@
 // then findings are ranked, cut to the top ones (unless all), and related by investigations. The window is the
 // WINDOW_DAYS that end at the latest event (read from the file's tail first), so an archive reads the same
 // today as the day it was sealed (docs/decisions/0026).
-import type { DiscernPatternsData, DiscernPatternsFinding, DiscernPatternsInvestigation, DiscernPatternsStats } from '../../../generated/types.js';
+import type {
+  DiscernPatternsData,
+  DiscernPatternsFinding,
+  DiscernPatternsInvestigation,
+  DiscernPatternsStats,
+} from '../../../generated/types.js';
 import { ActorOutcomes } from './detectors/actor-outcomes.js';
 import { iso, median, type Detector, type RankedFinding } from './detectors/common.js';
 import { FlakyJobs } from './detectors/flaky-jobs.js';
@@ -70,28 +75,53 @@ export async function analyse(options: AnalyseOptions): Promise<Analysis> {
   });
 
   const ranked: RankedFinding[] = detectors.flatMap((d) => d.findings());
-  ranked.sort((a, b) => RANK.indexOf(a.finding.detector) - RANK.indexOf(b.finding.detector) || b.magnitude - a.magnitude || a.finding.id.localeCompare(b.finding.id));
+  ranked.sort(
+    (a, b) =>
+      RANK.indexOf(a.finding.detector) - RANK.indexOf(b.finding.detector) ||
+      b.magnitude - a.magnitude ||
+      a.finding.id.localeCompare(b.finding.id),
+  );
   const every = ranked.map((r) => r.finding);
   // Investigations rank by their highest-ranked source, then by the count that links them.
   const position = new Map(every.map((f, i) => [f.id, i]));
-  const first = (i: DiscernPatternsInvestigation): number => Math.min(...i.sources.map((id) => position.get(id) ?? Infinity));
-  const allInvestigations = investigate(every, { flaky, recurring, refused, slow }).sort((a, b) => first(a) - first(b) || (b.link?.[0]?.value ?? 0) - (a.link?.[0]?.value ?? 0) || a.id.localeCompare(b.id));
+  const first = (i: DiscernPatternsInvestigation): number =>
+    Math.min(...i.sources.map((id) => position.get(id) ?? Infinity));
+  const allInvestigations = investigate(every, { flaky, recurring, refused, slow }).sort(
+    (a, b) => first(a) - first(b) || (b.link?.[0]?.value ?? 0) - (a.link?.[0]?.value ?? 0) || a.id.localeCompare(b.id),
+  );
   const investigations = options.all ? allInvestigations : allInvestigations.slice(0, TOP_INVESTIGATIONS);
   // The top findings, plus any finding a returned investigation cites, so every cited id is present.
-  const kept = options.all ? every : keepTop(every, investigations.flatMap((i) => i.sources));
+  const kept = options.all
+    ? every
+    : keepTop(
+        every,
+        investigations.flatMap((i) => i.sources),
+      );
 
   return {
     summary,
-    window: options.all || end === undefined ? { days: options.all ? null : WINDOW_DAYS } : { days: WINDOW_DAYS, from: iso(from ?? end), to: iso(end) },
+    window:
+      options.all || end === undefined
+        ? { days: options.all ? null : WINDOW_DAYS }
+        : { days: WINDOW_DAYS, from: iso(from ?? end), to: iso(end) },
     population: {
       ...population,
-      identities: [...identities.values()].sort((a, b) => b.events - a.events || a.actor.localeCompare(b.actor) || (a.name ?? '').localeCompare(b.name ?? '')).slice(0, MAX_IDENTITIES),
+      identities: [...identities.values()]
+        .sort(
+          (a, b) => b.events - a.events || a.actor.localeCompare(b.actor) || (a.name ?? '').localeCompare(b.name ?? ''),
+        )
+        .slice(0, MAX_IDENTITIES),
     },
     findings: kept,
     findingsTotal: every.length,
     investigations,
     investigationsTotal: allInvestigations.length,
-    detectors: detectors.map((d) => ({ name: d.name, considered: d.considered, findings: ranked.filter((r) => r.finding.detector === d.name).length, requirement: d.requirement })),
+    detectors: detectors.map((d) => ({
+      name: d.name,
+      considered: d.considered,
+      findings: ranked.filter((r) => r.finding.detector === d.name).length,
+      requirement: d.requirement,
+    })),
     ...(stats ? { stats: stats.result() } : {}),
   };
 }
@@ -128,15 +158,25 @@ class StatsCounter {
   }
 
   result(): DiscernPatternsStats {
-    const byCount = <T extends { events: number }>(a: T & { key: string }, b: T & { key: string }): number => b.events - a.events || a.key.localeCompare(b.key);
+    const byCount = <T extends { events: number }>(a: T & { key: string }, b: T & { key: string }): number =>
+      b.events - a.events || a.key.localeCompare(b.key);
     return {
       events: this.events,
       ...(this.first !== undefined ? { first_at: iso(this.first) } : {}),
       ...(this.last !== undefined ? { last_at: iso(this.last) } : {}),
       span_s: this.first !== undefined && this.last !== undefined ? Math.round((this.last - this.first) / 1000) : 0,
-      by_verb: [...this.verbs].map(([key, v]) => ({ key, events: v.events, ok: v.ok, median_ms: Math.round(median(v.ms)) })).sort(byCount).map(({ key, ...v }) => ({ verb: key, ...v })),
-      by_outcome: [...this.outcomes].map(([key, events]) => ({ key, events })).sort(byCount).map(({ key, events }) => ({ outcome: key, events })),
-      by_surface: [...this.surfaces].map(([key, events]) => ({ key, events })).sort(byCount).map(({ key, events }) => ({ surface: key, events })),
+      by_verb: [...this.verbs]
+        .map(([key, v]) => ({ key, events: v.events, ok: v.ok, median_ms: Math.round(median(v.ms)) }))
+        .sort(byCount)
+        .map(({ key, ...v }) => ({ verb: key, ...v })),
+      by_outcome: [...this.outcomes]
+        .map(([key, events]) => ({ key, events }))
+        .sort(byCount)
+        .map(({ key, events }) => ({ outcome: key, events })),
+      by_surface: [...this.surfaces]
+        .map(([key, events]) => ({ key, events }))
+        .sort(byCount)
+        .map(({ key, events }) => ({ surface: key, events })),
     };
   }
 }

@@ -9,7 +9,12 @@ import type { LogbookPaths } from './paths.js';
 export const SEAL_AT_BYTES = 64 * 1024 * 1024;
 
 /** Appends the line; true when it was written. Never throws. */
-export async function appendLine(paths: LogbookPaths, line: string, now: Date = new Date(), sealAt: number = SEAL_AT_BYTES): Promise<boolean> {
+export async function appendLine(
+  paths: LogbookPaths,
+  line: string,
+  now: Date = new Date(),
+  sealAt: number = SEAL_AT_BYTES,
+): Promise<boolean> {
   try {
     let fd = openForAppend(paths);
     if (fstatSync(fd).size >= sealAt) {

@@ -37,7 +37,9 @@ export async function listArchives(folder: string): Promise<ArchiveListing> {
   return { archives, skipped };
 }
 
-export async function countEvents(path: string): Promise<{ bytes: number; events: number; malformed: number; first_at?: string; last_at?: string }> {
+export async function countEvents(
+  path: string,
+): Promise<{ bytes: number; events: number; malformed: number; first_at?: string; last_at?: string }> {
   const read = await readLogbook(path, () => undefined);
   return {
     bytes: read.bytes,

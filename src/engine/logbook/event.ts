@@ -90,8 +90,16 @@ export function eventFrom(facts: CallFacts): LogbookEvent {
 export function serialize(event: LogbookEvent): string {
   let line = `${JSON.stringify(event)}\n`;
   if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
-  const trimmed: LogbookEvent = { ...event, ...(event.jobs ? { jobs: event.jobs.map((j) => ({ ...j, ...(j.first ? { first: bounded(j.first, 80) } : {}) })) } : {}) };
-  if (trimmed.landings) trimmed.landings = trimmed.landings.slice(0, 4).map((l) => ({ status: l.status, ...(l.reason ? { reason: bounded(l.reason, 80) } : {}) }));
+  const trimmed: LogbookEvent = {
+    ...event,
+    ...(event.jobs
+      ? { jobs: event.jobs.map((j) => ({ ...j, ...(j.first ? { first: bounded(j.first, 80) } : {}) })) }
+      : {}),
+  };
+  if (trimmed.landings)
+    trimmed.landings = trimmed.landings
+      .slice(0, 4)
+      .map((l) => ({ status: l.status, ...(l.reason ? { reason: bounded(l.reason, 80) } : {}) }));
   line = `${JSON.stringify(trimmed)}\n`;
   while (Buffer.byteLength(line) > MAX_LINE_BYTES && trimmed.jobs && trimmed.jobs.length > 0) {
     trimmed.jobs = trimmed.jobs.slice(0, -1);
@@ -125,8 +133,12 @@ function jobFacts(result: DiscernResult): JobFact[] {
       const diagnostic = diagnostics.find((d) => d.tool === step.label);
       // The fallback headline is the same sentence for every failure, so it would make unrelated failures
       // look recurring: the output's last non-empty line stands in for it, and nothing when there is none.
-      const message = diagnostic === undefined ? undefined
-        : isFallbackHeadline(diagnostic.message, step.label) ? lastLine(diagnostic.output ?? '') : diagnostic.message;
+      const message =
+        diagnostic === undefined
+          ? undefined
+          : isFallbackHeadline(diagnostic.message, step.label)
+            ? lastLine(diagnostic.output ?? '')
+            : diagnostic.message;
       if (message !== undefined && message.trim() !== '') job.first = firstLine(message, 200);
     }
     jobs.push(job);
@@ -140,7 +152,10 @@ function acceptLandings(result: DiscernResult): { status: string; reason?: strin
   const out: { status: string; reason?: string }[] = [];
   for (const landing of data.landings as { status?: unknown; reason?: unknown }[]) {
     if (typeof landing.status !== 'string' || landing.status === 'landed') continue;
-    out.push({ status: landing.status, ...(typeof landing.reason === 'string' ? { reason: firstLine(landing.reason, 200) } : {}) });
+    out.push({
+      status: landing.status,
+      ...(typeof landing.reason === 'string' ? { reason: firstLine(landing.reason, 200) } : {}),
+    });
   }
   return out.slice(0, 8);
 }
@@ -155,6 +170,9 @@ function bounded(text: string, max: number): string {
 }
 
 function lastLine(text: string): string | undefined {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   return lines[lines.length - 1];
 }

@@ -51,7 +51,8 @@ const FALSE_VALUES = new Set(['', '0', 'false', 'no']);
 
 export function identify(surface: 'cli' | 'mcp', env: Env, client?: string): Identity {
   const override = env['DISCERN_ACTOR']?.trim().toLowerCase();
-  const detected = surface === 'mcp' ? { agent: client === undefined ? undefined : cleanName(client) } : agentFromEnvironment(env);
+  const detected =
+    surface === 'mcp' ? { agent: client === undefined ? undefined : cleanName(client) } : agentFromEnvironment(env);
   if (override === 'human') return { actor: 'human' };
   if (override === 'agent' || detected !== undefined) {
     const name = detected?.agent;
@@ -82,8 +83,15 @@ function isSet(value: string | undefined): boolean {
 
 /** Names are kept short and printable: they come from other programs. */
 function cleanName(name: string): string {
-  return name.replace(/[^\x20-\x7e]/g, '').trim().slice(0, 64) || 'unnamed';
+  return (
+    name
+      .replace(/[^\x20-\x7e]/g, '')
+      .trim()
+      .slice(0, 64) || 'unnamed'
+  );
 }
 
 /** Every variable identify() reads, for callers (and tests) that must present a neutral environment. */
-export const IDENTITY_VARIABLES: readonly string[] = [...new Set([...MARKS.map((m) => m.variable), ...NAMING, 'CI', 'GITHUB_ACTIONS', 'DISCERN_ACTOR'])];
+export const IDENTITY_VARIABLES: readonly string[] = [
+  ...new Set([...MARKS.map((m) => m.variable), ...NAMING, 'CI', 'GITHUB_ACTIONS', 'DISCERN_ACTOR']),
+];

@@ -20,9 +20,13 @@ export interface InvestigationSources {
   slow: SlowJobs;
 }
 
-const TREE_BOUNDARY = 'The logbook holds each failed job\'s first diagnostic line, not its output, and knows a tree only for runs on a clean checkout whose HEAD held still during the call';
+const TREE_BOUNDARY =
+  "The logbook holds each failed job's first diagnostic line, not its output, and knows a tree only for runs on a clean checkout whose HEAD held still during the call";
 
-export function investigate(findings: readonly DiscernPatternsFinding[], sources: InvestigationSources): DiscernPatternsInvestigation[] {
+export function investigate(
+  findings: readonly DiscernPatternsFinding[],
+  sources: InvestigationSources,
+): DiscernPatternsInvestigation[] {
   const by = (detector: string): DiscernPatternsFinding[] => findings.filter((f) => f.detector === detector);
   const out: DiscernPatternsInvestigation[] = [];
   for (const flaky of by('flaky-jobs')) {
@@ -32,12 +36,24 @@ export function investigate(findings: readonly DiscernPatternsFinding[], sources
       const link = signature ? sources.flaky.signatureCount(job, signature.signature) : 0;
       if (link < MIN_LINK) continue;
       out.push(
-        build('flaky-signature', [flaky, recurring], [number('contradicted_failures', link, 'trees', 'trees where a failure headed by this line was followed by a pass on the same tree')], {
-          boundary: `${TREE_BOUNDARY}; it cannot tell what differed between the failing and the passing run.`,
-          interpretation: `The line that keeps heading \`${job}\`'s failures is also what its failures look like when a rerun of the same tree passes: it is more likely the symptom of the job's nondeterminism than of a defect in the code.`,
-          action: `Run \`${job}\` several times on one unchanged tree (\`discern test\` repeatedly, without editing) and read the output of each failing run (its output_path): check whether this line appears only in the failing runs and what precedes it.`,
-          falsifier: `\`${job}\` fails with this line on every rerun of some tree (a deterministic failure), or its failures that a rerun contradicted show other lines as often as this one.`,
-        }),
+        build(
+          'flaky-signature',
+          [flaky, recurring],
+          [
+            number(
+              'contradicted_failures',
+              link,
+              'trees',
+              'trees where a failure headed by this line was followed by a pass on the same tree',
+            ),
+          ],
+          {
+            boundary: `${TREE_BOUNDARY}; it cannot tell what differed between the failing and the passing run.`,
+            interpretation: `The line that keeps heading \`${job}\`'s failures is also what its failures look like when a rerun of the same tree passes: it is more likely the symptom of the job's nondeterminism than of a defect in the code.`,
+            action: `Run \`${job}\` several times on one unchanged tree (\`discern test\` repeatedly, without editing) and read the output of each failing run (its output_path): check whether this line appears only in the failing runs and what precedes it.`,
+            falsifier: `\`${job}\` fails with this line on every rerun of some tree (a deterministic failure), or its failures that a rerun contradicted show other lines as often as this one.`,
+          },
+        ),
       );
     }
     for (const refused of by('refused-landings').filter((f) => !f.id.startsWith('refused-landings:landing-'))) {
@@ -45,12 +61,24 @@ export function investigate(findings: readonly DiscernPatternsFinding[], sources
       const link = sources.refused.refusalsWithFailedJob(slug, job);
       if (link < MIN_LINK) continue;
       out.push(
-        build('flaky-refusals', [flaky, refused], [number('refusals_with_job_failed', link, 'calls', `accept calls refused with \`${slug}\` in which \`${job}\` failed`)], {
-          boundary: `${TREE_BOUNDARY}; a refused landing records its slug, its message and its failed jobs, not whether a rerun would have passed.`,
-          interpretation: `Some landings were refused by a failure of \`${job}\`, a job that also fails intermittently: part of those refusals may be the job's noise rather than a problem in the submitted work.`,
-          action: `For a refused submission, rerun its validation on the same commit (\`discern done --rerun\` in its worktree) and see whether \`${job}\` passes; stabilise or quarantine the job if it does.`,
-          falsifier: `\`${job}\` fails again on every rerun of the refused submissions' trees: the refusals were deserved.`,
-        }),
+        build(
+          'flaky-refusals',
+          [flaky, refused],
+          [
+            number(
+              'refusals_with_job_failed',
+              link,
+              'calls',
+              `accept calls refused with \`${slug}\` in which \`${job}\` failed`,
+            ),
+          ],
+          {
+            boundary: `${TREE_BOUNDARY}; a refused landing records its slug, its message and its failed jobs, not whether a rerun would have passed.`,
+            interpretation: `Some landings were refused by a failure of \`${job}\`, a job that also fails intermittently: part of those refusals may be the job's noise rather than a problem in the submitted work.`,
+            action: `For a refused submission, rerun its validation on the same commit (\`discern done --rerun\` in its worktree) and see whether \`${job}\` passes; stabilise or quarantine the job if it does.`,
+            falsifier: `\`${job}\` fails again on every rerun of the refused submissions' trees: the refusals were deserved.`,
+          },
+        ),
       );
     }
   }
@@ -60,12 +88,26 @@ export function investigate(findings: readonly DiscernPatternsFinding[], sources
       const { waited, runs } = sources.slow.waitedCalls(slow.subject);
       if (waited < MIN_WAITED_CALLS) continue;
       out.push(
-        build('slot-contention', [waits, slow], [number('waited_calls_running_job', waited, 'calls', `calls that waited for a slot and then ran \`${slow.subject}\`, of its timed passing runs`, runs)], {
-          boundary: 'The logbook records how long each call waited and how long its jobs took, not which call held the slot it waited for.',
-          interpretation: `\`${slow.subject}\` runs in the calls that hold test slots, and it is among the slowest jobs: its duration plausibly sets how long other calls wait.`,
-          action: `Compare the waits with \`${slow.subject}\`'s durations over the same days; then make it faster, or raise [gate] concurrent_test_runs, and watch whether the waits shrink.`,
-          falsifier: `The waits stay as long after \`${slow.subject}\` gets faster, or calls wait in periods when no call ran \`${slow.subject}\`.`,
-        }),
+        build(
+          'slot-contention',
+          [waits, slow],
+          [
+            number(
+              'waited_calls_running_job',
+              waited,
+              'calls',
+              `calls that waited for a slot and then ran \`${slow.subject}\`, of its timed passing runs`,
+              runs,
+            ),
+          ],
+          {
+            boundary:
+              'The logbook records how long each call waited and how long its jobs took, not which call held the slot it waited for.',
+            interpretation: `\`${slow.subject}\` runs in the calls that hold test slots, and it is among the slowest jobs: its duration plausibly sets how long other calls wait.`,
+            action: `Compare the waits with \`${slow.subject}\`'s durations over the same days; then make it faster, or raise [gate] concurrent_test_runs, and watch whether the waits shrink.`,
+            falsifier: `The waits stay as long after \`${slow.subject}\` gets faster, or calls wait in periods when no call ran \`${slow.subject}\`.`,
+          },
+        ),
       );
     }
   }

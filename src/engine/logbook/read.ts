@@ -27,7 +27,10 @@ export interface ReadSummary {
 }
 
 /** Reads the whole file, calling onEvent for every event in file order; a missing file is an empty summary. */
-export async function readLogbook(path: string, onEvent: (read: ReadEvent) => void): Promise<ReadSummary & { exists: boolean }> {
+export async function readLogbook(
+  path: string,
+  onEvent: (read: ReadEvent) => void,
+): Promise<ReadSummary & { exists: boolean }> {
   const summary: ReadSummary = { bytes: 0, lines: 0, events: 0, malformed: 0 };
   let size: number;
   try {
@@ -103,7 +106,8 @@ export function parseEvent(text: string): ReadEvent | undefined {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const event = value as Partial<LogbookEvent>;
-  if (typeof event.at !== 'string' || typeof event.verb !== 'string' || typeof event.outcome !== 'string') return undefined;
+  if (typeof event.at !== 'string' || typeof event.verb !== 'string' || typeof event.outcome !== 'string')
+    return undefined;
   const t = Date.parse(event.at);
   if (!Number.isFinite(t)) return undefined;
   if (event.jobs !== undefined && !Array.isArray(event.jobs)) return undefined;

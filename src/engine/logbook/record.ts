@@ -32,14 +32,18 @@ export async function record(recording: Recording): Promise<void> {
   try {
     const { result } = recording;
     const before = recording.before ? await recording.before : undefined;
-    const ranJobs = (result.steps ?? []).some((s) => s.disposition === 'run' && (s.kind === 'job' || s.kind === 'scope-gate' || s.kind === 'standard'));
+    const ranJobs = (result.steps ?? []).some(
+      (s) => s.disposition === 'run' && (s.kind === 'job' || s.kind === 'scope-gate' || s.kind === 'standard'),
+    );
     // The second look only for a gate run that ran jobs from a clean checkout (a tree is recorded only when both
     // looks saw it clean); its module is loaded already (the first look's). The status the verb read after its
     // last jobs is that look when it has one: nothing it did since touches the tree (docs/decisions/0043).
     let tree: { head: string; tree: string } | undefined;
     if (before?.clean && ranJobs) {
       const { lookAtTree, lookAfter, stableTree } = await import('./tree-probe.js');
-      const after = recording.after ? lookAfter(before, recording.after) : await lookAtTree(recording.root, recording.env);
+      const after = recording.after
+        ? lookAfter(before, recording.after)
+        : await lookAtTree(recording.root, recording.env);
       tree = stableTree(before, after);
     }
     const event = eventFrom({
@@ -55,4 +59,3 @@ export async function record(recording: Recording): Promise<void> {
     // Advisory: nothing a logbook write can do may reach the caller.
   }
 }
-

@@ -22,7 +22,10 @@ export const SEALING_PREFIX = '.sealing-';
  */
 export function sealActive(paths: LogbookPaths, now: Date = new Date()): Sealed | undefined {
   mkdirSync(paths.archives, { recursive: true });
-  const taken = join(paths.archives, `${SEALING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${ARCHIVE_SUFFIX}`);
+  const taken = join(
+    paths.archives,
+    `${SEALING_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}${ARCHIVE_SUFFIX}`,
+  );
   try {
     renameSync(paths.active, taken);
   } catch (error) {

@@ -56,7 +56,10 @@ export function lookAfter(before: TreeLook, status: CheckoutStatus): TreeLook | 
 }
 
 /** The tree both looks agree the call ran on, or undefined. */
-export function stableTree(before: TreeLook | undefined, after: TreeLook | undefined): { head: string; tree: string } | undefined {
+export function stableTree(
+  before: TreeLook | undefined,
+  after: TreeLook | undefined,
+): { head: string; tree: string } | undefined {
   if (!before || !after || !before.clean || !after.clean) return undefined;
   if (before.head !== after.head || before.tree !== after.tree) return undefined;
   return { head: after.head, tree: after.tree };

@@ -30,7 +30,9 @@ export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus):
   const facts = new Map<string, RegionFreshness>();
   await mapLimited(corpus.regions, 4, async (region) => {
     const pages = corpus.pages.filter((p) => p.path.startsWith(`${region.dir}/`));
-    const cited = [...new Set(pages.flatMap((p) => citedFiles(p.content, posix.dirname(posix.join(mapDir, p.path)), tracked)))]
+    const cited = [
+      ...new Set(pages.flatMap((p) => citedFiles(p.content, posix.dirname(posix.join(mapDir, p.path)), tracked))),
+    ]
       .filter((path) => !path.startsWith(`${mapDir}/`))
       .sort();
     const last = await git(['log', '-1', '--format=%H%x00%cI', '--', posix.join(mapDir, region.dir)], options);
@@ -41,10 +43,17 @@ export async function regionFreshness(run: Run, mapDir: string, corpus: Corpus):
     }
     const changes = new Set<string>();
     for (let i = 0; i < cited.length; i += PATHS_PER_CALL) {
-      const batch = await git(['log', '--no-merges', '--format=%H', `${commit}..HEAD`, '--', ...cited.slice(i, i + PATHS_PER_CALL)], options);
+      const batch = await git(
+        ['log', '--no-merges', '--format=%H', `${commit}..HEAD`, '--', ...cited.slice(i, i + PATHS_PER_CALL)],
+        options,
+      );
       for (const line of batch.stdout.split('\n')) if (line.length > 0) changes.add(line);
     }
-    facts.set(region.name, { pages_changed_at: when, cited_files: cited.length, ...(cited.length > 0 ? { code_changes_since: changes.size } : {}) });
+    facts.set(region.name, {
+      pages_changed_at: when,
+      cited_files: cited.length,
+      ...(cited.length > 0 ? { code_changes_since: changes.size } : {}),
+    });
   });
   return facts;
 }

@@ -29,15 +29,26 @@ export async function readMap(root: string, setting: string | undefined): Promis
   }
   const realRoot = await realpath(root);
   if (absolute !== realRoot && !absolute.startsWith(realRoot + sep)) {
-    return { ok: false, dir, reason: 'escapes', message: `[map] dir ${dir} resolves outside the project (${absolute}); the map must live inside it.` };
+    return {
+      ok: false,
+      dir,
+      reason: 'escapes',
+      message: `[map] dir ${dir} resolves outside the project (${absolute}); the map must live inside it.`,
+    };
   }
-  if (!(await stat(absolute)).isDirectory()) return { ok: false, dir, reason: 'not-a-directory', message: `[map] dir ${dir} is a file, not a folder.` };
+  if (!(await stat(absolute)).isDirectory())
+    return { ok: false, dir, reason: 'not-a-directory', message: `[map] dir ${dir} is a file, not a folder.` };
   const files: SourceFile[] = [];
   const skipped: DiscernMapNotice[] = [];
   try {
     await collect(absolute, absolute, files, skipped);
   } catch (error) {
-    return { ok: false, dir, reason: 'unreadable', message: `The map under ${dir}/ cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
+    return {
+      ok: false,
+      dir,
+      reason: 'unreadable',
+      message: `The map under ${dir}/ cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+    };
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const { corpus, problems } = assembleCorpus(files);
@@ -47,11 +58,22 @@ export async function readMap(root: string, setting: string | undefined): Promis
 }
 
 /** Why the map folder's path does not resolve: nothing there, a link to nothing, a file on the way, or other. */
-async function unresolved(candidate: string, dir: string, root: string, code: string | undefined): Promise<{ reason: NoMapReason; message: string }> {
-  if (code === 'ENOTDIR') return { reason: 'under-a-file', message: `[map] dir ${dir} cannot be a folder: a part of its path is a file.` };
-  if (code !== 'ENOENT') return { reason: 'unreadable', message: `The map folder ${dir}/ cannot be reached: ${code ?? 'unknown error'}.` };
+async function unresolved(
+  candidate: string,
+  dir: string,
+  root: string,
+  code: string | undefined,
+): Promise<{ reason: NoMapReason; message: string }> {
+  if (code === 'ENOTDIR')
+    return { reason: 'under-a-file', message: `[map] dir ${dir} cannot be a folder: a part of its path is a file.` };
+  if (code !== 'ENOENT')
+    return { reason: 'unreadable', message: `The map folder ${dir}/ cannot be reached: ${code ?? 'unknown error'}.` };
   const link = await readlink(candidate).catch(() => undefined);
-  if (link !== undefined) return { reason: 'dangling-link', message: `[map] dir ${dir} is a symbolic link to ${link}, which does not exist.` };
+  if (link !== undefined)
+    return {
+      reason: 'dangling-link',
+      message: `[map] dir ${dir} is a symbolic link to ${link}, which does not exist.`,
+    };
   return { reason: 'missing', message: `The project has no map: ${dir}/ does not exist under ${root}.` };
 }
 
@@ -61,10 +83,12 @@ async function collect(base: string, folder: string, files: SourceFile[], skippe
     const full = join(folder, name);
     const rel = relative(base, full).split(sep).join('/');
     const info = await lstat(full);
-    if (info.isSymbolicLink()) skipped.push({ kind: 'symbolic-link', path: rel, message: 'a symbolic link; the map does not follow them' });
+    if (info.isSymbolicLink())
+      skipped.push({ kind: 'symbolic-link', path: rel, message: 'a symbolic link; the map does not follow them' });
     else if (info.isDirectory()) await collect(base, full, files, skipped);
     else if (!info.isFile() || !/\.md$/i.test(name)) continue;
-    else if (info.size > PAGE_LIMIT_BYTES) skipped.push({ kind: 'too-large', path: rel, message: `${info.size} bytes, over the 1 MiB limit for a page` });
+    else if (info.size > PAGE_LIMIT_BYTES)
+      skipped.push({ kind: 'too-large', path: rel, message: `${info.size} bytes, over the 1 MiB limit for a page` });
     else files.push({ path: rel, text: await readFile(full, 'utf8') });
   }
 }

@@ -7,7 +7,8 @@ import { git } from '../git/git.js';
 import { removeNoteSerialised, writeNoteSerialised, type NoteRun, type NoteWrite } from './serialised-note.js';
 
 export const EXCEPTIONS_REF = 'refs/notes/discern-exceptions';
-export const EXCEPTION_PAYLOAD_TYPE = 'https://discern.sh/schema/v1/discern-exception-note.schema.json#/$defs/DiscernExceptionNotePayload';
+export const EXCEPTION_PAYLOAD_TYPE =
+  'https://discern.sh/schema/v1/discern-exception-note.schema.json#/$defs/DiscernExceptionNotePayload';
 
 export interface ExceptionChecks {
   failed: string[];
@@ -37,28 +38,49 @@ interface ExceptionEnvelope {
 
 /** The line relayed for an exception landing: it says plainly that this is not Proof. */
 export function exceptionLine(trunk: string, commit: string, landingId: string, checks: ExceptionChecks): string {
-  const parts = [checks.failed.length > 0 ? `${checks.failed.length} failed` : '', checks.never_ran.length > 0 ? `${checks.never_ran.length} never ran` : '', checks.stale.length > 0 ? `${checks.stale.length} stale` : ''].filter(Boolean);
+  const parts = [
+    checks.failed.length > 0 ? `${checks.failed.length} failed` : '',
+    checks.never_ran.length > 0 ? `${checks.never_ran.length} never ran` : '',
+    checks.stale.length > 0 ? `${checks.stale.length} stale` : '',
+  ].filter(Boolean);
   return `discern exception ${landingId}: ${trunk} @ ${commit.slice(0, 12)} landed by emergency integration, not Proof (${parts.join(', ') || 'no passing Proof'})`;
 }
 
 export function exceptionMarkdown(payload: Omit<ExceptionNotePayload, 'presentation'>, line: string): string {
-  const list = (title: string, items: readonly string[]): string => (items.length > 0 ? `\n- ${title}: ${items.map((i) => `\`${i}\``).join(', ')}` : '');
+  const list = (title: string, items: readonly string[]): string =>
+    items.length > 0 ? `\n- ${title}: ${items.map((i) => `\`${i}\``).join(', ')}` : '';
   return `# discern exception\n\n> ${line}\n\nReason: ${payload.reason}\n${list('Failed', payload.checks.failed)}${list('Never ran', payload.checks.never_ran)}${list('Stale', payload.checks.stale)}${payload.checkpoints ? list('Checkpoints declared met (preparation)', payload.checkpoints.met) : ''}\n`;
 }
 
 /** The note body: one JSON line and a newline. */
 export function exceptionNoteBody(payload: ExceptionNotePayload): string {
-  const envelope: ExceptionEnvelope = { payloadType: EXCEPTION_PAYLOAD_TYPE, payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'), signatures: [] };
+  const envelope: ExceptionEnvelope = {
+    payloadType: EXCEPTION_PAYLOAD_TYPE,
+    payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'),
+    signatures: [],
+  };
   return `${JSON.stringify(envelope)}\n`;
 }
 
 /** Reads a note body back, decoded from its exact bytes; undefined when it is not an exception record. */
-export function parseExceptionNote(body: string): { envelope: ExceptionEnvelope; payload: ExceptionNotePayload } | undefined {
+export function parseExceptionNote(
+  body: string,
+): { envelope: ExceptionEnvelope; payload: ExceptionNotePayload } | undefined {
   try {
     const envelope = JSON.parse(body) as ExceptionEnvelope;
-    if (envelope.payloadType !== EXCEPTION_PAYLOAD_TYPE || typeof envelope.payload !== 'string' || !Array.isArray(envelope.signatures)) return undefined;
+    if (
+      envelope.payloadType !== EXCEPTION_PAYLOAD_TYPE ||
+      typeof envelope.payload !== 'string' ||
+      !Array.isArray(envelope.signatures)
+    )
+      return undefined;
     const payload = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as ExceptionNotePayload;
-    if (payload?.kind !== 'emergency-integration' || typeof payload.subject?.commit !== 'string' || typeof payload.landing_id !== 'string') return undefined;
+    if (
+      payload?.kind !== 'emergency-integration' ||
+      typeof payload.subject?.commit !== 'string' ||
+      typeof payload.landing_id !== 'string'
+    )
+      return undefined;
     return { envelope, payload };
   } catch {
     return undefined;
@@ -70,7 +92,12 @@ export function writeExceptionNote(commonDir: string, run: NoteRun, commit: stri
 }
 
 /** Withdraws the record of a landing that did not happen (only this exact record). */
-export function removeExceptionNote(commonDir: string, run: NoteRun, commit: string, body: string): Promise<{ removed: boolean; reason?: string }> {
+export function removeExceptionNote(
+  commonDir: string,
+  run: NoteRun,
+  commit: string,
+  body: string,
+): Promise<{ removed: boolean; reason?: string }> {
   return removeNoteSerialised(commonDir, run, EXCEPTIONS_REF, commit, body, 'exception record');
 }
 

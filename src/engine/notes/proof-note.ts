@@ -8,7 +8,8 @@ import { git } from '../git/git.js';
 import { writeNoteSerialised, type NoteWrite } from './serialised-note.js';
 
 export const NOTES_REF = 'refs/notes/discern';
-export const PAYLOAD_TYPE = 'https://discern.sh/schema/v1/discern-proof-note.schema.json#/$defs/DiscernProofNotePayload';
+export const PAYLOAD_TYPE =
+  'https://discern.sh/schema/v1/discern-proof-note.schema.json#/$defs/DiscernProofNotePayload';
 
 export interface ProofNotePayload {
   subject: { commit: string };
@@ -22,7 +23,10 @@ export interface ProofNotePayload {
     mode?: 'strict' | 'report';
   };
   presentation: { line: string; markdown: string };
-  acceptance?: { consent?: { source: string; scopes?: string[] }; variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[] };
+  acceptance?: {
+    consent?: { source: string; scopes?: string[] };
+    variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[];
+  };
   issuer?: { name?: string; email?: string };
 }
 
@@ -34,7 +38,11 @@ export interface ProofNoteEnvelope {
 
 /** The note body: one JSON line and a newline. */
 export function proofNoteBody(payload: ProofNotePayload): string {
-  const envelope: ProofNoteEnvelope = { payloadType: PAYLOAD_TYPE, payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'), signatures: [] };
+  const envelope: ProofNoteEnvelope = {
+    payloadType: PAYLOAD_TYPE,
+    payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'),
+    signatures: [],
+  };
   return `${JSON.stringify(envelope)}\n`;
 }
 
@@ -42,7 +50,12 @@ export function proofNoteBody(payload: ProofNotePayload): string {
 export function parseProofNote(body: string): { envelope: ProofNoteEnvelope; payload: ProofNotePayload } | undefined {
   try {
     const envelope = JSON.parse(body) as ProofNoteEnvelope;
-    if (envelope.payloadType !== PAYLOAD_TYPE || typeof envelope.payload !== 'string' || !Array.isArray(envelope.signatures)) return undefined;
+    if (
+      envelope.payloadType !== PAYLOAD_TYPE ||
+      typeof envelope.payload !== 'string' ||
+      !Array.isArray(envelope.signatures)
+    )
+      return undefined;
     const payload = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as ProofNotePayload;
     if (typeof payload?.subject?.commit !== 'string') return undefined;
     return { envelope, payload };

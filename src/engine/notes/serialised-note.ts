@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { git, gitComplaint } from '../git/git.js';
 import { acquireLease } from '../state/lease-lock.js';
 
-export type NoteWrite = { status: 'recorded' | 'already_present'; ref: string; commit: string } | { status: 'record_failed'; ref: string; commit: string; reason: string };
+export type NoteWrite =
+  | { status: 'recorded' | 'already_present'; ref: string; commit: string }
+  | { status: 'record_failed'; ref: string; commit: string; reason: string };
 
 export interface NoteRun {
   cwd: string;
@@ -20,13 +22,20 @@ const LOCK_LEASE_MS = 30_000;
 const LOCK_WAIT_MS = 30_000;
 
 /** Runs `body` holding the repository's notes lock; a lock that cannot be had is `{ failed }`. */
-async function withNotesLock<T>(commonDir: string, what: string, body: () => Promise<T>): Promise<T | { failed: string }> {
+async function withNotesLock<T>(
+  commonDir: string,
+  what: string,
+  body: () => Promise<T>,
+): Promise<T | { failed: string }> {
   const lockPath = join(commonDir, 'discern', 'locks', 'notes.lock');
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     let lease: ReturnType<typeof acquireLease>;
     try {
-      lease = acquireLease(lockPath, { leaseMs: LOCK_LEASE_MS, holder: { verb: what.toLowerCase().replace(/ /g, '-') } });
+      lease = acquireLease(lockPath, {
+        leaseMs: LOCK_LEASE_MS,
+        holder: { verb: what.toLowerCase().replace(/ /g, '-') },
+      });
     } catch (error) {
       return { failed: `the notes lock cannot be taken: ${(error as Error).message}` };
     }
@@ -43,13 +52,26 @@ async function withNotesLock<T>(commonDir: string, what: string, body: () => Pro
 }
 
 /** Writes (or confirms) `body` as the note on `commit` under `ref`. Never throws: a failure is `record_failed`. */
-export async function writeNoteSerialised(commonDir: string, run: NoteRun, ref: string, commit: string, body: string, what: string): Promise<NoteWrite> {
+export async function writeNoteSerialised(
+  commonDir: string,
+  run: NoteRun,
+  ref: string,
+  commit: string,
+  body: string,
+  what: string,
+): Promise<NoteWrite> {
   const written = await withNotesLock(commonDir, what, async (): Promise<NoteWrite> => {
     let dir: string | undefined;
     try {
       const existing = await git(['notes', `--ref=${ref}`, 'show', commit], run);
       if (existing.code === 0 && existing.stdout === body) return { status: 'already_present', ref, commit };
-      if (existing.code === 0) return { status: 'record_failed', ref, commit, reason: `${commit.slice(0, 12)} already carries a different ${what}` };
+      if (existing.code === 0)
+        return {
+          status: 'record_failed',
+          ref,
+          commit,
+          reason: `${commit.slice(0, 12)} already carries a different ${what}`,
+        };
       dir = await mkdtemp(join(tmpdir(), 'discern-note-'));
       const file = join(dir, 'note.json');
       await writeFile(file, body);
@@ -66,7 +88,14 @@ export async function writeNoteSerialised(commonDir: string, run: NoteRun, ref: 
 }
 
 /** Removes the note on `commit` under `ref` when it is exactly `body` (someone else's note stays). */
-export async function removeNoteSerialised(commonDir: string, run: NoteRun, ref: string, commit: string, body: string, what: string): Promise<{ removed: boolean; reason?: string }> {
+export async function removeNoteSerialised(
+  commonDir: string,
+  run: NoteRun,
+  ref: string,
+  commit: string,
+  body: string,
+  what: string,
+): Promise<{ removed: boolean; reason?: string }> {
   const removed = await withNotesLock(commonDir, what, async () => {
     const existing = await git(['notes', `--ref=${ref}`, 'show', commit], run);
     if (existing.code !== 0 || existing.stdout !== body) return { removed: false };

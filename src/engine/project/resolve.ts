@@ -4,7 +4,12 @@
 // unknown_key / read_failed (config), no_trunk. Inherited GIT_* location variables are ignored (see git.ts).
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { DiscernCheckoutLocation, DiscernConfig, DiscernConfigIssue, DiscernTrunkSource } from '../../../generated/types.js';
+import type {
+  DiscernCheckoutLocation,
+  DiscernConfig,
+  DiscernConfigIssue,
+  DiscernTrunkSource,
+} from '../../../generated/types.js';
 import type { Refusal } from '../../core/outcome.js';
 import { git, gitComplaint, GitUnavailable } from '../git/git.js';
 import { loadConfig } from '../config/load.js';
@@ -61,8 +66,7 @@ export interface PartialResolution {
 }
 
 export type Resolution =
-  | { ok: true; project: Project }
-  | { ok: false; refusal: Refusal<ResolutionSlug>; partial: PartialResolution };
+  { ok: true; project: Project } | { ok: false; refusal: Refusal<ResolutionSlug>; partial: PartialResolution };
 
 export interface ResolveOptions {
   /** Absolute path inside the checkout; the caller passes its working directory when none was given. */
@@ -78,19 +82,42 @@ export interface ResolveOptions {
 export async function resolveProject(options: ResolveOptions): Promise<Resolution> {
   const { path, env } = options;
   if (!isAbsolute(path)) {
-    return refuse({ error: 'invalid_arguments', message: `path must be absolute; "${path}" is relative.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
+    return refuse(
+      {
+        error: 'invalid_arguments',
+        message: `path must be absolute; "${path}" is relative.`,
+        next: { help: 'the `path` section of `discern docs mcp-server`' },
+      },
+      {},
+    );
   }
   const start = await existingDirectory(path);
   if (start === undefined && options.pathFrom === 'working-directory') {
-    return refuse({ error: 'no_repository', message: `The working directory ${path} no longer exists; it may have been moved or deleted.`, next: {} }, {});
+    return refuse(
+      {
+        error: 'no_repository',
+        message: `The working directory ${path} no longer exists; it may have been moved or deleted.`,
+        next: {},
+      },
+      {},
+    );
   }
   if (start === undefined) {
-    return refuse({ error: 'invalid_arguments', message: `${path} does not exist; it may have been moved or deleted.`, next: { help: 'the `path` section of `discern docs mcp-server`' } }, {});
+    return refuse(
+      {
+        error: 'invalid_arguments',
+        message: `${path} does not exist; it may have been moved or deleted.`,
+        next: { help: 'the `path` section of `discern docs mcp-server`' },
+      },
+      {},
+    );
   }
   const found = await findCheckout(start, env, options.signal);
-  if (!found.ok && found.reason === 'not-a-checkout') return refuse({ error: 'no_repository', message: found.message, next: {} }, {});
+  if (!found.ok && found.reason === 'not-a-checkout')
+    return refuse({ error: 'no_repository', message: found.message, next: {} }, {});
   // git itself cannot help (not installed, or it distrusts the repository): the checkout may well be fine.
-  if (!found.ok) return refuse({ error: 'precondition_failed', message: found.message, next: { rerun: 'discern doctor' } }, {});
+  if (!found.ok)
+    return refuse({ error: 'precondition_failed', message: found.message, next: { rerun: 'discern doctor' } }, {});
   const checkout = found.checkout;
 
   const configPath = join(checkout.root, CONFIG_FILE);
@@ -99,33 +126,76 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     () => false,
   );
   if (!configExists) {
-    return refuse({ error: 'no_project', message: `${checkout.root} has no ${CONFIG_FILE}, so it is not a discern project.`, next: { root: checkout.root } }, { checkout, configPath });
+    return refuse(
+      {
+        error: 'no_project',
+        message: `${checkout.root} has no ${CONFIG_FILE}, so it is not a discern project.`,
+        next: { root: checkout.root },
+      },
+      { checkout, configPath },
+    );
   }
-  const loaded = await loadConfig(configPath, CONFIG_FILE, { knownValid: knownValidIn(join(checkout.commonDir, 'discern', 'config-valid')) });
+  const loaded = await loadConfig(configPath, CONFIG_FILE, {
+    knownValid: knownValidIn(join(checkout.commonDir, 'discern', 'config-valid')),
+  });
   if (!loaded.ok) {
     const partial = { checkout, configPath, configIssues: loaded.issues };
     if (loaded.error === 'read_failed') {
-      return refuse({ error: 'read_failed', message: loaded.message, next: { target: configPath, access: 'readable' } } as Refusal<ResolutionSlug>, partial);
+      return refuse(
+        {
+          error: 'read_failed',
+          message: loaded.message,
+          next: { target: configPath, access: 'readable' },
+        } as Refusal<ResolutionSlug>,
+        partial,
+      );
     }
-    if (loaded.error === 'renamed_config_key') return refuse({ error: 'renamed_config_key', message: loaded.message, next: { where: loaded.where } }, partial);
-    if (loaded.error === 'schema_version_too_new') return refuse({ error: 'schema_version_too_new', message: loaded.message, next: { file: CONFIG_FILE } }, partial);
-    return refuse({ error: loaded.error, message: loaded.message, next: { file: CONFIG_FILE, where: loaded.where } }, partial);
+    if (loaded.error === 'renamed_config_key')
+      return refuse({ error: 'renamed_config_key', message: loaded.message, next: { where: loaded.where } }, partial);
+    if (loaded.error === 'schema_version_too_new')
+      return refuse({ error: 'schema_version_too_new', message: loaded.message, next: { file: CONFIG_FILE } }, partial);
+    return refuse(
+      { error: loaded.error, message: loaded.message, next: { file: CONFIG_FILE, where: loaded.where } },
+      partial,
+    );
   }
   const trunk = chooseTrunk(loaded.config, env);
   const partial = { checkout, configPath, config: loaded.config, trunk };
-  const from = trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
+  const from =
+    trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
   const problem = branchNameProblem(trunk.name);
   if (problem !== undefined) {
-    return refuse({ error: 'no_trunk', message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`, next: { trunk: trunk.name } }, partial);
+    return refuse(
+      {
+        error: 'no_trunk',
+        message: `The trunk "${trunk.name}" (from ${from}) is not a branch name: ${problem}.`,
+        next: { trunk: trunk.name },
+      },
+      partial,
+    );
   }
-  const exists = await localBranchExists(checkout.commonDir, trunk.name, { cwd: checkout.root, env, ...(options.signal ? { signal: options.signal } : {}) });
+  const exists = await localBranchExists(checkout.commonDir, trunk.name, {
+    cwd: checkout.root,
+    env,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   if (!exists && options.requireTrunk !== false) {
-    return refuse({ error: 'no_trunk', message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`, next: { trunk: trunk.name } }, partial);
+    return refuse(
+      {
+        error: 'no_trunk',
+        message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`,
+        next: { trunk: trunk.name },
+      },
+      partial,
+    );
   }
   return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk: { ...trunk, exists } } };
 }
 
-export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, string | undefined>>): Omit<Trunk, 'exists'> {
+export function chooseTrunk(
+  config: DiscernConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Omit<Trunk, 'exists'> {
   const fromEnv = env['DISCERN_TRUNK']?.trim();
   if (fromEnv) return { name: fromEnv, source: 'env' };
   const fromConfig = config.repository?.trunk;
@@ -133,39 +203,75 @@ export function chooseTrunk(config: DiscernConfig, env: Readonly<Record<string, 
   return { name: 'main', source: 'default' };
 }
 
-type CheckoutSearch = { ok: true; checkout: Checkout } | { ok: false; reason: 'not-a-checkout' | 'git-unavailable' | 'untrusted'; message: string };
+type CheckoutSearch =
+  | { ok: true; checkout: Checkout }
+  | { ok: false; reason: 'not-a-checkout' | 'git-unavailable' | 'untrusted'; message: string };
 
-export async function findCheckout(start: string, env: Readonly<Record<string, string | undefined>>, signal?: AbortSignal): Promise<CheckoutSearch> {
+export async function findCheckout(
+  start: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): Promise<CheckoutSearch> {
   const discovered = discoverCheckout(start);
   if (discovered) return { ok: true, checkout: discovered };
   let result;
   try {
-    result = await git(['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', '--is-shallow-repository'], {
-      cwd: start,
-      env,
-      ...(signal ? { signal } : {}),
-    });
+    result = await git(
+      [
+        'rev-parse',
+        '--path-format=absolute',
+        '--show-toplevel',
+        '--absolute-git-dir',
+        '--git-common-dir',
+        '--is-shallow-repository',
+      ],
+      {
+        cwd: start,
+        env,
+        ...(signal ? { signal } : {}),
+      },
+    );
   } catch (error) {
-    if (error instanceof GitUnavailable) return { ok: false, reason: 'git-unavailable', message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.` };
+    if (error instanceof GitUnavailable)
+      return {
+        ok: false,
+        reason: 'git-unavailable',
+        message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`,
+      };
     throw error;
   }
   if (result.code !== 0) {
     const complaint = gitComplaint(result);
     if (/dubious ownership/.test(result.stderr)) {
-      return { ok: false, reason: 'untrusted', message: `git refuses to read the repository at ${start} because another user owns it; trust it with \`git config --global --add safe.directory <its root>\` if it is yours.` };
+      return {
+        ok: false,
+        reason: 'untrusted',
+        message: `git refuses to read the repository at ${start} because another user owns it; trust it with \`git config --global --add safe.directory <its root>\` if it is yours.`,
+      };
     }
     const insideGitDir = /must be run in a work tree/.test(complaint);
     return {
       ok: false,
       reason: 'not-a-checkout',
-      message: insideGitDir ? `${start} is inside a git directory, not a checkout's working tree.` : `${start} is not inside a git checkout (${complaint}).`,
+      message: insideGitDir
+        ? `${start} is inside a git directory, not a checkout's working tree.`
+        : `${start} is not inside a git checkout (${complaint}).`,
     };
   }
   const [root, gitDir, commonDir, shallow] = result.stdout.split('\n');
-  if (!root || !gitDir || !commonDir) return { ok: false, reason: 'not-a-checkout', message: `git did not report a checkout for ${start}.` };
-  return { ok: true, checkout: { root, gitDir, commonDir, location: gitDir === commonDir ? 'main' : 'worktree', shallow: shallow === 'true' } };
+  if (!root || !gitDir || !commonDir)
+    return { ok: false, reason: 'not-a-checkout', message: `git did not report a checkout for ${start}.` };
+  return {
+    ok: true,
+    checkout: {
+      root,
+      gitDir,
+      commonDir,
+      location: gitDir === commonDir ? 'main' : 'worktree',
+      shallow: shallow === 'true',
+    },
+  };
 }
-
 
 async function existingDirectory(path: string): Promise<string | undefined> {
   try {

@@ -17,4 +17,3 @@ export function slugify(text: string, max: number = SLUG_MAX): string | undefine
     .replace(/-+$/, '');
   return SLUG.test(slug) ? slug : undefined;
 }
-

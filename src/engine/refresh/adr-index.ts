@@ -48,7 +48,9 @@ function titleOf(text: string, number: string, slug: string): string {
   }
   const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(split.body)?.[1];
   if (heading) {
-    const withoutNumber = heading.replace(new RegExp(`^(?:ADR[ -]?)?0*${Number(number)}\\s*(?:[—–:.-]\\s*)?`, 'i'), '').trim();
+    const withoutNumber = heading
+      .replace(new RegExp(`^(?:ADR[ -]?)?0*${Number(number)}\\s*(?:[—–:.-]\\s*)?`, 'i'), '')
+      .trim();
     return oneLine(withoutNumber || heading);
   }
   const words = slug.replace(/[-_]+/g, ' ').trim();
@@ -62,5 +64,7 @@ function oneLine(text: string): string {
 /** The index's Markdown: one line per record. */
 export function indexBody(records: readonly DecisionRecord[]): string {
   if (records.length === 0) return '_No decision records yet._';
-  return records.map((r) => `- ${r.number} — [${r.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(r.file)})`).join('\n');
+  return records
+    .map((r) => `- ${r.number} — [${r.title.replace(/([[\]])/g, '\\$1')}](${encodeURI(r.file)})`)
+    .join('\n');
 }

@@ -60,7 +60,13 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     id: 'claude_code',
     name: 'Claude Code',
     instructions: 'CLAUDE.md',
-    mcp: { format: 'json', path: '.mcp.json', serversKey: 'mcpServers', entry: { type: 'stdio', ...ENTRY }, comments: false },
+    mcp: {
+      format: 'json',
+      path: '.mcp.json',
+      serversKey: 'mcpServers',
+      entry: { type: 'stdio', ...ENTRY },
+      comments: false,
+    },
     hooks: {
       path: '.claude/settings.json',
       listPath: ['hooks', 'SessionStart'],
@@ -73,7 +79,11 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     id: 'codex',
     name: 'Codex',
     instructions: 'AGENTS.md',
-    mcp: { format: 'toml-region', path: '.codex/config.toml', body: `[mcp_servers.discern]\ncommand = "${SERVER_COMMAND}"\nargs = [${SERVER_ARGS.map((a) => `"${a}"`).join(', ')}]` },
+    mcp: {
+      format: 'toml-region',
+      path: '.codex/config.toml',
+      body: `[mcp_servers.discern]\ncommand = "${SERVER_COMMAND}"\nargs = [${SERVER_ARGS.map((a) => `"${a}"`).join(', ')}]`,
+    },
     skillFolders: ['.agents/skills'],
   },
   gemini: {
@@ -94,7 +104,13 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     id: 'copilot',
     name: 'Copilot',
     instructions: 'AGENTS.md',
-    mcp: { format: 'json', path: '.vscode/mcp.json', serversKey: 'servers', entry: { type: 'stdio', ...ENTRY }, comments: true },
+    mcp: {
+      format: 'json',
+      path: '.vscode/mcp.json',
+      serversKey: 'servers',
+      entry: { type: 'stdio', ...ENTRY },
+      comments: true,
+    },
     skillFolders: ['.github/skills', '.claude/skills', '.agents/skills'],
   },
 };
@@ -112,7 +128,17 @@ export function configuredAgents(agents: readonly string[] | undefined): AgentId
 export function isDiscernHookGroup(value: JsonValue): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const hooks = value['hooks'];
-  return Array.isArray(hooks) && hooks.some((h) => typeof h === 'object' && h !== null && !Array.isArray(h) && typeof h['command'] === 'string' && h['command'].startsWith('discern status'));
+  return (
+    Array.isArray(hooks) &&
+    hooks.some(
+      (h) =>
+        typeof h === 'object' &&
+        h !== null &&
+        !Array.isArray(h) &&
+        typeof h['command'] === 'string' &&
+        h['command'].startsWith('discern status'),
+    )
+  );
 }
 
 export interface SkillFolderChoice {
@@ -135,7 +161,8 @@ export function skillFolders(agents: readonly AgentId[]): SkillFolderChoice[] {
     const picked = folders.filter((_f, k) => (mask & (1 << k)) !== 0);
     if (!agents.every((id) => AGENTS[id].skillFolders.some((f) => picked.includes(f)))) continue;
     const own = agents.filter((id) => picked.includes(AGENTS[id].skillFolders[0] ?? '')).length;
-    if (!best || picked.length < best.size || (picked.length === best.size && own > best.own)) best = { mask, size: picked.length, own };
+    if (!best || picked.length < best.size || (picked.length === best.size && own > best.own))
+      best = { mask, size: picked.length, own };
   }
   const picked = folders.filter((_f, k) => ((best?.mask ?? 0) & (1 << k)) !== 0);
   return picked.map((folder) => ({ folder, agents: agents.filter((id) => AGENTS[id].skillFolders.includes(folder)) }));

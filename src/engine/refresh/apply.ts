@@ -16,7 +16,14 @@ export type ProbeResult = { ok: true } | { ok: false; path: string; reason: stri
 export type RefreshApplied =
   | { ok: true; written: RefreshTarget[] }
   | { ok: false; reason: 'write_denied'; path: string; message: string }
-  | { ok: false; reason: 'partial'; written: RefreshTarget[]; failed: RefreshTarget; message: string; remaining: RefreshTarget[] };
+  | {
+      ok: false;
+      reason: 'partial';
+      written: RefreshTarget[];
+      failed: RefreshTarget;
+      message: string;
+      remaining: RefreshTarget[];
+    };
 
 /** Whether every target can be written; the first that cannot, with why. */
 export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>): Promise<ProbeResult> {
@@ -28,22 +35,35 @@ export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>):
 }
 
 /** Writes the plan's targets; refuses before any write when one of them cannot be written. */
-export async function applyRefresh(plan: Pick<RefreshPlan, 'root' | 'targets'>, options: ApplyOptions = {}): Promise<RefreshApplied> {
+export async function applyRefresh(
+  plan: Pick<RefreshPlan, 'root' | 'targets'>,
+  options: ApplyOptions = {},
+): Promise<RefreshApplied> {
   const env = options.env ?? process.env;
   const probe = await probeTargets(plan);
-  if (!probe.ok) return { ok: false, reason: 'write_denied', path: probe.path, message: `${probe.reason}; nothing was written.` };
+  if (!probe.ok)
+    return { ok: false, reason: 'write_denied', path: probe.path, message: `${probe.reason}; nothing was written.` };
   const written: RefreshTarget[] = [];
   for (const [index, target] of plan.targets.entries()) {
     try {
-      if (faultRequested(env, `refresh:write:${target.path}`)) throw new Error(`fault injected at refresh:write:${target.path} (DISCERN_FAULT)`);
+      if (faultRequested(env, `refresh:write:${target.path}`))
+        throw new Error(`fault injected at refresh:write:${target.path} (DISCERN_FAULT)`);
       const now = await currentText(plan.root, target.path);
-      if (digestOf(now) !== target.before) throw new Error(`${target.path} changed after the plan was made, so it was not overwritten`);
+      if (digestOf(now) !== target.before)
+        throw new Error(`${target.path} changed after the plan was made, so it was not overwritten`);
       if (target.content === undefined) await removeProjectFile(plan.root, target.path);
       else await writeProjectFile(plan.root, target.path, target.content, target.mode);
       written.push(target);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: 'partial', written, failed: target, message, remaining: plan.targets.slice(index + 1) };
+      return {
+        ok: false,
+        reason: 'partial',
+        written,
+        failed: target,
+        message,
+        remaining: plan.targets.slice(index + 1),
+      };
     }
   }
   return { ok: true, written };

@@ -60,12 +60,14 @@ async function locate(realRoot: string, abs: string): Promise<Located> {
   );
   try {
     const real = await realpath(abs);
-    if (!inside(realRoot, real)) return { ok: false, reason: `leads outside the project (to ${real}); discern writes only inside it` };
+    if (!inside(realRoot, real))
+      return { ok: false, reason: `leads outside the project (to ${real}); discern writes only inside it` };
     return { ok: true, exists: true, real };
   } catch (error) {
     const code = errorCode(error);
     if (link) return { ok: false, reason: 'is a symbolic link to something that does not exist' };
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') return { ok: false, reason: `cannot be reached (${code ?? String(error)})` };
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      return { ok: false, reason: `cannot be reached (${code ?? String(error)})` };
   }
   // Absent: where it would be created, once the links of the part that exists are resolved.
   let parent = dirname(abs);
@@ -73,7 +75,11 @@ async function locate(realRoot: string, abs: string): Promise<Located> {
   for (;;) {
     try {
       const real = await realpath(parent);
-      if (!inside(realRoot, real)) return { ok: false, reason: `would be created outside the project (under ${real}); discern writes only inside it` };
+      if (!inside(realRoot, real))
+        return {
+          ok: false,
+          reason: `would be created outside the project (under ${real}); discern writes only inside it`,
+        };
       return { ok: true, exists: false, real: join(real, ...rest) };
     } catch {
       const up = dirname(parent);
@@ -123,7 +129,8 @@ export async function writeDenied(root: string, rel: string): Promise<string | u
     }
     const where = toRel(root, dir) || 'the project folder';
     if (!info.isDirectory()) return `${where} is a file, so ${rel} cannot be created`;
-    if (!(await writable(dir))) return `${where} is not writable, so ${rel} cannot be ${exists ? 'replaced' : 'created'}`;
+    if (!(await writable(dir)))
+      return `${where} is not writable, so ${rel} cannot be ${exists ? 'replaced' : 'created'}`;
     return undefined;
   }
 }
@@ -136,7 +143,12 @@ async function writable(path: string): Promise<boolean> {
 }
 
 /** Writes the whole file by temp file and rename, keeping the mode of the file it replaces. */
-export async function writeProjectFile(root: string, rel: string, text: string, mode: number | undefined): Promise<void> {
+export async function writeProjectFile(
+  root: string,
+  rel: string,
+  text: string,
+  mode: number | undefined,
+): Promise<void> {
   await writeFileAtomic(join(root, rel), text, mode === undefined ? {} : { mode });
 }
 

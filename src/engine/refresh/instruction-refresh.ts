@@ -6,9 +6,16 @@ import type { DiscernInstructionRefresh } from '../../../generated/types.js';
 import type { Project } from '../project/resolve.js';
 import { applyRefresh, planRefresh } from './index.js';
 
-export async function instructionRefresh(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<DiscernInstructionRefresh> {
+export async function instructionRefresh(
+  project: Project,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DiscernInstructionRefresh> {
   const plan = await planRefresh(project, { env });
-  if (plan.errors.length > 0) return partial([], plan.errors.map((e) => `${e.path}: ${e.message}`));
+  if (plan.errors.length > 0)
+    return partial(
+      [],
+      plan.errors.map((e) => `${e.path}: ${e.message}`),
+    );
   if (plan.targets.length === 0) return { status: 'complete', compiled: [] };
   const applied = await applyRefresh(plan, { env });
   if (applied.ok) return { status: 'complete', compiled: applied.written.map((t) => t.path) };
@@ -20,5 +27,11 @@ export async function instructionRefresh(project: Project, env: Readonly<Record<
 }
 
 function partial(compiled: string[], failures: string[]): DiscernInstructionRefresh {
-  return { status: 'partial', compiled, failures, effects_preserved: true, recovery: { command: 'discern refresh', safe_to_retry: true } };
+  return {
+    status: 'partial',
+    compiled,
+    failures,
+    effects_preserved: true,
+    recovery: { command: 'discern refresh', safe_to_retry: true },
+  };
 }

@@ -25,7 +25,11 @@ export interface CompiledInstructions {
   problems: InstructionProblem[];
 }
 
-export async function compileInstructions(root: string, sources: readonly string[] | undefined, env: Readonly<Record<string, string | undefined>>): Promise<CompiledInstructions> {
+export async function compileInstructions(
+  root: string,
+  sources: readonly string[] | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<CompiledInstructions> {
   const named = sources !== undefined;
   const problems: InstructionProblem[] = [];
   const files: string[] = [];
@@ -38,7 +42,12 @@ export async function compileInstructions(root: string, sources: readonly string
     }
     const compiled = compilePattern(pattern);
     if (!compiled.ok) {
-      problems.push({ path: 'discern.toml', slug: 'invalid_config', where: '[instructions] sources', message: `[instructions] sources: "${source}" ${compiled.reason}.` });
+      problems.push({
+        path: 'discern.toml',
+        slug: 'invalid_config',
+        where: '[instructions] sources',
+        message: `[instructions] sources: "${source}" ${compiled.reason}.`,
+      });
       continue;
     }
     listed ??= await projectFiles(root, env);
@@ -48,22 +57,46 @@ export async function compileInstructions(root: string, sources: readonly string
   const used: string[] = [];
   for (const path of files) {
     if ((INSTRUCTION_FILES as readonly string[]).includes(path)) {
-      problems.push({ path: 'discern.toml', slug: 'invalid_config', where: '[instructions] sources', message: `[instructions] sources names ${path}, a file refresh writes; name the file its text comes from instead.` });
+      problems.push({
+        path: 'discern.toml',
+        slug: 'invalid_config',
+        where: '[instructions] sources',
+        message: `[instructions] sources names ${path}, a file refresh writes; name the file its text comes from instead.`,
+      });
       continue;
     }
     const read = await readProjectFile(root, path);
     if (!read.ok) {
-      problems.push({ path, slug: 'read_failed', where: path, message: `The instruction source ${path} ${read.reason}.` });
+      problems.push({
+        path,
+        slug: 'read_failed',
+        where: path,
+        message: `The instruction source ${path} ${read.reason}.`,
+      });
       continue;
     }
     if (read.file.text === null) {
-      if (named) problems.push({ path: 'discern.toml', slug: 'invalid_config', where: '[instructions] sources', message: `[instructions] sources names ${path}, which does not exist.` });
+      if (named)
+        problems.push({
+          path: 'discern.toml',
+          slug: 'invalid_config',
+          where: '[instructions] sources',
+          message: `[instructions] sources names ${path}, which does not exist.`,
+        });
       continue;
     }
-    const text = read.file.text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n').trim();
+    const text = read.file.text
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n/g, '\n')
+      .trim();
     const marker = text.split('\n').findIndex((line) => MARKDOWN_REGION.isBegin(line) || MARKDOWN_REGION.isEnd(line));
     if (marker !== -1) {
-      problems.push({ path, slug: 'invalid_settings_file', where: `line ${marker + 1}`, message: `The instruction source ${path} holds a discern:begin or discern:end line (line ${marker + 1}), which would break the region it is compiled into.` });
+      problems.push({
+        path,
+        slug: 'invalid_settings_file',
+        where: `line ${marker + 1}`,
+        message: `The instruction source ${path} holds a discern:begin or discern:end line (line ${marker + 1}), which would break the region it is compiled into.`,
+      });
       continue;
     }
     used.push(path);

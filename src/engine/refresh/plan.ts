@@ -12,7 +12,18 @@ import { parse as parseToml } from 'smol-toml';
 import type { Project } from '../project/resolve.js';
 import { MARKDOWN_REGION, TOML_REGION, lineBreakOf, regionText, stripRegion, upsertRegion } from '../wiring/regions.js';
 import { newJsonFile, removeElements, removeMember, setElement, setMember, type JsonValue } from '../wiring/jsonc.js';
-import { AGENTS, ALL_SKILL_FOLDERS, AGENT_IDS, CODEX_ADD_COMMAND, INSTRUCTION_FILES, configuredAgents, isDiscernHookGroup, skillFolders, type AgentId, type SkillFolderChoice } from './agents.js';
+import {
+  AGENTS,
+  ALL_SKILL_FOLDERS,
+  AGENT_IDS,
+  CODEX_ADD_COMMAND,
+  INSTRUCTION_FILES,
+  configuredAgents,
+  isDiscernHookGroup,
+  skillFolders,
+  type AgentId,
+  type SkillFolderChoice,
+} from './agents.js';
 import { compileInstructions } from './instructions.js';
 import { decisionRecords, decisionsDir, indexBody } from './adr-index.js';
 import { SKILL_FILE, isMaterialised, materialisedText, skillCatalogue, type Skill } from './skills.js';
@@ -94,7 +105,8 @@ interface Intent {
   edit: (text: string | null) => Edit;
 }
 
-const INSTRUCTIONS_NOTE = 'instructions: written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
+const INSTRUCTIONS_NOTE =
+  'instructions: written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
 const ADR_NOTE = 'adr-index: written by discern refresh from the decision records in this folder';
 const CODEX_NOTE = 'mcp: written by discern refresh; edits inside this region are replaced';
 
@@ -118,14 +130,18 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
     const hook = hookIntent(id, agents.includes(id));
     if (hook) intents.push(hook);
   }
-  if (agents.includes('codex')) hints.push(`Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${CODEX_ADD_COMMAND}\`.`);
+  if (agents.includes('codex'))
+    hints.push(
+      `Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${CODEX_ADD_COMMAND}\`.`,
+    );
 
   const decisions = decisionsDir(project.config.map?.dir);
   const records = await decisionRecords(root, decisions);
   if (records) intents.push(adrIntent(`${decisions}/README.md`, indexBody(records)));
 
   const catalogue = await skillCatalogue(root, project.config.skills);
-  for (const p of catalogue.problems) errors.push({ path: p.path, slug: 'invalid_settings_file', where: p.where, message: p.message });
+  for (const p of catalogue.problems)
+    errors.push({ path: p.path, slug: 'invalid_settings_file', where: p.where, message: p.message });
   const folders = skillFolders(agents);
   const wanted = catalogue.skills.filter((s) => !s.excluded);
   const desired = new Set<string>();
@@ -145,10 +161,12 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
   for (const s of plan.skipped) states.set(s.path, 'blocked');
   const skills: PlannedSkill[] = catalogue.skills.map((skill) => ({
     ...skill,
-    copies: skill.excluded ? [] : folders.map((f) => {
-      const path = `${f.folder}/${skill.name}/${SKILL_FILE}`;
-      return { path, agents: f.agents, state: states.get(path) ?? 'missing' };
-    }),
+    copies: skill.excluded
+      ? []
+      : folders.map((f) => {
+          const path = `${f.folder}/${skill.name}/${SKILL_FILE}`;
+          return { path, agents: f.agents, state: states.get(path) ?? 'missing' };
+        }),
   }));
   return {
     root,
@@ -178,24 +196,52 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
     if (hook) intents.push(hook);
   }
   const decisions = decisionsDir(project.config.map?.dir);
-  intents.push({ ...adrIntent(`${decisions}/README.md`, ''), present: false, label: `remove discern's decision index from ${decisions}/README.md`, edit: (text) => stripped(text, MARKDOWN_REGION) });
+  intents.push({
+    ...adrIntent(`${decisions}/README.md`, ''),
+    present: false,
+    label: `remove discern's decision index from ${decisions}/README.md`,
+    edit: (text) => stripped(text, MARKDOWN_REGION),
+  });
   for (const path of await materialisedSkills(root)) intents.push(skillPrune(path));
   const plan = await resolveIntents(root, intents, true);
-  return { root, agents: [], targets: plan.targets, current: [], errors: plan.errors, skipped: plan.skipped, hints: [], skillFolders: [], skills: [], skillsDir: '', skillProblems: [], ignoredSkillFolders: [], sources: [] };
+  return {
+    root,
+    agents: [],
+    targets: plan.targets,
+    current: [],
+    errors: plan.errors,
+    skipped: plan.skipped,
+    hints: [],
+    skillFolders: [],
+    skills: [],
+    skillsDir: '',
+    skillProblems: [],
+    ignoredSkillFolders: [],
+    sources: [],
+  };
 }
 
 // ---- intents --------------------------------------------------------------------------------------------
 
 function instructionIntent(file: string, serving: AgentId[], body: string): Intent {
   const names = serving.map((id) => AGENTS[id].name).join(', ');
-  if (serving.length === 0) return { path: file, kind: 'instructions', agents: [], present: false, label: `remove discern's instructions from ${file}`, edit: (text) => stripped(text, MARKDOWN_REGION) };
+  if (serving.length === 0)
+    return {
+      path: file,
+      kind: 'instructions',
+      agents: [],
+      present: false,
+      label: `remove discern's instructions from ${file}`,
+      edit: (text) => stripped(text, MARKDOWN_REGION),
+    };
   return {
     path: file,
     kind: 'instructions',
     agents: serving,
     present: true,
     label: `instructions in ${file} (${names})`,
-    edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, INSTRUCTIONS_NOTE, body, lineBreakOf(text))),
+    edit: (text) =>
+      region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, INSTRUCTIONS_NOTE, body, lineBreakOf(text))),
   };
 }
 
@@ -204,8 +250,17 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
   const wiring = agent.mcp;
   const base = { path: wiring.path, kind: 'mcp' as const, agents: present ? [id] : [], present };
   if (wiring.format === 'toml-region') {
-    if (!present) return { ...base, label: `remove discern's MCP server from ${wiring.path}`, edit: (text) => stripped(text, TOML_REGION) };
-    return { ...base, label: `MCP server in ${wiring.path} (${agent.name})`, edit: (text) => codexConfig(text, wiring.body) };
+    if (!present)
+      return {
+        ...base,
+        label: `remove discern's MCP server from ${wiring.path}`,
+        edit: (text) => stripped(text, TOML_REGION),
+      };
+    return {
+      ...base,
+      label: `MCP server in ${wiring.path} (${agent.name})`,
+      edit: (text) => codexConfig(text, wiring.body),
+    };
   }
   const path = [wiring.serversKey, 'discern'];
   const options = { comments: wiring.comments };
@@ -225,7 +280,8 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
     ...base,
     label: `MCP server in ${wiring.path} (${agent.name})`,
     edit: (text) => {
-      if (text === null || text.trim() === '') return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
+      if (text === null || text.trim() === '')
+        return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
       const set = setMember(text, path, wiring.entry, options);
       return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
@@ -254,7 +310,8 @@ function hookIntent(id: AgentId, present: boolean): Intent | undefined {
     ...base,
     label: `${hooks.listPath[hooks.listPath.length - 1] ?? ''} hook in ${hooks.path} (${agent.name})`,
     edit: (text) => {
-      if (text === null || text.trim() === '') return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])) };
+      if (text === null || text.trim() === '')
+        return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])) };
       const set = setElement(text, hooks.listPath, isDiscernHookGroup, hooks.element, options);
       return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
@@ -262,7 +319,14 @@ function hookIntent(id: AgentId, present: boolean): Intent | undefined {
 }
 
 function adrIntent(path: string, body: string): Intent {
-  return { path, kind: 'adr-index', agents: [], present: true, label: `decision index in ${path}`, edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, ADR_NOTE, body, lineBreakOf(text))) };
+  return {
+    path,
+    kind: 'adr-index',
+    agents: [],
+    present: true,
+    label: `decision index in ${path}`,
+    edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, ADR_NOTE, body, lineBreakOf(text))),
+  };
 }
 
 function skillIntent(path: string, agents: AgentId[], content: string): Intent {
@@ -273,14 +337,29 @@ function skillIntent(path: string, agents: AgentId[], content: string): Intent {
     present: true,
     label: `skill ${path}`,
     edit: (text) => {
-      if (text !== null && !isMaterialised(text)) return { ok: true, text, skipped: `${path} exists and discern did not write it; it is left alone (rename the skill, or move that file)` };
-      return { ok: true, text: text !== null && lineBreakOf(text) === '\r\n' ? content.replace(/\r?\n/g, '\r\n') : content };
+      if (text !== null && !isMaterialised(text))
+        return {
+          ok: true,
+          text,
+          skipped: `${path} exists and discern did not write it; it is left alone (rename the skill, or move that file)`,
+        };
+      return {
+        ok: true,
+        text: text !== null && lineBreakOf(text) === '\r\n' ? content.replace(/\r?\n/g, '\r\n') : content,
+      };
     },
   };
 }
 
 function skillPrune(path: string): Intent {
-  return { path, kind: 'skill', agents: [], present: false, label: `prune skill ${path}`, edit: (text) => ({ ok: true, text: text !== null && isMaterialised(text) ? null : text }) };
+  return {
+    path,
+    kind: 'skill',
+    agents: [],
+    present: false,
+    label: `prune skill ${path}`,
+    edit: (text) => ({ ok: true, text: text !== null && isMaterialised(text) ? null : text }),
+  };
 }
 
 /** Where in a settings file an edit failed, for the next action: the line and column, else the key. */
@@ -299,7 +378,9 @@ function nestValue(path: readonly string[], value: JsonValue): JsonValue {
 
 function region(text: string | null, syntax: typeof MARKDOWN_REGION, full: string): Edit {
   const edit = upsertRegion(text, full, syntax);
-  return edit.ok ? { ok: true, text: edit.text } : { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
+  return edit.ok
+    ? { ok: true, text: edit.text }
+    : { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
 }
 
 function stripped(text: string | null, syntax: typeof MARKDOWN_REGION): Edit {
@@ -313,19 +394,31 @@ function stripped(text: string | null, syntax: typeof MARKDOWN_REGION): Edit {
 function codexConfig(text: string | null, body: string): Edit {
   if (text !== null) {
     const outside = stripRegion(text, TOML_REGION);
-    if (!outside.ok) return { ok: false, where: `line ${outside.line}`, reason: `${outside.reason} (line ${outside.line})` };
+    if (!outside.ok)
+      return { ok: false, where: `line ${outside.line}`, reason: `${outside.reason} (line ${outside.line})` };
     let parsed: Record<string, unknown>;
     try {
       parsed = parseToml(outside.text) as Record<string, unknown>;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const { line, column } = error as { line?: unknown; column?: unknown };
-      const where = typeof line === 'number' ? `line ${line}${typeof column === 'number' ? `, column ${column}` : ''}` : 'the top level';
-      return { ok: false, where, reason: `not valid TOML at ${where}: ${(message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')}` };
+      const where =
+        typeof line === 'number'
+          ? `line ${line}${typeof column === 'number' ? `, column ${column}` : ''}`
+          : 'the top level';
+      return {
+        ok: false,
+        where,
+        reason: `not valid TOML at ${where}: ${(message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')}`,
+      };
     }
     const servers = parsed['mcp_servers'];
     if (typeof servers === 'object' && servers !== null && 'discern' in servers) {
-      return { ok: true, text, skipped: '.codex/config.toml declares [mcp_servers.discern] itself; it is left as written' };
+      return {
+        ok: true,
+        text,
+        skipped: '.codex/config.toml declares [mcp_servers.discern] itself; it is left as written',
+      };
     }
   }
   const edit = region(text, TOML_REGION, regionText(TOML_REGION, CODEX_NOTE, body, lineBreakOf(text)));
@@ -333,7 +426,11 @@ function codexConfig(text: string | null, body: string): Edit {
   try {
     parseToml(edit.text);
   } catch (error) {
-    return { ok: false, where: 'the top level', reason: `would not be valid TOML with discern's table added: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}` };
+    return {
+      ok: false,
+      where: 'the top level',
+      reason: `would not be valid TOML with discern's table added: ${(error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''}`,
+    };
   }
   return edit;
 }
@@ -341,7 +438,13 @@ function codexConfig(text: string | null, body: string): Edit {
 /** Every SKILL.md that refresh wrote (it carries the marker), in any folder an agent reads skills from. */
 async function materialisedSkills(root: string): Promise<string[]> {
   // Every folder and skill file is looked at at once (reads only); the answer keeps folder, then name, order.
-  const listed = await Promise.all(ALL_SKILL_FOLDERS.map(async (folder) => (await readdir(join(root, folder)).catch(() => [] as string[])).sort().map((name) => `${folder}/${name}/${SKILL_FILE}`)));
+  const listed = await Promise.all(
+    ALL_SKILL_FOLDERS.map(async (folder) =>
+      (await readdir(join(root, folder)).catch(() => [] as string[]))
+        .sort()
+        .map((name) => `${folder}/${name}/${SKILL_FILE}`),
+    ),
+  );
   const materialised = await Promise.all(
     listed.flat().map(async (path) => {
       const info = await lstat(join(root, path)).catch(() => undefined);
@@ -381,7 +484,12 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
   for (const [index, intent] of intents.entries()) {
     const read = reads[index] as Awaited<ReturnType<typeof readProjectFile>>;
     if (!read.ok) {
-      problem(intent, { path: intent.path, slug: /outside the project/.test(read.reason) ? 'write_denied' : 'read_failed', where: intent.path, message: `${intent.path} ${read.reason}.` });
+      problem(intent, {
+        path: intent.path,
+        slug: /outside the project/.test(read.reason) ? 'write_denied' : 'read_failed',
+        where: intent.path,
+        message: `${intent.path} ${read.reason}.`,
+      });
       continue;
     }
     const { real, text, mode } = read.file;
@@ -392,14 +500,23 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
       continue;
     }
     if (seen.intent.kind !== 'instructions' || intent.kind !== 'instructions') {
-      problem(intent, { path: intent.path, slug: 'read_failed', where: intent.path, message: `${intent.path} and ${seen.names[0] ?? ''} are the same file; discern writes them separately.` });
+      problem(intent, {
+        path: intent.path,
+        slug: 'read_failed',
+        where: intent.path,
+        message: `${intent.path} and ${seen.names[0] ?? ''} are the same file; discern writes them separately.`,
+      });
       continue;
     }
     // Two instruction files that are one (CLAUDE.md a link to AGENTS.md): the region is the same text, wanted
     // when either is wanted.
     seen.names.push(intent.path);
     const merged = seen.intent.present ? seen.intent : intent;
-    seen.intent = { ...merged, agents: [...new Set([...seen.intent.agents, ...intent.agents])], label: `${merged.label}, also reached as ${seen.names.filter((n) => n !== real).join(', ')}` };
+    seen.intent = {
+      ...merged,
+      agents: [...new Set([...seen.intent.agents, ...intent.agents])],
+      label: `${merged.label}, also reached as ${seen.names.filter((n) => n !== real).join(', ')}`,
+    };
   }
   for (const real of order) {
     const entry = byReal.get(real);
@@ -407,7 +524,12 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
     const { intent, names, text, mode } = entry;
     const edit = intent.edit(text);
     if (!edit.ok) {
-      problem(intent, { path: real, slug: 'invalid_settings_file', where: edit.where, message: `${real}: ${edit.reason}.` });
+      problem(intent, {
+        path: real,
+        slug: 'invalid_settings_file',
+        where: edit.where,
+        message: `${real}: ${edit.reason}.`,
+      });
       continue;
     }
     if (edit.skipped) {

@@ -45,7 +45,10 @@ export function skillsDir(setting: string | undefined): string {
   return (setting ?? DEFAULT_SKILLS_DIR).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 }
 
-export async function skillCatalogue(root: string, settings: { dir?: string; exclude?: readonly string[] } | undefined): Promise<SkillCatalogue> {
+export async function skillCatalogue(
+  root: string,
+  settings: { dir?: string; exclude?: readonly string[] } | undefined,
+): Promise<SkillCatalogue> {
   const dir = skillsDir(settings?.dir);
   const exclude = new Set(settings?.exclude ?? []);
   const problems: SkillProblem[] = [];
@@ -54,13 +57,19 @@ export async function skillCatalogue(root: string, settings: { dir?: string; exc
   let names: string[] = [];
   // The folder's path is checked like a file's: it must not lead outside the project. A missing one holds no skills.
   const folder = await readProjectFile(root, dir);
-  if (folder.ok && folder.file.text !== null) problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} is a file, not a folder` });
-  else if (!folder.ok && folder.reason !== FOLDER) problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} ${folder.reason}` });
+  if (folder.ok && folder.file.text !== null)
+    problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} is a file, not a folder` });
+  else if (!folder.ok && folder.reason !== FOLDER)
+    problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} ${folder.reason}` });
   else if (!folder.ok) {
     try {
       names = (await readdir(join(root, dir))).filter((n) => !n.startsWith('.')).sort();
     } catch (error) {
-      problems.push({ path: dir, where: '[skills] dir', message: `[skills] dir ${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      problems.push({
+        path: dir,
+        where: '[skills] dir',
+        message: `[skills] dir ${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      });
     }
   }
   for (const name of names) {
@@ -69,7 +78,11 @@ export async function skillCatalogue(root: string, settings: { dir?: string; exc
     if (!info?.isDirectory()) continue;
     const file = await readProjectFile(root, `${rel}/${SKILL_FILE}`);
     if (!file.ok) {
-      problems.push({ path: `${rel}/${SKILL_FILE}`, where: 'the file', message: `${rel}/${SKILL_FILE} ${file.reason}` });
+      problems.push({
+        path: `${rel}/${SKILL_FILE}`,
+        where: 'the file',
+        message: `${rel}/${SKILL_FILE} ${file.reason}`,
+      });
       continue;
     }
     if (file.file.text === null) {
@@ -78,14 +91,31 @@ export async function skillCatalogue(root: string, settings: { dir?: string; exc
     }
     const read = readSkill(name, file.file.text);
     if (!read.ok) {
-      problems.push({ path: `${rel}/${SKILL_FILE}`, where: read.where, message: `${rel}/${SKILL_FILE}: ${read.reason}` });
+      problems.push({
+        path: `${rel}/${SKILL_FILE}`,
+        where: read.where,
+        message: `${rel}/${SKILL_FILE}: ${read.reason}`,
+      });
       continue;
     }
-    authored.push({ name, description: read.description, source: 'authored', path: `${rel}/${SKILL_FILE}`, content: file.file.text, excluded: exclude.has(name) });
+    authored.push({
+      name,
+      description: read.description,
+      source: 'authored',
+      path: `${rel}/${SKILL_FILE}`,
+      content: file.file.text,
+      excluded: exclude.has(name),
+    });
   }
   const authoredNames = new Set(authored.map((s) => s.name));
   const skills: Skill[] = [
-    ...BUILTIN_SKILLS.filter((s) => !authoredNames.has(s.name)).map((s) => ({ name: s.name, description: s.description, source: 'builtin' as const, content: s.content, excluded: exclude.has(s.name) })),
+    ...BUILTIN_SKILLS.filter((s) => !authoredNames.has(s.name)).map((s) => ({
+      name: s.name,
+      description: s.description,
+      source: 'builtin' as const,
+      content: s.content,
+      excluded: exclude.has(s.name),
+    })),
     ...authored.map((s) => (BUILTIN_SKILLS.some((b) => b.name === s.name) ? { ...s, replaces_builtin: true } : s)),
   ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { dir, skills, problems, ignored };
@@ -96,16 +126,35 @@ type SkillRead = { ok: true; description: string } | { ok: false; where: string;
 /** A project's SKILL.md: front matter first, `name` equal to its folder, and a `description`. */
 export function readSkill(folder: string, text: string): SkillRead {
   const split = splitFrontMatter(text);
-  if (split.frontMatter === null) return { ok: false, where: 'line 1', reason: 'it must start with front matter between --- lines, with name and description' };
+  if (split.frontMatter === null)
+    return {
+      ok: false,
+      where: 'line 1',
+      reason: 'it must start with front matter between --- lines, with name and description',
+    };
   const read = readFrontMatter(split.frontMatter);
-  if (!read.ok) return { ok: false, where: `line ${read.line + 1}`, reason: `its front matter cannot be read: ${read.reason}` };
+  if (!read.ok)
+    return { ok: false, where: `line ${read.line + 1}`, reason: `its front matter cannot be read: ${read.reason}` };
   const name = read.data['name'];
   const description = read.data['description'];
-  if (typeof name !== 'string' || name === '') return { ok: false, where: 'the front matter', reason: 'the front matter has no name' };
-  if (name !== folder) return { ok: false, where: 'the front matter', reason: `its name "${name}" differs from its folder "${folder}"` };
-  if (!SKILL_NAME.test(name) || name.length > 64) return { ok: false, where: 'the front matter', reason: `its name "${name}" must be lowercase letters, digits and single hyphens, at most 64 characters` };
-  if (typeof description !== 'string' || description.trim() === '') return { ok: false, where: 'the front matter', reason: 'the front matter has no description' };
-  if (description.length > 1024) return { ok: false, where: 'the front matter', reason: `its description has ${description.length} characters; at most 1024` };
+  if (typeof name !== 'string' || name === '')
+    return { ok: false, where: 'the front matter', reason: 'the front matter has no name' };
+  if (name !== folder)
+    return { ok: false, where: 'the front matter', reason: `its name "${name}" differs from its folder "${folder}"` };
+  if (!SKILL_NAME.test(name) || name.length > 64)
+    return {
+      ok: false,
+      where: 'the front matter',
+      reason: `its name "${name}" must be lowercase letters, digits and single hyphens, at most 64 characters`,
+    };
+  if (typeof description !== 'string' || description.trim() === '')
+    return { ok: false, where: 'the front matter', reason: 'the front matter has no description' };
+  if (description.length > 1024)
+    return {
+      ok: false,
+      where: 'the front matter',
+      reason: `its description has ${description.length} characters; at most 1024`,
+    };
   return { ok: true, description: description.trim() };
 }
 
@@ -113,7 +162,10 @@ const MARKER = /^<!-- discern:materialised\b/;
 
 /** The copy refresh writes: the skill's own text with the marker line after its front matter. */
 export function materialisedText(skill: Skill): string {
-  const from = skill.source === 'builtin' ? `discern's built-in skill ${skill.name} (\`discern skills eject ${skill.name}\` makes a copy to edit)` : skill.path ?? skill.name;
+  const from =
+    skill.source === 'builtin'
+      ? `discern's built-in skill ${skill.name} (\`discern skills eject ${skill.name}\` makes a copy to edit)`
+      : (skill.path ?? skill.name);
   const marker = `<!-- discern:materialised from ${from}; written by discern refresh, edit the source instead -->`;
   const match = /^(\uFEFF?---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*)(\r?\n|$)/.exec(skill.content);
   const eol = skill.content.includes('\r\n') ? '\r\n' : '\n';

@@ -9,7 +9,10 @@ import type { CompiledScope, PatternProblem, ScopeDefinition } from './types.js'
  * one errs towards code, but a non-neutral one stays quiet for paths it should claim — less work reported,
  * not more. So this is no fallback to classify with: impact refuses a configuration with any problem.
  */
-export function compileScopes(scopes: readonly ScopeDefinition[]): { scopes: CompiledScope[]; problems: PatternProblem[] } {
+export function compileScopes(scopes: readonly ScopeDefinition[]): {
+  scopes: CompiledScope[];
+  problems: PatternProblem[];
+} {
   const compiled: CompiledScope[] = [];
   const problems: PatternProblem[] = [];
   for (const scope of scopes) {

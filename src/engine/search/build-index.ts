@@ -45,7 +45,11 @@ function indexDocument(doc: SearchDocument): IndexedDocument {
   const aliases = doc.aliases.map(collapseWhitespace).filter((alias) => alias !== '');
   const located = doc.headings
     .filter((heading) => heading.depth >= 2)
-    .map((heading) => ({ depth: heading.depth, text: collapseWhitespace(heading.text), ...(heading.offset !== undefined ? { offset: heading.offset } : {}) }))
+    .map((heading) => ({
+      depth: heading.depth,
+      text: collapseWhitespace(heading.text),
+      ...(heading.offset !== undefined ? { offset: heading.offset } : {}),
+    }))
     .filter((heading) => heading.text !== '');
   const headings = located.map(({ depth, text }) => ({ depth, text }));
   // Collapsed so technical phrases match across the line breaks of a code block.

@@ -6,8 +6,31 @@ const TOKEN_PATTERN = /[\p{L}\p{N}]+/gu;
 
 /** Dropped from queries because they carry no topic; documents keep them so phrases still line up. */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'the', 'to', 'with', 'of', 'in', 'on', 'for', 'is', 'are', 'be', 'how', 'do', 'i',
-  'my', 'what', 'or', 'at', 'by', 'from', 'it', 'this', 'that',
+  'a',
+  'an',
+  'and',
+  'the',
+  'to',
+  'with',
+  'of',
+  'in',
+  'on',
+  'for',
+  'is',
+  'are',
+  'be',
+  'how',
+  'do',
+  'i',
+  'my',
+  'what',
+  'or',
+  'at',
+  'by',
+  'from',
+  'it',
+  'this',
+  'that',
 ]);
 
 export interface TokenSpan {
@@ -23,11 +46,7 @@ const APOSTROPHES = new Set(["'", '\u2019']);
 const LETTER = /\p{L}/u;
 
 function isContractionTail(text: string, start: number, token: string): boolean {
-  return (
-    CONTRACTION_TAIL.test(token) &&
-    APOSTROPHES.has(text.charAt(start - 1)) &&
-    LETTER.test(text.charAt(start - 2))
-  );
+  return CONTRACTION_TAIL.test(token) && APOSTROPHES.has(text.charAt(start - 1)) && LETTER.test(text.charAt(start - 2));
 }
 
 /** Tokens with their offsets in the original text, so snippets can be cut around a hit. */
@@ -96,7 +115,8 @@ export function atTokenStart(text: string, offset: number): boolean {
   const before = text.codePointAt(offset - 1);
   const pair = offset >= 2 ? text.codePointAt(offset - 2) : undefined;
   // A low surrogate: the character before is the astral code point that starts at offset - 2.
-  const code = before !== undefined && before >= 0xdc00 && before <= 0xdfff && pair !== undefined && pair > 0xffff ? pair : before;
+  const code =
+    before !== undefined && before >= 0xdc00 && before <= 0xdfff && pair !== undefined && pair > 0xffff ? pair : before;
   return code === undefined || !WORD_CHAR.test(String.fromCodePoint(code));
 }
 
@@ -110,7 +130,8 @@ export function candidateStarts(lower: string, forms: ReadonlySet<string>): numb
   const starts = new Set<number>();
   for (const key of keys) {
     if (key.length === 0) continue;
-    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) if (atTokenStart(lower, at)) starts.add(at);
+    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1))
+      if (atTokenStart(lower, at)) starts.add(at);
   }
   return [...starts].sort((a, b) => a - b);
 }

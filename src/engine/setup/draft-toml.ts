@@ -13,11 +13,19 @@ export function draftConfig(facts: RepositoryFacts): string {
 }
 
 export function renderDraft(proposal: SetupProposal): string {
-  const lines: string[] = [SCHEMA_LINE, '# Proposed by `discern setup begin` from this repository’s own files. Every choice says why.', ''];
+  const lines: string[] = [
+    SCHEMA_LINE,
+    '# Proposed by `discern setup begin` from this repository’s own files. Every choice says why.',
+    '',
+  ];
   lines.push('[meta]', 'schema_version = 1', `setup_version = ${str(VERSION)}`, '');
   lines.push('[project]', `name = ${str(proposal.project.name)}`);
   if (proposal.project.slug !== undefined) lines.push(`slug = ${str(proposal.project.slug)}`);
-  lines.push(`# The coding agents discern is wired into: ${proposal.project.agents_why}.`, `agents = ${array(proposal.project.agents)}`, '');
+  lines.push(
+    `# The coding agents discern is wired into: ${proposal.project.agents_why}.`,
+    `agents = ${array(proposal.project.agents)}`,
+    '',
+  );
   lines.push('[repository]', `# ${proposal.trunk.why}.`, `trunk = ${str(proposal.trunk.name)}`);
   if (proposal.branch_prefix !== undefined) lines.push(`branch_prefix = ${str(proposal.branch_prefix)}`);
   if (proposal.ensure.length > 0) {
@@ -29,7 +37,11 @@ export function renderDraft(proposal: SetupProposal): string {
   const known = proposal.jobs.filter((j) => KNOWN_JOB_STAGES[j.name] !== undefined);
   const custom = proposal.jobs.filter((j) => KNOWN_JOB_STAGES[j.name] === undefined);
   lines.push('[jobs]');
-  if (proposal.jobs.length === 0) lines.push('# No test, lint or build command was found: add the commands this project is checked with, e.g.', '# test = "make test"');
+  if (proposal.jobs.length === 0)
+    lines.push(
+      '# No test, lint or build command was found: add the commands this project is checked with, e.g.',
+      '# test = "make test"',
+    );
   for (const job of known) lines.push(`# ${job.why}.`, `${job.name} = ${jobValue(job)}`);
   for (const job of custom) {
     lines.push('', `# ${job.why}.`, `[jobs.${job.name}]`, `stage = ${str(job.stage)}`, `run = ${commands(job.run)}`);

@@ -19,26 +19,37 @@ const NODE_TOOL_FILES: readonly [RegExp, string][] = [
   [/^tsconfig\.json$/, 'typescript'],
 ];
 
-export async function nodeFacts(root: string, names: readonly string[]): Promise<{ facts: NodeFacts; name?: string } | undefined> {
+export async function nodeFacts(
+  root: string,
+  names: readonly string[],
+): Promise<{ facts: NodeFacts; name?: string } | undefined> {
   const manifest = await readJson(root, 'package.json');
   if (manifest === undefined) return undefined;
   const lock = LOCKFILES.find(([file]) => names.includes(file));
-  const declared = typeof manifest['packageManager'] === 'string' ? manifest['packageManager'].split('@')[0] : undefined;
+  const declared =
+    typeof manifest['packageManager'] === 'string' ? manifest['packageManager'].split('@')[0] : undefined;
   const manager = lock?.[1] ?? (declared === 'pnpm' || declared === 'yarn' || declared === 'bun' ? declared : 'npm');
   const scripts: Record<string, string> = {};
-  for (const [key, value] of Object.entries(record(manifest['scripts']))) if (typeof value === 'string') scripts[key] = value;
+  for (const [key, value] of Object.entries(record(manifest['scripts'])))
+    if (typeof value === 'string') scripts[key] = value;
   const deps = { ...record(manifest['dependencies']), ...record(manifest['devDependencies']) };
   const tools = new Set<string>();
   for (const tool of NODE_TOOLS) if (tool in deps) tools.add(tool === '@biomejs/biome' ? 'biome' : tool);
   for (const file of names) for (const [pattern, tool] of NODE_TOOL_FILES) if (pattern.test(file)) tools.add(tool);
   const facts: NodeFacts = { package_manager: manager, scripts, tools: [...tools].sort() };
   if (lock) facts.lockfile = lock[0];
-  return { facts, ...(typeof manifest['name'] === 'string' && manifest['name'] !== '' ? { name: manifest['name'] } : {}) };
+  return {
+    facts,
+    ...(typeof manifest['name'] === 'string' && manifest['name'] !== '' ? { name: manifest['name'] } : {}),
+  };
 }
 
 const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'requirements.txt', 'requirements-dev.txt'];
 
-export async function pythonFacts(root: string, names: readonly string[]): Promise<{ facts: PythonFacts; name?: string } | undefined> {
+export async function pythonFacts(
+  root: string,
+  names: readonly string[],
+): Promise<{ facts: PythonFacts; name?: string } | undefined> {
   const markers = PY_MARKERS.filter((m) => names.includes(m));
   if (markers.length === 0) return undefined;
   const pyproject = markers.includes('pyproject.toml') ? await readToml(root, 'pyproject.toml') : undefined;
@@ -49,9 +60,17 @@ export async function pythonFacts(root: string, names: readonly string[]): Promi
   if (names.includes('pytest.ini') || names.includes('conftest.py') || names.includes('tests')) tools.add('pytest');
   if (names.includes('ruff.toml') || names.includes('.ruff.toml')) tools.add('ruff');
   if (names.includes('mypy.ini')) tools.add('mypy');
-  const requirements = [(await readText(root, 'requirements.txt')) ?? '', (await readText(root, 'requirements-dev.txt')) ?? ''].join('\n');
-  const projectDeps = JSON.stringify([record(pyproject?.['project'])['dependencies'], record(pyproject?.['project'])['optional-dependencies'], pyproject?.['dependency-groups']]);
-  for (const tool of ['pytest', 'ruff', 'black', 'mypy']) if (new RegExp(`(^|[\\s"'])${tool}\\b`, 'm').test(`${requirements}\n${projectDeps}`)) tools.add(tool);
+  const requirements = [
+    (await readText(root, 'requirements.txt')) ?? '',
+    (await readText(root, 'requirements-dev.txt')) ?? '',
+  ].join('\n');
+  const projectDeps = JSON.stringify([
+    record(pyproject?.['project'])['dependencies'],
+    record(pyproject?.['project'])['optional-dependencies'],
+    pyproject?.['dependency-groups'],
+  ]);
+  for (const tool of ['pytest', 'ruff', 'black', 'mypy'])
+    if (new RegExp(`(^|[\\s"'])${tool}\\b`, 'm').test(`${requirements}\n${projectDeps}`)) tools.add(tool);
   const toxEnvs: string[] = [];
   if (markers.includes('tox.ini')) {
     tools.add('tox');
@@ -67,7 +86,10 @@ export async function pythonFacts(root: string, names: readonly string[]): Promi
   return { facts, ...(typeof name === 'string' && name !== '' ? { name } : {}) };
 }
 
-export async function rustFacts(root: string, names: readonly string[]): Promise<{ package?: string; workspace: boolean } | undefined> {
+export async function rustFacts(
+  root: string,
+  names: readonly string[],
+): Promise<{ package?: string; workspace: boolean } | undefined> {
   if (!names.includes('Cargo.toml')) return undefined;
   const cargo = (await readToml(root, 'Cargo.toml')) ?? {};
   const name = record(cargo['package'])['name'];
@@ -86,7 +108,9 @@ export async function makeTargets(root: string, names: readonly string[]): Promi
   if (file === undefined) return [];
   const text = (await readText(root, file)) ?? '';
   const targets: string[] = [];
-  for (const match of text.matchAll(/^([A-Za-z0-9][A-Za-z0-9_./-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_./-]*)*)[ \t]*::?(?!=)/gm)) {
+  for (const match of text.matchAll(
+    /^([A-Za-z0-9][A-Za-z0-9_./-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9_./-]*)*)[ \t]*::?(?!=)/gm,
+  )) {
     for (const target of (match[1] ?? '').split(/[ \t]+/)) if (!targets.includes(target)) targets.push(target);
   }
   return targets;
@@ -94,6 +118,7 @@ export async function makeTargets(root: string, names: readonly string[]): Promi
 
 export async function docsDirs(root: string, names: readonly string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const dir of ['docs', 'doc']) if (names.includes(dir) && (await listNames(root, dir)).length > 0) found.push(dir);
+  for (const dir of ['docs', 'doc'])
+    if (names.includes(dir) && (await listNames(root, dir)).length > 0) found.push(dir);
   return found;
 }

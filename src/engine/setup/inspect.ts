@@ -47,7 +47,11 @@ export async function inspectRepository(root: string, options: InspectOptions): 
 }
 
 async function currentBranch(root: string, options: InspectOptions): Promise<string | undefined> {
-  const result = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: root, env: options.env, ...(options.signal ? { signal: options.signal } : {}) }).catch(() => undefined);
+  const result = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], {
+    cwd: root,
+    env: options.env,
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).catch(() => undefined);
   const name = result?.code === 0 ? result.stdout.trim() : '';
   return name === '' ? undefined : name;
 }

@@ -12,7 +12,19 @@ export interface RefreshRequest {
 }
 
 export async function refreshAfterSetup(request: RefreshRequest): Promise<DiscernInstructionRefresh> {
-  const resolution = await resolveProject({ path: request.root, pathFrom: 'argument', env: request.env, signal: request.signal });
-  if (!resolution.ok) return { status: 'partial', compiled: [], failures: [`discern.toml: ${resolution.refusal.message}`], effects_preserved: true, recovery: { command: 'discern refresh', safe_to_retry: true } };
+  const resolution = await resolveProject({
+    path: request.root,
+    pathFrom: 'argument',
+    env: request.env,
+    signal: request.signal,
+  });
+  if (!resolution.ok)
+    return {
+      status: 'partial',
+      compiled: [],
+      failures: [`discern.toml: ${resolution.refusal.message}`],
+      effects_preserved: true,
+      recovery: { command: 'discern refresh', safe_to_retry: true },
+    };
   return instructionRefresh(resolution.project, request.env);
 }

@@ -14,24 +14,51 @@ export type Machinery =
   | { ok: false; kind: 'write_denied'; path: string; message: string }
   | { ok: false; kind: 'refresh' | 'commit'; message: string; written: string[] };
 
-export async function commitMachinery(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<Machinery> {
+export async function commitMachinery(
+  project: Project,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Machinery> {
   const plan = await planRefresh(project, { env });
-  if (plan.errors.length > 0) return { ok: false, kind: 'refresh', written: [], message: plan.errors.map((e) => `${e.path}: ${e.message}`).join('; ') };
+  if (plan.errors.length > 0)
+    return {
+      ok: false,
+      kind: 'refresh',
+      written: [],
+      message: plan.errors.map((e) => `${e.path}: ${e.message}`).join('; '),
+    };
   if (plan.targets.length === 0) return { ok: true, written: [] };
   const applied = await applyRefresh(plan, { env });
-  if (!applied.ok && applied.reason === 'write_denied') return { ok: false, kind: 'write_denied', path: applied.path, message: applied.message };
-  if (!applied.ok) return { ok: false, kind: 'refresh', written: applied.written.map((t) => t.path), message: `${applied.failed.path}: ${applied.message}` };
+  if (!applied.ok && applied.reason === 'write_denied')
+    return { ok: false, kind: 'write_denied', path: applied.path, message: applied.message };
+  if (!applied.ok)
+    return {
+      ok: false,
+      kind: 'refresh',
+      written: applied.written.map((t) => t.path),
+      message: `${applied.failed.path}: ${applied.message}`,
+    };
   const run = { cwd: project.root, env };
   // A file the ignore rules cover (a .vscode/ folder people often ignore) stays written on disk, uncommitted.
-  const ignored = await ignoredPaths(applied.written.map((t) => t.path), run);
+  const ignored = await ignoredPaths(
+    applied.written.map((t) => t.path),
+    run,
+  );
   const written = applied.written.map((t) => t.path).filter((p) => !ignored.has(p));
   if (written.length === 0) return { ok: true, written, ignored: [...ignored] };
   const added = await gitWithoutHooks(['add', '-A', '--', ...written], run);
-  const committed = added.code === 0 ? await gitWithoutHooks(['commit', '-q', '--no-verify', '-m', MACHINERY_MESSAGE], run, await identityOptions(run)) : added;
+  const committed =
+    added.code === 0
+      ? await gitWithoutHooks(['commit', '-q', '--no-verify', '-m', MACHINERY_MESSAGE], run, await identityOptions(run))
+      : added;
   if (committed.code !== 0) {
     // Nothing half-staged is left behind: the files stay written, the index as it was.
     await gitWithoutHooks(['reset', '-q', '--', ...written], run);
-    return { ok: false, kind: 'commit', written, message: (committed.stderr || committed.stdout).trim() || `git exited ${committed.code}` };
+    return {
+      ok: false,
+      kind: 'commit',
+      written,
+      message: (committed.stderr || committed.stdout).trim() || `git exited ${committed.code}`,
+    };
   }
   const head = await gitWithoutHooks(['rev-parse', 'HEAD'], run);
   return { ok: true, written, ignored: [...ignored], ...(head.code === 0 ? { commit: head.stdout.trim() } : {}) };

@@ -43,16 +43,41 @@ export interface SetupProposal {
 export function proposalFromFacts(facts: RepositoryFacts): SetupProposal {
   const slug = slugFrom(facts.name);
   return {
-    project: { name: facts.name, ...(slug !== undefined ? { slug } : {}), agents: [...DEFAULT_AGENTS], agents_why: 'the two discern wires by default; add gemini, cursor or copilot if they work here too' },
-    trunk: { name: facts.branch ?? 'main', why: facts.branch ? 'the branch checked out when setup began; work lands here' : 'no branch was checked out: the default' },
+    project: {
+      name: facts.name,
+      ...(slug !== undefined ? { slug } : {}),
+      agents: [...DEFAULT_AGENTS],
+      agents_why: 'the two discern wires by default; add gemini, cursor or copilot if they work here too',
+    },
+    trunk: {
+      name: facts.branch ?? 'main',
+      why: facts.branch
+        ? 'the branch checked out when setup began; work lands here'
+        : 'no branch was checked out: the default',
+    },
     ensure: facts.ensure.map((e) => ({ run: e.run, why: e.why })),
-    jobs: facts.jobs.map((j) => ({ name: j.name, stage: KNOWN_JOB_STAGES[j.name] ?? 'check', run: [...j.run], why: j.why })),
-    scopes: facts.docs_dirs.map((dir) => ({ name: dir, paths: [`${dir}/**`], neutral: true, gate: [], why: `only documentation lives under ${dir}/: a change there alone needs no gate run` })),
+    jobs: facts.jobs.map((j) => ({
+      name: j.name,
+      stage: KNOWN_JOB_STAGES[j.name] ?? 'check',
+      run: [...j.run],
+      why: j.why,
+    })),
+    scopes: facts.docs_dirs.map((dir) => ({
+      name: dir,
+      paths: [`${dir}/**`],
+      neutral: true,
+      gate: [],
+      why: `only documentation lives under ${dir}/: a change there alone needs no gate run`,
+    })),
   };
 }
 
 /** The recipe's sections over the proposal: project and trunk keys one by one, ensure, jobs and scopes whole. */
-export function applyRecipe(proposal: SetupProposal, recipe: DiscernSetupConfig, file: string): { proposal: SetupProposal; applied: string[] } {
+export function applyRecipe(
+  proposal: SetupProposal,
+  recipe: DiscernSetupConfig,
+  file: string,
+): { proposal: SetupProposal; applied: string[] } {
   const applied: string[] = [];
   const why = `set by the setup recipe ${basename(file)}`;
   const next: SetupProposal = structuredClone(proposal);
@@ -84,13 +109,22 @@ export function applyRecipe(proposal: SetupProposal, recipe: DiscernSetupConfig,
     applied.push('repository.branch_prefix');
   }
   if (repository?.ensure !== undefined) {
-    next.ensure = commandList(repository.ensure).map((run) => ({ run, why: kept(proposal.ensure.find((e) => e.run === run)?.why, why) }));
+    next.ensure = commandList(repository.ensure).map((run) => ({
+      run,
+      why: kept(proposal.ensure.find((e) => e.run === run)?.why, why),
+    }));
     applied.push('repository.ensure');
   }
   if (recipe.jobs !== undefined) {
     next.jobs = configuredJobs({ jobs: recipe.jobs }).map((job) => {
       const proposed = proposal.jobs.find((p) => p.name === job.name && same(p.run, job.commands));
-      return { name: job.name, stage: job.stage, run: job.commands, ...(job.timeout !== undefined ? { timeout: job.timeout } : {}), why: kept(proposed?.why, why) };
+      return {
+        name: job.name,
+        stage: job.stage,
+        run: job.commands,
+        ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
+        why: kept(proposed?.why, why),
+      };
     });
     applied.push('jobs');
   }
@@ -105,7 +139,11 @@ export function applyRecipe(proposal: SetupProposal, recipe: DiscernSetupConfig,
  * What the working discern.toml says, in the proposal's shape: a choice that is still what setup proposed keeps
  * its evidence; one the owner changed or added says so.
  */
-export function proposalFromConfig(config: DiscernConfig, proposed: SetupProposal, context: { root: string; trunk: string }): SetupProposal {
+export function proposalFromConfig(
+  config: DiscernConfig,
+  proposed: SetupProposal,
+  context: { root: string; trunk: string },
+): SetupProposal {
   const changed = 'changed on the setup branch';
   const added = 'added on the setup branch';
   const agents = config.project?.agents;
@@ -115,15 +153,34 @@ export function proposalFromConfig(config: DiscernConfig, proposed: SetupProposa
       name: config.project?.name ?? basename(context.root),
       ...(slug !== undefined ? { slug } : {}),
       agents: agents ? [...agents] : [...DEFAULT_AGENTS],
-      agents_why: agents && same(agents, proposed.project.agents) ? proposed.project.agents_why : agents ? changed : 'none named: the default agents',
+      agents_why:
+        agents && same(agents, proposed.project.agents)
+          ? proposed.project.agents_why
+          : agents
+            ? changed
+            : 'none named: the default agents',
     },
     trunk: { name: context.trunk, why: context.trunk === proposed.trunk.name ? proposed.trunk.why : changed },
     ...(config.repository?.branch_prefix !== undefined ? { branch_prefix: config.repository.branch_prefix } : {}),
-    ensure: commandList(config.repository?.ensure).map((run) => ({ run, why: proposed.ensure.find((e) => e.run === run)?.why ?? added })),
+    ensure: commandList(config.repository?.ensure).map((run) => ({
+      run,
+      why: proposed.ensure.find((e) => e.run === run)?.why ?? added,
+    })),
     jobs: configuredJobs(config).map((job) => {
       const before = proposed.jobs.find((p) => p.name === job.name);
-      const why = before === undefined ? added : same(before.run, job.commands) ? before.why : `${changed}; setup proposed \`${before.run.join(' && ')}\``;
-      return { name: job.name, stage: job.stage, run: job.commands, ...(job.timeout !== undefined ? { timeout: job.timeout } : {}), why };
+      const why =
+        before === undefined
+          ? added
+          : same(before.run, job.commands)
+            ? before.why
+            : `${changed}; setup proposed \`${before.run.join(' && ')}\``;
+      return {
+        name: job.name,
+        stage: job.stage,
+        run: job.commands,
+        ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
+        why,
+      };
     }),
     scopes: scopesOf(config.scopes ?? {}, (name, paths) => {
       const before = proposed.scopes.find((s) => s.name === name);
@@ -132,11 +189,23 @@ export function proposalFromConfig(config: DiscernConfig, proposed: SetupProposa
   };
 }
 
-function scopesOf(scopes: NonNullable<DiscernConfig['scopes']>, why: (name: string, paths: string[]) => string): ProposedScope[] {
+function scopesOf(
+  scopes: NonNullable<DiscernConfig['scopes']>,
+  why: (name: string, paths: string[]) => string,
+): ProposedScope[] {
   return Object.entries(scopes).flatMap(([name, scope]) =>
     scope === undefined
       ? []
-      : [{ name, paths: [...scope.paths], neutral: scope.neutral === true, gate: commandList(scope.gate), ...(scope.timeout !== undefined ? { timeout: scope.timeout } : {}), why: why(name, scope.paths) }],
+      : [
+          {
+            name,
+            paths: [...scope.paths],
+            neutral: scope.neutral === true,
+            gate: commandList(scope.gate),
+            ...(scope.timeout !== undefined ? { timeout: scope.timeout } : {}),
+            why: why(name, scope.paths),
+          },
+        ],
   );
 }
 

@@ -47,7 +47,9 @@ export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: E
     const [first, ...others] = candidates.map((c) => c.run);
     if (first === undefined) continue;
     const ci = candidates.filter((c) => facts.ci_steps.some((s) => s.run.includes(c.run))).map((c) => c.run);
-    const why = candidates.map((c) => c.why).join('; ') + (ci.length > 0 ? `; CI runs ${ci.map((r) => `\`${r}\``).join(', ')} too` : '');
+    const why =
+      candidates.map((c) => c.why).join('; ') +
+      (ci.length > 0 ? `; CI runs ${ci.map((r) => `\`${r}\``).join(', ')} too` : '');
     jobs.push({ name: job, run: [first, ...others], why });
   }
   return { jobs, ensure: ensureCommands(facts) };
@@ -73,8 +75,16 @@ function exec(manager: NodeFacts['package_manager']): string {
 }
 
 function nodeScript(job: JobName, node: NodeFacts): Candidate | undefined {
-  const script = SCRIPT_NAMES[job].find((name) => node.scripts[name] !== undefined && !(name === 'test' && NPM_PLACEHOLDER_TEST.test(node.scripts[name] ?? '')));
-  return script ? { run: runScript(node.package_manager, script), why: `package.json has a \`${script}\` script (\`${node.scripts[script]}\`)` } : undefined;
+  const script = SCRIPT_NAMES[job].find(
+    (name) =>
+      node.scripts[name] !== undefined && !(name === 'test' && NPM_PLACEHOLDER_TEST.test(node.scripts[name] ?? '')),
+  );
+  return script
+    ? {
+        run: runScript(node.package_manager, script),
+        why: `package.json has a \`${script}\` script (\`${node.scripts[script]}\`)`,
+      }
+    : undefined;
 }
 
 function nodeTool(job: JobName, node: NodeFacts): Candidate | undefined {
@@ -84,7 +94,8 @@ function nodeTool(job: JobName, node: NodeFacts): Candidate | undefined {
   if (job === 'format' && has('biome')) return { run: `${x} biome format --write .`, why: 'the project uses Biome' };
   if (job === 'lint' && has('eslint')) return { run: `${x} eslint .`, why: 'the project uses ESLint' };
   if (job === 'lint' && has('biome')) return { run: `${x} biome lint .`, why: 'the project uses Biome' };
-  if (job === 'typecheck' && has('typescript')) return { run: `${x} tsc --noEmit`, why: 'the project has a tsconfig.json or depends on TypeScript' };
+  if (job === 'typecheck' && has('typescript'))
+    return { run: `${x} tsc --noEmit`, why: 'the project has a tsconfig.json or depends on TypeScript' };
   if (job === 'test' && has('vitest')) return { run: `${x} vitest run`, why: 'the project depends on Vitest' };
   if (job === 'test' && has('jest')) return { run: `${x} jest`, why: 'the project depends on Jest' };
   if (job === 'test' && has('mocha')) return { run: `${x} mocha`, why: 'the project depends on Mocha' };
@@ -99,7 +110,11 @@ function pythonTool(job: JobName, python: PythonFacts): Candidate | undefined {
   if (job === 'lint' && has('ruff')) return { run: `${prefix}ruff check .`, why: 'the project configures Ruff' };
   if (job === 'typecheck' && has('mypy')) return { run: `${prefix}mypy .`, why: 'the project configures mypy' };
   if (job === 'test' && has('pytest')) return { run: `${prefix}python -m pytest`, why: 'the project uses pytest' };
-  if (job === 'test' && has('tox')) return { run: 'tox', why: `tox.ini defines ${python.tox_envs.length > 0 ? python.tox_envs.join(', ') : 'its environments'}` };
+  if (job === 'test' && has('tox'))
+    return {
+      run: 'tox',
+      why: `tox.ini defines ${python.tox_envs.length > 0 ? python.tox_envs.join(', ') : 'its environments'}`,
+    };
   return undefined;
 }
 
@@ -121,13 +136,21 @@ function ensureCommands(facts: InspectedFacts): EnsureProposal[] {
   const node = facts.node;
   if (node) {
     const lock = node.lockfile ? ` (${node.lockfile})` : '';
-    const run = { npm: node.lockfile ? 'npm ci' : 'npm install', pnpm: 'pnpm install --frozen-lockfile', yarn: 'yarn install --immutable', bun: 'bun install --frozen-lockfile' }[node.package_manager];
+    const run = {
+      npm: node.lockfile ? 'npm ci' : 'npm install',
+      pnpm: 'pnpm install --frozen-lockfile',
+      yarn: 'yarn install --immutable',
+      bun: 'bun install --frozen-lockfile',
+    }[node.package_manager];
     ensure.push({ run, why: `installs the locked Node dependencies with ${node.package_manager}${lock}` });
   }
   const python = facts.python;
-  if (python?.installer === 'uv') ensure.push({ run: 'uv sync', why: 'installs the locked Python environment (uv.lock)' });
-  if (python?.installer === 'poetry') ensure.push({ run: 'poetry install', why: 'installs the locked Python environment (poetry.lock)' });
-  if (python?.installer === 'pip' && python.markers.includes('requirements.txt')) ensure.push({ run: 'python -m pip install -r requirements.txt', why: 'installs requirements.txt' });
+  if (python?.installer === 'uv')
+    ensure.push({ run: 'uv sync', why: 'installs the locked Python environment (uv.lock)' });
+  if (python?.installer === 'poetry')
+    ensure.push({ run: 'poetry install', why: 'installs the locked Python environment (poetry.lock)' });
+  if (python?.installer === 'pip' && python.markers.includes('requirements.txt'))
+    ensure.push({ run: 'python -m pip install -r requirements.txt', why: 'installs requirements.txt' });
   if (facts.rust) ensure.push({ run: 'cargo fetch', why: 'downloads the crates Cargo.lock names' });
   if (facts.go) ensure.push({ run: 'go mod download', why: 'downloads the modules go.sum names' });
   return ensure;

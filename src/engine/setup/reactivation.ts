@@ -24,7 +24,12 @@ const RECOVERY: Readonly<Partial<Record<Agent, string>>> = {
 };
 
 export function reactivation(agents: readonly Agent[]): Reactivation[] {
-  return agents.map((agent) => ({ agent, check: CHECKS[agent], recovery: RECOVERY[agent] ?? 'discern refresh', fallback: 'discern status --markdown' }));
+  return agents.map((agent) => ({
+    agent,
+    check: CHECKS[agent],
+    recovery: RECOVERY[agent] ?? 'discern refresh',
+    fallback: 'discern status --markdown',
+  }));
 }
 
 export function activationContext(root: string): string {

@@ -9,7 +9,8 @@ import { locateJsonKey } from '../config/locate-json.js';
 import { decodeToml } from '../config/toml.js';
 import { explain, mostSpecific, pointerKeys } from '../config/validate.js';
 
-export type RecipeLoad = { ok: true; recipe: DiscernSetupConfig } | { ok: false; message: string; where: string; line?: number };
+export type RecipeLoad =
+  { ok: true; recipe: DiscernSetupConfig } | { ok: false; message: string; where: string; line?: number };
 
 /** A recipe is a few dozen lines; the bound keeps `--config /dev/zero` (or a huge file) from hanging setup. */
 const MAX_RECIPE_BYTES = 256 * 1024;
@@ -18,11 +19,21 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
   let bytes: Buffer;
   try {
     const info = await stat(path);
-    if (!info.isFile()) return { ok: false, message: `The setup recipe ${path} is not a regular file.`, where: 'the file itself' };
-    if (info.size > MAX_RECIPE_BYTES) return { ok: false, message: `The setup recipe ${path} has ${info.size} bytes; a recipe is at most 256 KiB.`, where: 'the file itself' };
+    if (!info.isFile())
+      return { ok: false, message: `The setup recipe ${path} is not a regular file.`, where: 'the file itself' };
+    if (info.size > MAX_RECIPE_BYTES)
+      return {
+        ok: false,
+        message: `The setup recipe ${path} has ${info.size} bytes; a recipe is at most 256 KiB.`,
+        where: 'the file itself',
+      };
     bytes = await readFile(path);
   } catch (error) {
-    return { ok: false, message: `The setup recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, where: 'the file itself' };
+    return {
+      ok: false,
+      message: `The setup recipe ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      where: 'the file itself',
+    };
   }
   const toml = /\.toml$/i.test(path);
   let value: unknown;
@@ -31,7 +42,12 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
     const decoded = decodeToml(bytes, path);
     if (!decoded.ok) {
       const [issue] = decoded.problem.issues;
-      return { ok: false, message: `The setup recipe ${decoded.problem.message}`, where: decoded.problem.where, ...(issue?.line !== undefined ? { line: issue.line } : {}) };
+      return {
+        ok: false,
+        message: `The setup recipe ${decoded.problem.message}`,
+        where: decoded.problem.where,
+        ...(issue?.line !== undefined ? { line: issue.line } : {}),
+      };
     }
     value = decoded.value;
     text = decoded.text;
@@ -45,7 +61,12 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
       // V8 quotes the text's first characters (`"root:x:0:0"... is not valid JSON`): the line and column say where,
       // without echoing a file the caller may have named by mistake.
       const reason = (error as Error).message.replace(/, ".*?"(?:\.\.\.)? is not valid JSON$/s, '');
-      return { ok: false, message: `The setup recipe ${path} is not valid JSON (${reason}); name it *.toml if it is TOML.`, where, ...(at ? { line: at.line } : {}) };
+      return {
+        ok: false,
+        message: `The setup recipe ${path} is not valid JSON (${reason}); name it *.toml if it is TOML.`,
+        where,
+        ...(at ? { line: at.line } : {}),
+      };
     }
   }
   const { validateSetupConfig } = await import('../../../generated/validators/setup-config.js');
@@ -55,11 +76,20 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
   const chosen = unknown ?? mostSpecific(errors);
   const keys = chosen ? pointerKeys(chosen.instancePath) : [];
   if (unknown) keys.push(String((unknown.params as { additionalProperty: string }).additionalProperty));
-  const detail = unknown ? 'is not a key a setup recipe accepts' : chosen ? explain(chosen) : 'does not match the setup recipe schema';
+  const detail = unknown
+    ? 'is not a key a setup recipe accepts'
+    : chosen
+      ? explain(chosen)
+      : 'does not match the setup recipe schema';
   const at = (toml ? locateKey : locateJsonKey)(text, keys);
   const key = keys.length > 0 ? dotted(keys) : 'the recipe';
   const where = at ? `\`${key}\` (line ${at.line})` : `\`${key}\``;
-  return { ok: false, message: `The setup recipe ${path}: \`${key}\` ${detail}${at ? ` (line ${at.line}, column ${at.column})` : ''}; see schema/discern-setup-config.schema.json.`, where, ...(at ? { line: at.line } : {}) };
+  return {
+    ok: false,
+    message: `The setup recipe ${path}: \`${key}\` ${detail}${at ? ` (line ${at.line}, column ${at.column})` : ''}; see schema/discern-setup-config.schema.json.`,
+    where,
+    ...(at ? { line: at.line } : {}),
+  };
 }
 
 /** V8 names a JSON syntax error by position (Node 20) or by line and column (later versions). */

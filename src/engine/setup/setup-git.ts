@@ -19,8 +19,14 @@ export function gitWithoutHooks(args: readonly string[], run: Run, extra: readon
 
 /** `-c user.name=… -c user.email=…` for whichever part of an identity git cannot find; empty when it has one. */
 export async function identityOptions(run: Run): Promise<string[]> {
-  const [author, committer] = await Promise.all([git(['var', 'GIT_AUTHOR_IDENT'], run), git(['var', 'GIT_COMMITTER_IDENT'], run)]);
+  const [author, committer] = await Promise.all([
+    git(['var', 'GIT_AUTHOR_IDENT'], run),
+    git(['var', 'GIT_COMMITTER_IDENT'], run),
+  ]);
   if (author.code === 0 && committer.code === 0) return [];
   const [name, email] = await Promise.all([git(['config', 'user.name'], run), git(['config', 'user.email'], run)]);
-  return [...(name.stdout.trim() === '' ? ['-c', `user.name=${SETUP_IDENTITY.name}`] : []), ...(email.stdout.trim() === '' ? ['-c', `user.email=${SETUP_IDENTITY.email}`] : [])];
+  return [
+    ...(name.stdout.trim() === '' ? ['-c', `user.name=${SETUP_IDENTITY.name}`] : []),
+    ...(email.stdout.trim() === '' ? ['-c', `user.email=${SETUP_IDENTITY.email}`] : []),
+  ];
 }

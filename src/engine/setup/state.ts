@@ -44,7 +44,11 @@ export async function readSetupState(commonDir: string): Promise<SetupStateRead>
   const read = await readJsonFile<SetupState>(setupStatePath(commonDir));
   if (!read.ok) return read.reason === 'missing' ? { missing: true } : { unreadable: read.detail };
   const value = read.value;
-  if (value?.format !== FORMAT || typeof value.branch !== 'string' || !['begun', 'done', 'accepted'].includes(value.phase)) {
+  if (
+    value?.format !== FORMAT ||
+    typeof value.branch !== 'string' ||
+    !['begun', 'done', 'accepted'].includes(value.phase)
+  ) {
     return { unreadable: `${setupStatePath(commonDir)} is not a setup state this discern writes` };
   }
   return { state: value };
@@ -72,7 +76,10 @@ export function nextSetupCommand(state: SetupState, tip: string | undefined): st
 }
 
 /** The setup branch's tip, or undefined when the branch does not exist. */
-export async function setupBranchTip(state: SetupState, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<string | undefined> {
+export async function setupBranchTip(
+  state: SetupState,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<string | undefined> {
   const result = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${state.branch}^{commit}`], run);
   return result.code === 0 ? result.stdout.trim() : undefined;
 }
@@ -88,7 +95,10 @@ export interface UnfinishedSetup {
  * The setup in progress, if there is one: what the gate refuses with and status reports. A state file that
  * cannot be read gates nothing (setup's own verbs report it); its absence is the common case and costs one stat.
  */
-export async function unfinishedSetup(commonDir: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<UnfinishedSetup | undefined> {
+export async function unfinishedSetup(
+  commonDir: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<UnfinishedSetup | undefined> {
   if (!existsSync(setupStatePath(commonDir))) return undefined;
   const read = await readSetupState(commonDir);
   if (!('state' in read) || !unfinished(read.state)) return undefined;
@@ -100,6 +110,9 @@ export async function unfinishedSetup(commonDir: string, run: { cwd: string; env
 }
 
 /** Whether the trunk's tip commits a discern.toml. */
-export async function trunkHasConfig(trunk: string, run: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<boolean> {
+export async function trunkHasConfig(
+  trunk: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<boolean> {
   return (await git(['cat-file', '-e', `refs/heads/${trunk}:discern.toml`], run)).code === 0;
 }

@@ -44,7 +44,11 @@ export function isTempName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp');
 }
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = await writeTemp(path, data, options);
   try {
@@ -69,7 +73,11 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
 }
 
 /** Creates `path` with `data` only if nothing is there; false when it already exists. */
-export async function createFileExclusive(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<boolean> {
+export async function createFileExclusive(
+  path: string,
+  data: string | Uint8Array,
+  options: WriteOptions = {},
+): Promise<boolean> {
   await mkdir(dirname(path), { recursive: true });
   const temp = await writeTemp(path, data, options);
   try {
@@ -103,8 +111,7 @@ export function createFileExclusiveSync(path: string, data: string | Uint8Array,
 }
 
 export type JsonReadResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: 'missing' | 'unreadable' | 'malformed'; detail: string };
+  { ok: true; value: T } | { ok: false; reason: 'missing' | 'unreadable' | 'malformed'; detail: string };
 
 /**
  * Reads and parses one JSON file. The value is not validated: `T` is the caller's expectation, which it must
@@ -133,8 +140,13 @@ export function readJsonFileSync<T = unknown>(path: string): JsonReadResult<T> {
 function readFailure(path: string, error: unknown): { ok: false; reason: 'missing' | 'unreadable'; detail: string } {
   const code = errorCode(error);
   // ENOTDIR: a path component is a file, so the target cannot exist either.
-  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'missing', detail: `${path} does not exist` };
-  return { ok: false, reason: 'unreadable', detail: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return { ok: false, reason: 'missing', detail: `${path} does not exist` };
+  return {
+    ok: false,
+    reason: 'unreadable',
+    detail: `${path}: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }
 
 function parseJson<T>(path: string, text: string): JsonReadResult<T> {

@@ -32,8 +32,7 @@ import { randomBytesLazy } from './random.js';
 export type HandleKind = 'R1' | 'C1';
 
 export type HandleParse =
-  | { ok: true; handle: string }
-  | { ok: false; reason: 'malformed' | 'checksum' | 'kind'; message: string };
+  { ok: true; handle: string } | { ok: false; reason: 'malformed' | 'checksum' | 'kind'; message: string };
 
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -57,7 +56,9 @@ export function newHandle(kind: HandleKind): string {
 /** The handle for a given 8-symbol payload (canonical symbols only); used by newHandle and to build examples. */
 export function handleFromPayload(kind: HandleKind, payload: string): string {
   if (payload.length !== PAYLOAD_SYMBOLS || [...payload].some((c) => !CROCKFORD_ALPHABET.includes(c))) {
-    throw new RangeError(`a handle payload is ${PAYLOAD_SYMBOLS} Crockford Base32 symbols, got ${JSON.stringify(payload)}`);
+    throw new RangeError(
+      `a handle payload is ${PAYLOAD_SYMBOLS} Crockford Base32 symbols, got ${JSON.stringify(payload)}`,
+    );
   }
   const check = checkValue(kind + payload);
   const body = payload + symbol(Math.floor(check / 32)) + symbol(check % 32);

@@ -62,7 +62,17 @@ const GUARD_WAIT_MS = 250;
 const MAX_ATTEMPTS = 8;
 /** Lock files skip fsync: a lock means nothing after a reboot, when every holder is gone anyway. */
 const NO_FSYNC = { fsync: false } as const;
-const RESERVED = new Set(['token', 'pid', 'hostname', 'pid_ns', 'pid_start', 'thread', 'acquired_at', 'renewed_at', 'expires_at']);
+const RESERVED = new Set([
+  'token',
+  'pid',
+  'hostname',
+  'pid_ns',
+  'pid_start',
+  'thread',
+  'acquired_at',
+  'renewed_at',
+  'expires_at',
+]);
 
 /**
  * Tokens this thread currently holds (leases and guards). A claim naming our own pid and thread with a token
@@ -70,7 +80,8 @@ const RESERVED = new Set(['token', 'pid', 'hostname', 'pid_ns', 'pid_start', 'th
  * The set lives on globalThis (one per thread) so that two bundled copies of this module in one process still
  * agree on what the process holds; otherwise each copy would judge the other's claims stale.
  */
-const ownTokens: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('discern.lease-lock.own-tokens')] ??= new Set<string>()) as Set<string>;
+const ownTokens: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('discern.lease-lock.own-tokens')] ??=
+  new Set<string>()) as Set<string>;
 
 export class Lease {
   private current: HolderInfo;
@@ -230,7 +241,11 @@ function withGuard<T>(path: string, identity: string, depth: number, action: () 
   for (;;) {
     const token = newToken();
     ownTokens.add(token);
-    const got = claim(guardPath, () => ({ ...claimBase(token, Date.now(), GUARD_LEASE_MS), guards: identity }), depth + 1);
+    const got = claim(
+      guardPath,
+      () => ({ ...claimBase(token, Date.now(), GUARD_LEASE_MS), guards: identity }),
+      depth + 1,
+    );
     if ('acquired' in got) {
       try {
         return { value: action() };
@@ -319,7 +334,8 @@ function parseClaim(text: string): HolderInfo | undefined {
   const token = v['token'];
   // The token names a guard file: only plain hex is acceptable there.
   if (typeof token !== 'string' || !/^[0-9a-f]{8,64}$/.test(token)) return undefined;
-  if (typeof v['pid'] !== 'number' || typeof v['hostname'] !== 'string' || typeof v['expires_at'] !== 'string') return undefined;
+  if (typeof v['pid'] !== 'number' || typeof v['hostname'] !== 'string' || typeof v['expires_at'] !== 'string')
+    return undefined;
   return v as HolderInfo;
 }
 

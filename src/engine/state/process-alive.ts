@@ -14,7 +14,8 @@ export function processState(pid: number): ProcessState {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+    const code =
+      typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
     if (code === 'ESRCH') return 'gone';
     // The process exists but belongs to someone else: it is running, we just may not signal it.
     if (code === 'EPERM') return 'running';
@@ -75,7 +76,11 @@ export function localIdentity(): LocalIdentity {
   if (cachedIdentity === undefined) {
     const ns = pidNamespace();
     const start = processStartTime(process.pid);
-    cachedIdentity = { hostname: hostname(), ...(ns !== undefined ? { pid_ns: ns } : {}), ...(start !== undefined ? { pid_start: start } : {}) };
+    cachedIdentity = {
+      hostname: hostname(),
+      ...(ns !== undefined ? { pid_ns: ns } : {}),
+      ...(start !== undefined ? { pid_start: start } : {}),
+    };
   }
   return cachedIdentity;
 }
@@ -84,10 +89,16 @@ export function localIdentity(): LocalIdentity {
  * The state of a process recorded by someone (a lock holder, a journal writer): 'unknown' when it was
  * recorded on another machine or in another pid namespace, where probing our own pid table would lie.
  */
-export function holderState(holder: { pid?: unknown; hostname?: unknown; pid_ns?: unknown; pid_start?: unknown }): ProcessState {
+export function holderState(holder: {
+  pid?: unknown;
+  hostname?: unknown;
+  pid_ns?: unknown;
+  pid_start?: unknown;
+}): ProcessState {
   const local = localIdentity();
   if (typeof holder.pid !== 'number' || holder.hostname !== local.hostname) return 'unknown';
-  if (typeof holder.pid_ns === 'string' && local.pid_ns !== undefined && holder.pid_ns !== local.pid_ns) return 'unknown';
+  if (typeof holder.pid_ns === 'string' && local.pid_ns !== undefined && holder.pid_ns !== local.pid_ns)
+    return 'unknown';
   const state = processState(holder.pid);
   // The pid is alive, but a different process carries it now: the recorded one is gone.
   if (state === 'running' && typeof holder.pid_start === 'number' && holder.pid !== process.pid) {

@@ -10,7 +10,12 @@ const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 const POLL_MS = 50;
 
-export async function withRepositoryLock<T>(commonDir: string, name: 'start' | 'accept', waitMs: number, body: () => Promise<T>): Promise<T | 'busy'> {
+export async function withRepositoryLock<T>(
+  commonDir: string,
+  name: 'start' | 'accept',
+  waitMs: number,
+  body: () => Promise<T>,
+): Promise<T | 'busy'> {
   const path = join(commonDir, 'discern', 'locks', `${name}.lock`);
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -35,8 +35,13 @@ export function slotPath(dir: string, index: number): string {
   return join(dir, `slot-${index}.lock`);
 }
 
-export async function acquireSlot(dir: string, capacity: number, options: SlotOptions): Promise<{ slot: Slot; waitedMs: number }> {
-  if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
+export async function acquireSlot(
+  dir: string,
+  capacity: number,
+  options: SlotOptions,
+): Promise<{ slot: Slot; waitedMs: number }> {
+  if (!Number.isSafeInteger(capacity) || capacity < 1)
+    throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
   const started = Date.now();
   let delay = options.pollMs ?? 50;
   const maxDelay = Math.max(delay, options.maxPollMs ?? 1000);

@@ -10,7 +10,9 @@ export class WriteDenied extends Error {
     readonly path: string,
     readonly code: string,
   ) {
-    super(`${path} could not be written (${code}${code === 'ENOSPC' || code === 'EDQUOT' ? ': the disk is full' : code === 'EROFS' ? ': a read-only file system' : ''})`);
+    super(
+      `${path} could not be written (${code}${code === 'ENOSPC' || code === 'EDQUOT' ? ': the disk is full' : code === 'EROFS' ? ': a read-only file system' : ''})`,
+    );
     this.name = 'WriteDenied';
   }
 }

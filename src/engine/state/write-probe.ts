@@ -46,7 +46,9 @@ async function probeOne(target: string): Promise<WriteProbe> {
 }
 
 /** The deepest existing directory on the way to `dir`; a file there is the exact path that blocks it. */
-async function nearestDirectory(dir: string): Promise<{ ok: true; path: string } | { ok: false; path: string; reason: string }> {
+async function nearestDirectory(
+  dir: string,
+): Promise<{ ok: true; path: string } | { ok: false; path: string; reason: string }> {
   for (let at = dir; ; at = dirname(at)) {
     const info = await stat(at).catch(() => undefined);
     if (info?.isDirectory()) return { ok: true, path: at };

@@ -11,7 +11,11 @@ import { isTable } from '../toml-edit/format.js';
 export const DEFAULT_INSTRUCTIONS = ['discern/instructions.md'];
 const GLOB = /[*?[{]/;
 
-export async function ownedMarkdown(root: string, tree: Record<string, unknown>, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+export async function ownedMarkdown(
+  root: string,
+  tree: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
   const instructions = isTable(tree['instructions']) ? tree['instructions']['sources'] : undefined;
   const sources = Array.isArray(instructions) ? instructions.map(String) : DEFAULT_INSTRUCTIONS;
   const map = isTable(tree['map']) && typeof tree['map']['dir'] === 'string' ? tree['map']['dir'] : DEFAULT_MAP_DIR;
@@ -60,7 +64,8 @@ async function mapPages(root: string, dir: string): Promise<string[]> {
       const info = await lstat(full).catch(() => undefined);
       if (!info || info.isSymbolicLink()) continue;
       if (info.isDirectory()) await walk(full);
-      else if (info.isFile() && name.toLowerCase().endsWith('.md')) pages.push(relative(root, full).split(sep).join('/'));
+      else if (info.isFile() && name.toLowerCase().endsWith('.md'))
+        pages.push(relative(root, full).split(sep).join('/'));
     }
   };
   if ((await lstat(start).catch(() => undefined))?.isDirectory()) await walk(start);

@@ -10,7 +10,8 @@ import { parseTree, sameData } from '../toml-edit/values.js';
 export function tidyToml(text: string): string {
   const before = parseTree(text);
   const tidied = blankLines(spacing(text));
-  if (!sameData(parseTree(tidied), before)) throw new TomlEditError('tidying would change a value; the file is left as it is');
+  if (!sameData(parseTree(tidied), before))
+    throw new TomlEditError('tidying would change a value; the file is left as it is');
   return tidied;
 }
 
@@ -20,7 +21,8 @@ function spacing(text: string): string {
   const edits: { start: number; end: number; text: string }[] = [];
   doc.tokens.forEach((t, i) => {
     const next = doc.tokens[i + 1];
-    if (t.kind === 'whitespace' && (next === undefined || next.kind === 'newline')) edits.push({ start: t.start, end: t.end, text: '' });
+    if (t.kind === 'whitespace' && (next === undefined || next.kind === 'newline'))
+      edits.push({ start: t.start, end: t.end, text: '' });
     if (t.kind === 'comment') {
       const body = text.slice(t.start, t.end);
       const trimmed = body.replace(/[ \t]+$/, '');
@@ -28,7 +30,8 @@ function spacing(text: string): string {
     }
   });
   for (const e of doc.entries) {
-    if (text.slice(e.key.end, e.value.start) !== ' = ') edits.push({ start: e.key.end, end: e.value.start, text: ' = ' });
+    if (text.slice(e.key.end, e.value.start) !== ' = ')
+      edits.push({ start: e.key.end, end: e.value.start, text: ' = ' });
   }
   let out = text;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
@@ -38,7 +41,9 @@ function spacing(text: string): string {
 /** Line-level: blank lines before tables and between lines, and the final newline. */
 function blankLines(text: string): string {
   const doc = parseDocument(text);
-  const groupStarts = new Set(doc.lines.filter((l) => l.kind === 'header').map((l) => attachedStart(doc, l.statement as Header)));
+  const groupStarts = new Set(
+    doc.lines.filter((l) => l.kind === 'header').map((l) => attachedStart(doc, l.statement as Header)),
+  );
   const out: string[] = [];
   let pendingBlank = false;
   for (const line of doc.lines) {

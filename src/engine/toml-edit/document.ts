@@ -94,7 +94,14 @@ class Builder {
     // A byte-order mark stays where it is, before the first line.
     if (this.text.startsWith('\uFEFF')) this.i = 1;
     while (this.i < this.tokens.length) this.line();
-    return { text: this.text, tokens: this.tokens, headers: this.headers, entries: this.entries, lines: this.lines, eol: detectEol(this.text) };
+    return {
+      text: this.text,
+      tokens: this.tokens,
+      headers: this.headers,
+      entries: this.entries,
+      lines: this.lines,
+      eol: detectEol(this.text),
+    };
   }
 
   private line(): void {
@@ -124,7 +131,15 @@ class Builder {
       this.expect(array ? 'array-header-close' : 'header-close');
       const inArray = array || this.arrayPaths.some((p) => startsWith(key.parts, p));
       if (array) this.arrayPaths.push(key.parts);
-      const header: Header = { type: 'header', array, path: key.parts, key, lineStart, lineEnd: this.endOfLine(), inArray };
+      const header: Header = {
+        type: 'header',
+        array,
+        path: key.parts,
+        key,
+        lineStart,
+        lineEnd: this.endOfLine(),
+        inArray,
+      };
       this.header = header;
       this.headers.push(header);
       this.lines.push({ kind: 'header', start: lineStart, end: header.lineEnd, statement: header });

@@ -14,7 +14,9 @@ export function formatValue(value: TomlValue): string {
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
   if (isTable(value)) {
     const entries = Object.entries(value);
-    return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${formatKey(k)} = ${formatValue(v)}`).join(', ')} }`;
+    return entries.length === 0
+      ? '{}'
+      : `{ ${entries.map(([k, v]) => `${formatKey(k)} = ${formatValue(v)}`).join(', ')} }`;
   }
   throw new TomlEditError(`${value === null ? 'null' : typeof value} cannot be written as a TOML value`);
 }
@@ -51,7 +53,8 @@ function basicString(text: string): string {
     else if (ch === '\b') out += '\\b';
     else if (ch === '\f') out += '\\f';
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if (code >= 0xd800 && code <= 0xdfff) throw new TomlEditError('a string with a lone surrogate cannot be written as TOML');
+    else if (code >= 0xd800 && code <= 0xdfff)
+      throw new TomlEditError('a string with a lone surrogate cannot be written as TOML');
     else out += ch;
   }
   return `${out}"`;

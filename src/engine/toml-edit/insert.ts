@@ -25,17 +25,20 @@ export function insertEntry(doc: TomlDocument, path: readonly string[], item: Ne
     if (header) return insertInBlock(doc, header, rest, item);
     const entry = findEntry(doc, prefix);
     if (entry) {
-      if (entry.value.kind !== 'inline') throw new TomlEditError(`the value at ${formatKeyPath(prefix)} is not a table`);
+      if (entry.value.kind !== 'inline')
+        throw new TomlEditError(`the value at ${formatKeyPath(prefix)} is not a table`);
       return insertInInline(doc, entry.value, rest, item);
     }
     const inline = findInline(doc, prefix);
     if (inline?.item) {
-      if (inline.item.value.kind !== 'inline') throw new TomlEditError(`the value at ${formatKeyPath(prefix)} is not a table`);
+      if (inline.item.value.kind !== 'inline')
+        throw new TomlEditError(`the value at ${formatKeyPath(prefix)} is not a table`);
       return insertInInline(doc, inline.item.value, rest, item);
     }
     const dotted = dottedThrough(doc, prefix);
     const last = dotted[dotted.length - 1];
-    if (last) return insertInBlock(doc, last.header, path.slice(last.table.length), item, prefix.length - last.table.length);
+    if (last)
+      return insertInBlock(doc, last.header, path.slice(last.table.length), item, prefix.length - last.table.length);
   }
   if (path.length === 1) return insertInBlock(doc, undefined, path, item);
   const key = path[path.length - 1] ?? '';
@@ -43,14 +46,23 @@ export function insertEntry(doc: TomlDocument, path: readonly string[], item: Ne
 }
 
 function entryLines(relKey: readonly string[], item: NewEntry, indent: string): string[] {
-  return [...(item.leading ?? []).map((c) => indent + c.trimStart()), `${indent}${formatKeyPath(relKey)} = ${item.valueText}${item.trailing ?? ''}`];
+  return [
+    ...(item.leading ?? []).map((c) => indent + c.trimStart()),
+    `${indent}${formatKeyPath(relKey)} = ${item.valueText}${item.trailing ?? ''}`,
+  ];
 }
 
 /**
  * Appends `relKey = value` to a table's block: after the last entry sharing the longest dotted prefix with it
  * (at least `minShared` parts), else after the block's last entry, else right after the header.
  */
-function insertInBlock(doc: TomlDocument, header: Header | undefined, relKey: readonly string[], item: NewEntry, minShared = 0): string {
+function insertInBlock(
+  doc: TomlDocument,
+  header: Header | undefined,
+  relKey: readonly string[],
+  item: NewEntry,
+  minShared = 0,
+): string {
   const entries = blockEntries(doc, header);
   let anchor = entries[entries.length - 1];
   let best = Math.max(minShared, 1);
@@ -72,8 +84,14 @@ function insertInBlock(doc: TomlDocument, header: Header | undefined, relKey: re
   return insertLines(doc.text, attachedStart(doc, first), [...entryLines(relKey, item, ''), ''], doc.eol);
 }
 
-function insertInInline(doc: TomlDocument, table: Extract<ValueNode, { kind: 'inline' }>, relKey: readonly string[], item: NewEntry): string {
-  if ((item.leading ?? []).length > 0 || (item.trailing ?? '').trim() !== '') throw new TomlEditError('comments cannot move into an inline table');
+function insertInInline(
+  doc: TomlDocument,
+  table: Extract<ValueNode, { kind: 'inline' }>,
+  relKey: readonly string[],
+  item: NewEntry,
+): string {
+  if ((item.leading ?? []).length > 0 || (item.trailing ?? '').trim() !== '')
+    throw new TomlEditError('comments cannot move into an inline table');
   const pair = `${formatKeyPath(relKey)} = ${item.valueText}`;
   const last = table.entries[table.entries.length - 1];
   if (!last) return splice(doc.text, table.start, table.end, `{ ${pair} }`);

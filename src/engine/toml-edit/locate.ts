@@ -1,7 +1,16 @@
 // Where a dotted path is written in a parsed document: as an entry of its own (`lint = "x"`, or `lint.run =
 // "x"` under [jobs]), as a key inside an inline table (`test = { run = "x" }`), as a table header, or as a
 // table that dotted keys in a parent block define. Entries and headers inside arrays of tables never match.
-import { samePath, startsWith, type Entry, type Header, type InlineEntry, type Line, type TomlDocument, type ValueNode } from './document.js';
+import {
+  samePath,
+  startsWith,
+  type Entry,
+  type Header,
+  type InlineEntry,
+  type Line,
+  type TomlDocument,
+  type ValueNode,
+} from './document.js';
 
 export function findEntry(doc: TomlDocument, path: readonly string[]): Entry | undefined {
   return doc.entries.find((e) => !e.inArray && samePath(e.path, path));
@@ -27,7 +36,9 @@ export interface InlineHit {
  * missing and the table exists), found through the entry that starts it and any nested inline tables.
  */
 export function findInline(doc: TomlDocument, path: readonly string[]): InlineHit | undefined {
-  const entry = doc.entries.find((e) => !e.inArray && e.path.length < path.length && startsWith(path, e.path) && e.value.kind === 'inline');
+  const entry = doc.entries.find(
+    (e) => !e.inArray && e.path.length < path.length && startsWith(path, e.path) && e.value.kind === 'inline',
+  );
   if (!entry || entry.value.kind !== 'inline') return undefined;
   let table = entry.value;
   let tablePath = entry.path;
@@ -35,8 +46,11 @@ export function findInline(doc: TomlDocument, path: readonly string[]): InlineHi
     const rest = path.slice(tablePath.length);
     const exact = table.entries.find((i) => samePath(i.key.parts, rest));
     if (exact) return { entry, table, item: exact, tablePath };
-    const deeper = table.entries.find((i) => i.key.parts.length < rest.length && startsWith(rest, i.key.parts) && i.value.kind === 'inline');
-    if (!deeper || deeper.value.kind !== 'inline') return rest.length === 1 ? { entry, table, item: undefined, tablePath } : undefined;
+    const deeper = table.entries.find(
+      (i) => i.key.parts.length < rest.length && startsWith(rest, i.key.parts) && i.value.kind === 'inline',
+    );
+    if (!deeper || deeper.value.kind !== 'inline')
+      return rest.length === 1 ? { entry, table, item: undefined, tablePath } : undefined;
     tablePath = [...tablePath, ...deeper.key.parts];
     table = deeper.value;
   }
@@ -44,7 +58,9 @@ export function findInline(doc: TomlDocument, path: readonly string[]): InlineHi
 
 /** Entries written with a dotted key that passes through `path` (`lint.run` under [jobs] for jobs.lint). */
 export function dottedThrough(doc: TomlDocument, path: readonly string[]): Entry[] {
-  return doc.entries.filter((e) => !e.inArray && e.path.length > path.length && startsWith(e.path, path) && e.table.length < path.length);
+  return doc.entries.filter(
+    (e) => !e.inArray && e.path.length > path.length && startsWith(e.path, path) && e.table.length < path.length,
+  );
 }
 
 /** The entries of a table's own block: after its header (or before the first header, for the root). */

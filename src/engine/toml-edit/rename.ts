@@ -22,23 +22,34 @@ export function renameKey(text: string, from: readonly string[], to: readonly st
   const tree = parseTree(text);
   const value = lookup(tree, from);
   if (value === undefined) return text;
-  if (startsWith(to, from)) throw new TomlEditError(`\`${dotted(from)}\` cannot move inside itself (to \`${dotted(to)}\`)`);
-  if (lookup(tree, to) !== undefined) throw new TomlEditError(`\`${dotted(to)}\` is set already; remove it before renaming \`${dotted(from)}\` to it`);
+  if (startsWith(to, from))
+    throw new TomlEditError(`\`${dotted(from)}\` cannot move inside itself (to \`${dotted(to)}\`)`);
+  if (lookup(tree, to) !== undefined)
+    throw new TomlEditError(`\`${dotted(to)}\` is set already; remove it before renaming \`${dotted(from)}\` to it`);
   const expected = withValue(without(tree, from), to, value as TomlValue);
   const doc = parseDocument(text);
   const check = (result: string): string => verified(result, expected, 'renaming', from);
   const inPlace = (): string | undefined => {
     const entry = findEntry(doc, from);
     if (entry) {
-      const moved = samePath(to.slice(0, -1), from.slice(0, -1)) ? attempt(() => check(splice(text, entry.key.start, entry.key.end, formatKeyPath(to.slice(entry.table.length))))) : undefined;
+      const moved = samePath(to.slice(0, -1), from.slice(0, -1))
+        ? attempt(() =>
+            check(splice(text, entry.key.start, entry.key.end, formatKeyPath(to.slice(entry.table.length)))),
+          )
+        : undefined;
       return moved ?? attempt(() => check(moveEntry(doc, entry, to)));
     }
     const inline = findInline(doc, from);
-    if (inline?.item && to.length === from.length && startsWith(to, inline.tablePath.concat(inline.item.key.parts.slice(0, -1)))) {
+    if (
+      inline?.item &&
+      to.length === from.length &&
+      startsWith(to, inline.tablePath.concat(inline.item.key.parts.slice(0, -1)))
+    ) {
       const rel = to.slice(inline.tablePath.length);
       return attempt(() => check(splice(text, inline.item!.key.start, inline.item!.key.end, formatKeyPath(rel))));
     }
-    if (findHeader(doc, from) && dottedThrough(doc, from).length === 0) return attempt(() => check(renameHeaders(doc, from, to)));
+    if (findHeader(doc, from) && dottedThrough(doc, from).length === 0)
+      return attempt(() => check(renameHeaders(doc, from, to)));
     return undefined;
   };
   const rest = removeKey(text, from);
@@ -51,17 +62,25 @@ function moveEntry(doc: TomlDocument, entry: Entry, to: readonly string[]): stri
   let k = lineIndex(doc, entry.lineStart);
   while (k > 0 && doc.lines[k - 1]?.kind === 'comment') k--;
   const first = doc.lines[k]?.start ?? entry.lineStart;
-  const leading = text.slice(first, entry.lineStart).split(/\r?\n/).filter((l) => l.length > 0);
+  const leading = text
+    .slice(first, entry.lineStart)
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0);
   const trailing = text.slice(entry.value.end, entry.lineEnd).replace(/\r?\n$/, '');
   const valueText = text.slice(entry.value.start, entry.value.end);
   const removed = removeLines(text, first, entry.lineEnd);
-  return insertEntry(parseDocument(removed), to, { valueText, leading, ...(trailing.trim() !== '' ? { trailing } : {}) });
+  return insertEntry(parseDocument(removed), to, {
+    valueText,
+    leading,
+    ...(trailing.trim() !== '' ? { trailing } : {}),
+  });
 }
 
 /** Every header at or under `from`, rewritten to the same place under `to`. */
 function renameHeaders(doc: TomlDocument, from: readonly string[], to: readonly string[]): string {
   let text = doc.text;
   const headers = doc.headers.filter((h) => startsWith(h.path, from)).sort((a, b) => b.key.start - a.key.start);
-  for (const h of headers) text = splice(text, h.key.start, h.key.end, formatKeyPath([...to, ...h.path.slice(from.length)]));
+  for (const h of headers)
+    text = splice(text, h.key.start, h.key.end, formatKeyPath([...to, ...h.path.slice(from.length)]));
   return text;
 }

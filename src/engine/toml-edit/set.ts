@@ -22,7 +22,8 @@ export function setValue(text: string, path: readonly string[], value: TomlValue
   const entry = findEntry(doc, path);
   if (entry) return verified(splice(text, entry.value.start, entry.value.end, valueText), expected, 'setting', path);
   const inline = findInline(doc, path);
-  if (inline?.item) return verified(splice(text, inline.item.value.start, inline.item.value.end, valueText), expected, 'setting', path);
+  if (inline?.item)
+    return verified(splice(text, inline.item.value.start, inline.item.value.end, valueText), expected, 'setting', path);
   if (isTable(current)) {
     // A table written as a header or dotted keys.
     if (isTable(value)) return setTable(text, path, value);

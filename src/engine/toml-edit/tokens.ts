@@ -130,7 +130,13 @@ class Lexer {
     if (c === '"') {
       if (this.text.startsWith('"""', this.pos)) this.fail('a key cannot be a multi-line string');
       const end = this.basicStringEnd(this.pos + 1);
-      this.tokens.push({ kind: 'key', start, end, name: decodeBasic(this.text.slice(start + 1, end - 1)), style: 'basic' });
+      this.tokens.push({
+        kind: 'key',
+        start,
+        end,
+        name: decodeBasic(this.text.slice(start + 1, end - 1)),
+        style: 'basic',
+      });
       this.pos = end;
       return;
     }
@@ -180,7 +186,11 @@ class Lexer {
     let end = start;
     while (end < this.text.length && SCALAR_CHAR.test(this.text[end] ?? '')) end++;
     // A local date-time may separate the date and the time with a space: 1979-05-27 07:32:00.
-    if (DATE_ONLY.test(this.text.slice(start, end)) && this.text[end] === ' ' && /^\d{2}:/.test(this.text.slice(end + 1, end + 4))) {
+    if (
+      DATE_ONLY.test(this.text.slice(start, end)) &&
+      this.text[end] === ' ' &&
+      /^\d{2}:/.test(this.text.slice(end + 1, end + 4))
+    ) {
       end++;
       while (end < this.text.length && SCALAR_CHAR.test(this.text[end] ?? '')) end++;
     }
@@ -290,7 +300,12 @@ class Lexer {
 
   private comment(): void {
     let end = this.pos;
-    while (end < this.text.length && this.text[end] !== '\n' && !(this.text[end] === '\r' && this.text[end + 1] === '\n')) end++;
+    while (
+      end < this.text.length &&
+      this.text[end] !== '\n' &&
+      !(this.text[end] === '\r' && this.text[end + 1] === '\n')
+    )
+      end++;
     this.emit('comment', end - this.pos);
   }
 

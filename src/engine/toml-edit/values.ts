@@ -14,10 +14,12 @@ export function parseTree(text: string): Tree {
   try {
     value = parse(text);
   } catch (error) {
-    if (error instanceof TomlError) throw new TomlEditError(`not valid TOML: ${tomlErrorReason(error)}`, { line: error.line, column: error.column });
+    if (error instanceof TomlError)
+      throw new TomlEditError(`not valid TOML: ${tomlErrorReason(error)}`, { line: error.line, column: error.column });
     throw error;
   }
-  if (deeperThan(value, MAX_DEPTH)) throw new TomlEditError(`nested more than ${MAX_DEPTH} tables or arrays deep, which no discern.toml needs`);
+  if (deeperThan(value, MAX_DEPTH))
+    throw new TomlEditError(`nested more than ${MAX_DEPTH} tables or arrays deep, which no discern.toml needs`);
   return plain(value) as Tree;
 }
 
@@ -71,7 +73,10 @@ export function withValue(tree: Tree, path: readonly string[], value: TomlValue)
     const next = table[key];
     if (next === undefined) table[key] = {};
     else if (Array.isArray(next)) throw throughArray(path.slice(0, i + 1));
-    else if (!isTable(next)) throw new TomlEditError(`\`${dotted(path.slice(0, i + 1))}\` is ${describe(next)}, not a table, so it cannot hold \`${path[i + 1] ?? ''}\``);
+    else if (!isTable(next))
+      throw new TomlEditError(
+        `\`${dotted(path.slice(0, i + 1))}\` is ${describe(next)}, not a table, so it cannot hold \`${path[i + 1] ?? ''}\``,
+      );
     table = table[key] as Record<string, unknown>;
   });
   table[path[path.length - 1] ?? ''] = plain(value);
@@ -118,5 +123,7 @@ export function describe(value: unknown): string {
 }
 
 function throughArray(prefix: readonly string[]): TomlEditError {
-  return new TomlEditError(`\`${dotted(prefix)}\` is an array (of tables); the editor does not address keys inside one`);
+  return new TomlEditError(
+    `\`${dotted(prefix)}\` is an array (of tables); the editor does not address keys inside one`,
+  );
 }

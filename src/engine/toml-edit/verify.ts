@@ -9,9 +9,14 @@ export function verified(result: string, expected: Tree, what: string, path: rea
     tree = parseTree(result);
   } catch (error) {
     const reason = error instanceof TomlEditError ? error.reason : String(error);
-    throw new TomlEditError(`${what} \`${dotted(path)}\` would leave text that is ${reason.replace(/^not valid TOML: /, 'not valid TOML: ')}`);
+    throw new TomlEditError(
+      `${what} \`${dotted(path)}\` would leave text that is ${reason.replace(/^not valid TOML: /, 'not valid TOML: ')}`,
+    );
   }
-  if (!sameData(tree, expected)) throw new TomlEditError(`${what} \`${dotted(path)}\` cannot be written in this file's layout without changing other keys`);
+  if (!sameData(tree, expected))
+    throw new TomlEditError(
+      `${what} \`${dotted(path)}\` cannot be written in this file's layout without changing other keys`,
+    );
   return result;
 }
 

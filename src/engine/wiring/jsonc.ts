@@ -129,7 +129,8 @@ export function parseJsonText(text: string, options: { comments: boolean }): Jso
       return { type: 'scalar', start, end: i, value: text };
     }
     const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
-    if (!literal) return fail(c === undefined ? 'the text ends where a value should be' : `unexpected ${JSON.stringify(c)}`);
+    if (!literal)
+      return fail(c === undefined ? 'the text ends where a value should be' : `unexpected ${JSON.stringify(c)}`);
     i += literal[0].length;
     return { type: 'scalar', start, end: i, value: JSON.parse(literal[0]) as null | boolean | number };
   };
@@ -157,8 +158,10 @@ export function valueOf(node: JsonNode): JsonValue {
 
 export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
-  if (a === null || b === null || a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, k) => sameJson(x, b[k]));
+  if (a === null || b === null || a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object')
+    return false;
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, k) => sameJson(x, b[k]));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
@@ -239,24 +242,45 @@ function layoutOf(text: string, container: ObjectNode | ArrayNode): Layout {
   const unit = indentUnit(text);
   const inside = text.slice(container.start, container.end);
   const entries: { start: number; value: JsonNode }[] =
-    container.type === 'object' ? container.members.map((m) => ({ start: m.keyStart, value: m.value })) : container.elements.map((e) => ({ start: e.start, value: e }));
+    container.type === 'object'
+      ? container.members.map((m) => ({ start: m.keyStart, value: m.value }))
+      : container.elements.map((e) => ({ start: e.start, value: e }));
   const last = entries[entries.length - 1];
   const closing = lineIndent(text, container.start);
   const member = container.type === 'object' ? container.members[container.members.length - 1] : undefined;
-  const colon = member ? (text.slice(member.keyStart, member.value.start).match(/:\s*$/)?.[0] ?? ': ').replace(/\n[\s\S]*/, ' ') : ': ';
+  const colon = member
+    ? (text.slice(member.keyStart, member.value.start).match(/:\s*$/)?.[0] ?? ': ').replace(/\n[\s\S]*/, ' ')
+    : ': ';
   if (!last) {
     // The empty document gets its entries spread over lines. Any other empty container keeps what is between
     // its brackets, and the entry goes on one line right after the opening one: that tells it apart from a
     // container discern created, so removing the entry later gives back the empty container, not nothing.
-    const isRoot = text.slice(0, container.start).replace(/^\uFEFF/, '').trim() === '';
+    const isRoot =
+      text
+        .slice(0, container.start)
+        .replace(/^\uFEFF/, '')
+        .trim() === '';
     return { multiline: isRoot, indent: closing + unit, closing, unit, colon, space: ' ' };
   }
   const multiline = inside.includes('\n') && startsLine(text, last.start);
   const indent = multiline ? lineIndent(text, last.start) : closing + unit;
   const second = entries[1];
   // After a comma on one line: as between the first two entries, else as anywhere in the file.
-  const space = second ? (/,(\s*)$/.exec(text.slice(entries[0]?.value.end ?? 0, second.start))?.[1] === '' ? '' : ' ') : /,[ \t]/.test(text) ? ' ' : '';
-  return { multiline, indent, closing, unit: indent.startsWith(closing) && indent.length > closing.length ? indent.slice(closing.length) : unit, colon, space };
+  const space = second
+    ? /,(\s*)$/.exec(text.slice(entries[0]?.value.end ?? 0, second.start))?.[1] === ''
+      ? ''
+      : ' '
+    : /,[ \t]/.test(text)
+      ? ' '
+      : '';
+  return {
+    multiline,
+    indent,
+    closing,
+    unit: indent.startsWith(closing) && indent.length > closing.length ? indent.slice(closing.length) : unit,
+    colon,
+    space,
+  };
 }
 
 // ---- edits ----------------------------------------------------------------------------------------------
@@ -269,7 +293,8 @@ function appendEntry(text: string, container: ObjectNode | ArrayNode, render: (l
   const last = entries[entries.length - 1];
   if (!last) {
     const [open, close] = container.type === 'object' ? ['{', '}'] : ['[', ']'];
-    if (layout.multiline) return `${text.slice(0, container.start)}${open}\n${layout.indent}${entry}\n${layout.closing}${close}${text.slice(container.end)}`;
+    if (layout.multiline)
+      return `${text.slice(0, container.start)}${open}\n${layout.indent}${entry}\n${layout.closing}${close}${text.slice(container.end)}`;
     return text.slice(0, container.start + 1) + entry + text.slice(container.start + 1);
   }
   const separator = layout.multiline ? `,\n${layout.indent}` : `,${layout.space}`;
@@ -277,7 +302,8 @@ function appendEntry(text: string, container: ObjectNode | ArrayNode, render: (l
 }
 
 function renderMember(key: string, value: JsonValue): (layout: Layout) => string {
-  return (layout) => `${JSON.stringify(key)}${layout.colon}${formatValue(value, layout.multiline, layout.indent, layout.unit)}`;
+  return (layout) =>
+    `${JSON.stringify(key)}${layout.colon}${formatValue(value, layout.multiline, layout.indent, layout.unit)}`;
 }
 
 /**
@@ -286,11 +312,16 @@ function renderMember(key: string, value: JsonValue): (layout: Layout) => string
  * appendEntry puts it into an existing empty container): the container stays, exactly as it was.
  */
 function removeEntry(text: string, container: ObjectNode | ArrayNode, index: number): { text: string; kept: boolean } {
-  const starts = container.type === 'object' ? container.members.map((m) => m.keyStart) : container.elements.map((e) => e.start);
+  const starts =
+    container.type === 'object' ? container.members.map((m) => m.keyStart) : container.elements.map((e) => e.start);
   const values = container.type === 'object' ? container.members.map((m) => m.value) : container.elements;
   if (values.length === 1) {
-    if (starts[0] === container.start + 1) return { text: text.slice(0, starts[0]) + text.slice(values[0]?.end), kept: true };
-    return { text: text.slice(0, container.start) + (container.type === 'object' ? '{}' : '[]') + text.slice(container.end), kept: false };
+    if (starts[0] === container.start + 1)
+      return { text: text.slice(0, starts[0]) + text.slice(values[0]?.end), kept: true };
+    return {
+      text: text.slice(0, container.start) + (container.type === 'object' ? '{}' : '[]') + text.slice(container.end),
+      kept: false,
+    };
   }
   if (index > 0) return { text: text.slice(0, values[index - 1]?.end) + text.slice(values[index]?.end), kept: false };
   return { text: text.slice(0, starts[0]) + text.slice(starts[1]), kept: false };
@@ -299,7 +330,10 @@ function removeEntry(text: string, container: ObjectNode | ArrayNode, index: num
 export type JsonEdit = { ok: true; text: string; changed: boolean } | { ok: false; reason: string };
 
 /** The object at `path` (each step a member key) and its parent chain, or where the path stops. */
-function walk(root: JsonNode, path: readonly string[]): { nodes: ObjectNode[]; missingAt: number } | { notObject: string } {
+function walk(
+  root: JsonNode,
+  path: readonly string[],
+): { nodes: ObjectNode[]; missingAt: number } | { notObject: string } {
   if (root.type !== 'object') return { notObject: 'the top level' };
   const nodes: ObjectNode[] = [root];
   for (let k = 0; k < path.length; k++) {
@@ -322,9 +356,15 @@ function nest(path: readonly string[], from: number, value: JsonValue): JsonValu
  * Sets the member at `path` (the last step is the key) to `value`, creating the objects on the way. Only its
  * value's bytes change when it exists; it is appended after the last member when it does not.
  */
-function setMemberLf(text: string, path: readonly string[], value: JsonValue, options: { comments: boolean }): JsonEdit {
+function setMemberLf(
+  text: string,
+  path: readonly string[],
+  value: JsonValue,
+  options: { comments: boolean },
+): JsonEdit {
   const parsed = parseJsonText(text, options);
-  if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
+  if (!parsed.ok)
+    return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
   const parents = path.slice(0, -1);
   const key = path[path.length - 1] ?? '';
   const found = walk(parsed.root, parents);
@@ -332,7 +372,11 @@ function setMemberLf(text: string, path: readonly string[], value: JsonValue, op
   const container = found.nodes[found.nodes.length - 1] as ObjectNode;
   if (found.missingAt < parents.length) {
     const name = parents[found.missingAt] ?? '';
-    return { ok: true, changed: true, text: appendEntry(text, container, renderMember(name, nest(path, found.missingAt + 1, value))) };
+    return {
+      ok: true,
+      changed: true,
+      text: appendEntry(text, container, renderMember(name, nest(path, found.missingAt + 1, value))),
+    };
   }
   const member = container.members.find((m) => m.key === key);
   if (!member) return { ok: true, changed: true, text: appendEntry(text, container, renderMember(key, value)) };
@@ -340,19 +384,28 @@ function setMemberLf(text: string, path: readonly string[], value: JsonValue, op
   // The value keeps its own shape: spread over lines if it was, on one line if it was.
   const multiline = text.slice(member.value.start, member.value.end).includes('\n');
   const replacement = formatValue(value, multiline, lineIndent(text, member.keyStart), layoutOf(text, container).unit);
-  return { ok: true, changed: true, text: text.slice(0, member.value.start) + replacement + text.slice(member.value.end) };
+  return {
+    ok: true,
+    changed: true,
+    text: text.slice(0, member.value.start) + replacement + text.slice(member.value.end),
+  };
 }
 
 /**
  * Removes the member at `path`, then every object on the way that the removal left empty: what setMember
  * created goes with it. `empty` is true when the whole document is left as an empty object.
  */
-function removeMemberLf(text: string, path: readonly string[], options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+function removeMemberLf(
+  text: string,
+  path: readonly string[],
+  options: { comments: boolean },
+): JsonEdit & { empty?: boolean } {
   let current = text;
   let changed = false;
   for (let depth = path.length; depth >= 1; depth--) {
     const parsed = parseJsonText(current, options);
-    if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
+    if (!parsed.ok)
+      return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
     const found = walk(parsed.root, path.slice(0, depth - 1));
     if ('notObject' in found || found.missingAt < depth - 1) break;
     const container = found.nodes[found.nodes.length - 1] as ObjectNode;
@@ -375,15 +428,30 @@ function removeMemberLf(text: string, path: readonly string[], options: { commen
  * Makes the array at `path` hold `value` in place of the element `owns` recognises (appending it when there
  * is none), creating the array and the objects on the way.
  */
-function setElementLf(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, value: JsonValue, options: { comments: boolean }): JsonEdit {
+function setElementLf(
+  text: string,
+  path: readonly string[],
+  owns: (value: JsonValue) => boolean,
+  value: JsonValue,
+  options: { comments: boolean },
+): JsonEdit {
   const parsed = parseJsonText(text, options);
-  if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
+  if (!parsed.ok)
+    return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
   const parents = path.slice(0, -1);
   const found = walk(parsed.root, parents);
   if ('notObject' in found) return { ok: false, reason: `${found.notObject} is not an object` };
   const container = found.nodes[found.nodes.length - 1] as ObjectNode;
   if (found.missingAt < parents.length) {
-    return { ok: true, changed: true, text: appendEntry(text, container, renderMember(parents[found.missingAt] ?? '', nest(path, found.missingAt + 1, [value]))) };
+    return {
+      ok: true,
+      changed: true,
+      text: appendEntry(
+        text,
+        container,
+        renderMember(parents[found.missingAt] ?? '', nest(path, found.missingAt + 1, [value])),
+      ),
+    };
   }
   const key = path[path.length - 1] ?? '';
   const member = container.members.find((m) => m.key === key);
@@ -394,21 +462,40 @@ function setElementLf(text: string, path: readonly string[], owns: (value: JsonV
   if (existing) {
     if (sameJson(valueOf(existing), value)) return { ok: true, changed: false, text };
     const multiline = text.slice(existing.start, existing.end).includes('\n');
-    return { ok: true, changed: true, text: text.slice(0, existing.start) + formatValue(value, multiline, lineIndent(text, existing.start), layoutOf(text, array).unit) + text.slice(existing.end) };
+    return {
+      ok: true,
+      changed: true,
+      text:
+        text.slice(0, existing.start) +
+        formatValue(value, multiline, lineIndent(text, existing.start), layoutOf(text, array).unit) +
+        text.slice(existing.end),
+    };
   }
-  return { ok: true, changed: true, text: appendEntry(text, array, (layout) => formatValue(value, layout.multiline, layout.indent, layout.unit)) };
+  return {
+    ok: true,
+    changed: true,
+    text: appendEntry(text, array, (layout) => formatValue(value, layout.multiline, layout.indent, layout.unit)),
+  };
 }
 
 /** Removes every element `owns` recognises from the array at `path`, then the containers that left empty. */
-function removeElementsLf(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+function removeElementsLf(
+  text: string,
+  path: readonly string[],
+  owns: (value: JsonValue) => boolean,
+  options: { comments: boolean },
+): JsonEdit & { empty?: boolean } {
   let current = text;
   let changed = false;
   for (;;) {
     const parsed = parseJsonText(current, options);
-    if (!parsed.ok) return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
+    if (!parsed.ok)
+      return { ok: false, reason: `not valid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.reason}` };
     const found = walk(parsed.root, path.slice(0, -1));
     if ('notObject' in found || found.missingAt < path.length - 1) break;
-    const member = (found.nodes[found.nodes.length - 1] as ObjectNode).members.find((m) => m.key === path[path.length - 1]);
+    const member = (found.nodes[found.nodes.length - 1] as ObjectNode).members.find(
+      (m) => m.key === path[path.length - 1],
+    );
     if (!member || member.value.type !== 'array') break;
     const index = member.value.elements.findIndex((e) => owns(valueOf(e)));
     if (index === -1) break;
@@ -441,7 +528,10 @@ function removeEmptied(text: string, path: readonly string[], options: { comment
     const container = found.nodes[found.nodes.length - 1] as ObjectNode;
     const index = container.members.findIndex((m) => m.key === path[depth - 1]);
     const value = container.members[index]?.value;
-    const isEmpty = value !== undefined && ((value.type === 'array' && value.elements.length === 0) || (value.type === 'object' && value.members.length === 0));
+    const isEmpty =
+      value !== undefined &&
+      ((value.type === 'array' && value.elements.length === 0) ||
+        (value.type === 'object' && value.members.length === 0));
     if (!isEmpty) break;
     const removed = removeEntry(current, container, index);
     current = removed.text;
@@ -458,22 +548,44 @@ function keepingCrlf<R extends { ok: boolean; text?: string }>(text: string, edi
   const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
   if (!crlf) return edit(text);
   const result = edit(text.replace(/\r\n/g, '\n'));
-  return result.ok && typeof result.text === 'string' ? { ...result, text: result.text.replace(/\n/g, '\r\n') } : result;
+  return result.ok && typeof result.text === 'string'
+    ? { ...result, text: result.text.replace(/\n/g, '\r\n') }
+    : result;
 }
 
-export function setMember(text: string, path: readonly string[], value: JsonValue, options: { comments: boolean }): JsonEdit {
+export function setMember(
+  text: string,
+  path: readonly string[],
+  value: JsonValue,
+  options: { comments: boolean },
+): JsonEdit {
   return keepingCrlf(text, (lf) => setMemberLf(lf, path, value, options));
 }
 
-export function removeMember(text: string, path: readonly string[], options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+export function removeMember(
+  text: string,
+  path: readonly string[],
+  options: { comments: boolean },
+): JsonEdit & { empty?: boolean } {
   return keepingCrlf(text, (lf) => removeMemberLf(lf, path, options));
 }
 
-export function setElement(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, value: JsonValue, options: { comments: boolean }): JsonEdit {
+export function setElement(
+  text: string,
+  path: readonly string[],
+  owns: (value: JsonValue) => boolean,
+  value: JsonValue,
+  options: { comments: boolean },
+): JsonEdit {
   return keepingCrlf(text, (lf) => setElementLf(lf, path, owns, value, options));
 }
 
-export function removeElements(text: string, path: readonly string[], owns: (value: JsonValue) => boolean, options: { comments: boolean }): JsonEdit & { empty?: boolean } {
+export function removeElements(
+  text: string,
+  path: readonly string[],
+  owns: (value: JsonValue) => boolean,
+  options: { comments: boolean },
+): JsonEdit & { empty?: boolean } {
   return keepingCrlf(text, (lf) => removeElementsLf(lf, path, owns, options));
 }
 

@@ -52,12 +52,26 @@ export function findRegion(text: string, syntax: RegionSyntax): RegionFind {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const lineEnd = offset + line.length;
     if (syntax.isBegin(line)) {
-      if (begin) return { ok: false, line: i + 1, reason: `a second discern:begin line before the discern:end of the one on line ${begin.line}` };
-      if (found) return { ok: false, line: i + 1, reason: `a second discern region (the first starts on line ${found.line}); discern owns one region per file` };
+      if (begin)
+        return {
+          ok: false,
+          line: i + 1,
+          reason: `a second discern:begin line before the discern:end of the one on line ${begin.line}`,
+        };
+      if (found)
+        return {
+          ok: false,
+          line: i + 1,
+          reason: `a second discern region (the first starts on line ${found.line}); discern owns one region per file`,
+        };
       begin = { start: offset, innerStart: offset + raw.length + 1, line: i + 1 };
     } else if (syntax.isEnd(line)) {
-      if (!begin) return { ok: false, line: i + 1, reason: 'a discern:end line without a discern:begin line before it' };
-      const inner = begin.innerStart <= offset ? text.slice(begin.innerStart, Math.max(begin.innerStart, offset - 1)).replace(/\r$/, '') : '';
+      if (!begin)
+        return { ok: false, line: i + 1, reason: 'a discern:end line without a discern:begin line before it' };
+      const inner =
+        begin.innerStart <= offset
+          ? text.slice(begin.innerStart, Math.max(begin.innerStart, offset - 1)).replace(/\r$/, '')
+          : '';
       found = { start: begin.start, end: lineEnd, inner, line: begin.line };
       begin = undefined;
     }
@@ -104,7 +118,11 @@ export function stripRegion(text: string, syntax: RegionSyntax): RegionEdit {
   let after = text.slice(found.span.end);
   if (after.startsWith(eol)) after = after.slice(eol.length);
   else if (after.startsWith('\n')) after = after.slice(1);
-  const trimmed = before.endsWith(eol) ? before.slice(0, -eol.length) : before.endsWith('\n') ? before.slice(0, -1) : undefined;
+  const trimmed = before.endsWith(eol)
+    ? before.slice(0, -eol.length)
+    : before.endsWith('\n')
+      ? before.slice(0, -1)
+      : undefined;
   // Removing the line break before the region would join the text around it onto one line.
   if (trimmed !== undefined && (after === '' || trimmed === '' || trimmed.endsWith('\n'))) before = trimmed;
   return { ok: true, text: before + after };

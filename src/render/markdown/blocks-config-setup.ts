@@ -36,7 +36,19 @@ export const CONFIG_SETUP_BLOCKS = {
     const would = WOULD[c.action as keyof typeof WOULD] ?? c.action;
     if (r.dry_run) return `would ${would}`;
     const d = r.data && 'changes' in r.data ? r.data : undefined;
-    const written = new Set(d ? [...d.agents_written, ...d.mcp_wired, ...d.hooks_wired, ...d.adr_index_written, ...d.skills.copied, ...d.skills.pruned, ...d.removed] : []);
+    const written = new Set(
+      d
+        ? [
+            ...d.agents_written,
+            ...d.mcp_wired,
+            ...d.hooks_wired,
+            ...d.adr_index_written,
+            ...d.skills.copied,
+            ...d.skills.pruned,
+            ...d.removed,
+          ]
+        : [],
+    );
     return written.has(c.path) ? (DONE[c.action as keyof typeof DONE] ?? c.action) : `${would} (not written)`;
   },
   /** `{{> total 'file' data.stripped data.removed}}`: the items of several lists counted together, with the noun ("14 files"). */
@@ -48,6 +60,9 @@ export const CONFIG_SETUP_BLOCKS = {
   'failed-checks': ([checks]) => {
     const failed = ((checks ?? []) as DiscernDoctorCheck[]).filter((c) => c.status !== 'ok');
     if (failed.length === 0) return undefined;
-    return `## Doctor\n\n${table(['Check', 'Status', 'Detail'], failed.map((c) => [c.name, c.status, `${c.detail}${c.fix ? ` — ${c.fix}` : ''}`]))}`;
+    return `## Doctor\n\n${table(
+      ['Check', 'Status', 'Detail'],
+      failed.map((c) => [c.name, c.status, `${c.detail}${c.fix ? ` — ${c.fix}` : ''}`]),
+    )}`;
   },
 } satisfies Record<string, Block>;

@@ -6,7 +6,8 @@ import type { Block } from '../template/evaluate.js';
 
 function at(item: unknown, path: string): unknown {
   let v = item;
-  for (const key of path.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
   return v;
 }
 
@@ -17,9 +18,14 @@ function counted(n: number, one: unknown, many: unknown): string {
 
 export const COUNT_BLOCKS = {
   /** `{{> count-where steps 'disposition' 'run' 'job'}}`: "2 jobs" — the items whose dotted path equals the value; without a noun, the bare number. */
-  'count-where': ([list, path, value, one, many]) => counted(Array.isArray(list) ? list.filter((x) => at(x, String(path)) === value).length : 0, one, many),
+  'count-where': ([list, path, value, one, many]) =>
+    counted(Array.isArray(list) ? list.filter((x) => at(x, String(path)) === value).length : 0, one, many),
   /** `{{> remainder data.commits_total data.commits}}`: the total less the items shown (a list or a number). */
-  remainder: ([total, shown]) => String((typeof total === 'number' ? total : 0) - (Array.isArray(shown) ? shown.length : typeof shown === 'number' ? shown : 0)),
+  remainder: ([total, shown]) =>
+    String(
+      (typeof total === 'number' ? total : 0) -
+        (Array.isArray(shown) ? shown.length : typeof shown === 'number' ? shown : 0),
+    ),
   /** `{{> tenths waited_ms}}`: milliseconds as seconds to one decimal, "1.2 s". */
   tenths: ([ms]) => (typeof ms === 'number' ? `${Math.round(ms / 100) / 10} s` : undefined),
   /** `{{> words state}}`: a vocabulary member read as words ("awaiting_declaration" → "awaiting declaration"). */
@@ -27,7 +33,12 @@ export const COUNT_BLOCKS = {
   /** `{{> stop-questions-waiting data.checkpoints}}`: "1 stop question awaits" — firing stop checkpoints with no current declaration. */
   'stop-questions-waiting': ([list]) => {
     const reports = (Array.isArray(list) ? list : []) as DiscernCheckpointsCheckpointReport[];
-    const n = reports.filter((c) => c.preview.holds && c.mode === 'stop' && (c.open_question?.state === 'awaiting_declaration' || c.open_question?.state === 'reopened')).length;
+    const n = reports.filter(
+      (c) =>
+        c.preview.holds &&
+        c.mode === 'stop' &&
+        (c.open_question?.state === 'awaiting_declaration' || c.open_question?.state === 'reopened'),
+    ).length;
     return `${n} stop question${n === 1 ? '' : 's'} await${n === 1 ? 's' : ''}`;
   },
 } satisfies Record<string, Block>;

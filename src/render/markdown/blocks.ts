@@ -8,7 +8,11 @@ export function cell(text: string): string {
 }
 
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 export const code = inlineCode;
@@ -25,5 +29,10 @@ export function document(sections: readonly (string | undefined | false)[]): str
 
 /** discern.toml problems, one a line, each with its dotted key and, when known, its line and column. */
 export function configIssueList(issues: readonly DiscernConfigIssue[]): string {
-  return issues.map((i) => `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''})` : ''}: ${i.message}`).join('\n');
+  return issues
+    .map(
+      (i) =>
+        `- ${code(i.path)}${i.line !== undefined ? ` (line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''})` : ''}: ${i.message}`,
+    )
+    .join('\n');
 }

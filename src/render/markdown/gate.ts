@@ -11,7 +11,13 @@ const DIAGNOSTICS_COMPACT = 3;
 export function stepsSection(steps: readonly DiscernStep[] | undefined, compact = false): string | undefined {
   if (!steps || steps.length === 0) return undefined;
   if (compact) return compactSteps(steps);
-  const rows = steps.map((s) => [s.label, s.outcome, s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''), s.duration_s !== undefined ? `${s.duration_s} s` : '', outputCell(s)]);
+  const rows = steps.map((s) => [
+    s.label,
+    s.outcome,
+    s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''),
+    s.duration_s !== undefined ? `${s.duration_s} s` : '',
+    outputCell(s),
+  ]);
   return `## Steps\n\n${table(['Step', 'Outcome', 'Stage', 'Time', 'Output'], rows)}`;
 }
 
@@ -22,7 +28,13 @@ function compactSteps(steps: readonly DiscernStep[]): string {
   const summary = `${steps.length} step${steps.length === 1 ? '' : 's'}: ${[...counts].map(([o, n]) => `${n} ${o}`).join(', ')}.`;
   const notable = steps.filter((s) => s.outcome === 'failed' || s.outcome === 'cancelled');
   if (notable.length === 0) return `## Steps\n\n${summary}`;
-  const rows = notable.map((s) => [s.label, s.outcome, s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''), s.duration_s !== undefined ? `${s.duration_s} s` : '', outputCell(s)]);
+  const rows = notable.map((s) => [
+    s.label,
+    s.outcome,
+    s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''),
+    s.duration_s !== undefined ? `${s.duration_s} s` : '',
+    outputCell(s),
+  ]);
   return `## Steps\n\n${summary} \`--render\` shows them all.\n\n${table(['Step', 'Outcome', 'Stage', 'Time', 'Output'], rows)}`;
 }
 
@@ -32,7 +44,10 @@ function outputCell(step: DiscernStep): string {
   return `${step.output_lines} line${step.output_lines === 1 ? '' : 's'}${errorLike}`;
 }
 
-export function diagnosticsSection(diagnostics: readonly DiscernDiagnostic[] | undefined, compact = false): string | undefined {
+export function diagnosticsSection(
+  diagnostics: readonly DiscernDiagnostic[] | undefined,
+  compact = false,
+): string | undefined {
   if (!diagnostics || diagnostics.length === 0) return undefined;
   const cap = compact ? DIAGNOSTICS_COMPACT : DIAGNOSTICS_SHOWN;
   const shown = diagnostics.slice(0, cap).map(diagnosticItem);
@@ -44,8 +59,12 @@ export function diagnosticsSection(diagnostics: readonly DiscernDiagnostic[] | u
 function diagnosticItem(d: DiscernDiagnostic): string {
   const place = d.file ? `${code(`${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ''}` : ''}`)} ` : '';
   const rule = d.rule ? ` (${d.rule})` : '';
-  const lines = [`- **${d.tool}** ${d.severity}: ${place}${d.message}${rule}`, `  - reproduce: ${code(d.reproduce_cmd)}`];
-  if (d.output) lines.push(`  - output${d.truncated ? ' (last lines)' : ''}:\n\n${fence(d.output).replace(/^/gm, '    ')}`);
+  const lines = [
+    `- **${d.tool}** ${d.severity}: ${place}${d.message}${rule}`,
+    `  - reproduce: ${code(d.reproduce_cmd)}`,
+  ];
+  if (d.output)
+    lines.push(`  - output${d.truncated ? ' (last lines)' : ''}:\n\n${fence(d.output).replace(/^/gm, '    ')}`);
   if (d.output_path) lines.push(`  - full output: ${code(d.output_path)}`);
   return lines.join('\n');
 }
@@ -70,6 +89,17 @@ export function standardsSection(standards: readonly DiscernGateStandard[] | und
 
 export function planSection(plan: DiscernPlan | undefined): string | undefined {
   if (!plan) return undefined;
-  const rows = plan.steps.map((s) => [s.label, s.disposition, s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''), s.note ?? '']);
-  return [`## Plan: ${plan.title}`, plan.details.map((d) => `- ${d}`).join('\n'), table(['Step', 'Disposition', 'Stage', 'Command or note'], rows)].filter((s) => s.length > 0).join('\n\n');
+  const rows = plan.steps.map((s) => [
+    s.label,
+    s.disposition,
+    s.group ?? (s.disposition === 'gate' ? 'preconditions' : ''),
+    s.note ?? '',
+  ]);
+  return [
+    `## Plan: ${plan.title}`,
+    plan.details.map((d) => `- ${d}`).join('\n'),
+    table(['Step', 'Disposition', 'Stage', 'Command or note'], rows),
+  ]
+    .filter((s) => s.length > 0)
+    .join('\n\n');
 }

@@ -3,8 +3,7 @@
 
 /** A value: a path into the result (or the current item), or a literal. */
 export type Value =
-  | { path: string[]; from: 'root' | 'item' | 'meta' | 'bound' }
-  | { literal: string | number | boolean | null };
+  { path: string[]; from: 'root' | 'item' | 'meta' | 'bound' } | { literal: string | number | boolean | null };
 
 export type CompareOp = '==' | '!=' | '>' | '<' | '>=' | '<=';
 

@@ -24,8 +24,12 @@ interface Env {
   kept: string[];
 }
 
-
-export function evaluateTemplate(template: Template, result: unknown, blocks: Readonly<Record<string, Block>>, options: PresentOptions = {}): Partial<Record<SectionName, string>> {
+export function evaluateTemplate(
+  template: Template,
+  result: unknown,
+  blocks: Readonly<Record<string, Block>>,
+  options: PresentOptions = {},
+): Partial<Record<SectionName, string>> {
   const out: Partial<Record<SectionName, string>> = {};
   for (const name of SECTIONS) {
     const nodes = template[name];
@@ -39,7 +43,11 @@ export function evaluateTemplate(template: Template, result: unknown, blocks: Re
 
 /** At most one blank line between blocks, none at either end; kept payloads are untouched (not yet in). */
 function tidy(text: string): string {
-  return text.replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+/, '').replace(/\n+$/, '');
+  return text
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+/, '')
+    .replace(/\n+$/, '');
 }
 
 function restore(text: string, kept: readonly string[]): string {
@@ -56,8 +64,20 @@ function renderNode(node: Node, env: Env): string {
   if ('text' in node) return node.text;
   if ('value' in node) {
     let v = resolve(node.value, env);
-    for (const f of node.filters) v = applyFilter(f.name, v, f.args.map((a) => resolve(a, env)), env);
-    return v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    for (const f of node.filters)
+      v = applyFilter(
+        f.name,
+        v,
+        f.args.map((a) => resolve(a, env)),
+        env,
+      );
+    return v === undefined || v === null
+      ? ''
+      : typeof v === 'string'
+        ? v
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
   }
   if ('if' in node) {
     for (const branch of node.if) if (holds(branch.when, env)) return renderNodes(branch.then, env);
@@ -65,12 +85,26 @@ function renderNode(node: Node, env: Env): string {
   }
   if ('each' in node) {
     const list = resolve(node.each, env);
-    const items = Array.isArray(list) ? list : list !== undefined && list !== null && typeof list === 'object' ? Object.entries(list).map(([key, v]) => ({ key, value: v })) : [];
+    const items = Array.isArray(list)
+      ? list
+      : list !== undefined && list !== null && typeof list === 'object'
+        ? Object.entries(list).map(([key, v]) => ({ key, value: v }))
+        : [];
     if (items.length === 0) return node.empty ? renderNodes(node.empty, env) : '';
     let out = '';
     items.forEach((item, index) => {
-      const meta = { '@index': index, '@number': index + 1, '@first': index === 0, '@last': index === items.length - 1 };
-      out += renderNodes(node.body, { ...env, item, meta, bound: node.as ? { ...env.bound, [node.as]: item } : env.bound });
+      const meta = {
+        '@index': index,
+        '@number': index + 1,
+        '@first': index === 0,
+        '@last': index === items.length - 1,
+      };
+      out += renderNodes(node.body, {
+        ...env,
+        item,
+        meta,
+        bound: node.as ? { ...env.bound, [node.as]: item } : env.bound,
+      });
     });
     return out;
   }
@@ -78,7 +112,11 @@ function renderNode(node: Node, env: Env): string {
   if (!block) throw new Error(`presentation block "${node.block}" is not registered`);
   // A block's Markdown is finished (a table, a fenced diagnostic output): it is kept out of the blank-line and
   // trailing-space tidying, so output it quotes keeps its exact bytes.
-  const out = block(node.args.map((a) => resolve(a, env)), env.root, env.options);
+  const out = block(
+    node.args.map((a) => resolve(a, env)),
+    env.root,
+    env.options,
+  );
   return out === undefined || out === '' ? '' : keepText(env, out.replace(/^\n+|\n+$/g, ''));
 }
 

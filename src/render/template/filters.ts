@@ -13,14 +13,24 @@ export const FILTERS = {
   cell: { args: [0, 0], description: 'Safe inside a table cell: pipes escaped, line breaks as spaces.' },
   count: { args: [0, 0], description: 'The number of items of a list (or keys of an object); 0 when absent.' },
   join: { args: [0, 1], description: "A list's items joined by the separator (default ', ')." },
-  'code-list': { args: [0, 1], description: 'A list of strings, each as inline code, joined by the separator (default ", ").' },
+  'code-list': {
+    args: [0, 1],
+    description: 'A list of strings, each as inline code, joined by the separator (default ", ").',
+  },
   plural: { args: [1, 2], description: "A number with its noun: `n | plural 'file'` gives '1 file' or '3 files'." },
   default: { args: [1, 1], description: 'The argument when the value is absent or empty.' },
   json: { args: [0, 0], description: 'The value as compact JSON.' },
   quote: { args: [0, 0], description: 'A block quote: every line prefixed with "> ".' },
   bullets: { args: [0, 0], description: 'A list of strings as a Markdown bullet list.' },
-  verbatim: { args: [0, 0], description: 'Whitespace-significant text inserted exactly, untouched by blank-line tidying.' },
-  fence: { args: [0, 1], description: 'A fenced code block (optional info string) holding the text exactly; its final line break ends the last line, not a blank one.' },
+  verbatim: {
+    args: [0, 0],
+    description: 'Whitespace-significant text inserted exactly, untouched by blank-line tidying.',
+  },
+  fence: {
+    args: [0, 1],
+    description:
+      'A fenced code block (optional info string) holding the text exactly; its final line break ends the last line, not a blank one.',
+  },
   seconds: { args: [0, 0], description: 'Milliseconds as whole seconds: "12 s".' },
   first: { args: [0, 0], description: 'The first item of a list.' },
   lines: { args: [0, 0], description: 'A list of strings, one a line.' },
@@ -35,7 +45,13 @@ export function isTruthy(v: unknown): boolean {
 }
 
 function text(v: unknown): string {
-  return v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return v === undefined || v === null
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
 }
 
 /** Inline code whose fence is longer than any run of backticks inside (CommonMark code spans). */
@@ -85,7 +101,9 @@ export function applyFilter(name: string, v: unknown, args: unknown[], env: { ke
     case 'verbatim':
       return v === undefined || v === null ? v : keepText(env, text(v));
     case 'fence':
-      return v === undefined || v === null ? v : keepText(env, fenced(text(v).replace(/\n$/, ''), typeof args[0] === 'string' ? args[0] : 'text'));
+      return v === undefined || v === null
+        ? v
+        : keepText(env, fenced(text(v).replace(/\n$/, ''), typeof args[0] === 'string' ? args[0] : 'text'));
     case 'seconds':
       return typeof v === 'number' ? `${Math.round(v / 1000)} s` : v;
     case 'first':

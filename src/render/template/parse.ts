@@ -5,7 +5,17 @@
 // only a block tag or a comment disappears with its line break, so a template reads like the Markdown it makes.
 // Inside `each`, bare names read the current item; `@root.` reads the result, `@index`/`@number`/`@first`/
 // `@last` the position. Errors carry the line, for codegen to report against the template file.
-import { SECTIONS, type CompareOp, type Condition, type Filter, type Node, type SectionName, type Template, type Test, type Value } from './ast.js';
+import {
+  SECTIONS,
+  type CompareOp,
+  type Condition,
+  type Filter,
+  type Node,
+  type SectionName,
+  type Template,
+  type Test,
+  type Value,
+} from './ast.js';
 
 export class TemplateError extends Error {
   constructor(
@@ -79,7 +89,8 @@ function words(body: string, line: number): string[] {
     out.push(m[1]);
     if (re.lastIndex >= body.length) break;
   }
-  if (out.join('').replace(/\s/g, '').length !== body.replace(/\s/g, '').length) throw new TemplateError(`cannot read the tag {{${body}}}`, line);
+  if (out.join('').replace(/\s/g, '').length !== body.replace(/\s/g, '').length)
+    throw new TemplateError(`cannot read the tag {{${body}}}`, line);
   return out;
 }
 
@@ -93,12 +104,14 @@ function value(word: string, scope: Scope, line: number): Value {
   if (/^-?\d+(\.\d+)?$/.test(word)) return { literal: Number(word) };
   if (word === 'true' || word === 'false') return { literal: word === 'true' };
   if (word === 'null') return { literal: null };
-  if (!/^(@?[A-Za-z_][\w-]*)(\.[\w-]+)*$/.test(word)) throw new TemplateError(`"${word}" is neither a path nor a literal`, line);
+  if (!/^(@?[A-Za-z_][\w-]*)(\.[\w-]+)*$/.test(word))
+    throw new TemplateError(`"${word}" is neither a path nor a literal`, line);
   const parts = word.split('.');
   const head = parts[0] ?? '';
   if (head === '@root') return { path: parts.slice(1), from: 'root' };
   if (head.startsWith('@')) {
-    if (!['@index', '@number', '@first', '@last'].includes(head) || parts.length > 1) throw new TemplateError(`unknown position value "${word}"`, line);
+    if (!['@index', '@number', '@first', '@last'].includes(head) || parts.length > 1)
+      throw new TemplateError(`unknown position value "${word}"`, line);
     if (!scope.inEach) throw new TemplateError(`${head} is only meaningful inside {{#each}}`, line);
     return { path: [head], from: 'meta' };
   }
@@ -149,10 +162,11 @@ function interpolation(ws: string[], scope: Scope, line: number): { value: Value
   const [first, ...rest] = ws;
   if (first === undefined) throw new TemplateError('an empty tag {{}}', line);
   const filters: Filter[] = [];
-  for (let i = 0; i < rest.length; ) {
+  for (let i = 0; i < rest.length;) {
     if (rest[i] !== '|') throw new TemplateError(`expected "|" before a filter, found "${rest[i] ?? ''}"`, line);
     const name = rest[i + 1];
-    if (name === undefined || !/^[a-z][a-z-]*$/.test(name)) throw new TemplateError('a filter name is missing after "|"', line);
+    if (name === undefined || !/^[a-z][a-z-]*$/.test(name))
+      throw new TemplateError('a filter name is missing after "|"', line);
     i += 2;
     const args: Value[] = [];
     while (i < rest.length && rest[i] !== '|') args.push(value(rest[i++] ?? '', scope, line));
@@ -176,7 +190,11 @@ export function parseTemplate(source: string): Template {
   };
   const target = (line: number): Node[] => {
     const top = stack[stack.length - 1];
-    if (!top) throw new TemplateError('content outside a section: put it inside {{#state}}, {{#evidence}}, {{#authority}} or {{#owner}}', line);
+    if (!top)
+      throw new TemplateError(
+        'content outside a section: put it inside {{#state}}, {{#evidence}}, {{#authority}} or {{#owner}}',
+        line,
+      );
     if (top.kind === 'section') return top.nodes;
     if (top.kind === 'if') return top.otherwise ?? top.branches[top.branches.length - 1]?.then ?? [];
     return top.empty ?? top.body;
@@ -185,7 +203,8 @@ export function parseTemplate(source: string): Template {
     if ('text' in piece) {
       if (stack.length === 0 && piece.text.trim() === '') continue;
       const line = 0;
-      if (stack.length === 0) throw new TemplateError(`text outside a section: "${piece.text.trim().slice(0, 40)}"`, line);
+      if (stack.length === 0)
+        throw new TemplateError(`text outside a section: "${piece.text.trim().slice(0, 40)}"`, line);
       target(line).push({ text: piece.text });
       continue;
     }
@@ -199,7 +218,8 @@ export function parseTemplate(source: string): Template {
         if (stack.length > 0) throw new TemplateError(`section {{#${name}}} inside another block`, line);
         if (seen.includes(name)) throw new TemplateError(`section ${name} appears twice`, line);
         const order = SECTIONS.indexOf(name);
-        if (seen.some((s) => SECTIONS.indexOf(s) > order)) throw new TemplateError(`section ${name} is out of order: sections go ${SECTIONS.join(', ')}`, line);
+        if (seen.some((s) => SECTIONS.indexOf(s) > order))
+          throw new TemplateError(`section ${name} is out of order: sections go ${SECTIONS.join(', ')}`, line);
         seen.push(name);
         stack.push({ kind: 'section', name, nodes: [], line });
       } else if (head === 'if') {
@@ -208,7 +228,8 @@ export function parseTemplate(source: string): Template {
       } else if (head === 'each') {
         target(line);
         const over = value(ws[1] ?? '', scope(), line);
-        if (ws.length === 4 && ws[2] === 'as' && /^[a-z][A-Za-z0-9_]*$/.test(ws[3] ?? '')) stack.push({ kind: 'each', over, as: ws[3] ?? '', body: [], line });
+        if (ws.length === 4 && ws[2] === 'as' && /^[a-z][A-Za-z0-9_]*$/.test(ws[3] ?? ''))
+          stack.push({ kind: 'each', over, as: ws[3] ?? '', body: [], line });
         else if (ws.length === 2) stack.push({ kind: 'each', over, body: [], line });
         else throw new TemplateError('write {{#each path}} or {{#each path as name}}', line);
       } else throw new TemplateError(`unknown block {{#${head}}}`, line);
@@ -230,10 +251,18 @@ export function parseTemplate(source: string): Template {
     if (body.startsWith('/')) {
       const top = stack.pop();
       const name = top?.kind === 'section' ? top.name : top?.kind;
-      if (!top || name !== head) throw new TemplateError(`{{/${head}}} closes ${top ? `{{#${name}}} (line ${top.line})` : 'nothing'}`, line);
+      if (!top || name !== head)
+        throw new TemplateError(`{{/${head}}} closes ${top ? `{{#${name}}} (line ${top.line})` : 'nothing'}`, line);
       if (top.kind === 'section') template[top.name] = top.nodes;
-      else if (top.kind === 'if') target(line).push({ if: top.branches, ...(top.otherwise ? { else: top.otherwise } : {}) });
-      else target(line).push({ each: top.over, ...(top.as ? { as: top.as } : {}), body: top.body, ...(top.empty ? { empty: top.empty } : {}) });
+      else if (top.kind === 'if')
+        target(line).push({ if: top.branches, ...(top.otherwise ? { else: top.otherwise } : {}) });
+      else
+        target(line).push({
+          each: top.over,
+          ...(top.as ? { as: top.as } : {}),
+          body: top.body,
+          ...(top.empty ? { empty: top.empty } : {}),
+        });
       continue;
     }
     if (body.startsWith('>')) {
@@ -244,7 +273,8 @@ export function parseTemplate(source: string): Template {
     target(line).push(interpolation(ws, scope(), line));
   }
   const open = stack[stack.length - 1];
-  if (open) throw new TemplateError(`{{#${open.kind === 'section' ? open.name : open.kind}}} is never closed`, open.line);
+  if (open)
+    throw new TemplateError(`{{#${open.kind === 'section' ? open.name : open.kind}}} is never closed`, open.line);
   if (!template.state) throw new TemplateError('the template has no {{#state}} section', 1);
   return template as Template;
 }

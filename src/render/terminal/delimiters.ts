@@ -58,7 +58,8 @@ export class Delimiters {
     if (found === undefined) return undefined;
     const after = found + count;
     let content = this.source.slice(runEnd, found).replace(/\n/g, ' ');
-    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '') content = content.slice(1, -1);
+    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '')
+      content = content.slice(1, -1);
     return { content, raw: this.source.slice(start, after).replace(/\n/g, ' '), end: after };
   }
 

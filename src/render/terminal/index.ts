@@ -6,7 +6,14 @@ import type { TerminalOptions } from './options.js';
 import { renderDocument } from './render.js';
 import { visibleControls } from './text.js';
 
-export { DEFAULT_PRESENTATION, terminalOptions, type Presentation, type TerminalOptions, type TerminalTarget, type Theme } from './options.js';
+export {
+  DEFAULT_PRESENTATION,
+  terminalOptions,
+  type Presentation,
+  type TerminalOptions,
+  type TerminalTarget,
+  type Theme,
+} from './options.js';
 
 /** The Markdown as terminal text, ending in one newline (empty input gives empty output). */
 export function renderTerminal(markdown: string, options: TerminalOptions): string {

@@ -91,7 +91,8 @@ function lex(lines: string[]): Block[] {
     }
     if (indentOf(line) >= 4) {
       const content: string[] = [];
-      while (i < lines.length && (indentOf(lines[i] ?? '') >= 4 || blank(lines[i] ?? ''))) content.push(dedent(lines[i++] ?? '', 4));
+      while (i < lines.length && (indentOf(lines[i] ?? '') >= 4 || blank(lines[i] ?? '')))
+        content.push(dedent(lines[i++] ?? '', 4));
       while (content.length > 0 && blank(content[content.length - 1] ?? '')) content.pop();
       blocks.push({ type: 'code', info: '', lines: content });
       continue;
@@ -113,7 +114,8 @@ function lex(lines: string[]): Block[] {
         const l = lines[i] ?? '';
         if (QUOTE.test(l)) inner.push(l.replace(QUOTE, ''));
         // A lazy continuation: a paragraph line without its `>`.
-        else if (!blank(l) && !interrupts(l) && inner.length > 0 && !blank(inner[inner.length - 1] ?? '')) inner.push(l);
+        else if (!blank(l) && !interrupts(l) && inner.length > 0 && !blank(inner[inner.length - 1] ?? ''))
+          inner.push(l);
         else break;
         i++;
       }
@@ -131,7 +133,12 @@ function lex(lines: string[]): Block[] {
       if (align.length === header.length) {
         const rows: string[][] = [];
         i += 2;
-        while (i < lines.length && !blank(lines[i] ?? '') && (lines[i] ?? '').includes('|') && !interrupts(lines[i] ?? '')) {
+        while (
+          i < lines.length &&
+          !blank(lines[i] ?? '') &&
+          (lines[i] ?? '').includes('|') &&
+          !interrupts(lines[i] ?? '')
+        ) {
           const row = cells(lines[i++] ?? '');
           rows.push(header.map((_, c) => row[c] ?? ''));
         }

@@ -1,6 +1,7 @@
 // The two palettes, as SGR parameter lists per role. Only the 16 basic colours: the terminal's own theme maps
 // them, so they stay legible where a fixed 256-colour choice might not.
-export type Role = 'h1' | 'h2' | 'h3' | 'bold' | 'em' | 'code' | 'link' | 'url' | 'quote' | 'border' | 'header' | 'next';
+export type Role =
+  'h1' | 'h2' | 'h3' | 'bold' | 'em' | 'code' | 'link' | 'url' | 'quote' | 'border' | 'header' | 'next';
 
 export type Palette = Readonly<Record<Role, readonly number[]>>;
 

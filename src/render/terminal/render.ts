@@ -85,10 +85,13 @@ function nextAction(blocks: readonly Block[], options: TerminalOptions): string[
   const lines: string[] = [];
   blocks.forEach((block, k) => {
     if (k > 0) lines.push('');
-    if (block.type === 'paragraph') lines.push(...wrapRuns(parseInline(block.text, options.color, ['next']), width, options));
+    if (block.type === 'paragraph')
+      lines.push(...wrapRuns(parseInline(block.text, options.color, ['next']), width, options));
     else lines.push(...renderBlock(block, width, options, 0));
   });
-  return lines.map((l, k) => (k === 0 ? `${paint(arrow, ['next'], options.palette, options.color)} ${l}` : l === '' ? '' : `${indent}${l}`));
+  return lines.map((l, k) =>
+    k === 0 ? `${paint(arrow, ['next'], options.palette, options.color)} ${l}` : l === '' ? '' : `${indent}${l}`,
+  );
 }
 
 function renderBlock(block: Block, width: number, options: TerminalOptions, depth: number): string[] {
@@ -103,7 +106,11 @@ function renderBlock(block: Block, width: number, options: TerminalOptions, dept
     case 'table':
       return renderTable(block.header, block.align, block.rows, width, options);
     case 'rule':
-      return [options.plain ? '---' : paint((options.unicode ? '─' : '-').repeat(width), ['border'], options.palette, options.color)];
+      return [
+        options.plain
+          ? '---'
+          : paint((options.unicode ? '─' : '-').repeat(width), ['border'], options.palette, options.color),
+      ];
     case 'quote': {
       const bar = options.unicode ? '│' : '>';
       const inner = spaced(block.blocks, Math.max(MIN_INNER, width - 2), options, depth);
@@ -115,7 +122,13 @@ function renderBlock(block: Block, width: number, options: TerminalOptions, dept
   }
 }
 
-function headingLines(text: string, level: number, width: number, options: TerminalOptions, underline: boolean): string[] {
+function headingLines(
+  text: string,
+  level: number,
+  width: number,
+  options: TerminalOptions,
+  underline: boolean,
+): string[] {
   const role = HEADING_ROLE[Math.min(level, 3) - 1] ?? 'h3';
   const runs: Run[] = parseInline(text, options.color, [role]);
   const lines = wrapRuns(runs, width, options);
@@ -127,9 +140,18 @@ function headingLines(text: string, level: number, width: number, options: Termi
 
 const BULLETS_UNICODE = ['•', '◦', '▪'];
 
-function listLines(block: Extract<Block, { type: 'list' }>, width: number, options: TerminalOptions, depth: number): string[] {
+function listLines(
+  block: Extract<Block, { type: 'list' }>,
+  width: number,
+  options: TerminalOptions,
+  depth: number,
+): string[] {
   const markers = block.items.map((_, k) =>
-    block.ordered ? `${block.start + k}.` : options.unicode ? (BULLETS_UNICODE[depth % BULLETS_UNICODE.length] ?? '•') : '-',
+    block.ordered
+      ? `${block.start + k}.`
+      : options.unicode
+        ? (BULLETS_UNICODE[depth % BULLETS_UNICODE.length] ?? '•')
+        : '-',
   );
   const markerWidth = Math.max(...markers.map(textWidth));
   const indent = ' '.repeat(markerWidth + 1);
@@ -140,7 +162,8 @@ function listLines(block: Extract<Block, { type: 'list' }>, width: number, optio
     for (const child of item) {
       const rendered = renderBlock(child, inner, options, child.type === 'list' ? depth + 1 : depth);
       // Paragraphs and nested lists of an item sit tight; code and tables keep a blank line around them.
-      if (lines.length > 0 && (child.type === 'code' || child.type === 'table' || child.type === 'quote')) lines.push('');
+      if (lines.length > 0 && (child.type === 'code' || child.type === 'table' || child.type === 'quote'))
+        lines.push('');
       lines.push(...rendered);
     }
     const marker = (markers[k] ?? '-').padStart(markerWidth);

@@ -13,7 +13,13 @@ import { wrapRuns, type Paint } from './wrap.js';
 /** A longer word (a path, a URL) does not claim its whole width: it continues on the next line of its cell. */
 const LONGEST_KEPT_WORD = 30;
 
-export function renderTable(header: string[], align: Align[], rows: string[][], width: number, options: TerminalOptions): string[] {
+export function renderTable(
+  header: string[],
+  align: Align[],
+  rows: string[][],
+  width: number,
+  options: TerminalOptions,
+): string[] {
   const { color, palette, unicode, plain } = options;
   const style: Paint = { palette, color };
   const sep = plain ? '  ' : unicode ? ' │ ' : ' | ';
@@ -31,14 +37,28 @@ export function renderTable(header: string[], align: Align[], rows: string[][], 
     const height = Math.max(1, ...wrapped.map((w) => w.length));
     const lines: string[] = [];
     for (let n = 0; n < height; n++) {
-      lines.push(wrapped.map((cell, c) => place(cell[n] ?? '', widths[c] ?? 1, align[c] ?? 'left')).join(border(sep)).trimEnd());
+      lines.push(
+        wrapped
+          .map((cell, c) => place(cell[n] ?? '', widths[c] ?? 1, align[c] ?? 'left'))
+          .join(border(sep))
+          .trimEnd(),
+      );
     }
     return lines;
   };
-  const rule = plain ? widths.map((w) => '-'.repeat(w)).join(sep) : border(widths.map((w) => (unicode ? '─' : '-').repeat(w)).join(cross));
+  const rule = plain
+    ? widths.map((w) => '-'.repeat(w)).join(sep)
+    : border(widths.map((w) => (unicode ? '─' : '-').repeat(w)).join(cross));
   const bodyRows = body.map(row);
   // When a row wraps, an empty row between rows shows where each one ends.
-  const gap = bodyRows.some((r) => r.length > 1) ? [widths.map((w) => ' '.repeat(w)).join(border(sep)).trimEnd()] : [];
+  const gap = bodyRows.some((r) => r.length > 1)
+    ? [
+        widths
+          .map((w) => ' '.repeat(w))
+          .join(border(sep))
+          .trimEnd(),
+      ]
+    : [];
   return [...row(head), rule, ...bodyRows.flatMap((r, k) => (k > 0 ? [...gap, ...r] : r))];
 }
 
@@ -98,7 +118,11 @@ function records(header: string[], rows: string[][], width: number, options: Ter
   rows.forEach((row, r) => {
     if (r > 0) out.push('');
     header.forEach((h, c) => {
-      const runs: Run[] = [...parseInline(h, options.color, ['header']), { text: ': ', roles: [] as Role[] }, ...parseInline(row[c] ?? '', options.color)];
+      const runs: Run[] = [
+        ...parseInline(h, options.color, ['header']),
+        { text: ': ', roles: [] as Role[] },
+        ...parseInline(row[c] ?? '', options.color),
+      ];
       wrapRuns(runs, width - 2, style).forEach((l, i) => out.push(i === 0 ? l : `  ${l}`));
     });
   });

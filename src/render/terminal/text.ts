@@ -5,7 +5,13 @@
 /** Columns a code point takes: 0 for combining marks and zero-width characters, 2 for wide East Asian and emoji. */
 export function charWidth(cp: number): number {
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+  if (
+    (cp >= 0x300 && cp <= 0x36f) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x20d0 && cp <= 0x20ff) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f)
+  )
+    return 0;
   if (
     (cp >= 0x1100 && cp <= 0x115f) ||
     (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
@@ -44,7 +50,6 @@ export function visibleControls(text: string): string {
     return '?';
   });
 }
-
 
 /** The renderer's own SGR sequences removed: what the reader sees. */
 export function stripSgr(text: string): string {

@@ -17,19 +17,39 @@ export type { Presentation, Theme };
 export type ArgvCheck =
   | { kind: 'version' }
   | { kind: 'help'; path: string[]; format: Format; presentation: Presentation }
-  | { kind: 'command'; command: DiscernHelpCliCommand; format: Format; presentation: Presentation; present: Set<string>; tokens: string[]; positionals: string[] }
-  | { kind: 'error'; error: 'unknown_command' | 'invalid_arguments'; message: string; query: string[]; suggestions: string[]; usage?: string; format: Format };
+  | {
+      kind: 'command';
+      command: DiscernHelpCliCommand;
+      format: Format;
+      presentation: Presentation;
+      present: Set<string>;
+      tokens: string[];
+      positionals: string[];
+    }
+  | {
+      kind: 'error';
+      error: 'unknown_command' | 'invalid_arguments';
+      message: string;
+      query: string[];
+      suggestions: string[];
+      usage?: string;
+      format: Format;
+    };
 
 /**
  * The result-format flags, from the grammar's global flags of the "format" group: --json → json. A Map, not an
  * object: a value such as "toString" or "constructor" must not be taken for a format flag.
  */
 const FORMAT_FLAGS: ReadonlyMap<string, Format> = new Map(
-  CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group === 'format').flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format] as const)),
+  CLI_GRAMMAR.global_flags
+    .filter((f) => f.exclusive_group === 'format')
+    .flatMap((f) => f.spellings.map((s) => [s, s.replace(/^--/, '') as Format] as const)),
 );
 
 /** The other global flags, which choose how the terminal renderer draws (spec/cli.yaml global_flags). */
-const PRESENTATION_FLAGS: readonly DiscernHelpCliFlag[] = CLI_GRAMMAR.global_flags.filter((f) => f.exclusive_group !== 'format');
+const PRESENTATION_FLAGS: readonly DiscernHelpCliFlag[] = CLI_GRAMMAR.global_flags.filter(
+  (f) => f.exclusive_group !== 'format',
+);
 
 export function checkArgv(argv: readonly string[]): ArgvCheck {
   const end = argv.indexOf('--');
@@ -37,7 +57,12 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   const formats = [...new Set(all.filter((a) => FORMAT_FLAGS.has(a)))];
   // With conflicting formats none is chosen: the error goes to stderr as one line.
   const format: Format = formats.length === 1 ? (FORMAT_FLAGS.get(formats[0] ?? '') ?? 'human') : 'human';
-  const fail = (error: 'unknown_command' | 'invalid_arguments', message: string, query: string[], extra: { suggestions?: string[]; usage?: string } = {}): ArgvCheck => ({
+  const fail = (
+    error: 'unknown_command' | 'invalid_arguments',
+    message: string,
+    query: string[],
+    extra: { suggestions?: string[]; usage?: string } = {},
+  ): ArgvCheck => ({
     kind: 'error',
     error,
     message,
@@ -46,7 +71,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     ...(extra.usage ? { usage: extra.usage } : {}),
     format,
   });
-  if (formats.length > 1) return fail('invalid_arguments', `${formats.join(' and ')} are mutually exclusive: choose one result format.`, []);
+  if (formats.length > 1)
+    return fail('invalid_arguments', `${formats.join(' and ')} are mutually exclusive: choose one result format.`, []);
   const extracted = extractPresentation(all.filter((a) => !FORMAT_FLAGS.has(a)));
   if (typeof extracted === 'string') return fail('invalid_arguments', extracted, []);
   const { presentation, rest: options, given } = extracted;
@@ -58,18 +84,36 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   // The root opens the desk (which, without a terminal or with a result format, answers as status does).
   if (tokens.length === 0) {
     const desk = findCommand(['desk']);
-    return desk ? { kind: 'command', command: desk.command, format, presentation, present: new Set(), tokens: [], positionals: [] } : { kind: 'help', path: [], format, presentation };
+    return desk
+      ? {
+          kind: 'command',
+          command: desk.command,
+          format,
+          presentation,
+          present: new Set(),
+          tokens: [],
+          positionals: [],
+        }
+      : { kind: 'help', path: [], format, presentation };
   }
   const first = tokens[0] ?? '';
   if (CLI_GRAMMAR.implicit_flags.root.includes(first)) {
-    return tokens.length === 1 && shaping.length === 0 ? { kind: 'version' } : fail('invalid_arguments', `${first} takes nothing else.`, []);
+    return tokens.length === 1 && shaping.length === 0
+      ? { kind: 'version' }
+      : fail('invalid_arguments', `${first} takes nothing else.`, []);
   }
-  if (first === '-v') return fail('invalid_arguments', 'unknown flag -v; the version flag is -V (or --version).', [], { suggestions: ['-V'] });
+  if (first === '-v')
+    return fail('invalid_arguments', 'unknown flag -v; the version flag is -V (or --version).', [], {
+      suggestions: ['-V'],
+    });
   if (CLI_GRAMMAR.implicit_flags.command.includes(first)) {
     // `discern -h docs` asks for the same page as `discern docs -h`.
     const asked = tokens.slice(1).filter((t) => !t.startsWith('-'));
     const named = asked.length > 0 ? findCommand(asked) : undefined;
-    if (asked.length > 0 && !named) return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, { suggestions: closestCommands(asked) });
+    if (asked.length > 0 && !named)
+      return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, {
+        suggestions: closestCommands(asked),
+      });
     return { kind: 'help', path: named ? named.command.path : [], format, presentation };
   }
 
@@ -78,20 +122,27 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     if (token.startsWith('-')) break;
     words.push(token);
   }
-  if (words.length === 0) return fail('invalid_arguments', `${first} is not a flag discern knows before a command.`, [first], { suggestions: [] });
+  if (words.length === 0)
+    return fail('invalid_arguments', `${first} is not a flag discern knows before a command.`, [first], {
+      suggestions: [],
+    });
   const found = findCommand(words);
   if (!found) {
-    return fail('unknown_command', `"${words.join(' ')}" is not a discern command.`, words, { suggestions: closestCommands(words) });
+    return fail('unknown_command', `"${words.join(' ')}" is not a discern command.`, words, {
+      suggestions: closestCommands(words),
+    });
   }
   const { command } = found;
   const usage = command.usage;
   const path = command.path;
-  const argFail = (message: string): ArgvCheck => fail('invalid_arguments', `discern ${path.join(' ')}: ${message}`, path, { usage, suggestions: [path.join(' ')] });
+  const argFail = (message: string): ArgvCheck =>
+    fail('invalid_arguments', `discern ${path.join(' ')}: ${message}`, path, { usage, suggestions: [path.join(' ')] });
 
   const after = tokens.slice(found.consumed);
   const afterEnd = after.indexOf('--');
   const beforeEnd = afterEnd === -1 ? after : after.slice(0, afterEnd);
-  if (beforeEnd.some((a) => CLI_GRAMMAR.implicit_flags.command.includes(a))) return { kind: 'help', path, format, presentation };
+  if (beforeEnd.some((a) => CLI_GRAMMAR.implicit_flags.command.includes(a)))
+    return { kind: 'help', path, format, presentation };
 
   const present = new Set<string>();
   const positionals: string[] = [];
@@ -122,7 +173,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     if (token.startsWith('--') && eq > 0) value = token.slice(eq + 1);
     else {
       const next = after[i + 1];
-      if (next === undefined || next.startsWith('-')) return argFail(`${spelling} needs a value ${flag.type_definition}.`);
+      if (next === undefined || next.startsWith('-'))
+        return argFail(`${spelling} needs a value ${flag.type_definition}.`);
       value = next;
       i++;
     }
@@ -138,13 +190,17 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
       break;
     }
     if (p < positionals.length) {
-      const problem = valueProblem({ value_types: spec.value_types, ...(spec.choices ? { choices: spec.choices } : {}) }, positionals[p] ?? '');
+      const problem = valueProblem(
+        { value_types: spec.value_types, ...(spec.choices ? { choices: spec.choices } : {}) },
+        positionals[p] ?? '',
+      );
       if (problem) return argFail(`<${spec.name}> ${problem}.`);
       p++;
     } else if (!spec.optional) return argFail(`missing argument <${spec.name}>.`);
   }
   if (p < positionals.length) return argFail(`unexpected argument "${positionals[p] ?? ''}".`);
-  if (command.verb === undefined && shaping.length > 0) return argFail(`${shaping[0] ?? ''} does not apply: this command serves a protocol.`);
+  if (command.verb === undefined && shaping.length > 0)
+    return argFail(`${shaping[0] ?? ''} does not apply: this command serves a protocol.`);
   return { kind: 'command', command, format, presentation, present, tokens, positionals };
 }
 
@@ -153,7 +209,9 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
  * `--theme=<t>`. A switch given twice is harmless; a value flag given twice, or without a valid value, is a
  * grammar error (the message is returned).
  */
-function extractPresentation(options: readonly string[]): { presentation: Presentation; rest: string[]; given: string[] } | string {
+function extractPresentation(
+  options: readonly string[],
+): { presentation: Presentation; rest: string[]; given: string[] } | string {
   const values = new Map<string, string | true>();
   const rest: string[] = [];
   for (let i = 0; i < options.length; i++) {
@@ -186,7 +244,11 @@ function extractPresentation(options: readonly string[]): { presentation: Presen
   }
   const theme = values.get('--theme');
   return {
-    presentation: { noColor: values.has('--no-color'), plain: values.has('--plain'), theme: typeof theme === 'string' ? (theme as Theme) : 'auto' },
+    presentation: {
+      noColor: values.has('--no-color'),
+      plain: values.has('--plain'),
+      theme: typeof theme === 'string' ? (theme as Theme) : 'auto',
+    },
     rest,
     given: [...values.keys()],
   };
@@ -198,7 +260,8 @@ function findFlag(flags: readonly DiscernHelpCliFlag[], spelling: string): Disce
 
 function valueProblem(flag: Pick<DiscernHelpCliFlag, 'value_types' | 'choices'>, value: string): string | undefined {
   const type = flag.value_types[0] ?? 'string';
-  if ((type === 'number' || type === 'integer') && !/^-?\d+(\.\d+)?$/.test(value)) return `needs a number, not "${value}"`;
+  if ((type === 'number' || type === 'integer') && !/^-?\d+(\.\d+)?$/.test(value))
+    return `needs a number, not "${value}"`;
   if (type === 'integer' && value.includes('.')) return `needs a whole number, not "${value}"`;
   if (flag.choices && !flag.choices.includes(value)) return `must be one of ${flag.choices.join(', ')}`;
   if (value.length === 0) return 'needs a non-empty value';

@@ -15,7 +15,14 @@ import vm = require('node:vm');
 interface BundleModule {
   exports: unknown;
 }
-type Wrapper = (this: unknown, exports: unknown, require: (id: string) => unknown, module: BundleModule, filename: string, dirname: string) => unknown;
+type Wrapper = (
+  this: unknown,
+  exports: unknown,
+  require: (id: string) => unknown,
+  module: BundleModule,
+  filename: string,
+  dirname: string,
+) => unknown;
 
 const cacheDir = path.join(__dirname, 'code-cache');
 const training = process.env['DISCERN_CODE_CACHE_WRITE'] === '1';
@@ -59,7 +66,11 @@ function evaluate(module: BundleModule, filename: string): void {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(wrap(fs.readFileSync(filename, 'utf8')), { filename, ...(cachedData ? { cachedData } : {}), ...dynamicImport });
+  const script = new vm.Script(wrap(fs.readFileSync(filename, 'utf8')), {
+    filename,
+    ...(cachedData ? { cachedData } : {}),
+    ...dynamicImport,
+  });
   if (training) compiled.push({ cacheFile, script });
   const wrapper = script.runInThisContext({ displayErrors: true }) as Wrapper;
   const dirname = path.dirname(filename);

@@ -37,10 +37,15 @@ export async function answerCoupling(argv: readonly string[]): Promise<number | 
   if (input === undefined || process.env['DISCERN_FAULT'] !== undefined) return undefined;
   const target = workingDirectory();
   // The trunk must exist (the verb's trunk: required): the memo is only taken after checking it does.
-  const project = registration.trunk === 'required' && !registration.setupGate ? rememberedProject(target, process.env) : undefined;
+  const project =
+    registration.trunk === 'required' && !registration.setupGate ? rememberedProject(target, process.env) : undefined;
   if (project === undefined) return undefined;
   const signal = new AbortController().signal;
-  const outcome = await runCoupling(input, { project, env: process.env, signal, target, surface: 'cli' }, { remembered: true });
+  const outcome = await runCoupling(
+    input,
+    { project, env: process.env, signal, target, surface: 'cli' },
+    { remembered: true },
+  );
   if (outcome.refusal !== undefined) return undefined;
   const text = `${serializeResult(buildEnvelope({ verb: registration.verb, policy: registration.policy }, outcome))}\n`;
   // As the full CLI does: a reader that closed the pipe early (`| head`) is no failure of an ok result; any other
@@ -51,7 +56,11 @@ export async function answerCoupling(argv: readonly string[]): Promise<number | 
   return new Promise((resolve) => {
     process.stdout.write(text, (error) => {
       if (!error || (error as NodeJS.ErrnoException).code === 'EPIPE') resolve(0);
-      else process.stderr.write(`discern: the result could not be written to stdout (${(error as NodeJS.ErrnoException).code ?? error.message})\n`, () => resolve(1));
+      else
+        process.stderr.write(
+          `discern: the result could not be written to stdout (${(error as NodeJS.ErrnoException).code ?? error.message})\n`,
+          () => resolve(1),
+        );
     });
   });
 }
@@ -72,7 +81,14 @@ function plainInput(argv: readonly string[]): DiscernCouplingInput | undefined {
       continue;
     }
     const value = argv[i + 1];
-    if ((token !== '--file' && token !== '--with') || value === undefined || value.length === 0 || value.length > 1024 || value.startsWith('-')) return undefined;
+    if (
+      (token !== '--file' && token !== '--with') ||
+      value === undefined ||
+      value.length === 0 ||
+      value.length > 1024 ||
+      value.startsWith('-')
+    )
+      return undefined;
     if (token === '--file') files.push(value);
     else if (other === undefined) other = value;
     else return undefined;
@@ -80,5 +96,8 @@ function plainInput(argv: readonly string[]): DiscernCouplingInput | undefined {
   }
   if (!json || files.length > 50) return undefined;
   const [first, ...rest] = files;
-  return { ...(first !== undefined ? { file: [first, ...rest] } : {}), ...(other !== undefined ? { with: other } : {}) };
+  return {
+    ...(first !== undefined ? { file: [first, ...rest] } : {}),
+    ...(other !== undefined ? { with: other } : {}),
+  };
 }

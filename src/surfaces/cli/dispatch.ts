@@ -5,7 +5,8 @@ import sade from 'sade';
 import { VERB_IDS, VERBS, type VerbId } from '../../../generated/registry.js';
 import type { DiscernHelpCliCommand } from '../../../generated/types.js';
 
-export type Dispatch = { kind: 'verb'; verb: VerbId; input: Record<string, unknown> } | { kind: 'protocol'; path: string[] };
+export type Dispatch =
+  { kind: 'verb'; verb: VerbId; input: Record<string, unknown> } | { kind: 'protocol'; path: string[] };
 
 type Action = (...args: unknown[]) => Dispatch;
 
@@ -13,18 +14,29 @@ type Action = (...args: unknown[]) => Dispatch;
  * checkArgv has already found the command in the generated grammar, so sade is given that command alone:
  * registering all of them on every call cost about a millisecond of a start-up that is the whole of a cheap call.
  */
-export function dispatch(argv: readonly string[], command: DiscernHelpCliCommand, present: ReadonlySet<string>): Dispatch {
+export function dispatch(
+  argv: readonly string[],
+  command: DiscernHelpCliCommand,
+  present: ReadonlySet<string>,
+): Dispatch {
   const prog = sade('discern');
   const strings = new Set<string>();
   const booleans = new Set<string>();
-  const usage = [command.path.join(' '), ...command.positionals.map((p) => (p.optional || p.variadic ? `[${p.name}]` : `<${p.name}>`))].join(' ');
+  const usage = [
+    command.path.join(' '),
+    ...command.positionals.map((p) => (p.optional || p.variadic ? `[${p.name}]` : `<${p.name}>`)),
+  ].join(' ');
   prog.command(usage, command.description, command.aliases.length > 0 ? { alias: command.aliases } : {});
   for (const flag of command.flags.filter((f) => !f.global)) {
     const name = optionName(flag.spellings[0] ?? '');
     (flag.arity === 0 ? booleans : strings).add(name);
   }
   prog.action(actionFor(command, present));
-  const parsed = prog.parse(['node', 'discern', ...argv], { lazy: true, string: [...strings], boolean: [...booleans] }) as unknown;
+  const parsed = prog.parse(['node', 'discern', ...argv], {
+    lazy: true,
+    string: [...strings],
+    boolean: [...booleans],
+  }) as unknown;
   if (!isLazyParse(parsed)) throw new Error('sade did not return a lazy dispatch; argv should have been checked first');
   return (parsed.handler as Action)(...parsed.args);
 }
@@ -66,5 +78,11 @@ function optionName(spelling: string): string {
 }
 
 function isLazyParse(value: unknown): value is { handler: unknown; args: unknown[] } {
-  return typeof value === 'object' && value !== null && 'handler' in value && 'args' in value && Array.isArray((value as { args: unknown }).args);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'handler' in value &&
+    'args' in value &&
+    Array.isArray((value as { args: unknown }).args)
+  );
 }

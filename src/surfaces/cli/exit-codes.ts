@@ -19,7 +19,15 @@ export const EXIT = {
  * input schema, a value the command does not accept); 70 for a crash; 1 for every other controlled failure.
  */
 export function exitCodeFor(result: DiscernResult): number {
-  if (result.ok && result.verb === 'await' && result.data && 'met' in result.data && !result.data.met && result.data.cancelled !== true) return EXIT.awaitExpired;
+  if (
+    result.ok &&
+    result.verb === 'await' &&
+    result.data &&
+    'met' in result.data &&
+    !result.data.met &&
+    result.data.cancelled !== true
+  )
+    return EXIT.awaitExpired;
   if (result.ok) return EXIT.ok;
   if (result.error === 'internal_error') return EXIT.internal;
   return ERROR_REGISTRY[result.error].family === 'arguments' ? EXIT.usage : EXIT.failure;

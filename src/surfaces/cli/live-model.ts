@@ -33,7 +33,16 @@ export type LiveFact =
   /** A message: `durable` when it is worth keeping (the progress handle), otherwise only the latest status. */
   | { kind: 'note'; text: string; durable: boolean }
   | { kind: 'started'; label: string }
-  | { kind: 'ended'; label: string; state: Ended; durationMs?: number; counts?: LiveCounts; detail?: string; completed: number; total?: number }
+  | {
+      kind: 'ended';
+      label: string;
+      state: Ended;
+      durationMs?: number;
+      counts?: LiveCounts;
+      detail?: string;
+      completed: number;
+      total?: number;
+    }
   | { kind: 'failure'; label: string; name: string; message: string; file?: string; line?: number }
   | { kind: 'wait-start'; capacity: number; inUse: number }
   | { kind: 'wait-end'; waitedMs: number }
@@ -46,7 +55,11 @@ export function emptyModel(now: number): LiveModel {
 const ENDED: ReadonlySet<LiveProducerState> = new Set(['ok', 'failed', 'cancelled', 'skipped']);
 
 /** Applies one update at time `now`: the next model and the facts it brought, in the order they happened. */
-export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): { model: LiveModel; facts: LiveFact[] } {
+export function applyUpdate(
+  model: LiveModel,
+  update: LiveUpdate,
+  now: number,
+): { model: LiveModel; facts: LiveFact[] } {
   const facts: LiveFact[] = [];
   let rows = model.rows;
   let { wait, watch, status } = model;
@@ -77,11 +90,19 @@ export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): 
           state: event.state,
           ...(event.counts ? { counts: event.counts } : before?.counts ? { counts: before.counts } : {}),
           ...(event.detail !== undefined ? { detail: event.detail } : {}),
-          ...(event.state === 'running' ? { startedAt: before?.state === 'running' && before.startedAt !== undefined ? before.startedAt : now - (event.elapsedMs ?? 0) } : {}),
+          ...(event.state === 'running'
+            ? {
+                startedAt:
+                  before?.state === 'running' && before.startedAt !== undefined
+                    ? before.startedAt
+                    : now - (event.elapsedMs ?? 0),
+              }
+            : {}),
           ...(ENDED.has(event.state) && event.elapsedMs !== undefined ? { durationMs: event.elapsedMs } : {}),
         };
         rows = index >= 0 ? rows.map((r, i) => (i === index ? row : r)) : [...rows, row];
-        if (event.state === 'running' && before?.state !== 'running') facts.push({ kind: 'started', label: event.label });
+        if (event.state === 'running' && before?.state !== 'running')
+          facts.push({ kind: 'started', label: event.label });
         // A phase's sentence ("checking preconditions") is over once the jobs run; it must not come back after them.
         if (event.state === 'running') status = undefined;
         if (ENDED.has(event.state) && (before === undefined || !ENDED.has(before.state))) {
@@ -99,7 +120,14 @@ export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): 
         break;
       }
       case 'failure':
-        facts.push({ kind: 'failure', label: event.label, name: event.name, message: event.message, ...(event.file !== undefined ? { file: event.file } : {}), ...(event.line !== undefined ? { line: event.line } : {}) });
+        facts.push({
+          kind: 'failure',
+          label: event.label,
+          name: event.name,
+          message: event.message,
+          ...(event.file !== undefined ? { file: event.file } : {}),
+          ...(event.line !== undefined ? { line: event.line } : {}),
+        });
         break;
       case 'wait-start':
         wait = { reason: event.reason, capacity: event.capacity, inUse: event.inUse, since: now };
@@ -116,7 +144,9 @@ export function applyUpdate(model: LiveModel, update: LiveUpdate, now: number): 
     }
   }
   // The overall count belongs to the run's producers; an update without them (a watch's heartbeats) has none.
-  const counted = planned ? { completed: update.completed, ...(update.total !== undefined ? { total: update.total } : {}) } : { completed: model.completed };
+  const counted = planned
+    ? { completed: update.completed, ...(update.total !== undefined ? { total: update.total } : {}) }
+    : { completed: model.completed };
   return { model: withOptional({ startedAt: model.startedAt, rows, ...counted, wait, watch, status }), facts };
 }
 

@@ -50,13 +50,23 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
     const rows = shownRows(shown, stream.columns || 80);
     return rows > 0 ? `\r\x1b[${rows}A\x1b[J` : '';
   };
-  const hasContent = (): boolean => model.rows.length > 0 || model.wait !== undefined || model.watch !== undefined || model.status !== undefined;
+  const hasContent = (): boolean =>
+    model.rows.length > 0 || model.wait !== undefined || model.watch !== undefined || model.status !== undefined;
   const draw = (): void => {
     timer = undefined;
     if (closed) return;
     lastDrawAt = now();
     frame++;
-    const lines = hasContent() ? renderRegion(model, { now: lastDrawAt, width: Math.max(10, stream.columns || 80), ...(stream.rows ? { height: stream.rows } : {}), glyphs: options.glyphs, color: options.color, frame }) : [];
+    const lines = hasContent()
+      ? renderRegion(model, {
+          now: lastDrawAt,
+          width: Math.max(10, stream.columns || 80),
+          ...(stream.rows ? { height: stream.rows } : {}),
+          glyphs: options.glyphs,
+          color: options.color,
+          frame,
+        })
+      : [];
     const above = queued.map((l) => `${l}\n`).join('');
     queued = [];
     stream.write(`${erase()}${above}${lines.map((l) => `${l}\n`).join('')}`);

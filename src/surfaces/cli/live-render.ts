@@ -20,8 +20,30 @@ export interface Glyphs {
   ellipsis: string;
 }
 
-export const UNICODE_GLYPHS: Glyphs = { pending: '·', spinner: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'], ok: '✓', failed: '✗', cancelled: '■', skipped: '-', wait: '…', sep: ' · ', dash: '—', ellipsis: '…' };
-export const ASCII_GLYPHS: Glyphs = { pending: '.', spinner: ['|', '/', '-', '\\'], ok: '+', failed: 'x', cancelled: '!', skipped: '-', wait: '~', sep: ' - ', dash: '-', ellipsis: '~' };
+export const UNICODE_GLYPHS: Glyphs = {
+  pending: '·',
+  spinner: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'],
+  ok: '✓',
+  failed: '✗',
+  cancelled: '■',
+  skipped: '-',
+  wait: '…',
+  sep: ' · ',
+  dash: '—',
+  ellipsis: '…',
+};
+export const ASCII_GLYPHS: Glyphs = {
+  pending: '.',
+  spinner: ['|', '/', '-', '\\'],
+  ok: '+',
+  failed: 'x',
+  cancelled: '!',
+  skipped: '-',
+  wait: '~',
+  sep: ' - ',
+  dash: '-',
+  ellipsis: '~',
+};
 
 export interface RenderOptions {
   now: number;
@@ -48,13 +70,27 @@ const ELAPSED_WIDTH = 6;
 export function renderRegion(model: LiveModel, o: RenderOptions): string[] {
   const lines: Segment[][] = [];
   const extra: Segment[][] = [];
-  if (model.wait) extra.push([[o.glyphs.wait, 'yellow'], [` waiting for a test slot: ${model.wait.inUse} of ${model.wait.capacity} in use${o.glyphs.sep}${formatElapsed(o.now - model.wait.since)}`]]);
-  if (model.watch) extra.push([[spinner(o), 'cyan'], [` waiting for ${model.watch.what}${o.glyphs.sep}${formatElapsed(o.now - model.watch.since)}`]]);
+  if (model.wait)
+    extra.push([
+      [o.glyphs.wait, 'yellow'],
+      [
+        ` waiting for a test slot: ${model.wait.inUse} of ${model.wait.capacity} in use${o.glyphs.sep}${formatElapsed(o.now - model.wait.since)}`,
+      ],
+    ]);
+  if (model.watch)
+    extra.push([
+      [spinner(o), 'cyan'],
+      [` waiting for ${model.watch.what}${o.glyphs.sep}${formatElapsed(o.now - model.watch.since)}`],
+    ]);
   const anyRunning = model.rows.some((r) => r.state === 'running');
-  if (model.status !== undefined && !anyRunning && !model.wait && !model.watch) extra.push([[spinner(o), 'cyan'], [` ${model.status}`]]);
+  if (model.status !== undefined && !anyRunning && !model.wait && !model.watch)
+    extra.push([[spinner(o), 'cyan'], [` ${model.status}`]]);
   const summary = model.rows.length > 0 ? summaryLine(model, o) : undefined;
   const room = Math.max(1, Math.min(MAX_ROWS, (o.height ?? Infinity) - 1 - extra.length - (summary ? 1 : 0)));
-  const labelWidth = Math.min(Math.max(0, ...model.rows.map((r) => displayWidth(oneLine(r.label)))), Math.max(8, Math.floor(o.width / 3)));
+  const labelWidth = Math.min(
+    Math.max(0, ...model.rows.map((r) => displayWidth(oneLine(r.label)))),
+    Math.max(8, Math.floor(o.width / 3)),
+  );
   const { shown, hidden } = chooseRows(model.rows, room);
   for (const row of shown) lines.push(rowLine(row, labelWidth, o));
   if (hidden.length > 0) lines.push([[`  ${o.glyphs.ellipsis} ${hidden.length} more: ${tally(hidden)}`, 'dim']]);
@@ -69,9 +105,27 @@ export function durableLine(fact: LiveFact, o: Pick<RenderOptions, 'glyphs' | 'c
     case 'note':
       return fact.durable ? `discern: ${visibleControls(fact.text)}` : undefined;
     case 'failure':
-      return paint([[o.glyphs.failed, 'red'], [` ${fact.label}: ${fact.name}`, 'bold'], [` ${o.glyphs.dash} ${firstLine(fact.message, o.glyphs.ellipsis)}${where(fact)}`]], o.color);
+      return paint(
+        [
+          [o.glyphs.failed, 'red'],
+          [` ${fact.label}: ${fact.name}`, 'bold'],
+          [` ${o.glyphs.dash} ${firstLine(fact.message, o.glyphs.ellipsis)}${where(fact)}`],
+        ],
+        o.color,
+      );
     case 'ended':
-      return fact.state === 'failed' ? paint([[o.glyphs.failed, 'red'], [` ${fact.label} failed`, 'bold'], [`${fact.durationMs !== undefined ? ` after ${formatElapsed(fact.durationMs)}` : ''}${inParens(countParts(fact.counts, false))}`]], o.color) : undefined;
+      return fact.state === 'failed'
+        ? paint(
+            [
+              [o.glyphs.failed, 'red'],
+              [` ${fact.label} failed`, 'bold'],
+              [
+                `${fact.durationMs !== undefined ? ` after ${formatElapsed(fact.durationMs)}` : ''}${inParens(countParts(fact.counts, false))}`,
+              ],
+            ],
+            o.color,
+          )
+        : undefined;
     default:
       return undefined;
   }
@@ -124,13 +178,28 @@ function spinner(o: RenderOptions): string {
   return o.glyphs.spinner[o.frame % o.glyphs.spinner.length] ?? '*';
 }
 
-const MARK_STYLE: Record<LiveProducerState, Style> = { pending: 'dim', running: 'cyan', ok: 'green', failed: 'red', cancelled: 'yellow', skipped: 'dim' };
+const MARK_STYLE: Record<LiveProducerState, Style> = {
+  pending: 'dim',
+  running: 'cyan',
+  ok: 'green',
+  failed: 'red',
+  cancelled: 'yellow',
+  skipped: 'dim',
+};
 
 function rowLine(row: RowModel, labelWidth: number, o: RenderOptions): Segment[] {
   const marker = row.state === 'running' ? spinner(o) : o.glyphs[row.state];
-  const elapsed = row.state === 'running' && row.startedAt !== undefined ? formatElapsed(o.now - row.startedAt) : row.durationMs !== undefined && row.state !== 'skipped' ? formatElapsed(row.durationMs) : '';
+  const elapsed =
+    row.state === 'running' && row.startedAt !== undefined
+      ? formatElapsed(o.now - row.startedAt)
+      : row.durationMs !== undefined && row.state !== 'skipped'
+        ? formatElapsed(row.durationMs)
+        : '';
   const label = fit([[oneLine(row.label)]], labelWidth, o.glyphs.ellipsis)[0]?.[0] ?? row.label;
-  const counts = [...countParts(row.counts, row.state === 'running'), ...(row.detail !== undefined ? [row.detail] : [])].join(o.glyphs.sep);
+  const counts = [
+    ...countParts(row.counts, row.state === 'running'),
+    ...(row.detail !== undefined ? [row.detail] : []),
+  ].join(o.glyphs.sep);
   const quiet = row.state === 'pending' || row.state === 'skipped';
   return [
     [marker, MARK_STYLE[row.state]],
@@ -147,9 +216,18 @@ function rowLine(row: RowModel, labelWidth: number, o: RenderOptions): Segment[]
 function countParts(counts: LiveCounts | undefined, running: boolean): string[] {
   if (!counts) return [];
   const parts: string[] = [];
-  if (counts.units) parts.push(`${counts.units.kind} ${counts.units.completed}${counts.units.total !== undefined ? `/${counts.units.total}` : ''}`);
-  if (counts.results && Object.keys(counts.results).length > 0) parts.push(Object.entries(counts.results).map(([k, v]) => `${v} ${k}`).join(', '));
-  if (parts.length === 0 && running && counts.outputLines !== undefined && counts.outputLines > 0) parts.push(`${counts.outputLines} line${counts.outputLines === 1 ? '' : 's'} of output`);
+  if (counts.units)
+    parts.push(
+      `${counts.units.kind} ${counts.units.completed}${counts.units.total !== undefined ? `/${counts.units.total}` : ''}`,
+    );
+  if (counts.results && Object.keys(counts.results).length > 0)
+    parts.push(
+      Object.entries(counts.results)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', '),
+    );
+  if (parts.length === 0 && running && counts.outputLines !== undefined && counts.outputLines > 0)
+    parts.push(`${counts.outputLines} line${counts.outputLines === 1 ? '' : 's'} of output`);
   return parts;
 }
 
@@ -164,15 +242,27 @@ function summaryLine(model: LiveModel, o: RenderOptions): Segment[] {
   const parts = [`${model.completed}/${total} finished`];
   if (failed > 0) parts.push(`${failed} failed`);
   if (skipped > 0) parts.push(`${skipped} skipped`);
-  return [[parts.join(o.glyphs.sep), failed > 0 ? 'red' : 'bold'], [`${o.glyphs.sep}${formatElapsed(o.now - model.startedAt)}`, 'dim']];
+  return [
+    [parts.join(o.glyphs.sep), failed > 0 ? 'red' : 'bold'],
+    [`${o.glyphs.sep}${formatElapsed(o.now - model.startedAt)}`, 'dim'],
+  ];
 }
 
 /** Which rows fit: running and failed first, then pending, then the finished; shown in plan order. */
 function chooseRows(rows: readonly RowModel[], room: number): { shown: RowModel[]; hidden: RowModel[] } {
   if (rows.length <= room) return { shown: [...rows], hidden: [] };
-  const rank: Record<LiveProducerState, number> = { running: 0, failed: 1, cancelled: 2, pending: 3, ok: 4, skipped: 5 };
+  const rank: Record<LiveProducerState, number> = {
+    running: 0,
+    failed: 1,
+    cancelled: 2,
+    pending: 3,
+    ok: 4,
+    skipped: 5,
+  };
   const keep = Math.max(0, room - 1);
-  const order = rows.map((row, index) => ({ row, index })).sort((a, b) => rank[a.row.state] - rank[b.row.state] || a.index - b.index);
+  const order = rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => rank[a.row.state] - rank[b.row.state] || a.index - b.index);
   const kept = new Set(order.slice(0, keep).map((x) => x.index));
   return { shown: rows.filter((_, i) => kept.has(i)), hidden: rows.filter((_, i) => !kept.has(i)) };
 }
@@ -194,7 +284,9 @@ function oneLine(text: string): string {
 
 /** Cuts segments to `width` columns, ending with the ellipsis when something was cut; measures what is shown. */
 function fit(raw: readonly Segment[], width: number, ellipsis: string): Segment[] {
-  const segments = raw.map(([text, style]): Segment => (style === undefined ? [oneLine(text)] : [oneLine(text), style]));
+  const segments = raw.map(([text, style]): Segment =>
+    style === undefined ? [oneLine(text)] : [oneLine(text), style],
+  );
   const total = segments.reduce((n, [t]) => n + displayWidth(t), 0);
   if (total <= width) return [...segments];
   const budget = Math.max(0, width - displayWidth(ellipsis));

@@ -31,7 +31,13 @@ export function liveView(format: Format, options: LiveViewOptions = {}): LiveVie
   const env = options.env ?? process.env;
   const now = options.now !== undefined ? { now: options.now } : {};
   const terminal = stream.isTTY === true && env['TERM'] !== 'dumb';
-  const writer = terminal ? liveRegion(stream, { glyphs: utf8Locale(env) && options.ascii !== true ? UNICODE_GLYPHS : ASCII_GLYPHS, color: options.color ?? colorAllowed(env), ...now }) : liveLines(stream, now);
+  const writer = terminal
+    ? liveRegion(stream, {
+        glyphs: utf8Locale(env) && options.ascii !== true ? UNICODE_GLYPHS : ASCII_GLYPHS,
+        color: options.color ?? colorAllowed(env),
+        ...now,
+      })
+    : liveLines(stream, now);
   return { progress: writer.progress, clear: writer.close };
 }
 

@@ -11,7 +11,12 @@ import type { Format } from './argv-check.js';
 // A copy of the renderer's DEFAULT_PRESENTATION: importing the value would load the renderer on every call.
 const DEFAULT: Presentation = { noColor: false, plain: false, theme: 'auto' };
 
-export async function present(result: DiscernResult, format: Format, presentation: Presentation = DEFAULT, target: TerminalTarget = stdoutTarget()): Promise<string> {
+export async function present(
+  result: DiscernResult,
+  format: Format,
+  presentation: Presentation = DEFAULT,
+  target: TerminalTarget = stdoutTarget(),
+): Promise<string> {
   if (format === 'json') return `${serializeResult(result)}\n`;
   const { renderMarkdown } = await import('../../render/markdown/index.js');
   const markdown = renderMarkdown(result, { compact: format === 'human' });

@@ -20,9 +20,15 @@ export async function queue(command: string[]): Promise<number> {
   // queue's signals belong to its command: discern's own wind-down would exit before the command does.
   releaseSignals();
   const [program, ...args] = command;
-  if (program === undefined) return fail('give the command after --, for example `discern queue -- npm test`.', EXIT.usage);
+  if (program === undefined)
+    return fail('give the command after --, for example `discern queue -- npm test`.', EXIT.usage);
   const cwd = workingDirectory();
-  const resolution = await resolveProject({ path: cwd, pathFrom: 'working-directory', requireTrunk: false, env: process.env });
+  const resolution = await resolveProject({
+    path: cwd,
+    pathFrom: 'working-directory',
+    requireTrunk: false,
+    env: process.env,
+  });
   if (!resolution.ok) return fail(resolution.refusal.message, EXIT.failure);
   const { project } = resolution;
   const capacity = gateSettings(project.config).concurrentTestRuns;
@@ -41,14 +47,20 @@ export async function queue(command: string[]): Promise<number> {
         leaseMs: LEASE_MS,
         holder: { verb: 'queue', checkout: project.root, command: command.join(' ').slice(0, 200) },
         signal: controller.signal,
-        onWait: (info) => process.stderr.write(`discern queue: waiting for a test slot (${info.held} of ${info.capacity} in use across the repository's worktrees)\n`),
+        onWait: (info) =>
+          process.stderr.write(
+            `discern queue: waiting for a test slot (${info.held} of ${info.capacity} in use across the repository's worktrees)\n`,
+          ),
       });
       slot = taken.slot;
       stopRenewal = startRenewal(slot, RENEW_MS);
-      if (taken.waitedMs > 250) process.stderr.write(`discern queue: got a test slot after ${(taken.waitedMs / 1000).toFixed(1)} s\n`);
+      if (taken.waitedMs > 250)
+        process.stderr.write(`discern queue: got a test slot after ${(taken.waitedMs / 1000).toFixed(1)} s\n`);
     } catch (error) {
       if (controller.signal.aborted) return EXIT.SIGINT;
-      process.stderr.write(`discern queue: the test-slot cap cannot be applied (${error instanceof Error ? error.message : String(error)}); running without it\n`);
+      process.stderr.write(
+        `discern queue: the test-slot cap cannot be applied (${error instanceof Error ? error.message : String(error)}); running without it\n`,
+      );
     }
   }
   for (const signal of FORWARDED) process.removeListener(signal, stopWaiting);

@@ -25,22 +25,40 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     if (check.kind === 'error') return await grammarError(check);
     format = check.format;
-    const common = { surface: 'cli' as const, defaultTarget: workingDirectory(), env: process.env, signal: controller.signal };
-    if (check.kind === 'help') return await emit(await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common), check.format, check.presentation);
+    const common = {
+      surface: 'cli' as const,
+      defaultTarget: workingDirectory(),
+      env: process.env,
+      signal: controller.signal,
+    };
+    if (check.kind === 'help')
+      return await emit(
+        await invoke('help', check.path.length > 0 ? { command: check.path } : {}, common),
+        check.format,
+        check.presentation,
+      );
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
-    if (check.command.verb === undefined && check.command.path[0] === 'desk') return await desk(check.format, check.presentation, common);
+    if (check.command.verb === undefined && check.command.path[0] === 'desk')
+      return await desk(check.format, check.presentation, common);
     if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
     const target = dispatch(check.tokens, check.command, check.present);
     if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
     const { noColor, plain } = check.presentation;
     // The live view loads only for the human format: a --json or --markdown call prints nothing while it runs.
-    const live = check.format === 'human' ? (await import('./live.js')).liveView(check.format, { ...(noColor || plain ? { color: false } : {}), ascii: plain }) : undefined;
+    const live =
+      check.format === 'human'
+        ? (await import('./live.js')).liveView(check.format, {
+            ...(noColor || plain ? { color: false } : {}),
+            ascii: plain,
+          })
+        : undefined;
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
     onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
-    if (check.format === 'human' && check.command.bare?.print !== undefined) return await printBare(result, check.command.bare.print);
+    if (check.format === 'human' && check.command.bare?.print !== undefined)
+      return await printBare(result, check.command.bare.print);
     if (check.format === 'human' && check.command.bare?.run !== undefined) {
       if (!result.ok) return await answerOnStderr(result);
       const command = commandAt(result, check.command.bare.run);
@@ -51,7 +69,16 @@ export async function run(argv: readonly string[]): Promise<number> {
     const { writeCrashRecord } = await import('../../engine/crash/record.js');
     const record = writeCrashRecord({ verb: 'cli', target: workingDirectory(), surface: 'cli', error });
     if (format === 'json') {
-      const result = buildEnvelope({ verb: 'help', policy: VERBS.help.policy }, { refusal: { error: 'internal_error', message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`, next: { record } } });
+      const result = buildEnvelope(
+        { verb: 'help', policy: VERBS.help.policy },
+        {
+          refusal: {
+            error: 'internal_error',
+            message: `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`,
+            next: { record },
+          },
+        },
+      );
       await write(process.stdout, await present(result, 'json'));
     } else {
       await write(process.stderr, `discern: internal error; crash record at ${record}\n`);
@@ -109,9 +136,16 @@ function installLastResorts(): void {
 }
 
 /** The predicate flag of a bare call (no result format), e.g. `impact --has docs`: its JSON pointer into data. */
-function quietPredicate(command: DiscernHelpCliCommand, present: ReadonlySet<string>, format: Format): string | undefined {
+function quietPredicate(
+  command: DiscernHelpCliCommand,
+  present: ReadonlySet<string>,
+  format: Format,
+): string | undefined {
   if (format !== 'human') return undefined;
-  return command.bare?.predicate ?? command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate;
+  return (
+    command.bare?.predicate ??
+    command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate
+  );
 }
 
 /** A bare predicate prints nothing: exit 0 when true, 1 when false; a failed call says why on stderr. */
@@ -134,7 +168,11 @@ async function printBare(result: DiscernResult, pointer: string): Promise<number
   }
   const value = at(result.data, pointer);
   const text =
-    typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join('\n') : JSON.stringify(value);
+    typeof value === 'string'
+      ? value
+      : Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? value.join('\n')
+        : JSON.stringify(value);
   const failed = await write(process.stdout, text === undefined || text === '' ? '' : `${text}\n`);
   return failed && failed.code !== 'EPIPE' ? EXIT.failure : EXIT.ok;
 }
@@ -157,7 +195,13 @@ function commandAt(result: DiscernResult, pointer: string): ChildCommand | undef
   const value = at(result.data, pointer);
   if (typeof value !== 'object' || value === null) return undefined;
   const { program, args, cwd } = value as Record<string, unknown>;
-  if (typeof program !== 'string' || typeof cwd !== 'string' || !Array.isArray(args) || !args.every((a) => typeof a === 'string')) return undefined;
+  if (
+    typeof program !== 'string' ||
+    typeof cwd !== 'string' ||
+    !Array.isArray(args) ||
+    !args.every((a) => typeof a === 'string')
+  )
+    return undefined;
   return { program, args: args as string[], cwd };
 }
 
@@ -174,7 +218,8 @@ async function handOver(command: ChildCommand, path: readonly string[]): Promise
 
 function at(data: unknown, pointer: string): unknown {
   let value: unknown = data;
-  for (const key of pointer.split('/').slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of pointer.split('/').slice(1))
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
@@ -192,7 +237,10 @@ async function emit(result: DiscernResult, format: Format, presentation: Present
   process.exitCode = exitCodeFor(result);
   const failed = await write(process.stdout, await present(result, format, presentation));
   if (failed && failed.code !== 'EPIPE') {
-    await write(process.stderr, `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`);
+    await write(
+      process.stderr,
+      `discern: the result could not be written to stdout (${failed.code ?? failed.message})\n`,
+    );
     return EXIT.failure;
   }
   return exitCodeFor(result);
@@ -200,17 +248,27 @@ async function emit(result: DiscernResult, format: Format, presentation: Present
 
 async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promise<number> {
   if (check.format === 'json') {
-    const help = check.query.length > 0 && check.error === 'invalid_arguments' ? `\`discern help ${check.query.join(' ')}\`` : '`discern help`';
+    const help =
+      check.query.length > 0 && check.error === 'invalid_arguments'
+        ? `\`discern help ${check.query.join(' ')}\``
+        : '`discern help`';
     const result = buildEnvelope(
       { verb: 'help', policy: VERBS.help.policy },
       {
         data: { query: check.query, suggestions: check.suggestions, ...(check.usage ? { usage: check.usage } : {}) },
-        refusal: check.error === 'unknown_command' ? { error: 'unknown_command', message: check.message, next: {} } : { error: 'invalid_arguments', message: check.message, next: { help } },
+        refusal:
+          check.error === 'unknown_command'
+            ? { error: 'unknown_command', message: check.message, next: {} }
+            : { error: 'invalid_arguments', message: check.message, next: { help } },
       },
     );
     await write(process.stdout, await present(result, 'json'));
   } else {
-    const pointer = check.usage ? ` Usage: ${check.usage}` : check.suggestions.length > 0 ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?` : ' See: discern help';
+    const pointer = check.usage
+      ? ` Usage: ${check.usage}`
+      : check.suggestions.length > 0
+        ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?`
+        : ' See: discern help';
     await write(process.stderr, `discern: ${printable(`${check.message}${pointer}`)}\n`);
   }
   return EXIT.usage;
@@ -222,5 +280,8 @@ async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promi
  * overrides are written as escapes.
  */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

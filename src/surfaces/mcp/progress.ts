@@ -18,7 +18,10 @@ export interface Notifier {
   stop: () => void;
 }
 
-export function progressNotifier(token: unknown, notify: (n: ProgressNotification) => Promise<void>): Notifier | undefined {
+export function progressNotifier(
+  token: unknown,
+  notify: (n: ProgressNotification) => Promise<void>,
+): Notifier | undefined {
   if (typeof token !== 'string' && typeof token !== 'number') return undefined;
   let last = -1;
   let latest: LiveUpdate | undefined;
@@ -29,7 +32,12 @@ export function progressNotifier(token: unknown, notify: (n: ProgressNotificatio
     const progress = base > last ? base : Math.min(last + 0.001, Math.floor(last) + 0.999);
     if (progress <= last) return;
     last = progress;
-    const params = { progressToken: token, progress: Number(progress.toFixed(3)), ...(update.total !== undefined ? { total: update.total + 1 } : {}), message: update.message };
+    const params = {
+      progressToken: token,
+      progress: Number(progress.toFixed(3)),
+      ...(update.total !== undefined ? { total: update.total + 1 } : {}),
+      message: update.message,
+    };
     notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
   const heartbeat = setInterval(() => {

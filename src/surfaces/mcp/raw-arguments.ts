@@ -22,7 +22,8 @@ export class RawArguments {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       const m = message as { id?: unknown; result?: unknown; error?: unknown };
-      if ((typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m)) this.kept.delete(m.id);
+      if ((typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m))
+        this.kept.delete(m.id);
       return send(message, options);
     };
   }

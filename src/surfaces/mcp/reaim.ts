@@ -8,7 +8,13 @@ export function nextTarget(result: DiscernResult, current: string): string {
   if (result.verb === 'start' && 'path' in result.data) return result.data.path;
   if (result.verb === 'accept') {
     const { landing, root, revision } = result.data;
-    if (landing?.worktree_removed && root !== undefined && revision !== undefined && (current === revision.path || current.startsWith(`${revision.path}/`))) return root;
+    if (
+      landing?.worktree_removed &&
+      root !== undefined &&
+      revision !== undefined &&
+      (current === revision.path || current.startsWith(`${revision.path}/`))
+    )
+      return root;
   }
   return current;
 }

@@ -7,7 +7,11 @@ import { invoke, type InvokeOptions } from '../../verbs/invoke.js';
 import type { VerbId } from '../../../generated/registry.js';
 import { nextAction } from '../../core/next-action.js';
 
-export type ResourceReader = (uri: URL, variables: Readonly<Record<string, string | string[]>>, options: InvokeOptions) => Promise<ReadResourceResult>;
+export type ResourceReader = (
+  uri: URL,
+  variables: Readonly<Record<string, string | string[]>>,
+  options: InvokeOptions,
+) => Promise<ReadResourceResult>;
 
 /** A resource that is one verb's data for a fixed input: fresh on every read, without the envelope. */
 function dataOf(verb: VerbId, input: Record<string, unknown>): ResourceReader {
@@ -29,7 +33,10 @@ function pageOf(verb: 'docs' | 'map'): ResourceReader {
     if (!result.ok) throw new ResourceNotFoundError(uri.href, `discern ${verb}: ${result.message}`);
     const data = result.data;
     // The presentations load only when a region's index is asked for, not with the server's start.
-    const text = data && typeof data === 'object' && 'doc' in data ? data.doc.content : (await import('../../render/markdown/index.js')).renderMarkdown(result);
+    const text =
+      data && typeof data === 'object' && 'doc' in data
+        ? data.doc.content
+        : (await import('../../render/markdown/index.js')).renderMarkdown(result);
     return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] };
   };
 }
@@ -40,13 +47,29 @@ function pageOf(verb: 'docs' | 'map'): ResourceReader {
  * a clone of another branch). Loaded on first read, as invoke() loads project resolution.
  */
 const configOf: ResourceReader = async (uri, _variables, options) => {
-  const [{ resolveProject }, { resolvedConfig }] = await Promise.all([import('../../engine/project/resolve.js'), import('../../engine/config/resolved.js')]);
-  const resolution = await resolveProject({ path: options.defaultTarget, pathFrom: 'working-directory', requireTrunk: false, env: options.env, signal: options.signal });
+  const [{ resolveProject }, { resolvedConfig }] = await Promise.all([
+    import('../../engine/project/resolve.js'),
+    import('../../engine/config/resolved.js'),
+  ]);
+  const resolution = await resolveProject({
+    path: options.defaultTarget,
+    pathFrom: 'working-directory',
+    requireTrunk: false,
+    env: options.env,
+    signal: options.signal,
+  });
   if (!resolution.ok) {
     const { refusal } = resolution;
-    throw new ResourceNotFoundError(uri.href, `discern.toml cannot be resolved: ${refusal.message} ${nextAction(refusal.error, refusal.next)}`);
+    throw new ResourceNotFoundError(
+      uri.href,
+      `discern.toml cannot be resolved: ${refusal.message} ${nextAction(refusal.error, refusal.next)}`,
+    );
   }
-  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(resolvedConfig(resolution.project)) }] };
+  return {
+    contents: [
+      { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(resolvedConfig(resolution.project)) },
+    ],
+  };
 };
 
 export const RESOURCE_READERS: Readonly<Record<McpResourceName, ResourceReader>> = {
@@ -68,7 +91,9 @@ export interface ListedResource {
 }
 
 /** The pages a template resource can read, for resources/list: the manual's, or the server's project map's. */
-export const TEMPLATE_LISTS: Readonly<Partial<Record<McpResourceName, (options: InvokeOptions) => Promise<ListedResource[]>>>> = {
+export const TEMPLATE_LISTS: Readonly<
+  Partial<Record<McpResourceName, (options: InvokeOptions) => Promise<ListedResource[]>>>
+> = {
   // The manual (over a megabyte of JSON) loads with the first call that needs it, not with the server's start.
   'docs-page': async () => (await import('../../engine/manual/bundle.js')).MANUAL.pages.map((p) => listed('docs', p)),
   'map-page': async (options) => {
@@ -80,18 +105,29 @@ export const TEMPLATE_LISTS: Readonly<Partial<Record<McpResourceName, (options: 
 };
 
 function listed(scheme: 'docs' | 'map', page: { target: string; title: string; description: string }): ListedResource {
-  return { uri: `discern://${scheme}/${page.target}`, name: `${scheme}:${page.target}`, title: page.title, description: page.description, mimeType: 'text/markdown' };
+  return {
+    uri: `discern://${scheme}/${page.target}`,
+    name: `${scheme}:${page.target}`,
+    title: page.title,
+    description: page.description,
+    mimeType: 'text/markdown',
+  };
 }
 
 /**
  * A published schema, byte for byte as schema/ holds it. `{name}` is percent-decoded once, then must be one of
  * the names generation found in schema/: no `/`, no `..`, nothing else resolves. The texts load on first read.
  */
-export async function readSchema(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
+export async function readSchema(
+  uri: URL,
+  variables: Readonly<Record<string, string | string[]>>,
+): Promise<ReadResourceResult> {
   const name = decodedVariable(uri, variables, 'name', 'the schema name');
   const names = MCP_SCHEMAS.map((s) => s.name);
   if (!names.includes(name)) {
-    const why = /[/\\]|\.\./.test(name) ? 'a schema name is one word, without / or ..' : `there is no published schema "${name}"`;
+    const why = /[/\\]|\.\./.test(name)
+      ? 'a schema name is one word, without / or ..'
+      : `there is no published schema "${name}"`;
     throw new ResourceNotFoundError(uri.href, `${why}; the schemas are ${names.join(', ')}`);
   }
   const text = await schemaText(name);
@@ -107,7 +143,13 @@ export async function schemaText(name: string): Promise<string | undefined> {
 
 /** Every published schema, for resources/list. */
 export function schemaList(): ListedResource[] {
-  return MCP_SCHEMAS.map((s) => ({ uri: s.uri, name: `schema:${s.name}`, title: s.title, description: `${s.description} (schema/${s.file})`, mimeType: 'application/json' }));
+  return MCP_SCHEMAS.map((s) => ({
+    uri: s.uri,
+    name: `schema:${s.name}`,
+    title: s.title,
+    description: `${s.description} (schema/${s.file})`,
+    mimeType: 'application/json',
+  }));
 }
 
 /** discern's built-in agent instructions, exactly as refresh compiles them (the module loads on first read). */
@@ -117,25 +159,43 @@ export async function readInstructions(uri: URL): Promise<ReadResourceResult> {
 }
 
 /** One built-in skill's SKILL.md. `{name}` is percent-decoded once and must be a built-in skill's name. */
-export async function readSkill(uri: URL, variables: Readonly<Record<string, string | string[]>>): Promise<ReadResourceResult> {
+export async function readSkill(
+  uri: URL,
+  variables: Readonly<Record<string, string | string[]>>,
+): Promise<ReadResourceResult> {
   const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
   const name = decodedVariable(uri, variables, 'name', 'the skill name');
   const skill = BUILTIN_SKILLS.find((s) => s.name === name);
-  if (!skill) throw new ResourceNotFoundError(uri.href, `there is no built-in skill "${name}"; the built-in skills are ${BUILTIN_SKILLS.map((s) => s.name).join(', ')}`);
+  if (!skill)
+    throw new ResourceNotFoundError(
+      uri.href,
+      `there is no built-in skill "${name}"; the built-in skills are ${BUILTIN_SKILLS.map((s) => s.name).join(', ')}`,
+    );
   return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: skill.content }] };
 }
 
 /** The built-in skills, for resources/list. */
 export async function skillList(): Promise<ListedResource[]> {
   const { BUILTIN_SKILLS } = await import('../../../generated/agent-assets.js');
-  return BUILTIN_SKILLS.map((s) => ({ uri: `discern://skills/${s.name}`, name: `skill:${s.name}`, title: s.name, description: s.description, mimeType: 'text/markdown' }));
+  return BUILTIN_SKILLS.map((s) => ({
+    uri: `discern://skills/${s.name}`,
+    name: `skill:${s.name}`,
+    title: s.name,
+    description: s.description,
+    mimeType: 'text/markdown',
+  }));
 }
 
 /**
  * A template variable, percent-decoded exactly once (the SDK leaves `{+target}` captures encoded, and a `%2F..`
  * must not survive as a path step); what it may name is each reader's own check.
  */
-function decodedVariable(uri: URL, variables: Readonly<Record<string, string | string[]>>, key: string, what: string): string {
+function decodedVariable(
+  uri: URL,
+  variables: Readonly<Record<string, string | string[]>>,
+  key: string,
+  what: string,
+): string {
   const raw = variables[key];
   try {
     return decodeURIComponent(Array.isArray(raw) ? raw.join('/') : (raw ?? ''));

@@ -19,7 +19,13 @@ export async function serve(): Promise<number> {
   const closing = new AbortController();
   const inflight = new Set<Promise<unknown>>();
   const rawArguments = new RawArguments();
-  const server = createServer({ target: workingDirectory(), env: process.env, closing: closing.signal, inflight, rawArguments });
+  const server = createServer({
+    target: workingDirectory(),
+    env: process.env,
+    closing: closing.signal,
+    inflight,
+    rawArguments,
+  });
   // A signal is the same as the client leaving: running calls are cancelled and recorded before the exit.
   onInterrupt(async () => {
     closing.abort(new Error('discern was interrupted'));

@@ -24,10 +24,21 @@ export async function checkedResult(verb: VerbId, result: DiscernResult, target:
   }
   if (validate(result)) return result;
   const problem = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
-  const record = writeCrashRecord({ verb: VERBS[verb].verb, target, surface: 'mcp', error: new Error(`result failed its schema: ${problem}`) });
+  const record = writeCrashRecord({
+    verb: VERBS[verb].verb,
+    target,
+    surface: 'mcp',
+    error: new Error(`result failed its schema: ${problem}`),
+  });
   return buildEnvelope(
     { verb: VERBS[verb].verb, policy: VERBS[verb].policy },
-    { refusal: { error: 'internal_error', message: 'discern produced a result that does not match its own schema.', next: { record } } },
+    {
+      refusal: {
+        error: 'internal_error',
+        message: 'discern produced a result that does not match its own schema.',
+        next: { record },
+      },
+    },
   );
 }
 

@@ -40,7 +40,11 @@ describe('readFrontMatter', () => {
     it(`block scalar: ${name}`, () => assert.equal(data(text)['description'], expected));
   }
   it('a block scalar ends at the next key', () => {
-    assert.deepEqual(data('title: |\n  Multi\n  line\ndescription: >-\n  folded\n  text\norder: 2'), { title: 'Multi\nline\n', description: 'folded text', order: 2 });
+    assert.deepEqual(data('title: |\n  Multi\n  line\ndescription: >-\n  folded\n  text\norder: 2'), {
+      title: 'Multi\nline\n',
+      description: 'folded text',
+      order: 2,
+    });
   });
 
   const refused: [text: string, line: number, reason: RegExp][] = [
@@ -71,7 +75,13 @@ describe('pageMeta', () => {
     });
   });
   it('reports a wrongly typed key and ignores it; an empty key says nothing', () => {
-    const { meta, problems } = pageMeta({ title: 2024, order: 'first', aliases: 'one', publish: 'yes', description: [] });
+    const { meta, problems } = pageMeta({
+      title: 2024,
+      order: 'first',
+      aliases: 'one',
+      publish: 'yes',
+      description: [],
+    });
     assert.deepEqual(meta, {});
     assert.deepEqual(problems, [
       '`title` is the number 2024; it must be text (quote it to keep it as written)',

@@ -16,17 +16,35 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 const STREAM =
-  '\0' + 'a'.repeat(40) + ' 2024-01-02T03:04:05+01:00 first subject with spaces\0\nsrc/a.ts\0dir with space/b.ts\0ünïcode/ß€.ts\0' +
-  '\0' + 'b'.repeat(40) + ' 2024-01-01T00:00:00+00:00 empty commit\0' +
-  '\0' + 'c'.repeat(40) + ' 2023-12-31T00:00:00Z \0\n\nstarts with newline\0' + '0'.repeat(40) + ' looks like a header\0';
+  '\0' +
+  'a'.repeat(40) +
+  ' 2024-01-02T03:04:05+01:00 first subject with spaces\0\nsrc/a.ts\0dir with space/b.ts\0ünïcode/ß€.ts\0' +
+  '\0' +
+  'b'.repeat(40) +
+  ' 2024-01-01T00:00:00+00:00 empty commit\0' +
+  '\0' +
+  'c'.repeat(40) +
+  ' 2023-12-31T00:00:00Z \0\n\nstarts with newline\0' +
+  '0'.repeat(40) +
+  ' looks like a header\0';
 
 describe('LogParser', () => {
   it('parses headers and paths whatever the chunk boundaries', () => {
     const bytes = Buffer.from(STREAM, 'utf8');
     const expected: LogCommit[] = [
-      { sha: 'a'.repeat(40), date: '2024-01-02T03:04:05+01:00', subject: 'first subject with spaces', files: ['src/a.ts', 'dir with space/b.ts', 'ünïcode/ß€.ts'] },
+      {
+        sha: 'a'.repeat(40),
+        date: '2024-01-02T03:04:05+01:00',
+        subject: 'first subject with spaces',
+        files: ['src/a.ts', 'dir with space/b.ts', 'ünïcode/ß€.ts'],
+      },
       { sha: 'b'.repeat(40), date: '2024-01-01T00:00:00+00:00', subject: 'empty commit', files: [] },
-      { sha: 'c'.repeat(40), date: '2023-12-31T00:00:00Z', subject: '', files: ['\nstarts with newline', `${'0'.repeat(40)} looks like a header`] },
+      {
+        sha: 'c'.repeat(40),
+        date: '2023-12-31T00:00:00Z',
+        subject: '',
+        files: ['\nstarts with newline', `${'0'.repeat(40)} looks like a header`],
+      },
     ];
     for (const size of [1, 2, 3, 7, 64, bytes.length]) {
       const got: LogCommit[] = [];
@@ -55,8 +73,14 @@ describe('LogParser', () => {
     assert.deepEqual(read, { ok: true });
     const history = builder.build('HEAD');
     assert.equal(history.commits, 4, 'the merge commit is not read');
-    assert.deepEqual(history.metaLines.map((l) => l.split('\t')[2]).sort(), ['awkward names', 'initial', 'main moves', 'side']);
-    for (const name of ['with space.ts', 'ünïcode/ß.ts', 'quote"and\\backslash.ts', 'side.ts']) assert.ok(history.paths.includes(name), name);
+    assert.deepEqual(history.metaLines.map((l) => l.split('\t')[2]).sort(), [
+      'awkward names',
+      'initial',
+      'main moves',
+      'side',
+    ]);
+    for (const name of ['with space.ts', 'ünïcode/ß.ts', 'quote"and\\backslash.ts', 'side.ts'])
+      assert.ok(history.paths.includes(name), name);
   });
 });
 
@@ -64,7 +88,7 @@ describe('the history index', () => {
   it('counts what a brute-force pass counts, for every max_commit_files', () => {
     // A pseudo-random history: 300 commits over 40 paths, sizes 1..60.
     let seed = 42;
-    const next = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const builder = new HistoryBuilder();
     const commits: string[][] = [];
     for (let c = 0; c < 300; c++) {
@@ -77,16 +101,22 @@ describe('the history index', () => {
     for (const max of [1, 3, 10, 30, 1000]) {
       const analysed = commits.filter((f) => f.length <= max);
       const target = history.paths.indexOf('p7');
-      const counts = countCochanges(history, { maxCommitFiles: max }, new Set([target]), [target, history.paths.indexOf('p9')]);
+      const counts = countCochanges(history, { maxCommitFiles: max }, new Set([target]), [
+        target,
+        history.paths.indexOf('p9'),
+      ]);
       assert.equal(counts.commits, analysed.length);
       assert.equal(counts.bulk, commits.length - analysed.length);
-      for (const [id, path] of history.paths.entries()) assert.equal(counts.revisions(id), analysed.filter((f) => f.includes(path)).length, `${path} at ${max}`);
+      for (const [id, path] of history.paths.entries())
+        assert.equal(counts.revisions(id), analysed.filter((f) => f.includes(path)).length, `${path} at ${max}`);
       const row = counts.pairs.get(target);
       for (const [id, path] of history.paths.entries()) {
         if (path === 'p7') continue;
         assert.equal(row?.get(id) ?? 0, analysed.filter((f) => f.includes('p7') && f.includes(path)).length);
       }
-      const together = commits.map((f, i) => (f.length <= max && f.includes('p7') && f.includes('p9') ? i : -1)).filter((i) => i >= 0);
+      const together = commits
+        .map((f, i) => (f.length <= max && f.includes('p7') && f.includes('p9') ? i : -1))
+        .filter((i) => i >= 0);
       assert.deepEqual(counts.together, together, 'newest first');
     }
   });
@@ -135,7 +165,7 @@ describe('the built-in ignore list', () => {
     assert.equal(none.settings.ignoredBy('package-lock.json'), undefined);
     assert.equal(none.settings.ignoredBy('docs/history.md'), 'docs/**');
   });
-  it('a pattern\'s literal is in every path it matches', () => {
+  it("a pattern's literal is in every path it matches", () => {
     const table: [string, string][] = [
       ['**/package-lock.json', 'package-lock.json'],
       ['CHANGELOG*', 'CHANGELOG'],
@@ -150,7 +180,8 @@ describe('the built-in ignore list', () => {
     for (const pattern of BUILTIN_IGNORE) {
       const compiled = compilePattern(pattern);
       assert.ok(compiled.ok);
-      for (const [path] of samples) if (compiled.test(path)) assert.ok(path.includes(requiredLiteral(pattern)), `${pattern} ${path}`);
+      for (const [path] of samples)
+        if (compiled.test(path)) assert.ok(path.includes(requiredLiteral(pattern)), `${pattern} ${path}`);
     }
   });
 });

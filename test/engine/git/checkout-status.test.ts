@@ -20,7 +20,16 @@ const env = cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' });
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
-const NAMES = ['a.txt', 'src/b.ts', 'src/deep/c.md', 'with space.txt', 'new\nline.txt', 'quote"d.txt', 'build/out.js', 'docs/ü.md'];
+const NAMES = [
+  'a.txt',
+  'src/b.ts',
+  'src/deep/c.md',
+  'with space.txt',
+  'new\nline.txt',
+  'quote"d.txt',
+  'build/out.js',
+  'docs/ü.md',
+];
 
 type Op =
   | { kind: 'edit'; file: number; stage: boolean }
@@ -76,7 +85,13 @@ function apply(r: ScratchRepo, o: Op): void {
 }
 
 function freshRepo(): ScratchRepo {
-  const r = scratchRepo({ '.gitignore': 'ignored/\n*.log\n', 'a.txt': 'a\n', 'src/b.ts': 'b\n', 'src/deep/c.md': 'c\n', 'with space.txt': 's\n' });
+  const r = scratchRepo({
+    '.gitignore': 'ignored/\n*.log\n',
+    'a.txt': 'a\n',
+    'src/b.ts': 'b\n',
+    'src/deep/c.md': 'c\n',
+    'with space.txt': 's\n',
+  });
   repos.push(r);
   return r;
 }
@@ -145,7 +160,13 @@ describe('one strict status answers what the separate reads answered', () => {
   });
 
   it('parses a rename without taking its original path for an entry', () => {
-    const out = ['# branch.oid abc', '# branch.head main', '2 R. N... 100644 100644 100644 1 1 R100 1 .M S... new', '1 .M S.M. 160000 160000 160000 a a sub'].join('\0') + '\0';
+    const out =
+      [
+        '# branch.oid abc',
+        '# branch.head main',
+        '2 R. N... 100644 100644 100644 1 1 R100 1 .M S... new',
+        '1 .M S.M. 160000 160000 160000 a a sub',
+      ].join('\0') + '\0';
     const parsed = parseCheckoutStatus(out);
     assert.equal(parsed.submoduleEntries, false, 'the original path of a rename is a path, not an entry');
     assert.equal(parsed.clean, false);
@@ -164,9 +185,30 @@ describe('one diff prints the raw records and the line counts', () => {
     rmSync(join(r.root, 'src/b.ts'));
     r.commit('change');
     const o = { cwd: r.root, env };
-    const both = await git(['diff', '--raw', '--numstat', '-z', '--no-renames', '--full-index', '--no-ext-diff', '--no-textconv', base, 'HEAD', '--'], o);
-    const raw = await git(['diff', '--raw', '-z', '--no-renames', '--full-index', '--no-ext-diff', base, 'HEAD', '--'], o);
-    const numstat = await git(['diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base, 'HEAD', '--'], o);
+    const both = await git(
+      [
+        'diff',
+        '--raw',
+        '--numstat',
+        '-z',
+        '--no-renames',
+        '--full-index',
+        '--no-ext-diff',
+        '--no-textconv',
+        base,
+        'HEAD',
+        '--',
+      ],
+      o,
+    );
+    const raw = await git(
+      ['diff', '--raw', '-z', '--no-renames', '--full-index', '--no-ext-diff', base, 'HEAD', '--'],
+      o,
+    );
+    const numstat = await git(
+      ['diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', base, 'HEAD', '--'],
+      o,
+    );
     const split = splitRawNumstat(both.stdout);
     assert.equal(split.raw, raw.stdout);
     assert.equal(split.numstat, numstat.stdout);

@@ -20,7 +20,15 @@ const head = r.git('rev-parse', 'HEAD').trim();
 
 describe('committed files in one batch', () => {
   it('answers each request as its own command does', async () => {
-    const names = [`${head}:discern.toml`, 'refs/heads/main:latin1.toml', 'refs/heads/main:missing.toml', `${head}:dir`, 'no-such-ref:discern.toml', 'HEAD:empty-file-dir/empty', 'HEAD:with\nnewline'];
+    const names = [
+      `${head}:discern.toml`,
+      'refs/heads/main:latin1.toml',
+      'refs/heads/main:missing.toml',
+      `${head}:dir`,
+      'no-such-ref:discern.toml',
+      'HEAD:empty-file-dir/empty',
+      'HEAD:with\nnewline',
+    ];
     const requests = names.flatMap((name) => [
       { name, command: ['cat-file', 'blob', name] },
       { name, command: ['show', name] },
@@ -28,12 +36,21 @@ describe('committed files in one batch', () => {
     const batched = await Promise.all(readCommittedFiles(requests, { cwd: r.root, env }));
     for (const [i, request] of requests.entries()) {
       const alone = await git(request.command, { cwd: r.root, env });
-      assert.deepEqual({ code: batched[i]?.code, stdout: batched[i]?.stdout, stderr: batched[i]?.stderr }, { code: alone.code, stdout: alone.stdout, stderr: alone.stderr }, `${request.command.join(' ')}`);
+      assert.deepEqual(
+        { code: batched[i]?.code, stdout: batched[i]?.stdout, stderr: batched[i]?.stderr },
+        { code: alone.code, stdout: alone.stdout, stderr: alone.stderr },
+        `${request.command.join(' ')}`,
+      );
     }
   });
 
   it('parses missing answers and non-blobs as absent, and stops at truncated output', () => {
-    const out = Buffer.concat([Buffer.from('a:b missing\n'), Buffer.from(`${'1'.repeat(40)} blob 3\nxyz\n`), Buffer.from(`${'2'.repeat(40)} tree 2\n\0\0\n`), Buffer.from(`${'3'.repeat(40)} blob 9\nshort`)]);
+    const out = Buffer.concat([
+      Buffer.from('a:b missing\n'),
+      Buffer.from(`${'1'.repeat(40)} blob 3\nxyz\n`),
+      Buffer.from(`${'2'.repeat(40)} tree 2\n\0\0\n`),
+      Buffer.from(`${'3'.repeat(40)} blob 9\nshort`),
+    ]);
     const parsed = parseBatch(out, 4);
     assert.equal(parsed[0], undefined);
     assert.equal(parsed[1]?.toString(), 'xyz');

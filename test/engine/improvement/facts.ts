@@ -11,8 +11,17 @@ export function healthyFacts(): Facts {
     meta: { schema_version: 1 },
     project: { name: 'Acme', slug: 'acme' },
     repository: { trunk: 'main' },
-    jobs: { format: 'prettier --write .', lint: 'eslint .', typecheck: 'tsc --noEmit', test: { run: 'vitest run', timeout: 900 } },
-    scopes: { docs: { paths: ['docs/**', '*.md'], neutral: true }, src: { paths: ['src/**'] }, db: { paths: ['db/**'] } },
+    jobs: {
+      format: 'prettier --write .',
+      lint: 'eslint .',
+      typecheck: 'tsc --noEmit',
+      test: { run: 'vitest run', timeout: 900 },
+    },
+    scopes: {
+      docs: { paths: ['docs/**', '*.md'], neutral: true },
+      src: { paths: ['src/**'] },
+      db: { paths: ['db/**'] },
+    },
     standards: { coverage: { direction: 'up', limit: 80, margin: 0.5, run: 'node cov.js' } },
   };
   (config as Record<string, unknown>)['checkpoints'] = {
@@ -27,7 +36,13 @@ export function healthyFacts(): Facts {
     head: { commit: HEAD, clean: true },
     tracked: ['README.md', 'package.json', 'src/app.ts', 'db/migrations/001_init.sql', 'discern/map/gotchas.md'],
     gate: {
-      proof: { state: 'present', commit: HEAD, recorded_at: day(0), current_config: true, producers: [{ label: 'test', outcome: 'ok', duration_ms: 60_000 }] },
+      proof: {
+        state: 'present',
+        commit: HEAD,
+        recorded_at: day(0),
+        current_config: true,
+        producers: [{ label: 'test', outcome: 'ok', duration_ms: 60_000 }],
+      },
       lastRun: { commit: HEAD, verdict: 'green', failed_stage: null, at: day(0) },
       operations: [
         { handle: 'R1-AAAA-AAAA-AA', verb: 'done', started_at: day(2), outcome: 'completed', abandoned: false },
@@ -48,8 +63,18 @@ export function healthyFacts(): Facts {
       skillsDir: 'discern/skills',
       skillsDirExists: true,
       skills: [
-        { name: 'release', source: 'authored', excluded: false, copies: [{ path: '.claude/skills/release/SKILL.md', state: 'current' }] },
-        { name: 'discern-land-change', source: 'builtin', excluded: false, copies: [{ path: '.claude/skills/discern-land-change/SKILL.md', state: 'current' }] },
+        {
+          name: 'release',
+          source: 'authored',
+          excluded: false,
+          copies: [{ path: '.claude/skills/release/SKILL.md', state: 'current' }],
+        },
+        {
+          name: 'discern-land-change',
+          source: 'builtin',
+          excluded: false,
+          copies: [{ path: '.claude/skills/discern-land-change/SKILL.md', state: 'current' }],
+        },
       ],
       skillProblems: [],
       ignoredSkillFolders: [],
@@ -58,7 +83,12 @@ export function healthyFacts(): Facts {
     map: {
       dir: 'discern/map',
       exists: true,
-      pages: ['a', 'b', 'c', 'd'].map((n) => ({ path: `discern/map/10-area/${n}.md`, has_front_matter: true, title: n, description: `About ${n}.` })),
+      pages: ['a', 'b', 'c', 'd'].map((n) => ({
+        path: `discern/map/10-area/${n}.md`,
+        has_front_matter: true,
+        title: n,
+        description: `About ${n}.`,
+      })),
       brokenLinks: [],
       regions: [{ name: 'area', page_count: 4, code_changes_since: 1 }],
       decisionsDir: 'discern/map/decisions',
@@ -67,12 +97,31 @@ export function healthyFacts(): Facts {
         { number: '0002', file: '0002-second.md' },
       ],
     },
-    worktrees: { linked: [], unlanded: [{ branch: 'agent/fresh', committed_at: Math.floor((NOW - 86_400_000) / 1000) }], submissions: [], transactions: [], accept_running: false },
+    worktrees: {
+      linked: [],
+      unlanded: [{ branch: 'agent/fresh', committed_at: Math.floor((NOW - 86_400_000) / 1000) }],
+      submissions: [],
+      transactions: [],
+      accept_running: false,
+    },
     standards: { values: { coverage: { value: 84, measured_at: day(1), source: 'standard-measurements.json' } } },
     checkpoints: {
       list: [
-        { id: 'migrations', mode: 'stop', scope: 'db', paths: [], exclude_paths: [], question: 'Is the migration reversible?' },
-        { id: 'dependencies', mode: 'advise', paths: ['package.json'], exclude_paths: [], question: 'Is the new dependency maintained?' },
+        {
+          id: 'migrations',
+          mode: 'stop',
+          scope: 'db',
+          paths: [],
+          exclude_paths: [],
+          question: 'Is the migration reversible?',
+        },
+        {
+          id: 'dependencies',
+          mode: 'advise',
+          paths: ['package.json'],
+          exclude_paths: [],
+          question: 'Is the new dependency maintained?',
+        },
       ],
       unreadable: [],
     },

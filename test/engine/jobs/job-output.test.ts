@@ -17,14 +17,25 @@ before(() => {
 after(() => cleanup());
 
 /** Runs a job that prints `stdout` on stdout, then `stderr` on stderr. */
-async function emit(stdout: string | Buffer, stderr: string | Buffer = ''): Promise<{ result: JobRunResult; file: Buffer }> {
+async function emit(
+  stdout: string | Buffer,
+  stderr: string | Buffer = '',
+): Promise<{ result: JobRunResult; file: Buffer }> {
   counter++;
   const out = join(dir, `in${counter}.out`);
   const err = join(dir, `in${counter}.err`);
   writeFileSync(out, stdout);
   writeFileSync(err, stderr);
   const outputPath = join(dir, `out${counter}.log`);
-  const result = await runJob({ label: 'test', commands: [`cat ${out}; cat ${err} >&2`], cwd: dir, env: baseEnv(), timeoutS: 30, timeoutKey: '[jobs.test] timeout', outputPath });
+  const result = await runJob({
+    label: 'test',
+    commands: [`cat ${out}; cat ${err} >&2`],
+    cwd: dir,
+    env: baseEnv(),
+    timeoutS: 30,
+    timeoutKey: '[jobs.test] timeout',
+    outputPath,
+  });
   assert.equal(result.outcome, 'ok');
   return { result, file: readFileSync(outputPath) };
 }
@@ -47,7 +58,13 @@ describe('line and byte counts', () => {
   });
 
   it('counts error-like lines, on either stream, including an unterminated last line', async () => {
-    const out = ['src/a.ts(3,7): error TS2322: Type mismatch', 'all good', '  12:5  error  Unexpected var  no-var', 'note: fine'].join('\n') + '\n';
+    const out =
+      [
+        'src/a.ts(3,7): error TS2322: Type mismatch',
+        'all good',
+        '  12:5  error  Unexpected var  no-var',
+        'note: fine',
+      ].join('\n') + '\n';
     const { result } = await emit(out, 'warning: not counted as error-like?\nFAIL src/b.test.ts');
     // "warning:" alone is not one of the shapes; "FAIL " is.
     assert.equal(result.errorLikeLines, 3);
@@ -68,8 +85,15 @@ describe('DISCERN_PROGRESS', () => {
     const out = [
       progress({ units: { kind: 'tests', completed: 1, total: 10 }, results: { passed: 1 }, active: ['a', 'b'] }),
       progress({ results: { failed: 2 }, partial: true }),
-      progress({ results: { passed: 5 }, units: { kind: 'tests', completed: 6, total: null }, partial: false, extra: 'unknown keys are fine' }),
-      progress({ failure: { name: 't1', message: 'boom', file: 'a.test.ts', line: 3, reproduce: 'npm test -- t1', extra: 1 } }),
+      progress({
+        results: { passed: 5 },
+        units: { kind: 'tests', completed: 6, total: null },
+        partial: false,
+        extra: 'unknown keys are fine',
+      }),
+      progress({
+        failure: { name: 't1', message: 'boom', file: 'a.test.ts', line: 3, reproduce: 'npm test -- t1', extra: 1 },
+      }),
     ].join('\n');
     const err = `${progress({ elapsed_ms: 1234, active: ['c'] })}\r\n${progress({ failure: { name: 't2', message: '' } })}`;
     const { result } = await emit(`${out}\n`, err);
@@ -105,11 +129,16 @@ describe('DISCERN_PROGRESS', () => {
       `discern_progress ${JSON.stringify({ units: { kind: 'files', completed: 9 } })}`,
     ].join('\n');
     const { result } = await emit(out);
-    assert.deepEqual(result.progress, { units: { kind: 'files', completed: 1, total: null }, partial: false, failures: [] });
+    assert.deepEqual(result.progress, {
+      units: { kind: 'files', completed: 1, total: null },
+      partial: false,
+      failures: [],
+    });
   });
 
   it('drops lines over 16 KiB and accepts one just under', async () => {
-    const fact = (pad: number, completed: number): string => progress({ units: { kind: 'big', completed }, pad: 'p'.repeat(pad) });
+    const fact = (pad: number, completed: number): string =>
+      progress({ units: { kind: 'big', completed }, pad: 'p'.repeat(pad) });
     const base = Buffer.byteLength(fact(0, 1));
     const fits = fact(16384 - base, 1);
     const tooLong = fact(16385 - base, 2);
@@ -124,7 +153,9 @@ describe('DISCERN_PROGRESS', () => {
   });
 
   it('keeps at most 100 failures', async () => {
-    const out = Array.from({ length: 150 }, (_, i) => progress({ failure: { name: `t${i}`, message: 'm' } })).join('\n');
+    const out = Array.from({ length: 150 }, (_, i) => progress({ failure: { name: `t${i}`, message: 'm' } })).join(
+      '\n',
+    );
     const { result } = await emit(out);
     assert.equal(result.progress.failures.length, 100);
     assert.equal(result.progress.failures[99]?.name, 't99');
@@ -153,10 +184,15 @@ describe('DISCERN_METRIC', () => {
       ' DISCERN_METRIC coverage 1',
     ].join('\n');
     const { result } = await emit(out, 'DISCERN_METRIC stderr.metric 1e2\r\n');
-    assert.deepEqual(
-      Object.entries(result.metrics).sort(),
-      [['__proto__', 3], ['coverage', 83], ['half', 0.5], ['neg', -1500], ['size.bytes:gz-x', 42], ['stderr.metric', 100], ['trailing', 7]],
-    );
+    assert.deepEqual(Object.entries(result.metrics).sort(), [
+      ['__proto__', 3],
+      ['coverage', 83],
+      ['half', 0.5],
+      ['neg', -1500],
+      ['size.bytes:gz-x', 42],
+      ['stderr.metric', 100],
+      ['trailing', 7],
+    ]);
     assert.equal(Object.getPrototypeOf(result.metrics), Object.prototype);
   });
 });

@@ -53,7 +53,14 @@ describe('protocol lines', () => {
   it('parses only a valid object after the exact prefix', () => {
     assert.deepEqual(parseProgressLine('DISCERN_PROGRESS {"partial":true}'), { partial: true });
     assert.deepEqual(parseProgressLine('DISCERN_PROGRESS {}'), {});
-    for (const line of ['DISCERN_PROGRESS', 'DISCERN_PROGRESS ', 'DISCERN_PROGRESS 1', 'DISCERN_PROGRESS {"partial":"yes"}', 'DISCERN_PROGRESS {} trailing', 'DISCERN_METRIC a 1']) {
+    for (const line of [
+      'DISCERN_PROGRESS',
+      'DISCERN_PROGRESS ',
+      'DISCERN_PROGRESS 1',
+      'DISCERN_PROGRESS {"partial":"yes"}',
+      'DISCERN_PROGRESS {} trailing',
+      'DISCERN_METRIC a 1',
+    ]) {
       assert.equal(parseProgressLine(line), undefined, line);
     }
   });
@@ -62,7 +69,17 @@ describe('protocol lines', () => {
     assert.deepEqual(parseMetricLine('DISCERN_METRIC a.b:c-d_e 1E+3'), { metric: 'a.b:c-d_e', value: 1000 });
     assert.deepEqual(parseMetricLine('DISCERN_METRIC x -0.25'), { metric: 'x', value: -0.25 });
     assert.deepEqual(parseMetricLine('DISCERN_METRIC x 5.'), { metric: 'x', value: 5 });
-    for (const line of ['DISCERN_METRIC x', 'DISCERN_METRIC  x 1', 'DISCERN_METRIC x  1', 'DISCERN_METRIC x 1 2', 'DISCERN_METRIC x Infinity', 'DISCERN_METRIC x -1e400', 'DISCERN_METRIC x e5', 'DISCERN_METRIC x/y 1', 'DISCERN_METRIC x 1_000']) {
+    for (const line of [
+      'DISCERN_METRIC x',
+      'DISCERN_METRIC  x 1',
+      'DISCERN_METRIC x  1',
+      'DISCERN_METRIC x 1 2',
+      'DISCERN_METRIC x Infinity',
+      'DISCERN_METRIC x -1e400',
+      'DISCERN_METRIC x e5',
+      'DISCERN_METRIC x/y 1',
+      'DISCERN_METRIC x 1_000',
+    ]) {
       assert.equal(parseMetricLine(line), undefined, line);
     }
   });
@@ -71,12 +88,34 @@ describe('protocol lines', () => {
 describe('mergeProgress', () => {
   it('applies the merge rules without mutating its inputs', () => {
     const start = emptyMergedProgress();
-    const a = mergeProgress(start, { units: { kind: 'tests', completed: 1, total: 4, extra: true }, results: { passed: 1 }, active: ['x'] });
+    const a = mergeProgress(start, {
+      units: { kind: 'tests', completed: 1, total: 4, extra: true },
+      results: { passed: 1 },
+      active: ['x'],
+    });
     assert.deepEqual(start, { partial: false, failures: [] });
     const b = mergeProgress(a, { results: { failed: 1 }, partial: true, elapsed_ms: 10 });
-    const c = mergeProgress(b, { results: { passed: 3 }, active: [], partial: false, units: { kind: 'tests', completed: 4 } });
-    assert.deepEqual(a, { units: { kind: 'tests', completed: 1, total: 4 }, results: { passed: 1 }, active: ['x'], partial: false, failures: [] });
-    assert.deepEqual(c, { units: { kind: 'tests', completed: 4, total: null }, results: { passed: 3, failed: 1 }, active: [], elapsed_ms: 10, partial: true, failures: [] });
+    const c = mergeProgress(b, {
+      results: { passed: 3 },
+      active: [],
+      partial: false,
+      units: { kind: 'tests', completed: 4 },
+    });
+    assert.deepEqual(a, {
+      units: { kind: 'tests', completed: 1, total: 4 },
+      results: { passed: 1 },
+      active: ['x'],
+      partial: false,
+      failures: [],
+    });
+    assert.deepEqual(c, {
+      units: { kind: 'tests', completed: 4, total: null },
+      results: { passed: 3, failed: 1 },
+      active: [],
+      elapsed_ms: 10,
+      partial: true,
+      failures: [],
+    });
     // An empty results object leaves the known counts as they were.
     assert.deepEqual(mergeProgress(c, { results: {} }).results, { passed: 3, failed: 1 });
   });
@@ -89,7 +128,8 @@ describe('mergeProgress', () => {
 
   it('bounds failures', () => {
     let merged = emptyMergedProgress();
-    for (let i = 0; i < MAX_MERGED_FAILURES + 5; i++) merged = mergeProgress(merged, { failure: { name: `t${i}`, message: 'm', line: i + 1 } });
+    for (let i = 0; i < MAX_MERGED_FAILURES + 5; i++)
+      merged = mergeProgress(merged, { failure: { name: `t${i}`, message: 'm', line: i + 1 } });
     assert.equal(merged.failures.length, MAX_MERGED_FAILURES);
     assert.deepEqual(merged.failures[0], { name: 't0', message: 'm', line: 1 });
   });

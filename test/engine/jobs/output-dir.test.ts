@@ -87,10 +87,25 @@ describe('keepNewestOutputs', () => {
   it('keeps the newest run directories by their timestamped names and leaves files alone', async () => {
     const { dir, cleanup } = scratch('keep-newest');
     try {
-      for (const name of ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', '2026-01-04T00-00-00-000Z-d']) mkdirSync(join(dir, name));
+      for (const name of [
+        '2026-01-01T00-00-00-000Z-a',
+        '2026-01-02T00-00-00-000Z-b',
+        '2026-01-03T00-00-00-000Z-c',
+        '2026-01-04T00-00-00-000Z-d',
+      ])
+        mkdirSync(join(dir, name));
       writeFileSync(join(dir, 'note.txt'), '');
       assert.equal(await keepNewestOutputs(dir, 2), 2);
-      assert.deepEqual(['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', '2026-01-04T00-00-00-000Z-d', 'note.txt'].map((n) => existsSync(join(dir, n))), [false, false, true, true, true]);
+      assert.deepEqual(
+        [
+          '2026-01-01T00-00-00-000Z-a',
+          '2026-01-02T00-00-00-000Z-b',
+          '2026-01-03T00-00-00-000Z-c',
+          '2026-01-04T00-00-00-000Z-d',
+          'note.txt',
+        ].map((n) => existsSync(join(dir, n))),
+        [false, false, true, true, true],
+      );
       assert.equal(await keepNewestOutputs(join(dir, 'missing'), 2), 0);
     } finally {
       cleanup();
@@ -100,12 +115,18 @@ describe('keepNewestOutputs', () => {
     const { dir, cleanup } = scratch('keep-current');
     try {
       const current = '2026-01-05T00-00-00-000Z-now';
-      for (const name of ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c']) mkdirSync(join(dir, name));
+      for (const name of ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c'])
+        mkdirSync(join(dir, name));
       // Not there yet (the sweep runs while the jobs start): the other runs keep their count.
       assert.equal(await keepNewestOutputs(dir, 2, current), 1);
       mkdirSync(join(dir, current));
-      assert.equal(await keepNewestOutputs(dir, 2, current), 0, 'the current run does not take an older run\'s place');
-      assert.deepEqual(['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', current].map((n) => existsSync(join(dir, n))), [false, true, true, true]);
+      assert.equal(await keepNewestOutputs(dir, 2, current), 0, "the current run does not take an older run's place");
+      assert.deepEqual(
+        ['2026-01-01T00-00-00-000Z-a', '2026-01-02T00-00-00-000Z-b', '2026-01-03T00-00-00-000Z-c', current].map((n) =>
+          existsSync(join(dir, n)),
+        ),
+        [false, true, true, true],
+      );
       // Even when it sorts first (a clock set back), it stays.
       assert.equal(await keepNewestOutputs(dir, 0, '2026-01-02T00-00-00-000Z-b'), 2);
       assert.ok(existsSync(join(dir, '2026-01-02T00-00-00-000Z-b')));

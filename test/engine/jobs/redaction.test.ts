@@ -19,7 +19,9 @@ function streamed(text: string, secrets: string[], cuts: number[]): string {
 }
 
 test('dotenv values: quoted, unquoted, export, comments; short values are not secrets', () => {
-  const values = envValues('# c\nexport API_TOKEN="s3cr3t-token"\nPORT=80\nNAME=\'quoted value\'\nBARE=plainvalue # note\nempty=\n');
+  const values = envValues(
+    '# c\nexport API_TOKEN="s3cr3t-token"\nPORT=80\nNAME=\'quoted value\'\nBARE=plainvalue # note\nempty=\n',
+  );
   assert.ok(values.includes('s3cr3t-token'));
   assert.ok(values.includes('quoted value'));
   assert.ok(values.includes('plainvalue'));
@@ -67,7 +69,9 @@ test('a value inside a longer one (a URL and its password) is masked whole where
 });
 
 test('settings are not secrets: modes, levels, switches, loopback hosts, ports', () => {
-  const values = envValues('NODE_ENV=test\nLOG_LEVEL=info\nDEBUG=true\nHOST=localhost\nPORT=3000\nAPP_ENV=development\nAPI_KEY=k-1234-abcd\n');
+  const values = envValues(
+    'NODE_ENV=test\nLOG_LEVEL=info\nDEBUG=true\nHOST=localhost\nPORT=3000\nAPP_ENV=development\nAPI_KEY=k-1234-abcd\n',
+  );
   assert.deepEqual(values, ['k-1234-abcd', 'k-1234-abcd']);
   assert.equal(redactText('FAIL test/a.test.ts:3000:5', values), 'FAIL test/a.test.ts:3000:5');
 });

@@ -84,7 +84,10 @@ describe('runJob verdicts', () => {
     assert.equal(readFileSync(s.outputPath, 'utf8'), 'one\ntwo\n');
     assert.equal(result.outputLines, 2);
     // Each command leads its own group, announced on start and on end.
-    assert.deepEqual(groups.map(([event]) => event), ['start', 'end', 'start', 'end']);
+    assert.deepEqual(
+      groups.map(([event]) => event),
+      ['start', 'end', 'start', 'end'],
+    );
     assert.equal(groups[0]?.[1], groups[1]?.[1]);
     assert.notEqual(groups[0]?.[1], groups[2]?.[1]);
   });
@@ -108,13 +111,23 @@ describe('runJob timeouts and cancellation', () => {
     const result = await runJob(s);
     const elapsed = Date.now() - started;
     assert.equal(result.outcome, 'failed');
-    assert.deepEqual(result.failure, { kind: 'timeout', seconds: 1, key: '[jobs.test] timeout', command: s.commands[0] });
+    assert.deepEqual(result.failure, {
+      kind: 'timeout',
+      seconds: 1,
+      key: '[jobs.test] timeout',
+      command: s.commands[0],
+    });
     assert.ok(elapsed >= 900 && elapsed < 2500, `took ${elapsed} ms`);
     const grandchild = await readPid(pidFile);
     strays.push(grandchild);
     assert.equal(alive(grandchild), false, 'the background sleep went with its group');
     const text = readFileSync(s.outputPath, 'utf8');
-    assert.match(text, new RegExp(`discern: ${s.label} timed out after 1 s \\(\\[jobs\\.test\\] timeout\\); its process group was killed\\n$`));
+    assert.match(
+      text,
+      new RegExp(
+        `discern: ${s.label} timed out after 1 s \\(\\[jobs\\.test\\] timeout\\); its process group was killed\\n$`,
+      ),
+    );
     assert.equal(result.outputBytes, Buffer.byteLength(text));
   });
 
@@ -135,7 +148,10 @@ describe('runJob timeouts and cancellation', () => {
   it('cancels on abort, killing the tree, and skips the remaining commands', async () => {
     const pidFile = join(dir, 'abort.pid');
     const controller = new AbortController();
-    const s = spec([`sleep 30 & echo $! > ${pidFile}; sleep 30`, `echo never`], { signal: controller.signal, timeoutS: 60 });
+    const s = spec([`sleep 30 & echo $! > ${pidFile}; sleep 30`, `echo never`], {
+      signal: controller.signal,
+      timeoutS: 60,
+    });
     const running = runJob(s);
     const grandchild = await readPid(pidFile);
     strays.push(grandchild);
@@ -195,7 +211,10 @@ describe('runJob spawn failures', () => {
     assert.equal(result.outcome, 'failed');
     assert.equal(result.failure?.kind, 'spawn');
     assert.equal(result.failure?.command, 'echo hi');
-    assert.match(result.failure.kind === 'spawn' ? result.failure.message : '', /working directory .*no\/such\/dir does not exist/);
+    assert.match(
+      result.failure.kind === 'spawn' ? result.failure.message : '',
+      /working directory .*no\/such\/dir does not exist/,
+    );
   });
 
   it('fails with kind spawn when the output file cannot be created', async () => {
@@ -214,7 +233,14 @@ describe('runJob spawn failures', () => {
 
   it('names a missing shell instead of a bare ENOENT', async () => {
     const capture = await OutputCapture.open(join(dir, 'out', 'no-shell.log'), {});
-    const outcome = await runCommand({ command: 'true', shell: join(dir, 'no-such-shell'), cwd: dir, env: {}, timeoutS: 0, capture });
+    const outcome = await runCommand({
+      command: 'true',
+      shell: join(dir, 'no-such-shell'),
+      cwd: dir,
+      env: {},
+      timeoutS: 0,
+      capture,
+    });
     await capture.finish();
     assert.deepEqual(outcome, { kind: 'spawn', message: `shell ${join(dir, 'no-such-shell')} not found` });
   });
@@ -246,14 +272,30 @@ describe('runJob shell and environment', () => {
   });
 
   it('scrubs git repository variables and names the job', async () => {
-    const s = spec(['echo "${GIT_DIR-unset} ${GIT_WORK_TREE-unset} ${GIT_INDEX_FILE-unset} ${GIT_PREFIX-unset} ${GIT_COMMON_DIR-unset} $KEEP $DISCERN_JOB"'], {
-      env: baseEnv({ GIT_DIR: '/elsewhere/.git', GIT_WORK_TREE: '/elsewhere', GIT_INDEX_FILE: 'x', GIT_PREFIX: 'p/', GIT_COMMON_DIR: '/c', KEEP: 'kept', DROPPED: undefined }),
-      label: 'generated:types',
-    });
+    const s = spec(
+      [
+        'echo "${GIT_DIR-unset} ${GIT_WORK_TREE-unset} ${GIT_INDEX_FILE-unset} ${GIT_PREFIX-unset} ${GIT_COMMON_DIR-unset} $KEEP $DISCERN_JOB"',
+      ],
+      {
+        env: baseEnv({
+          GIT_DIR: '/elsewhere/.git',
+          GIT_WORK_TREE: '/elsewhere',
+          GIT_INDEX_FILE: 'x',
+          GIT_PREFIX: 'p/',
+          GIT_COMMON_DIR: '/c',
+          KEEP: 'kept',
+          DROPPED: undefined,
+        }),
+        label: 'generated:types',
+      },
+    );
     const result = await runJob(s);
     assert.equal(result.outcome, 'ok');
     assert.equal(readFileSync(s.outputPath, 'utf8'), 'unset unset unset unset unset kept generated:types\n');
-    assert.deepEqual(Object.keys(jobEnvironment({ A: '1', B: undefined, GIT_DIR: 'x' }, 'l')).sort(), ['A', 'DISCERN_JOB']);
+    assert.deepEqual(Object.keys(jobEnvironment({ A: '1', B: undefined, GIT_DIR: 'x' }, 'l')).sort(), [
+      'A',
+      'DISCERN_JOB',
+    ]);
   });
 });
 
@@ -261,17 +303,24 @@ describe('runJob live callbacks', () => {
   it('reports progress facts as they arrive and throttles output counts', async () => {
     const seen: { at: number; completed: number | undefined }[] = [];
     const counts: { at: number; lines: number }[] = [];
-    const lines = Array.from({ length: 6 }, (_, i) => `echo 'DISCERN_PROGRESS {"units":{"kind":"step","completed":${i + 1}}}'; sleep 0.1`);
+    const lines = Array.from(
+      { length: 6 },
+      (_, i) => `echo 'DISCERN_PROGRESS {"units":{"kind":"step","completed":${i + 1}}}'; sleep 0.1`,
+    );
     const s = spec([lines.join('; ')], {
       onProgress: (fact) => seen.push({ at: Date.now(), completed: fact.units?.completed }),
       onOutput: (c) => counts.push({ at: Date.now(), lines: c.lines }),
     });
     const result = await runJob(s);
     const ended = Date.now();
-    assert.deepEqual(seen.map((s) => s.completed), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      seen.map((s) => s.completed),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.ok(ended - (seen[0]?.at ?? ended) >= 400, 'the first fact arrived while the job was still running');
     assert.ok(counts.length >= 2, `got ${counts.length} count updates`);
-    for (let i = 1; i < counts.length; i++) assert.ok((counts[i]?.at ?? 0) - (counts[i - 1]?.at ?? 0) >= 240, 'at most 4 updates a second');
+    for (let i = 1; i < counts.length; i++)
+      assert.ok((counts[i]?.at ?? 0) - (counts[i - 1]?.at ?? 0) >= 240, 'at most 4 updates a second');
     assert.ok(counts.every((c, i) => i === 0 || c.lines >= (counts[i - 1]?.lines ?? 0)));
     assert.deepEqual(result.progress.units, { kind: 'step', completed: 6, total: null });
   });

@@ -7,7 +7,11 @@ const writers = new Map<string, OperationWriter>();
 
 serve({
   async open(c) {
-    const writer = await openOperation(String(c['dir']), { verb: String(c['verb'] ?? 'test'), checkout: String(c['checkout']), branch: 'main' });
+    const writer = await openOperation(String(c['dir']), {
+      verb: String(c['verb'] ?? 'test'),
+      checkout: String(c['checkout']),
+      branch: 'main',
+    });
     writers.set(writer.handle, writer);
     return writer.handle;
   },
@@ -15,9 +19,15 @@ serve({
   async openMany(c) {
     const count = Number(c['count']);
     const opened = await Promise.all(
-      Array.from({ length: count }, () => openOperation(String(c['dir']), { verb: 'test', checkout: String(c['checkout']), branch: null })),
+      Array.from({ length: count }, () =>
+        openOperation(String(c['dir']), { verb: 'test', checkout: String(c['checkout']), branch: null }),
+      ),
     );
-    await Promise.all(opened.map((w) => w.finish({ outcome: 'completed', result: { ok: true, verb: 'test' }, account: [`by ${process.pid}`] })));
+    await Promise.all(
+      opened.map((w) =>
+        w.finish({ outcome: 'completed', result: { ok: true, verb: 'test' }, account: [`by ${process.pid}`] }),
+      ),
+    );
     return opened.map((w) => w.handle);
   },
   /** Keeps the record busy: a unit every millisecond and a new phase every 25 units, until killed. */
@@ -28,8 +38,19 @@ serve({
     writer.addPgid(process.pid);
     const timer = setInterval(() => {
       units += 1;
-      writer.producer('unit', { state: 'running', units: { kind: 'tests', completed: units, total: null }, results: { passed: units } });
-      if (units % 25 === 0) writer.setProgress({ phase: `phase-${units / 25}`, state: 'running', reason: 'churning', next: 'wait', owner_must_act: false });
+      writer.producer('unit', {
+        state: 'running',
+        units: { kind: 'tests', completed: units, total: null },
+        results: { passed: units },
+      });
+      if (units % 25 === 0)
+        writer.setProgress({
+          phase: `phase-${units / 25}`,
+          state: 'running',
+          reason: 'churning',
+          next: 'wait',
+          owner_must_act: false,
+        });
     }, 1);
     timer.unref();
     return true;

@@ -31,7 +31,9 @@ describe('journal across processes', () => {
   it('creates records from 4 processes at once without collisions', async () => {
     const checkout = join(store, 'checkout');
     const at = startAt(120);
-    const replies = await Promise.all(workers.map((w) => w.request({ op: 'openMany', dir: store, checkout, count: 15, at })));
+    const replies = await Promise.all(
+      workers.map((w) => w.request({ op: 'openMany', dir: store, checkout, count: 15, at })),
+    );
     const handles = replies.flatMap((r) => value<string[]>(r));
     assert.equal(handles.length, 60);
     assert.equal(new Set(handles).size, 60);
@@ -42,12 +44,17 @@ describe('journal across processes', () => {
       assert.equal(record.outcome, 'completed');
       assert.deepEqual(record.account, [`by ${record.pid}`]);
     }
-    assert.deepEqual(readdirSync(join(store, 'operations')).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(join(store, 'operations')).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('leaves a readable, unfinished record when its writer is SIGKILLed mid-run', async () => {
     const victim = workers.pop() as Worker;
-    const handle = value<string>(await victim.request({ op: 'open', dir: store, checkout: join(store, 'victim'), verb: 'test' }));
+    const handle = value<string>(
+      await victim.request({ op: 'open', dir: store, checkout: join(store, 'victim'), verb: 'test' }),
+    );
     value(await victim.request({ op: 'churn', handle }));
     // Read while it writes: every read sees a whole record.
     const deadline = Date.now() + 400;

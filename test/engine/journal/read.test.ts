@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { executorState, latestOperation, listOperations, openOperation, readOperation, runningOperations } from '../../../src/engine/journal/index.js';
+import {
+  executorState,
+  latestOperation,
+  listOperations,
+  openOperation,
+  readOperation,
+  runningOperations,
+} from '../../../src/engine/journal/index.js';
 import { newHandle } from '../../../src/engine/state/handles.js';
 import { deadPid, fakeRecord, placeRecord } from './fixtures-records.js';
 
@@ -64,7 +71,12 @@ describe('journal readers', () => {
     const empty = await latestOperation(store, '/repo/a');
     assert.equal(!empty.ok && empty.reason, 'empty_store');
     const old = fakeRecord({ checkout: '/repo/a', started_at: '2030-01-01T00:00:00.000Z' });
-    const newest = fakeRecord({ checkout: '/repo/a', started_at: '2030-01-02T00:00:00.000Z', finished_at: '2030-01-02T00:01:00.000Z', outcome: 'completed' });
+    const newest = fakeRecord({
+      checkout: '/repo/a',
+      started_at: '2030-01-02T00:00:00.000Z',
+      finished_at: '2030-01-02T00:01:00.000Z',
+      outcome: 'completed',
+    });
     const otherCheckout = fakeRecord({ checkout: '/repo/b', started_at: '2030-01-03T00:00:00.000Z' });
     // Written in an order that differs from their start order: the start time decides.
     placeRecord(store, newest);

@@ -27,15 +27,27 @@ describe('journal retention', () => {
   it('removes records untouched for 7 days, with their result files, when an operation opens', async () => {
     const store = freshStore();
     const ops = join(store, 'operations');
-    const expired = placeRecord(store, fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }), 8 * DAY);
+    const expired = placeRecord(
+      store,
+      fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }),
+      8 * DAY,
+    );
     writeFileSync(join(ops, `${expired}.result.json`), '{}');
     backdate(join(ops, `${expired}.result.json`), 8 * DAY);
     const expiredRunning = placeRecord(store, fakeRecord(), 7 * DAY + 60_000);
-    const kept = placeRecord(store, fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }), 6 * DAY);
+    const kept = placeRecord(
+      store,
+      fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }),
+      6 * DAY,
+    );
     const writer = await openOperation(store, { verb: 'test', checkout: '/repo', branch: null });
     const names = readdirSync(ops).sort();
     assert.deepEqual(names, [`${kept}.json`, `${writer.handle}.json`].sort());
-    assert.equal(existsSync(join(ops, `${expiredRunning}.json`)), false, 'even an unfinished record goes after 7 silent days');
+    assert.equal(
+      existsSync(join(ops, `${expiredRunning}.json`)),
+      false,
+      'even an unfinished record goes after 7 silent days',
+    );
     await writer.finish({ outcome: 'completed' });
   });
 
@@ -47,9 +59,21 @@ describe('journal retention', () => {
     // Running records are the oldest by start time, so only the class can explain their surviving longest.
     const running = placeRecord(store, fakeRecord({ started_at: iso(9000) }), 9000);
     const dead = placeRecord(store, fakeRecord({ started_at: iso(8000), pid: deadPid() }), 8000);
-    const finishedNew = placeRecord(store, fakeRecord({ started_at: iso(3000), finished_at: iso(2000), outcome: 'completed' }), 2000);
-    const finishedOld = placeRecord(store, fakeRecord({ started_at: iso(7000), finished_at: iso(6000), outcome: 'failed' }), 6000);
-    const awaitDone = placeRecord(store, fakeRecord({ verb: 'await', started_at: iso(1000), finished_at: iso(500), outcome: 'completed' }), 500);
+    const finishedNew = placeRecord(
+      store,
+      fakeRecord({ started_at: iso(3000), finished_at: iso(2000), outcome: 'completed' }),
+      2000,
+    );
+    const finishedOld = placeRecord(
+      store,
+      fakeRecord({ started_at: iso(7000), finished_at: iso(6000), outcome: 'failed' }),
+      6000,
+    );
+    const awaitDone = placeRecord(
+      store,
+      fakeRecord({ verb: 'await', started_at: iso(1000), finished_at: iso(500), outcome: 'completed' }),
+      500,
+    );
     const unreadable = placeRecord(store, 'not json', 100);
     const order: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -67,8 +91,14 @@ describe('journal retention', () => {
 
   it('keeps at most maxRecords including the one being created', async () => {
     const store = freshStore();
-    for (let i = 0; i < 6; i++) placeRecord(store, fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }), 1000 * (6 - i));
-    const writer = await openOperation(store, { verb: 'test', checkout: '/repo', branch: null, retention: { maxRecords: 4 } });
+    for (let i = 0; i < 6; i++)
+      placeRecord(store, fakeRecord({ finished_at: new Date().toISOString(), outcome: 'completed' }), 1000 * (6 - i));
+    const writer = await openOperation(store, {
+      verb: 'test',
+      checkout: '/repo',
+      branch: null,
+      retention: { maxRecords: 4 },
+    });
     assert.equal(readdirSync(join(store, 'operations')).length, 4);
     assert.ok(existsSync(writer.recordPath));
     await writer.finish({ outcome: 'completed' });
@@ -92,7 +122,10 @@ describe('journal retention', () => {
     backdate(join(ops, files.owned), 10 * 60 * 1000);
     const report = await evictOperations(ops);
     assert.equal(report.swept, 2);
-    assert.deepEqual(readdirSync(ops).sort(), [files.freshTemp, files.freshOrphan, files.owned, files.foreign, `${live}.json`].sort());
+    assert.deepEqual(
+      readdirSync(ops).sort(),
+      [files.freshTemp, files.freshOrphan, files.owned, files.foreign, `${live}.json`].sort(),
+    );
   });
 
   it('bounds the work of one call and converges over several', async () => {

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openOperation, reduceResult, RESULT_INLINE_LIMIT, type OperationRecord } from '../../../src/engine/journal/index.js';
+import {
+  openOperation,
+  reduceResult,
+  RESULT_INLINE_LIMIT,
+  type OperationRecord,
+} from '../../../src/engine/journal/index.js';
 import { parseHandle } from '../../../src/engine/state/handles.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -35,16 +40,33 @@ describe('journal writer', () => {
     assert.equal(record.pid, process.pid);
     assert.equal(record.finished_at, undefined);
     assert.equal(record.progress.phase, 'starting');
-    assert.deepEqual([record.producers, record.failures, record.timings, record.waits, record.steps, record.pgids, record.account], [{}, [], [], [], [], [], []]);
+    assert.deepEqual(
+      [record.producers, record.failures, record.timings, record.waits, record.steps, record.pgids, record.account],
+      [{}, [], [], [], [], [], []],
+    );
     await writer.finish({ outcome: 'cancelled' });
   });
 
   it('merges producer news: units replace, results merge per key, partial sticks', async () => {
     const writer = await openOperation(store, { verb: 'test', checkout: '/repo', branch: null });
-    writer.producer('unit', { state: 'running', units: { kind: 'tests', completed: 1, total: 10 }, results: { passed: 1 } });
-    writer.producer('unit', { units: { kind: 'files', completed: 2, total: null }, results: { failed: 1 }, active: ['a.test.ts'] });
+    writer.producer('unit', {
+      state: 'running',
+      units: { kind: 'tests', completed: 1, total: 10 },
+      results: { passed: 1 },
+    });
+    writer.producer('unit', {
+      units: { kind: 'files', completed: 2, total: null },
+      results: { failed: 1 },
+      active: ['a.test.ts'],
+    });
     writer.producer('unit', { partial: true, results: { passed: 5 } });
-    writer.producer('unit', { partial: false, state: 'failed', elapsed_ms: 1200, output_path: '/tmp/out.log', active: [] });
+    writer.producer('unit', {
+      partial: false,
+      state: 'failed',
+      elapsed_ms: 1200,
+      output_path: '/tmp/out.log',
+      active: [],
+    });
     writer.producer('lint', { partial: false });
     writer.producer('__proto__', { state: 'ok' });
     writer.producer('constructor', { state: 'skipped' });
@@ -62,18 +84,27 @@ describe('journal writer', () => {
     });
     assert.deepEqual(producers['lint'], { producer: 'lint', state: 'pending', partial: false });
     assert.deepEqual(Object.keys(producers), ['unit', 'lint', '__proto__', 'constructor']);
-    assert.deepEqual(Object.getOwnPropertyDescriptor(producers, '__proto__')?.value, { producer: '__proto__', state: 'ok' });
+    assert.deepEqual(Object.getOwnPropertyDescriptor(producers, '__proto__')?.value, {
+      producer: '__proto__',
+      state: 'ok',
+    });
     assert.deepEqual(producers['constructor'], { producer: 'constructor', state: 'skipped' });
     await writer.finish({ outcome: 'failed' });
   });
 
   it('keeps failures, timings, waits, steps and pgids, and bounds the failure list', async () => {
     const writer = await openOperation(store, { verb: 'test', checkout: '/repo', branch: null });
-    for (let i = 0; i < 250; i++) writer.addFailure({ producer: 'unit', name: `t${i}`, message: 'boom', file: 'a.ts', line: i + 1 });
+    for (let i = 0; i < 250; i++)
+      writer.addFailure({ producer: 'unit', name: `t${i}`, message: 'boom', file: 'a.ts', line: i + 1 });
     const timing = writer.startTiming('gate');
     writer.finishTiming(timing);
     writer.finishTiming('t999');
-    const wait = writer.startWait({ reason: 'all test slots are busy', next: 'wait for a slot', capacity: 2, in_use: 2 });
+    const wait = writer.startWait({
+      reason: 'all test slots are busy',
+      next: 'wait for a slot',
+      capacity: 2,
+      in_use: 2,
+    });
     writer.updateWait(wait, { in_use: 1 });
     writer.finishWait(wait);
     writer.step({ kind: 'job', label: 'unit tests', outcome: 'ok', duration_s: 1.5 });
@@ -117,7 +148,13 @@ describe('journal writer', () => {
     writer.producer('unit', { units: { kind: 'tests', completed: 0, total: null } });
     await sleep(30);
     writer.producer('unit', { state: 'running' });
-    writer.setProgress({ phase: 'testing', state: 'running', reason: 'tests run', next: 'wait', owner_must_act: false });
+    writer.setProgress({
+      phase: 'testing',
+      state: 'running',
+      reason: 'tests run',
+      next: 'wait',
+      owner_must_act: false,
+    });
     await sleep(60);
     assert.equal(onDisk(writer.recordPath).progress.phase, 'testing');
     writer.addPgid(777);
@@ -145,7 +182,12 @@ describe('journal writer', () => {
 
   it('stores a result over 256 KiB whole in its own file and keeps a reduced envelope', async () => {
     const writer = await openOperation(store, { verb: 'test', checkout: '/repo', branch: null });
-    const diagnostics = Array.from({ length: 4000 }, (_, i) => ({ tool: 'tsc', severity: 'error', message: `error ${i} `.repeat(10), reproduce_cmd: 'npx tsc' }));
+    const diagnostics = Array.from({ length: 4000 }, (_, i) => ({
+      tool: 'tsc',
+      severity: 'error',
+      message: `error ${i} `.repeat(10),
+      reproduce_cmd: 'npx tsc',
+    }));
     const result = {
       ok: false,
       verb: 'test',

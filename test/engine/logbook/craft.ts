@@ -13,7 +13,15 @@ export class Craft {
   /** Appends an event one minute after the previous one; returns its time. */
   add(event: Partial<LogbookEvent> & { verb: string }): number {
     this.t += 60_000;
-    const full: LogbookEvent = { v: 1, at: new Date(this.t).toISOString(), surface: 'cli', actor: 'human', outcome: 'ok', ms: 100, ...event };
+    const full: LogbookEvent = {
+      v: 1,
+      at: new Date(this.t).toISOString(),
+      surface: 'cli',
+      actor: 'human',
+      outcome: 'ok',
+      ms: 100,
+      ...event,
+    };
     this.lines.push(JSON.stringify(full));
     return this.t;
   }
@@ -34,7 +42,11 @@ export class Craft {
 }
 
 /** A gate run of the test verb on a tree: each job as [label, outcome, seconds, first line]. */
-export function testRun(tree: string | undefined, jobs: [string, 'ok' | 'failed', number, string?][], extra: Partial<LogbookEvent> = {}): Partial<LogbookEvent> & { verb: string } {
+export function testRun(
+  tree: string | undefined,
+  jobs: [string, 'ok' | 'failed', number, string?][],
+  extra: Partial<LogbookEvent> = {},
+): Partial<LogbookEvent> & { verb: string } {
   return {
     verb: 'test',
     outcome: jobs.some((j) => j[1] === 'failed') ? 'gate_failed' : 'ok',

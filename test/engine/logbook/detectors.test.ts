@@ -7,7 +7,10 @@ import { analyse, TOP_FINDINGS } from '../../../src/engine/logbook/analyse.js';
 import { tempDir } from '../../helpers/scratch-repo.js';
 import { Craft, testRun } from './craft.js';
 
-async function run(craft: Craft, options: { all?: boolean; stats?: boolean } = {}): Promise<Awaited<ReturnType<typeof analyse>>> {
+async function run(
+  craft: Craft,
+  options: { all?: boolean; stats?: boolean } = {},
+): Promise<Awaited<ReturnType<typeof analyse>>> {
   const path = join(tempDir('discern-logbook-'), 'active.jsonl');
   craft.write(path);
   return analyse({ path, all: options.all === true, stats: options.stats === true });
@@ -29,7 +32,13 @@ describe('flaky-jobs', () => {
     const a = await run(c);
     const f = finding(a, 'flaky-jobs:unit');
     assert.ok(f, JSON.stringify(a.findings));
-    assert.deepEqual(f.numbers[0], { name: 'flipped_trees', value: 2, of: 3, unit: 'trees', meaning: f.numbers[0]?.meaning });
+    assert.deepEqual(f.numbers[0], {
+      name: 'flipped_trees',
+      value: 2,
+      of: 3,
+      unit: 'trees',
+      meaning: f.numbers[0]?.meaning,
+    });
     assert.equal(f.numbers[1]?.value, 3);
     assert.equal(f.numbers[1]?.of, 6);
     assert.equal(a.detectors.find((d) => d.name === 'flaky-jobs')?.considered, 6);
@@ -51,7 +60,14 @@ describe('flaky-jobs', () => {
 describe('slow-jobs', () => {
   it('the slowest jobs by median, with the trend of the last 10 runs against the earlier ones', async () => {
     const c = new Craft();
-    for (let i = 0; i < 25; i++) c.add(testRun(`t${i}`, [['e2e', 'ok', i < 15 ? 40 : 60], ['unit', 'ok', 3], ['lint', 'ok', 1]]));
+    for (let i = 0; i < 25; i++)
+      c.add(
+        testRun(`t${i}`, [
+          ['e2e', 'ok', i < 15 ? 40 : 60],
+          ['unit', 'ok', 3],
+          ['lint', 'ok', 1],
+        ]),
+      );
     c.add(testRun('tx', [['e2e', 'failed', 1]]));
     const a = await run(c);
     const e2e = finding(a, 'slow-jobs:e2e');
@@ -59,7 +75,9 @@ describe('slow-jobs', () => {
     const n = Object.fromEntries(e2e.numbers.map((x) => [x.name, x.value]));
     assert.deepEqual(n, { median_s: 40, runs: 25, recent_median_s: 60, earlier_median_s: 40, change_percent: 50 });
     assert.ok(finding(a, 'slow-jobs:unit') && finding(a, 'slow-jobs:lint'));
-    assert.ok(a.findings.findIndex((f) => f.id === 'slow-jobs:e2e') < a.findings.findIndex((f) => f.id === 'slow-jobs:unit'));
+    assert.ok(
+      a.findings.findIndex((f) => f.id === 'slow-jobs:e2e') < a.findings.findIndex((f) => f.id === 'slow-jobs:unit'),
+    );
   });
   it('fewer than 5 passing runs: nothing; no trend before 20 runs', async () => {
     const c = new Craft();
@@ -67,14 +85,22 @@ describe('slow-jobs', () => {
     for (let i = 0; i < 19; i++) c.add(testRun(`u${i}`, [['unit', 'ok', 3]]));
     const a = await run(c);
     assert.equal(finding(a, 'slow-jobs:e2e'), undefined);
-    assert.deepEqual(finding(a, 'slow-jobs:unit')?.numbers.map((x) => x.name), ['median_s', 'runs']);
+    assert.deepEqual(
+      finding(a, 'slow-jobs:unit')?.numbers.map((x) => x.name),
+      ['median_s', 'runs'],
+    );
   });
 });
 
 describe('recurring-failures', () => {
   it('the same first line, numbers and quoted values masked, heading three failures of a job', async () => {
     const c = new Craft();
-    for (const port of [4123, 5001, 6002]) c.add(testRun(`t${port}`, [['unit', 'failed', 2, `Error: connect ECONNREFUSED 127.0.0.1:${port} in "/tmp/x${port}"`]]));
+    for (const port of [4123, 5001, 6002])
+      c.add(
+        testRun(`t${port}`, [
+          ['unit', 'failed', 2, `Error: connect ECONNREFUSED 127.0.0.1:${port} in "/tmp/x${port}"`],
+        ]),
+      );
     c.add(testRun('tz', [['unit', 'failed', 2, 'TypeError: x is not a function']]));
     const a = await run(c);
     const f = a.findings.filter((x) => x.detector === 'recurring-failures');
@@ -96,7 +122,11 @@ describe('refused-landings', () => {
     c.add({ verb: 'accept', outcome: 'awaiting_consent', message: 'Landing needs consent for docs' });
     c.add({ verb: 'accept', outcome: 'awaiting_consent', message: 'Landing needs consent for src' });
     c.add({ verb: 'accept', outcome: 'gate_failed', message: 'The gate failed' });
-    c.add({ verb: 'accept', outcome: 'ok', landings: [{ status: 'landed' }, { status: 'refused', reason: 'not proven' }] });
+    c.add({
+      verb: 'accept',
+      outcome: 'ok',
+      landings: [{ status: 'landed' }, { status: 'refused', reason: 'not proven' }],
+    });
     c.add({ verb: 'accept', outcome: 'ok', landings: [{ status: 'refused', reason: 'behind the trunk' }] });
     const a = await run(c);
     const consent = finding(a, 'refused-landings:awaiting_consent');
@@ -116,7 +146,12 @@ describe('test-slot-waits', () => {
     const a = await run(c);
     const f = finding(a, 'test-slot-waits:repository');
     const n = Object.fromEntries((f?.numbers ?? []).map((x) => [x.name, [x.value, x.of]]));
-    assert.deepEqual(n, { waited_calls: [3, 6], total_wait_s: [45, undefined], median_wait_s: [15, undefined], longest_wait_s: [15, undefined] });
+    assert.deepEqual(n, {
+      waited_calls: [3, 6],
+      total_wait_s: [45, undefined],
+      median_wait_s: [15, undefined],
+      longest_wait_s: [15, undefined],
+    });
   });
   it('less than 30 s in all is not reported', async () => {
     const c = new Craft();
@@ -128,12 +163,29 @@ describe('test-slot-waits', () => {
 describe('actor-outcomes', () => {
   it('a gap two standard errors wide with 10 calls each side', async () => {
     const c = new Craft();
-    for (let i = 0; i < 20; i++) c.add({ verb: 'done', actor: 'agent', agent: 'codex', outcome: i < 18 ? 'ok' : 'gate_failed' });
+    for (let i = 0; i < 20; i++)
+      c.add({ verb: 'done', actor: 'agent', agent: 'codex', outcome: i < 18 ? 'ok' : 'gate_failed' });
     for (let i = 0; i < 20; i++) c.add({ verb: 'done', actor: 'human', outcome: i < 8 ? 'ok' : 'gate_failed' });
     const a = await run(c);
     const f = finding(a, 'actor-outcomes:done');
-    assert.deepEqual(f?.numbers.map((x) => [x.name, x.value, x.of]), [['agent_ok', 18, 20], ['human_ok', 8, 20], ['gap_points', 50, undefined]]);
-    assert.deepEqual(a.population, { analyzed: 40, agent: 20, human: 20, unknown: 0, identities: [{ actor: 'agent', name: 'codex', events: 20 }, { actor: 'human', events: 20 }] });
+    assert.deepEqual(
+      f?.numbers.map((x) => [x.name, x.value, x.of]),
+      [
+        ['agent_ok', 18, 20],
+        ['human_ok', 8, 20],
+        ['gap_points', 50, undefined],
+      ],
+    );
+    assert.deepEqual(a.population, {
+      analyzed: 40,
+      agent: 20,
+      human: 20,
+      unknown: 0,
+      identities: [
+        { actor: 'agent', name: 'codex', events: 20 },
+        { actor: 'human', events: 20 },
+      ],
+    });
   });
   it('a small gap, or too few calls on one side, is not reported', async () => {
     const c = new Craft();
@@ -152,7 +204,13 @@ describe('investigations', () => {
       c.add(testRun(tree, [['unit', 'failed', 2, `Error: socket hang up (attempt ${i})`]]));
       c.add(testRun(tree, [['unit', 'ok', 2]]));
     }
-    for (let i = 0; i < 3; i++) c.add({ verb: 'accept', outcome: 'gate_failed', message: 'The gate failed at test', jobs: [{ label: 'unit', kind: 'job', outcome: 'failed', s: 2 }] });
+    for (let i = 0; i < 3; i++)
+      c.add({
+        verb: 'accept',
+        outcome: 'gate_failed',
+        message: 'The gate failed at test',
+        jobs: [{ label: 'unit', kind: 'job', outcome: 'failed', s: 2 }],
+      });
     for (let i = 0; i < 4; i++) c.add(testRun(`w${i}`, [['e2e', 'ok', 60]], { waited_ms: 20_000 }));
     for (let i = 0; i < 2; i++) c.add(testRun(`v${i}`, [['e2e', 'ok', 60]]));
     return c;
@@ -160,9 +218,16 @@ describe('investigations', () => {
   it('relate present findings, repeating their observations and numbers', async () => {
     const a = await run(linked());
     const ids = new Set(a.findings.map((f) => f.id));
-    assert.deepEqual(a.investigations.map((i) => i.relationship).sort(), ['flaky-refusals', 'flaky-signature', 'slot-contention']);
+    assert.deepEqual(a.investigations.map((i) => i.relationship).sort(), [
+      'flaky-refusals',
+      'flaky-signature',
+      'slot-contention',
+    ]);
     for (const inv of a.investigations) {
-      assert.ok(inv.sources.every((id) => ids.has(id)), `${inv.id} cites present findings`);
+      assert.ok(
+        inv.sources.every((id) => ids.has(id)),
+        `${inv.id} cites present findings`,
+      );
       for (const e of inv.evidence) {
         const source = a.findings.find((f) => f.id === e.finding);
         assert.equal(e.observation, source?.observation);
@@ -204,7 +269,8 @@ describe('investigations', () => {
   it('keep the findings they cite when the top 10 would cut them', async () => {
     const c = linked();
     // Twelve jobs with a recurring message each, five times: they outrank the linked one (three times).
-    for (let j = 0; j < 12; j++) for (let i = 0; i < 5; i++) c.add(testRun(`j${j}-${i}`, [[`job${j}`, 'failed', 1, `Error: broken ${j}`]]));
+    for (let j = 0; j < 12; j++)
+      for (let i = 0; i < 5; i++) c.add(testRun(`j${j}-${i}`, [[`job${j}`, 'failed', 1, `Error: broken ${j}`]]));
     const top = await run(c);
     assert.ok(top.findingsTotal > top.findings.length && top.findings.length > TOP_FINDINGS);
     const ids = new Set(top.findings.map((f) => f.id));
@@ -226,8 +292,14 @@ describe('window and stats', () => {
     assert.equal(windowed.population.analyzed, 2);
     assert.equal(windowed.window.days, 30);
     assert.equal(windowed.summary.events, 3);
-    assert.deepEqual(windowed.stats?.by_outcome, [{ outcome: 'no_trunk', events: 1 }, { outcome: 'ok', events: 1 }]);
-    assert.deepEqual(windowed.stats?.by_surface, [{ surface: 'cli', events: 1 }, { surface: 'mcp', events: 1 }]);
+    assert.deepEqual(windowed.stats?.by_outcome, [
+      { outcome: 'no_trunk', events: 1 },
+      { outcome: 'ok', events: 1 },
+    ]);
+    assert.deepEqual(windowed.stats?.by_surface, [
+      { surface: 'cli', events: 1 },
+      { surface: 'mcp', events: 1 },
+    ]);
     const all = await run(c, { all: true, stats: true });
     assert.equal(all.population.analyzed, 3);
     assert.deepEqual(all.window, { days: null });

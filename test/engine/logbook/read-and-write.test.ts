@@ -36,7 +36,10 @@ describe('reading', () => {
     const seen: string[] = [];
     const summary = await readLogbook(path, (r) => seen.push(r.event.verb));
     assert.deepEqual(seen, ['status', 'done']);
-    assert.deepEqual({ events: summary.events, malformed: summary.malformed, lines: summary.lines }, { events: 2, malformed: 6, lines: 8 });
+    assert.deepEqual(
+      { events: summary.events, malformed: summary.malformed, lines: summary.lines },
+      { events: 2, malformed: 6, lines: 8 },
+    );
     assert.equal(summary.bytes, readFileSync(path).length);
   });
   it('finds every line across read chunks, multi-byte characters included', async () => {
@@ -67,12 +70,29 @@ describe('writing', () => {
       error: 'gate_failed',
       message: 'x',
       hints: ['y'],
-      steps: Array.from({ length: steps }, (_, i) => ({ kind: 'job', label: `job-${i}`, disposition: 'run', outcome: 'failed', duration_s: i })),
-      diagnostics: Array.from({ length: steps }, (_, i) => ({ tool: `job-${i}`, severity: 'error', message: `${first} ${i}\nsecond line`, reproduce_cmd: 'x' })),
+      steps: Array.from({ length: steps }, (_, i) => ({
+        kind: 'job',
+        label: `job-${i}`,
+        disposition: 'run',
+        outcome: 'failed',
+        duration_s: i,
+      })),
+      diagnostics: Array.from({ length: steps }, (_, i) => ({
+        tool: `job-${i}`,
+        severity: 'error',
+        message: `${first} ${i}\nsecond line`,
+        reproduce_cmd: 'x',
+      })),
       data: { failed_stage: 'test' },
     }) as unknown as DiscernResult;
   it('keeps a line within its bound by shortening first lines, then leaving jobs out', () => {
-    const event = eventFrom({ result: result(200, 'E'.repeat(500)), surface: 'cli', identity: { actor: 'human' }, startedAt: 0, finishedAt: 1000 });
+    const event = eventFrom({
+      result: result(200, 'E'.repeat(500)),
+      surface: 'cli',
+      identity: { actor: 'human' },
+      startedAt: 0,
+      finishedAt: 1000,
+    });
     const line = serialize(event);
     assert.ok(Buffer.byteLength(line) <= MAX_LINE_BYTES);
     const parsed = JSON.parse(line) as { jobs: unknown[]; jobs_omitted: number; failed_stage: string };
@@ -80,20 +100,44 @@ describe('writing', () => {
     assert.equal(parsed.failed_stage, 'test');
   });
   it('records the first diagnostic line of a failed job, and never the input', () => {
-    const event = eventFrom({ result: result(1, 'Error: boom'), surface: 'mcp', identity: { actor: 'agent', agent: 'x' }, startedAt: 0, finishedAt: 250 });
+    const event = eventFrom({
+      result: result(1, 'Error: boom'),
+      surface: 'mcp',
+      identity: { actor: 'agent', agent: 'x' },
+      startedAt: 0,
+      finishedAt: 250,
+    });
     assert.deepEqual(event.jobs, [{ label: 'job-0', kind: 'job', outcome: 'failed', s: 0, first: 'Error: boom 0' }]);
     assert.equal(event.ms, 250);
     assert.equal(event.message, undefined, 'messages are kept for accept only');
   });
-  it('records the output\'s last line instead of the fallback headline every plain failure shares, and nothing without output', () => {
+  it("records the output's last line instead of the fallback headline every plain failure shares, and nothing without output", () => {
     const plain = (output: string | undefined): DiscernResult =>
       ({
-        ok: false, verb: 'test', error: 'gate_failed', message: 'x', hints: ['y'],
+        ok: false,
+        verb: 'test',
+        error: 'gate_failed',
+        message: 'x',
+        hints: ['y'],
         steps: [{ kind: 'job', label: 'test', disposition: 'run', outcome: 'failed', duration_s: 1 }],
-        diagnostics: [{ tool: 'test', severity: 'error', message: output === undefined ? 'test failed without printing any output' : 'test failed; its output is below (the command exited with status 1).', reproduce_cmd: 'x', ...(output !== undefined ? { output } : {}) }],
+        diagnostics: [
+          {
+            tool: 'test',
+            severity: 'error',
+            message:
+              output === undefined
+                ? 'test failed without printing any output'
+                : 'test failed; its output is below (the command exited with status 1).',
+            reproduce_cmd: 'x',
+            ...(output !== undefined ? { output } : {}),
+          },
+        ],
       }) as unknown as DiscernResult;
     const facts = { surface: 'cli', identity: { actor: 'human' as const }, startedAt: 0, finishedAt: 1 };
-    assert.equal(eventFrom({ ...facts, result: plain('starting\nboom: flaky thing\n\n') }).jobs?.[0]?.first, 'boom: flaky thing');
+    assert.equal(
+      eventFrom({ ...facts, result: plain('starting\nboom: flaky thing\n\n') }).jobs?.[0]?.first,
+      'boom: flaky thing',
+    );
     assert.equal(eventFrom({ ...facts, result: plain(undefined) }).jobs?.[0]?.first, undefined);
   });
   it('appends whole lines from several processes at once', async () => {
@@ -102,16 +146,22 @@ describe('writing', () => {
     const writers = 6;
     const each = 150;
     await Promise.all(
-      Array.from({ length: writers }, (_, w) =>
-        new Promise<void>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', script, dir, String(w), String(each)], { stdio: ['ignore', 'ignore', 'inherit'] });
-          child.once('error', reject);
-          child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w} exited ${code}`))));
-        }),
+      Array.from(
+        { length: writers },
+        (_, w) =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', script, dir, String(w), String(each)], {
+              stdio: ['ignore', 'ignore', 'inherit'],
+            });
+            child.once('error', reject);
+            child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`writer ${w} exited ${code}`))));
+          }),
       ),
     );
     const counts = new Map<string, number>();
-    const summary = await readLogbook(logbookPaths(dir).active, (r) => counts.set(r.event.agent ?? '', (counts.get(r.event.agent ?? '') ?? 0) + 1));
+    const summary = await readLogbook(logbookPaths(dir).active, (r) =>
+      counts.set(r.event.agent ?? '', (counts.get(r.event.agent ?? '') ?? 0) + 1),
+    );
     assert.equal(summary.malformed, 0);
     assert.equal(summary.events, writers * each);
     assert.deepEqual([...counts.values()], Array(writers).fill(each));
@@ -127,7 +177,11 @@ describe('writing', () => {
     for (let i = 0; i < 3; i++) assert.equal(await appendLine(paths, `{"n":${i}}\n`, now, 16), true);
     assert.equal(readFileSync(paths.active, 'utf8'), '{"n":2}\n');
     assert.deepEqual(readdirSync(paths.archives), ['20250301T120000000Z.jsonl']);
-    assert.equal(readFileSync(join(paths.archives, '20250301T120000000Z.jsonl'), 'utf8'), '{"n":0}\n{"n":1}\n', 'the 16 bytes that reached the limit');
+    assert.equal(
+      readFileSync(join(paths.archives, '20250301T120000000Z.jsonl'), 'utf8'),
+      '{"n":0}\n{"n":1}\n',
+      'the 16 bytes that reached the limit',
+    );
   });
   it('seals the active file under a timestamp; a second seal in the same millisecond gets its own name', async () => {
     const dir = tempDir('discern-logbook-');
@@ -145,21 +199,45 @@ describe('writing', () => {
 });
 
 describe('identity', () => {
-  const cases: [string, 'cli' | 'mcp', Record<string, string | undefined>, string | undefined, ReturnType<typeof identify>][] = [
+  const cases: [
+    string,
+    'cli' | 'mcp',
+    Record<string, string | undefined>,
+    string | undefined,
+    ReturnType<typeof identify>,
+  ][] = [
     ['a bare terminal is a person', 'cli', {}, undefined, { actor: 'human' }],
     ['Claude Code', 'cli', { CLAUDECODE: '1' }, undefined, { actor: 'agent', agent: 'claude_code' }],
     ['Codex, by thread id', 'cli', { CODEX_THREAD_ID: '0198' }, undefined, { actor: 'agent', agent: 'codex' }],
     ['Codex, sandboxed', 'cli', { CODEX_SANDBOX: 'seatbelt' }, undefined, { actor: 'agent', agent: 'codex' }],
-    ['CODEX_HOME is a person\'s setting, not a mark', 'cli', { CODEX_HOME: '/home/me/.codex' }, undefined, { actor: 'human' }],
+    [
+      "CODEX_HOME is a person's setting, not a mark",
+      'cli',
+      { CODEX_HOME: '/home/me/.codex' },
+      undefined,
+      { actor: 'human' },
+    ],
     ['Gemini CLI', 'cli', { GEMINI_CLI: '1' }, undefined, { actor: 'agent', agent: 'gemini' }],
-    ['Cursor\'s agent', 'cli', { CURSOR_AGENT: '1' }, undefined, { actor: 'agent', agent: 'cursor' }],
-    ['Cursor\'s in-editor agent shell', 'cli', { CURSOR_EXTENSION_HOST_ROLE: 'agent-exec' }, undefined, { actor: 'agent', agent: 'cursor' }],
-    ['a person\'s terminal in Cursor', 'cli', { CURSOR_TRACE_ID: 'abc' }, undefined, { actor: 'human' }],
+    ["Cursor's agent", 'cli', { CURSOR_AGENT: '1' }, undefined, { actor: 'agent', agent: 'cursor' }],
+    [
+      "Cursor's in-editor agent shell",
+      'cli',
+      { CURSOR_EXTENSION_HOST_ROLE: 'agent-exec' },
+      undefined,
+      { actor: 'agent', agent: 'cursor' },
+    ],
+    ["a person's terminal in Cursor", 'cli', { CURSOR_TRACE_ID: 'abc' }, undefined, { actor: 'human' }],
     ['AGENT names the agent', 'cli', { AGENT: 'goose' }, undefined, { actor: 'agent', agent: 'goose' }],
     ['AGENT=1 says only "an agent"', 'cli', { AGENT: '1' }, undefined, { actor: 'agent' }],
     ['CLAUDECODE=0 is not set', 'cli', { CLAUDECODE: '0' }, undefined, { actor: 'human' }],
     ['CI is neither', 'cli', { CI: 'true' }, undefined, { actor: 'unknown' }],
-    ['DISCERN_ACTOR=human wins over a mark', 'cli', { CLAUDECODE: '1', DISCERN_ACTOR: 'human' }, undefined, { actor: 'human' }],
+    [
+      'DISCERN_ACTOR=human wins over a mark',
+      'cli',
+      { CLAUDECODE: '1', DISCERN_ACTOR: 'human' },
+      undefined,
+      { actor: 'human' },
+    ],
     ['DISCERN_ACTOR=agent in CI', 'cli', { CI: 'true', DISCERN_ACTOR: 'agent' }, undefined, { actor: 'agent' }],
     ['MCP is an agent, named by its client', 'mcp', {}, 'claude-code', { actor: 'agent', agent: 'claude-code' }],
     ['MCP without a client name', 'mcp', {}, undefined, { actor: 'agent' }],

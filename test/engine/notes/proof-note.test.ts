@@ -7,13 +7,21 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parseProofNote, proofNoteBody, readProofNote, writeProofNote, type ProofNotePayload } from '../../../src/engine/notes/proof-note.js';
+import {
+  parseProofNote,
+  proofNoteBody,
+  readProofNote,
+  writeProofNote,
+  type ProofNotePayload,
+} from '../../../src/engine/notes/proof-note.js';
 import { cleanEnv, scratchRepo, type ScratchRepo } from '../../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
-const schema = JSON.parse(readFileSync(fileURLToPath(new URL('../../../schema/discern-proof-note.schema.json', import.meta.url)), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../schema/discern-proof-note.schema.json', import.meta.url)), 'utf8'),
+) as object;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validateEnvelope = ajv.compile(schema);
 const validatePayload = ajv.compile({ $ref: `${(schema as { $id: string }).$id}#/$defs/DiscernProofNotePayload` });
@@ -21,8 +29,19 @@ const validatePayload = ajv.compile({ $ref: `${(schema as { $id: string }).$id}#
 function payload(commit: string): ProofNotePayload {
   return {
     subject: { commit },
-    proof: { branch: 'agent/fix', trunk: 'main', head: commit, files_total: 2, insertions: 5, deletions: 1, mode: 'strict' },
-    presentation: { line: `discern Proof: main @ ${commit.slice(0, 12)} — gate green`, markdown: '# Proof\n\nGreen.\n' },
+    proof: {
+      branch: 'agent/fix',
+      trunk: 'main',
+      head: commit,
+      files_total: 2,
+      insertions: 5,
+      deletions: 1,
+      mode: 'strict',
+    },
+    presentation: {
+      line: `discern Proof: main @ ${commit.slice(0, 12)} — gate green`,
+      markdown: '# Proof\n\nGreen.\n',
+    },
     acceptance: { consent: { source: 'conversation' } },
   };
 }
@@ -68,7 +87,11 @@ describe('Proof note', () => {
         (commit) =>
           new Promise<string>((resolve, reject) => {
             // From the project's directory, where --import tsx resolves.
-            const p = spawn(process.execPath, ['--import', 'tsx', child, `${r.root}/.git`, r.root, commit], { cwd: process.cwd(), env: cleanEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+            const p = spawn(process.execPath, ['--import', 'tsx', child, `${r.root}/.git`, r.root, commit], {
+              cwd: process.cwd(),
+              env: cleanEnv(),
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
             let out = '';
             p.stdout.on('data', (d: Buffer) => (out += d.toString()));
             p.once('error', reject);
@@ -76,9 +99,13 @@ describe('Proof note', () => {
           }),
       ),
     );
-    assert.deepEqual(statuses, commits.map(() => 'recorded'));
+    assert.deepEqual(
+      statuses,
+      commits.map(() => 'recorded'),
+    );
     const listed = r.git('notes', '--ref=refs/notes/discern', 'list').trim().split('\n');
     assert.equal(listed.length, 16);
-    for (const commit of commits) assert.ok((await readProofNote({ cwd: r.root, env: cleanEnv() }, commit))?.payload.subject.commit === commit);
+    for (const commit of commits)
+      assert.ok((await readProofNote({ cwd: r.root, env: cleanEnv() }, commit))?.payload.subject.commit === commit);
   });
 });

@@ -3,7 +3,16 @@
 // gives the original bytes back — table-tested over the layouts people write.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { newJsonFile, parseJsonText, removeElements, removeMember, setElement, setMember, valueOf, type JsonValue } from '../../../src/engine/wiring/jsonc.js';
+import {
+  newJsonFile,
+  parseJsonText,
+  removeElements,
+  removeMember,
+  setElement,
+  setMember,
+  valueOf,
+  type JsonValue,
+} from '../../../src/engine/wiring/jsonc.js';
 
 const ENTRY = { type: 'stdio', command: 'discern', args: ['mcp'] };
 const PATH = ['mcpServers', 'discern'];
@@ -39,11 +48,14 @@ describe('parseJsonText', () => {
     assert.ok(parsed.ok);
     assert.deepEqual(valueOf(parsed.root), { a: [1, 2], b: { c: null } });
   });
-  it('keeps every value\'s place', () => {
+  it("keeps every value's place", () => {
     const text = '{"k": "v\\"x", "n": -1.5e3, "t": true}';
     const parsed = parseJsonText(text, STRICT);
     assert.ok(parsed.ok && parsed.root.type === 'object');
-    assert.deepEqual(parsed.root.members.map((m) => text.slice(m.value.start, m.value.end)), ['"v\\"x"', '-1.5e3', 'true']);
+    assert.deepEqual(
+      parsed.root.members.map((m) => text.slice(m.value.start, m.value.end)),
+      ['"v\\"x"', '-1.5e3', 'true'],
+    );
   });
 });
 
@@ -64,9 +76,21 @@ describe('setMember and removeMember', () => {
       '{\n\t"theme": "dark"\n}\n',
       '{\n\t"theme": "dark",\n\t"mcpServers": {\n\t\t"discern": {\n\t\t\t"type": "stdio",\n\t\t\t"command": "discern",\n\t\t\t"args": ["mcp"]\n\t\t}\n\t}\n}\n',
     ],
-    ['minified', '{"mcpServers":{"other":{"command":"x"}}}', '{"mcpServers":{"other":{"command":"x"},"discern":{ "type": "stdio", "command": "discern", "args": ["mcp"] }}}'],
-    ['an empty map kept as it was', '{ "theme": "GitHub", "mcpServers": {} }', '{ "theme": "GitHub", "mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }} }'],
-    ['an empty multi-line map', '{\n  "mcpServers": {\n  }\n}\n', '{\n  "mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }\n  }\n}\n'],
+    [
+      'minified',
+      '{"mcpServers":{"other":{"command":"x"}}}',
+      '{"mcpServers":{"other":{"command":"x"},"discern":{ "type": "stdio", "command": "discern", "args": ["mcp"] }}}',
+    ],
+    [
+      'an empty map kept as it was',
+      '{ "theme": "GitHub", "mcpServers": {} }',
+      '{ "theme": "GitHub", "mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }} }',
+    ],
+    [
+      'an empty multi-line map',
+      '{\n  "mcpServers": {\n  }\n}\n',
+      '{\n  "mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }\n  }\n}\n',
+    ],
   ];
   for (const [name, before, after] of layouts) {
     it(`${name}: adds only the entry, is idempotent, and removing it gives back the bytes`, () => {
@@ -94,9 +118,15 @@ describe('setMember and removeMember', () => {
     assert.ok(removed.ok && removed.empty === true);
   });
   it('changes only the value of an entry that differs, in its own shape', () => {
-    assert.equal(set('{"mcpServers": {"discern": {"command": "old"}, "b": 1}}'), '{"mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }, "b": 1}}');
+    assert.equal(
+      set('{"mcpServers": {"discern": {"command": "old"}, "b": 1}}'),
+      '{"mcpServers": {"discern": { "type": "stdio", "command": "discern", "args": ["mcp"] }, "b": 1}}',
+    );
     const multi = '{\n  "mcpServers": {\n    "discern": {\n      "command": "old"\n    }\n  }\n}';
-    assert.equal(set(multi), '{\n  "mcpServers": {\n    "discern": {\n      "type": "stdio",\n      "command": "discern",\n      "args": ["mcp"]\n    }\n  }\n}');
+    assert.equal(
+      set(multi),
+      '{\n  "mcpServers": {\n    "discern": {\n      "type": "stdio",\n      "command": "discern",\n      "args": ["mcp"]\n    }\n  }\n}',
+    );
   });
   it('removes discern first among others with the separator that follows it', () => {
     const text = '{"mcpServers": {"discern": {}, "b": {}}}';
@@ -108,7 +138,10 @@ describe('setMember and removeMember', () => {
     const text = '{\n  // servers\n  "servers": {\n    "a": {"command": "x"}, // trailing\n  },\n}\n';
     const edit = setMember(text, ['servers', 'discern'], ENTRY, JSONC);
     assert.ok(edit.ok);
-    assert.equal(edit.text, '{\n  // servers\n  "servers": {\n    "a": {"command": "x"},\n    "discern": {\n      "type": "stdio",\n      "command": "discern",\n      "args": ["mcp"]\n    }, // trailing\n  },\n}\n');
+    assert.equal(
+      edit.text,
+      '{\n  // servers\n  "servers": {\n    "a": {"command": "x"},\n    "discern": {\n      "type": "stdio",\n      "command": "discern",\n      "args": ["mcp"]\n    }, // trailing\n  },\n}\n',
+    );
     const removed = removeMember(edit.text, ['servers', 'discern'], JSONC);
     assert.ok(removed.ok && removed.text === text);
   });
@@ -125,11 +158,15 @@ describe('setMember and removeMember', () => {
 
 describe('setElement and removeElements', () => {
   const GROUP = { matcher: 'startup', hooks: [{ type: 'command', command: 'discern status --markdown' }] };
-  const owns = (v: JsonValue): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && v['matcher'] === 'startup';
+  const owns = (v: JsonValue): boolean =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && v['matcher'] === 'startup';
   const LIST = ['hooks', 'SessionStart'];
   const cases: [string, string][] = [
     ['no hooks at all', '{\n  "permissions": {\n    "allow": []\n  }\n}\n'],
-    ['another hook group first', '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hi"}]}\n    ]\n  }\n}\n'],
+    [
+      'another hook group first',
+      '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hi"}]}\n    ]\n  }\n}\n',
+    ],
     ['another event only', '{"hooks": {"Stop": [{"hooks": []}]}}'],
     ['an empty list kept as it was', '{"hooks": {"SessionStart": []}}'],
   ];
@@ -139,7 +176,8 @@ describe('setElement and removeElements', () => {
       assert.ok(edit.ok && edit.changed);
       const parsed = parseJsonText(edit.text, STRICT);
       assert.ok(parsed.ok);
-      const list = ((valueOf(parsed.root) as Record<string, Record<string, JsonValue[]>>)['hooks'] ?? {})['SessionStart'] ?? [];
+      const list =
+        ((valueOf(parsed.root) as Record<string, Record<string, JsonValue[]>>)['hooks'] ?? {})['SessionStart'] ?? [];
       assert.equal(list.filter(owns).length, 1);
       const again = setElement(edit.text, LIST, owns, GROUP, STRICT);
       assert.ok(again.ok && !again.changed);
@@ -152,6 +190,9 @@ describe('setElement and removeElements', () => {
     const text = '{"hooks": {"SessionStart": [{"matcher": "startup", "hooks": []}, {"matcher": "x"}]}}';
     const edit = setElement(text, LIST, owns, GROUP, STRICT);
     assert.ok(edit.ok);
-    assert.equal(edit.text, '{"hooks": {"SessionStart": [{ "matcher": "startup", "hooks": [ { "type": "command", "command": "discern status --markdown" } ] }, {"matcher": "x"}]}}');
+    assert.equal(
+      edit.text,
+      '{"hooks": {"SessionStart": [{ "matcher": "startup", "hooks": [ { "type": "command", "command": "discern status --markdown" } ] }, {"matcher": "x"}]}}',
+    );
   });
 });

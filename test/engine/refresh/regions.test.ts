@@ -3,7 +3,15 @@
 // markers are refused with their line. Also the skill-folder choice: the fewest folders that reach every agent.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MARKDOWN_REGION, TOML_REGION, findRegion, lineBreakOf, regionText, stripRegion, upsertRegion } from '../../../src/engine/wiring/regions.js';
+import {
+  MARKDOWN_REGION,
+  TOML_REGION,
+  findRegion,
+  lineBreakOf,
+  regionText,
+  stripRegion,
+  upsertRegion,
+} from '../../../src/engine/wiring/regions.js';
 import { skillFolders, type AgentId } from '../../../src/engine/refresh/agents.js';
 
 function region(body: string, eol = '\n'): string {
@@ -53,10 +61,18 @@ describe('regions', () => {
     assert.equal(found.span.line, 2);
   });
   const broken: [string, string, RegExp][] = [
-    ['a begin without an end', '<!-- discern:begin x -->\ntext\n', /line 1: a discern:begin line without a discern:end/],
+    [
+      'a begin without an end',
+      '<!-- discern:begin x -->\ntext\n',
+      /line 1: a discern:begin line without a discern:end/,
+    ],
     ['an end without a begin', 'text\n<!-- discern:end -->\n', /line 2: a discern:end line without a discern:begin/],
     ['two regions', `${region('a')}\n${region('b')}\n`, /line 4: a second discern region/],
-    ['a nested begin', '<!-- discern:begin a -->\n<!-- discern:begin b -->\n<!-- discern:end -->\n', /line 2: a second discern:begin/],
+    [
+      'a nested begin',
+      '<!-- discern:begin a -->\n<!-- discern:begin b -->\n<!-- discern:end -->\n',
+      /line 2: a second discern:begin/,
+    ],
   ];
   for (const [name, text, reason] of broken) {
     it(`refuses ${name}`, () => {
@@ -77,7 +93,13 @@ describe('regions', () => {
 
 describe('skill folders', () => {
   const cases: [AgentId[], [string, AgentId[]][]][] = [
-    [['claude_code', 'codex'], [['.claude/skills', ['claude_code']], ['.agents/skills', ['codex']]]],
+    [
+      ['claude_code', 'codex'],
+      [
+        ['.claude/skills', ['claude_code']],
+        ['.agents/skills', ['codex']],
+      ],
+    ],
     [['claude_code'], [['.claude/skills', ['claude_code']]]],
     [['copilot'], [['.github/skills', ['copilot']]]],
     [['gemini'], [['.gemini/skills', ['gemini']]]],

@@ -20,7 +20,10 @@ describe('classify', () => {
   });
 
   it('is not code when every path lies in a neutral scope', () => {
-    const result = classify([{ path: 'docs/a.md' }, { path: '.github/workflows/ci.yml' }, { path: 'README.md' }], compiled());
+    const result = classify(
+      [{ path: 'docs/a.md' }, { path: '.github/workflows/ci.yml' }, { path: 'README.md' }],
+      compiled(),
+    );
     assert.deepEqual(result, { scopes: ['docs', 'ci'], neutral: ['docs', 'ci'], code: false, unscoped: [], paths: 3 });
   });
 
@@ -41,7 +44,13 @@ describe('classify', () => {
 
   it('counts both sides of a rename out of a neutral scope into an unmatched path', () => {
     const result = classify([{ path: 'src/guide.txt', from: 'docs/guide.txt' }], compiled());
-    assert.deepEqual(result, { scopes: ['docs'], neutral: ['docs'], code: true, unscoped: ['src/guide.txt'], paths: 2 });
+    assert.deepEqual(result, {
+      scopes: ['docs'],
+      neutral: ['docs'],
+      code: true,
+      unscoped: ['src/guide.txt'],
+      paths: 2,
+    });
   });
 
   it('activates the scope a rename leaves as well as the one it enters', () => {
@@ -58,24 +67,45 @@ describe('classify', () => {
       { path: 'src/b.ts' },
     ];
     const result = classify(changes, compiled());
-    assert.deepEqual(result, { scopes: [], neutral: [], code: true, unscoped: ['src/a.ts', 'src/b.ts', 'src/c.ts'], paths: 3 });
+    assert.deepEqual(result, {
+      scopes: [],
+      neutral: [],
+      code: true,
+      unscoped: ['src/a.ts', 'src/b.ts', 'src/c.ts'],
+      paths: 3,
+    });
   });
 
   it('reports scopes in definition order, whatever order the paths arrive in', () => {
-    const forward = classify([{ path: 'docs/a.md' }, { path: 'web/x' }, { path: 'test/y' }, { path: '.github/z' }], compiled());
-    const backward = classify([{ path: '.github/z' }, { path: 'test/y' }, { path: 'web/x' }, { path: 'docs/a.md' }], compiled());
+    const forward = classify(
+      [{ path: 'docs/a.md' }, { path: 'web/x' }, { path: 'test/y' }, { path: '.github/z' }],
+      compiled(),
+    );
+    const backward = classify(
+      [{ path: '.github/z' }, { path: 'test/y' }, { path: 'web/x' }, { path: 'docs/a.md' }],
+      compiled(),
+    );
     assert.deepEqual(forward.scopes, ['docs', 'ci', 'web', 'tests']);
     assert.deepEqual(forward.neutral, ['docs', 'ci']);
     assert.deepEqual(backward, forward);
   });
 
   it('sorts unscoped paths by code unit, independent of locale', () => {
-    const result = classify([{ path: 'b' }, { path: 'B' }, { path: 'a/z' }, { path: 'a.z' }, { path: '\u00e9' }], compiled());
+    const result = classify(
+      [{ path: 'b' }, { path: 'B' }, { path: 'a/z' }, { path: 'a.z' }, { path: '\u00e9' }],
+      compiled(),
+    );
     assert.deepEqual(result.unscoped, ['B', 'a.z', 'a/z', 'b', '\u00e9']);
   });
 
   it('is code whenever there are no scopes at all', () => {
-    assert.deepEqual(classify([{ path: 'docs/a.md' }], []), { scopes: [], neutral: [], code: true, unscoped: ['docs/a.md'], paths: 1 });
+    assert.deepEqual(classify([{ path: 'docs/a.md' }], []), {
+      scopes: [],
+      neutral: [],
+      code: true,
+      unscoped: ['docs/a.md'],
+      paths: 1,
+    });
   });
 
   it('names a scope once even if two compiled scopes share that name', () => {

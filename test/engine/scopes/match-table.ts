@@ -18,5 +18,7 @@ export function matchTable(rows: readonly MatchRow[]): void {
 
 // Line terminators and other control characters are shown escaped, so each row's title stays on one line.
 function shown(path: string): string {
-  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path) ? JSON.stringify(path).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : path;
+  return /[\u0000-\u001f\u007f\u2028\u2029]/.test(path)
+    ? JSON.stringify(path).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    : path;
 }

@@ -48,23 +48,31 @@ describe('compileScopes', () => {
       { name: 'docs', paths: ['docs/**', '', '../x'], neutral: true },
       { name: 'code', paths: ['a/../b', 'src/**'], neutral: false },
     ]);
-    assert.deepEqual(problems.map(({ scope, index, pattern }) => ({ scope, index, pattern })), [
-      { scope: 'docs', index: 1, pattern: '' },
-      { scope: 'docs', index: 2, pattern: '../x' },
-      { scope: 'code', index: 0, pattern: 'a/../b' },
-    ]);
+    assert.deepEqual(
+      problems.map(({ scope, index, pattern }) => ({ scope, index, pattern })),
+      [
+        { scope: 'docs', index: 1, pattern: '' },
+        { scope: 'docs', index: 2, pattern: '../x' },
+        { scope: 'code', index: 0, pattern: 'a/../b' },
+      ],
+    );
     for (const problem of problems) assert.ok(problem.reason.length > 0);
-    assert.deepEqual(scopes.map(({ name, neutral }) => ({ name, neutral })), [
-      { name: 'docs', neutral: true },
-      { name: 'code', neutral: false },
-    ]);
+    assert.deepEqual(
+      scopes.map(({ name, neutral }) => ({ name, neutral })),
+      [
+        { name: 'docs', neutral: true },
+        { name: 'code', neutral: false },
+      ],
+    );
     assert.equal(scopes[0]?.matches('docs/a.md'), true);
     assert.equal(scopes[1]?.matches('src/a.ts'), true);
     assert.equal(scopes[1]?.matches('b'), false);
   });
 
-  it('matches a path when any of the scope\'s patterns does', () => {
-    const { scopes, problems } = compileScopes([{ name: 'web', paths: ['web/**', '*.css', 'package.json'], neutral: false }]);
+  it("matches a path when any of the scope's patterns does", () => {
+    const { scopes, problems } = compileScopes([
+      { name: 'web', paths: ['web/**', '*.css', 'package.json'], neutral: false },
+    ]);
     assert.deepEqual(problems, []);
     const web = scopes[0];
     assert.ok(web);

@@ -52,7 +52,10 @@ describe('buildIndex', () => {
     const index = buildIndex([
       page('concepts/worktrees', {
         title: 'Worktrees',
-        headings: [{ depth: 1, text: 'Worktrees' }, { depth: 2, text: 'Cleaning  up' }],
+        headings: [
+          { depth: 1, text: 'Worktrees' },
+          { depth: 2, text: 'Cleaning  up' },
+        ],
         body: 'Worktrees intro. Cleaning up stale copies.',
       }),
     ]);

@@ -5,15 +5,23 @@ import { extractFields, splitFrontMatter } from '../../../src/engine/search/inde
 describe('extractFields', () => {
   it('collects headings of depth 2 and deeper, without hashes or closing sequences', () => {
     const fields = extractFields('# Title\n\nIntro.\n\n## First ##\n\ntext\n\n### Second `code`\n\n#nothashtag');
-    assert.deepEqual(fields.headings.map(({ depth, text }) => ({ depth, text })), [
-      { depth: 2, text: 'First' },
-      { depth: 3, text: 'Second code' },
-    ]);
+    assert.deepEqual(
+      fields.headings.map(({ depth, text }) => ({ depth, text })),
+      [
+        { depth: 2, text: 'First' },
+        { depth: 3, text: 'Second code' },
+      ],
+    );
   });
 
   it('ignores heading-like lines inside fenced code, but keeps the code', () => {
-    const fields = extractFields('## Real\n\n```sh\n# not a heading\n## neither\necho hi\n```\n\n~~~\n# also code\n~~~\n');
-    assert.deepEqual(fields.headings.map(({ depth, text }) => ({ depth, text })), [{ depth: 2, text: 'Real' }]);
+    const fields = extractFields(
+      '## Real\n\n```sh\n# not a heading\n## neither\necho hi\n```\n\n~~~\n# also code\n~~~\n',
+    );
+    assert.deepEqual(
+      fields.headings.map(({ depth, text }) => ({ depth, text })),
+      [{ depth: 2, text: 'Real' }],
+    );
     assert.deepEqual(fields.code, ['# not a heading\n## neither\necho hi', '# also code']);
     assert.match(fields.body, /# not a heading ## neither echo hi/);
   });
@@ -38,7 +46,9 @@ describe('extractFields', () => {
   });
 
   it('strips emphasis but leaves underscores inside identifiers', () => {
-    const fields = extractFields('A **bold** and *italic* and _under_ and ~~gone~~ word, plus DISCERN_TRUNK and \\*literal\\*.');
+    const fields = extractFields(
+      'A **bold** and *italic* and _under_ and ~~gone~~ word, plus DISCERN_TRUNK and \\*literal\\*.',
+    );
     assert.equal(fields.body, 'A bold and italic and under and gone word, plus DISCERN_TRUNK and *literal*.');
   });
 
@@ -80,8 +90,14 @@ describe('splitFrontMatter', () => {
     assert.deepEqual(splitFrontMatter('---\ntitle: x\n'), { frontMatter: null, body: '---\ntitle: x\n' });
   });
   it('records where each heading starts in the body, even when its words appear earlier in the prose', () => {
-    const fields = extractFields('Only these keys: [jobs] and [repository].\n\n## [repository]\n\ntrunk = main\n\n## [jobs]\n\ntest = x\n');
-    for (const heading of fields.headings) assert.equal(fields.body.slice(heading.offset, heading.offset + heading.text.length), heading.text);
-    assert.ok((fields.headings[0]?.offset ?? 0) > fields.body.indexOf('[repository]'), 'the heading, not the earlier mention');
+    const fields = extractFields(
+      'Only these keys: [jobs] and [repository].\n\n## [repository]\n\ntrunk = main\n\n## [jobs]\n\ntest = x\n',
+    );
+    for (const heading of fields.headings)
+      assert.equal(fields.body.slice(heading.offset, heading.offset + heading.text.length), heading.text);
+    assert.ok(
+      (fields.headings[0]?.offset ?? 0) > fields.body.indexOf('[repository]'),
+      'the heading, not the earlier mention',
+    );
   });
 });

@@ -48,7 +48,10 @@ describe('search', () => {
     ]);
     const outcome = search(index, 'alpha beta');
     assert.deepEqual(targets(outcome), ['complete-a', 'complete-b', 'partial']);
-    assert.deepEqual(outcome.results.map((result) => result.match), ['complete', 'complete', 'partial']);
+    assert.deepEqual(
+      outcome.results.map((result) => result.match),
+      ['complete', 'complete', 'partial'],
+    );
     const limited = search(index, 'alpha beta', { limit: 1 });
     assert.deepEqual(targets(limited), ['complete-a']);
     assert.equal(limited.count, 3);
@@ -80,7 +83,10 @@ describe('search', () => {
   it('labels the heading a body hit sits under and omits it before the first heading', () => {
     const index = buildIndex([
       page('doc', 'Intro words. Setup Install with npm. Usage Run the tool daily.', {
-        headings: [{ depth: 2, text: 'Setup' }, { depth: 2, text: 'Usage' }],
+        headings: [
+          { depth: 2, text: 'Setup' },
+          { depth: 2, text: 'Usage' },
+        ],
       }),
     ]);
     assert.equal(search(index, 'daily').results[0]?.heading, 'Usage');

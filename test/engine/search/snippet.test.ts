@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { headingAt, leadingSnippet, SNIPPET_AFTER, SNIPPET_BEFORE, snippetAround } from '../../../src/engine/search/snippet.js';
+import {
+  headingAt,
+  leadingSnippet,
+  SNIPPET_AFTER,
+  SNIPPET_BEFORE,
+  snippetAround,
+} from '../../../src/engine/search/snippet.js';
 
 const words = (count: number, prefix: string): string =>
   Array.from({ length: count }, (_unused, index) => `${prefix}${index}`).join(' ');

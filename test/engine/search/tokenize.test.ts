@@ -1,11 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuery } from '../../../src/engine/search/query.js';
-import { meaningfulTerms, pluralVariants, sharesForm, termForms, tokenize, tokenSpans } from '../../../src/engine/search/tokenize.js';
+import {
+  meaningfulTerms,
+  pluralVariants,
+  sharesForm,
+  termForms,
+  tokenize,
+  tokenSpans,
+} from '../../../src/engine/search/tokenize.js';
 
 describe('tokenize', () => {
   it('lowercases and splits on anything that is not a letter or digit', () => {
-    assert.deepEqual(tokenize('Run `discern_docs` --search "Exit codes" v2'), ['run', 'discern', 'docs', 'search', 'exit', 'codes', 'v2']);
+    assert.deepEqual(tokenize('Run `discern_docs` --search "Exit codes" v2'), [
+      'run',
+      'discern',
+      'docs',
+      'search',
+      'exit',
+      'codes',
+      'v2',
+    ]);
   });
 
   it('keeps letters of any script together', () => {
@@ -26,7 +41,11 @@ describe('tokenize', () => {
 
 describe('meaningfulTerms', () => {
   it('drops filler words and duplicates', () => {
-    assert.deepEqual(meaningfulTerms(tokenize('How do I connect my agent to the agent server')), ['connect', 'agent', 'server']);
+    assert.deepEqual(meaningfulTerms(tokenize('How do I connect my agent to the agent server')), [
+      'connect',
+      'agent',
+      'server',
+    ]);
   });
 
   it('keeps filler words when nothing else would remain', () => {

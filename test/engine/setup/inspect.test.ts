@@ -22,10 +22,20 @@ function assertValidDraft(text: string): void {
 
 test('a Node project: pnpm from its lockfile, scripts before tools, npm placeholder test ignored', async () => {
   const repo = scratchRepo();
-  repo.write('package.json', JSON.stringify({ name: '@acme/web-app', scripts: { lint: 'eslint src', build: 'tsc -p .', test: 'vitest run' }, devDependencies: { prettier: '3', typescript: '5', vitest: '2' } }));
+  repo.write(
+    'package.json',
+    JSON.stringify({
+      name: '@acme/web-app',
+      scripts: { lint: 'eslint src', build: 'tsc -p .', test: 'vitest run' },
+      devDependencies: { prettier: '3', typescript: '5', vitest: '2' },
+    }),
+  );
   repo.write('pnpm-lock.yaml', 'lockfileVersion: 9\n');
   repo.write('tsconfig.json', '{}');
-  repo.write('.github/workflows/ci.yml', 'jobs:\n  t:\n    steps:\n      - run: pnpm install --frozen-lockfile\n      - run: |\n          pnpm run lint\n          pnpm test\n');
+  repo.write(
+    '.github/workflows/ci.yml',
+    'jobs:\n  t:\n    steps:\n      - run: pnpm install --frozen-lockfile\n      - run: |\n          pnpm run lint\n          pnpm test\n',
+  );
   repo.write('docs/guide.md', '# Guide\n');
   repo.commit('node');
   const facts = await inspectRepository(repo.root, { env });
@@ -40,7 +50,10 @@ test('a Node project: pnpm from its lockfile, scripts before tools, npm placehol
     test: ['pnpm run test'],
   });
   assert.match(facts.jobs.find((j) => j.name === 'lint')?.why ?? '', /`lint` script .*CI runs `pnpm run lint` too/);
-  assert.deepEqual(facts.ensure.map((e) => e.run), ['pnpm install --frozen-lockfile']);
+  assert.deepEqual(
+    facts.ensure.map((e) => e.run),
+    ['pnpm install --frozen-lockfile'],
+  );
   assert.deepEqual(facts.docs_dirs, ['docs']);
   assert.equal(facts.branch, 'main');
   const draft = draftConfig(facts);
@@ -49,17 +62,26 @@ test('a Node project: pnpm from its lockfile, scripts before tools, npm placehol
   assertValidDraft(draft);
 
   const plain = scratchRepo();
-  plain.write('package.json', JSON.stringify({ name: 'x', scripts: { test: 'echo "Error: no test specified" && exit 1' } }));
+  plain.write(
+    'package.json',
+    JSON.stringify({ name: 'x', scripts: { test: 'echo "Error: no test specified" && exit 1' } }),
+  );
   plain.commit('npm init');
   const bare = await inspectRepository(plain.root, { env });
   assert.deepEqual(jobs(bare), {}, 'the placeholder test script is not a test suite');
-  assert.deepEqual(bare.ensure.map((e) => e.run), ['npm install']);
+  assert.deepEqual(
+    bare.ensure.map((e) => e.run),
+    ['npm install'],
+  );
   assertValidDraft(draftConfig(bare));
 });
 
 test('a Python project: uv, ruff and pytest from pyproject.toml, tox as evidence', async () => {
   const repo = scratchRepo();
-  repo.write('pyproject.toml', '[project]\nname = "Data Tools"\ndependencies = []\n[dependency-groups]\ndev = ["pytest>=8", "mypy"]\n[tool.ruff]\nline-length = 100\n');
+  repo.write(
+    'pyproject.toml',
+    '[project]\nname = "Data Tools"\ndependencies = []\n[dependency-groups]\ndev = ["pytest>=8", "mypy"]\n[tool.ruff]\nline-length = 100\n',
+  );
   repo.write('uv.lock', 'version = 1\n');
   repo.write('tox.ini', '[tox]\nenvlist = py311, py312\n');
   repo.commit('python');
@@ -67,8 +89,16 @@ test('a Python project: uv, ruff and pytest from pyproject.toml, tox as evidence
   assert.deepEqual(facts.ecosystems, ['python']);
   assert.equal(facts.python?.installer, 'uv');
   assert.deepEqual(facts.python?.tox_envs, ['py311', 'py312']);
-  assert.deepEqual(jobs(facts), { format: ['uv run ruff format .'], lint: ['uv run ruff check .'], typecheck: ['uv run mypy .'], test: ['uv run python -m pytest'] });
-  assert.deepEqual(facts.ensure.map((e) => e.run), ['uv sync']);
+  assert.deepEqual(jobs(facts), {
+    format: ['uv run ruff format .'],
+    lint: ['uv run ruff check .'],
+    typecheck: ['uv run mypy .'],
+    test: ['uv run python -m pytest'],
+  });
+  assert.deepEqual(
+    facts.ensure.map((e) => e.run),
+    ['uv sync'],
+  );
   const draft = draftConfig(facts);
   assert.match(draft, /^slug = "data-tools"$/m);
   assertValidDraft(draft);
@@ -81,18 +111,33 @@ test('a Rust workspace and a Go module get their toolchains’ conventional comm
   const r = await inspectRepository(rust.root, { env });
   assert.deepEqual(r.ecosystems, ['rust']);
   assert.equal(r.rust?.workspace, true);
-  assert.deepEqual(jobs(r), { format: ['cargo fmt --all'], lint: ['cargo clippy --all-targets -- -D warnings'], test: ['cargo test'] });
-  assert.deepEqual(r.ensure.map((e) => e.run), ['cargo fetch']);
+  assert.deepEqual(jobs(r), {
+    format: ['cargo fmt --all'],
+    lint: ['cargo clippy --all-targets -- -D warnings'],
+    test: ['cargo test'],
+  });
+  assert.deepEqual(
+    r.ensure.map((e) => e.run),
+    ['cargo fetch'],
+  );
   assertValidDraft(draftConfig(r));
 
   const go = scratchRepo();
   go.write('go.mod', 'module example.com/svc\n\ngo 1.22\n');
-  go.write('Makefile', '.PHONY: test lint\ntest:\n\tgo test -race ./...\nlint: vet\nvet:\n\tgo vet ./...\n%.o: %.c\n\tcc $<\n');
+  go.write(
+    'Makefile',
+    '.PHONY: test lint\ntest:\n\tgo test -race ./...\nlint: vet\nvet:\n\tgo vet ./...\n%.o: %.c\n\tcc $<\n',
+  );
   go.commit('go');
   const g = await inspectRepository(go.root, { env });
   assert.deepEqual(g.go, { module: 'example.com/svc' });
   assert.deepEqual(g.make_targets, ['test', 'lint', 'vet']);
-  assert.deepEqual(jobs(g), { format: ['gofmt -w .'], build: ['go build ./...'], lint: ['make lint', 'go vet ./...'], test: ['make test', 'go test ./...'] });
+  assert.deepEqual(jobs(g), {
+    format: ['gofmt -w .'],
+    build: ['go build ./...'],
+    lint: ['make lint', 'go vet ./...'],
+    test: ['make test', 'go test ./...'],
+  });
   assertValidDraft(draftConfig(g));
 });
 
@@ -109,7 +154,16 @@ test('an empty repository gets a draft that says what to add, and still validate
 });
 
 test('CI run steps: plain, quoted and block scalars; comments dropped', () => {
-  const yaml = ['steps:', '  - run: npm ci', "  - run: 'make test' # quoted", '  - name: x', '    run: >-', '      echo a', '      # not a command', '  - uses: actions/checkout@v4'].join('\n');
+  const yaml = [
+    'steps:',
+    '  - run: npm ci',
+    "  - run: 'make test' # quoted",
+    '  - name: x',
+    '    run: >-',
+    '      echo a',
+    '      # not a command',
+    '  - uses: actions/checkout@v4',
+  ].join('\n');
   assert.deepEqual(runCommands(yaml), ['npm ci', 'make test', 'echo a']);
 });
 

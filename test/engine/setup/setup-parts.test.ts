@@ -25,11 +25,22 @@ const proposal: SetupProposal = {
 
 describe('applyRecipe', () => {
   it('replaces what it names, keeps the evidence of a command it repeats, and derives a slug from a new name', () => {
-    const { proposal: p, applied } = applyRecipe(proposal, { project: { name: 'Web Shop 2' }, repository: { ensure: ['npm ci', 'make deps'] }, jobs: { test: 'npm test', e2e: { stage: 'test', run: ['a', 'b'], timeout: 9 } } }, '/x/setup.json');
+    const { proposal: p, applied } = applyRecipe(
+      proposal,
+      {
+        project: { name: 'Web Shop 2' },
+        repository: { ensure: ['npm ci', 'make deps'] },
+        jobs: { test: 'npm test', e2e: { stage: 'test', run: ['a', 'b'], timeout: 9 } },
+      },
+      '/x/setup.json',
+    );
     assert.deepEqual(applied, ['project.name', 'repository.ensure', 'jobs']);
     assert.equal(p.project.name, 'Web Shop 2');
     assert.equal(p.project.slug, 'web-shop-2');
-    assert.deepEqual(p.ensure, [{ run: 'npm ci', why: 'the lockfile; the recipe keeps it' }, { run: 'make deps', why: 'set by the setup recipe setup.json' }]);
+    assert.deepEqual(p.ensure, [
+      { run: 'npm ci', why: 'the lockfile; the recipe keeps it' },
+      { run: 'make deps', why: 'set by the setup recipe setup.json' },
+    ]);
     assert.deepEqual(p.jobs, [
       { name: 'test', stage: 'test', run: ['npm test'], why: 'a test script; the recipe keeps it' },
       { name: 'e2e', stage: 'test', run: ['a', 'b'], timeout: 9, why: 'set by the setup recipe setup.json' },
@@ -38,18 +49,32 @@ describe('applyRecipe', () => {
     assert.deepEqual(proposal.jobs.length, 2, 'the proposal itself is not changed');
   });
   it('a slug the recipe gives wins over the derived one', () => {
-    assert.equal(applyRecipe(proposal, { project: { name: 'Other', slug: 'mine' } }, 'r.toml').proposal.project.slug, 'mine');
+    assert.equal(
+      applyRecipe(proposal, { project: { name: 'Other', slug: 'mine' } }, 'r.toml').proposal.project.slug,
+      'mine',
+    );
   });
 });
 
 describe('proposalFromConfig', () => {
   it('keeps the evidence of what still stands and says what the owner changed or added', () => {
-    const p = proposalFromConfig({ project: { name: 'web-shop' }, repository: { trunk: 'main', ensure: ['npm ci'] }, jobs: { lint: 'npx eslint .', test: 'npm test', smoke: 'node x' } }, proposal, { root: '/r/web-shop', trunk: 'main' });
-    assert.deepEqual(p.jobs.map((j) => [j.name, j.why]), [
-      ['lint', 'changed on the setup branch; setup proposed `npm run lint`'],
-      ['test', 'a test script'],
-      ['smoke', 'added on the setup branch'],
-    ]);
+    const p = proposalFromConfig(
+      {
+        project: { name: 'web-shop' },
+        repository: { trunk: 'main', ensure: ['npm ci'] },
+        jobs: { lint: 'npx eslint .', test: 'npm test', smoke: 'node x' },
+      },
+      proposal,
+      { root: '/r/web-shop', trunk: 'main' },
+    );
+    assert.deepEqual(
+      p.jobs.map((j) => [j.name, j.why]),
+      [
+        ['lint', 'changed on the setup branch; setup proposed `npm run lint`'],
+        ['test', 'a test script'],
+        ['smoke', 'added on the setup branch'],
+      ],
+    );
     assert.deepEqual(p.ensure, [{ run: 'npm ci', why: 'the lockfile' }]);
     assert.deepEqual(p.scopes, []);
     assert.equal(p.trunk.why, 'checked out');
@@ -60,13 +85,22 @@ describe('proposalFromConfig', () => {
 describe('setupBook', () => {
   it('numbers the pages from 1; every moment is in the spine once and every page refers to moments there', () => {
     const book = setupBook(proposal, { root: '/r', branch: 'discern/setup' });
-    assert.deepEqual(book.pages.map((p) => p.number), [1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(book.pages.map((p) => p.title), ['Trunk and identity', 'Ensure commands', 'Job `lint`', 'Job `test`', 'Scopes', 'Agents, then proof and landing']);
+    assert.deepEqual(
+      book.pages.map((p) => p.number),
+      [1, 2, 3, 4, 5, 6],
+    );
+    assert.deepEqual(
+      book.pages.map((p) => p.title),
+      ['Trunk and identity', 'Ensure commands', 'Job `lint`', 'Job `test`', 'Scopes', 'Agents, then proof and landing'],
+    );
     const ids = book.moments.map((m) => m.id);
     assert.deepEqual(ids, ['trunk', 'identity', 'ensure', 'job:lint', 'job:test', 'scopes', 'agents', 'land']);
     for (const page of book.pages) for (const id of page.owner_moments) assert.ok(ids.includes(id));
     assert.equal(book.moments.find((m) => m.id === 'land')?.phase, 'done');
-    assert.deepEqual(book.moments.filter((m) => m.relay_protected).map((m) => m.id), ['trunk', 'agents', 'land']);
+    assert.deepEqual(
+      book.moments.filter((m) => m.relay_protected).map((m) => m.id),
+      ['trunk', 'agents', 'land'],
+    );
   });
   it('with no job found, one page asks for one', () => {
     const book = setupBook({ ...proposal, jobs: [] }, { root: '/r', branch: 'discern/setup' });
@@ -83,11 +117,13 @@ describe('nextSetupCommand', () => {
     ['proven, then moved', { phase: 'done', proven: { commit: 'e', at: '' } }, 'f', 'discern setup done'],
     ['the branch is gone', {}, undefined, 'discern setup begin'],
   ];
-  for (const [name, change, tip, next] of cases) it(name, () => assert.equal(nextSetupCommand({ ...state, ...change }, tip), next));
+  for (const [name, change, tip, next] of cases)
+    it(name, () => assert.equal(nextSetupCommand({ ...state, ...change }, tip), next));
 });
 
 describe('locateJsonKey', () => {
-  const text = '{\n  "project": { "name": "x" },\n  "jobs": {\n    "test": 5,\n    "lint": ["a", "b"]\n  },\n  "odd \\"key\\"": 1\n}\n';
+  const text =
+    '{\n  "project": { "name": "x" },\n  "jobs": {\n    "test": 5,\n    "lint": ["a", "b"]\n  },\n  "odd \\"key\\"": 1\n}\n';
   const cases: [string[], { line: number; column: number } | undefined][] = [
     [['project'], { line: 2, column: 3 }],
     [['project', 'name'], { line: 2, column: 16 }],
@@ -108,10 +144,18 @@ describe('probeWrites', () => {
   });
   it('a file standing where a directory must be is the exact path that blocks', async () => {
     writeFileSync(join(dir, 'blocker'), '');
-    assert.deepEqual(await probeWrites([join(dir, 'a.json'), join(dir, 'blocker', 'deeper', 'c.json')]), { ok: false, path: join(dir, 'blocker'), reason: 'ENOTDIR' });
+    assert.deepEqual(await probeWrites([join(dir, 'a.json'), join(dir, 'blocker', 'deeper', 'c.json')]), {
+      ok: false,
+      path: join(dir, 'blocker'),
+      reason: 'ENOTDIR',
+    });
   });
   it('a directory where the file must be', async () => {
     mkdirSync(join(dir, 'adir'));
-    assert.deepEqual(await probeWrites([join(dir, 'adir')]), { ok: false, path: join(dir, 'adir'), reason: 'it is a directory' });
+    assert.deepEqual(await probeWrites([join(dir, 'adir')]), {
+      ok: false,
+      path: join(dir, 'adir'),
+      reason: 'it is a directory',
+    });
   });
 });

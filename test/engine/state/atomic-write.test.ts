@@ -2,7 +2,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +57,10 @@ describe('atomic write', () => {
     mkdirSync(join(target, 'inside'), { recursive: true });
     await assert.rejects(writeFileAtomic(target, 'x'));
     assert.throws(() => writeFileAtomicSync(target, 'x'));
-    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
 
     // A read-only directory: the temp file cannot even be created; nothing changes.
     const locked = join(dir, 'locked');
@@ -77,9 +90,14 @@ describe('atomic write', () => {
   it('never lets a reader see a partial file while another process rewrites it', async () => {
     const path = join(dir, 'churn.json');
     writeFileAtomicSync(path, JSON.stringify({ version: 0, body: '0', size: 1 }));
-    const child = spawn(process.execPath, ['--import', 'tsx', churn, path, '150'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', churn, path, '150'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let running = true;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => ((running = false), resolve(code))));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => ((running = false), resolve(code))),
+    );
     const versions = new Set<number>();
     let reads = 0;
     while (running) {
@@ -97,7 +115,10 @@ describe('atomic write', () => {
     assert.equal(await exited, 0);
     assert.ok(reads > 10, `read ${reads} times`);
     assert.ok(versions.size > 2, `saw ${versions.size} versions`);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('churn') && n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.includes('churn') && n.endsWith('.tmp')),
+      [],
+    );
   });
 
   it('reads JSON back as ok, missing, unreadable or malformed', async () => {

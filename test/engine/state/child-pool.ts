@@ -33,7 +33,9 @@ export function startWorker(script: string, env: Record<string, string> = {}): P
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   const pending = new Map<number, (reply: Reply) => void>();
   let nextId = 1;
   let readyResolve: (() => void) | undefined;

@@ -10,16 +10,21 @@ export function serve(handlers: Record<string, Handler>, onClose?: () => void | 
   lines.on('line', (line) => {
     const command = JSON.parse(line) as Record<string, unknown> & { id: number; op: string; at?: number };
     queue = queue.then(async () => {
-      if (typeof command.at === 'number') while (Date.now() < command.at) {
-        // Spin: a timer would add its own jitter to the race.
-      }
+      if (typeof command.at === 'number')
+        while (Date.now() < command.at) {
+          // Spin: a timer would add its own jitter to the race.
+        }
       let reply: Record<string, unknown>;
       try {
         const handler = handlers[command.op];
         if (handler === undefined) throw new Error(`unknown op ${command.op}`);
         reply = { id: command.id, ok: true, value: await handler(command) };
       } catch (error) {
-        reply = { id: command.id, ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) };
+        reply = {
+          id: command.id,
+          ok: false,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        };
       }
       process.stdout.write(`${JSON.stringify(reply)}\n`);
     });

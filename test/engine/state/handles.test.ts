@@ -3,9 +3,18 @@
 // (the residue change does not depend on the payload) and on many random handles through parseHandle.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CROCKFORD_ALPHABET, handleFromPayload, newHandle, parseHandle, type HandleKind } from '../../../src/engine/state/handles.js';
+import {
+  CROCKFORD_ALPHABET,
+  handleFromPayload,
+  newHandle,
+  parseHandle,
+  type HandleKind,
+} from '../../../src/engine/state/handles.js';
 
-const PATTERN = { R1: /^R1-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/, C1: /^C1-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/ };
+const PATTERN = {
+  R1: /^R1-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/,
+  C1: /^C1-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{2}$/,
+};
 const KINDS: HandleKind[] = ['R1', 'C1'];
 
 /** The 10 body symbols (payload + check) of a canonical handle. */
@@ -53,7 +62,8 @@ describe('handles', () => {
       for (let d = -31; d <= 31; d++) {
         if (d === 0) continue;
         assert.notEqual((((d * pow(k)) % 1021) + 1021) % 1021, 0, `substitution d=${d} at weight 32^${k}`);
-        if (k < 11) assert.notEqual((((d * 31 * pow(k)) % 1021) + 1021) % 1021, 0, `swap d=${d} at weights 32^${k + 1},32^${k}`);
+        if (k < 11)
+          assert.notEqual((((d * 31 * pow(k)) % 1021) + 1021) % 1021, 0, `swap d=${d} at weights 32^${k + 1},32^${k}`);
       }
     }
   });
@@ -115,7 +125,19 @@ describe('handles', () => {
 
   it('calls anything else malformed', () => {
     const handle = newHandle('R1');
-    for (const text of ['', 'R1', 'R1-', handle.slice(0, -1), `${handle}0`, handle.replace('-', ' '), `X1${handle.slice(2)}`, `R2${handle.slice(2)}`, handle.replace(/[0-9A-Z]$/, 'U'), 'R1-ßßßß-ßßßß-ßß', handle.replace('-', '_')]) {
+    for (const text of [
+      '',
+      'R1',
+      'R1-',
+      handle.slice(0, -1),
+      `${handle}0`,
+      handle.replace('-', ' '),
+      `X1${handle.slice(2)}`,
+      `R2${handle.slice(2)}`,
+      handle.replace(/[0-9A-Z]$/, 'U'),
+      'R1-ßßßß-ßßßß-ßß',
+      handle.replace('-', '_'),
+    ]) {
       const parsed = parseHandle(text, 'R1');
       assert.equal(parsed.ok, false, text);
       assert.equal((parsed as { reason: string }).reason, 'malformed', text);

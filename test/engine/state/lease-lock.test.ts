@@ -3,7 +3,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,7 +115,9 @@ describe('lease lock', () => {
   it('lets exactly one of 16 racing processes acquire', async () => {
     const path = join(dir, 'race16.lock');
     const at = startAt(150);
-    const replies = await Promise.all(workers.map((w) => w.request({ op: 'acquire', path, leaseMs: 60_000, at, holder: { worker: w.pid } })));
+    const replies = await Promise.all(
+      workers.map((w) => w.request({ op: 'acquire', path, leaseMs: 60_000, at, holder: { worker: w.pid } })),
+    );
     const values = replies.map((r) => value<AcquireReply>(r));
     const winners = values.filter((v) => v.acquired);
     assert.equal(winners.length, 1);
@@ -148,13 +159,21 @@ describe('lease lock', () => {
     if (ownStart !== undefined) {
       writeClaim(path, { token: token(90), pid: owner.pid, pid_start: ownStart + 12345 });
       const taker = acquireLease(path, { leaseMs: 60_000 });
-      assert.ok('acquired' in taker, 'a reused pid does not keep a dead holder\'s claim');
+      assert.ok('acquired' in taker, "a reused pid does not keep a dead holder's claim");
       taker.acquired.release();
     }
     // A holder on another machine cannot be probed: its expiry decides.
-    writeClaim(path, { token: token(91), hostname: 'elsewhere', expires_at: new Date(Date.now() + 60_000).toISOString() });
+    writeClaim(path, {
+      token: token(91),
+      hostname: 'elsewhere',
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     assert.ok('held' in acquireLease(path, { leaseMs: 60_000 }));
-    writeClaim(path, { token: token(92), hostname: 'elsewhere', expires_at: new Date(Date.now() - 1000).toISOString() });
+    writeClaim(path, {
+      token: token(92),
+      hostname: 'elsewhere',
+      expires_at: new Date(Date.now() - 1000).toISOString(),
+    });
     const late = acquireLease(path, { leaseMs: 60_000 });
     assert.ok('acquired' in late, 'an expired claim from elsewhere is taken over');
     late.acquired.release();
@@ -165,7 +184,12 @@ describe('lease lock', () => {
     const path = join(dir, 'stale8.lock');
     for (let round = 0; round < 5; round++) {
       // Alternate the two kinds of staleness: a dead holder, and an expired lease of a holder nobody here can probe.
-      writeClaim(path, round % 2 === 0 ? { token: token(round), pid: deadPid() } : { token: token(round), hostname: 'elsewhere', expires_at: new Date(Date.now() - 1000).toISOString() });
+      writeClaim(
+        path,
+        round % 2 === 0
+          ? { token: token(round), pid: deadPid() }
+          : { token: token(round), hostname: 'elsewhere', expires_at: new Date(Date.now() - 1000).toISOString() },
+      );
       const at = startAt(120);
       const replies = await Promise.all(racers.map((w) => w.request({ op: 'acquire', path, leaseMs: 60_000, at })));
       const values = replies.map((r) => value<AcquireReply>(r));
@@ -173,7 +197,8 @@ describe('lease lock', () => {
       assert.equal(winners.length, 1, `round ${round}: one winner`);
       const winnerToken = winners[0]?.token;
       assert.equal(readInfo(path).token, winnerToken);
-      for (const v of values.filter((x) => !x.acquired)) assert.equal(v.held?.token, winnerToken, `round ${round}: losers see the winner`);
+      for (const v of values.filter((x) => !x.acquired))
+        assert.equal(v.held?.token, winnerToken, `round ${round}: losers see the winner`);
       assert.deepEqual(leftovers(dir), [], 'no guard or temp file is left behind');
       const winner = racers[values.findIndex((v) => v.acquired)] as Worker;
       assert.equal(value(await winner.request({ op: 'release', path })), true);
@@ -211,7 +236,11 @@ describe('lease lock', () => {
     const path = join(sub, 'g.lock');
     writeClaim(path, { token: token(7), pid: deadPid() });
     // A taker died between creating the guard and replacing the claim.
-    writeClaim(`${path}.takeover-${token(7)}`, { token: token(8), pid: deadPid(), expires_at: new Date(Date.now() + 30_000).toISOString() });
+    writeClaim(`${path}.takeover-${token(7)}`, {
+      token: token(8),
+      pid: deadPid(),
+      expires_at: new Date(Date.now() + 30_000).toISOString(),
+    });
     const taken = acquireLease(path, { leaseMs: 60_000 });
     assert.ok('acquired' in taken);
     assert.deepEqual(leftovers(sub), []);
@@ -223,7 +252,12 @@ describe('lease lock', () => {
     writeClaim(path, { token: token(5), pid: deadPid(), hostname: 'elsewhere.invalid' });
     const attempt = acquireLease(path, { leaseMs: 60_000 });
     assert.ok('held' in attempt);
-    writeClaim(path, { token: token(6), pid: deadPid(), hostname: 'elsewhere.invalid', expires_at: new Date(Date.now() - 1).toISOString() });
+    writeClaim(path, {
+      token: token(6),
+      pid: deadPid(),
+      hostname: 'elsewhere.invalid',
+      expires_at: new Date(Date.now() - 1).toISOString(),
+    });
     const later = acquireLease(path, { leaseMs: 60_000 });
     assert.ok('acquired' in later);
     later.acquired.release();
@@ -255,5 +289,5 @@ describe('lease lock', () => {
     assert.equal(lost, 1);
     assert.equal(victim.acquired.status, 'lost');
     assert.equal(readInfo(lostPath).token, token(93));
-});
+  });
 });

@@ -9,7 +9,10 @@ const slots = new Map<string, Slot>();
 serve(
   {
     acquire(c) {
-      const result = acquireLease(String(c['path']), { leaseMs: Number(c['leaseMs']), holder: (c['holder'] as Record<string, unknown>) ?? {} });
+      const result = acquireLease(String(c['path']), {
+        leaseMs: Number(c['leaseMs']),
+        holder: (c['holder'] as Record<string, unknown>) ?? {},
+      });
       if ('acquired' in result) {
         leases.set(String(c['path']), result.acquired);
         return { acquired: true, token: result.acquired.token };
@@ -25,7 +28,10 @@ serve(
       return lease?.release() ?? null;
     },
     async slot(c) {
-      const got = await acquireSlot(String(c['dir']), Number(c['capacity']), { leaseMs: Number(c['leaseMs'] ?? 60_000), holder: { worker: process.pid } });
+      const got = await acquireSlot(String(c['dir']), Number(c['capacity']), {
+        leaseMs: Number(c['leaseMs'] ?? 60_000),
+        holder: { worker: process.pid },
+      });
       slots.set(String(got.slot.index), got.slot);
       return { index: got.slot.index, waitedMs: got.waitedMs };
     },

@@ -16,7 +16,8 @@ describe('processState', () => {
   });
 
   it('never probes process groups or nonsense: 0, negatives, fractions, NaN are unknown', () => {
-    for (const pid of [0, -1, -process.pid, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2]) assert.equal(processState(pid), 'unknown', String(pid));
+    for (const pid of [0, -1, -process.pid, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2])
+      assert.equal(processState(pid), 'unknown', String(pid));
   });
 
   it('calls a process it may not signal running (EPERM), not gone', () => {
@@ -36,7 +37,9 @@ describe('processState', () => {
   it('counts an unreaped zombie as gone on Linux', { skip: process.platform !== 'linux' }, async () => {
     // The shell starts a short sleep in the background and then execs a long one, which never reaps it: the
     // short sleep ends after the exec (a shell would have reaped it before) and stays a zombie.
-    const child = spawn('/bin/sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('/bin/sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 5'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     const zombie = Number(line);
     // Wait until it really is a zombie (exited, unreaped), so the /proc check is what decides.
@@ -69,7 +72,8 @@ describe('holderState', () => {
     assert.equal(holderState({ pid: process.pid, hostname: hostname() }), 'running');
     assert.equal(holderState({ pid: process.pid, hostname: hostname(), pid_ns: local.pid_ns }), 'running');
     assert.equal(holderState({ pid: process.pid, hostname: 'elsewhere.invalid' }), 'unknown');
-    if (local.pid_ns !== undefined) assert.equal(holderState({ pid: process.pid, hostname: hostname(), pid_ns: 'pid:[1]' }), 'unknown');
+    if (local.pid_ns !== undefined)
+      assert.equal(holderState({ pid: process.pid, hostname: hostname(), pid_ns: 'pid:[1]' }), 'unknown');
     assert.equal(holderState({ pid: 'x', hostname: hostname() }), 'unknown');
     assert.equal(holderState({ pid: spawnSync(process.execPath, ['-e', '0']).pid, hostname: hostname() }), 'gone');
   });

@@ -31,7 +31,11 @@ describe('capacity slots', () => {
   it('takes a free slot at once, without waiting', async () => {
     const dir = join(root, 'free');
     let waited = false;
-    const first = await acquireSlot(dir, 2, { leaseMs: 60_000, holder: { verb: 'test' }, onWait: () => (waited = true) });
+    const first = await acquireSlot(dir, 2, {
+      leaseMs: 60_000,
+      holder: { verb: 'test' },
+      onWait: () => (waited = true),
+    });
     const second = await acquireSlot(dir, 2, { leaseMs: 60_000 });
     assert.deepEqual([first.slot.index, second.slot.index].sort(), [0, 1]);
     assert.equal(waited, false);
@@ -55,7 +59,11 @@ describe('capacity slots', () => {
     assert.equal(reports[0]?.capacity, 2);
     assert.equal(reports[0]?.held, 2);
     assert.deepEqual(reports[0]?.holders.map((h) => h?.pid).sort(), [a.pid, b.pid].sort());
-    assert.deepEqual(reports[0]?.holders.map((h) => h?.['worker']).sort(), [a.pid, b.pid].sort(), 'holder facts are visible');
+    assert.deepEqual(
+      reports[0]?.holders.map((h) => h?.['worker']).sort(),
+      [a.pid, b.pid].sort(),
+      'holder facts are visible',
+    );
 
     assert.equal(value(await b.request({ op: 'releaseSlot', index: heldB.index })), true);
     const got = await waiting;
@@ -65,7 +73,7 @@ describe('capacity slots', () => {
     value(await a.request({ op: 'releaseSlot', index: heldA.index }));
   });
 
-  it("reclaims a slot whose holder was killed", async () => {
+  it('reclaims a slot whose holder was killed', async () => {
     const dir = join(root, 'killed');
     const victim = workers.pop() as Worker;
     const held = value<{ index: number }>(await victim.request({ op: 'slot', dir, capacity: 1 }));
@@ -85,10 +93,13 @@ describe('capacity slots', () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 150);
-    await assert.rejects(acquireSlot(dir, 1, { leaseMs: 60_000, signal: controller.signal, pollMs: 1000 }), (error: Error) => {
-      assert.equal(error.name, 'AbortError');
-      return true;
-    });
+    await assert.rejects(
+      acquireSlot(dir, 1, { leaseMs: 60_000, signal: controller.signal, pollMs: 1000 }),
+      (error: Error) => {
+        assert.equal(error.name, 'AbortError');
+        return true;
+      },
+    );
     assert.ok(Date.now() - started < 900, 'the abort interrupts the poll sleep');
     await assert.rejects(acquireSlot(dir, 1, { leaseMs: 60_000, signal: AbortSignal.abort() }), { name: 'AbortError' });
     value(await holder.request({ op: 'releaseSlot', index: held.index }));

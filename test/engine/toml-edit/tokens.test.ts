@@ -103,24 +103,53 @@ describe('tokenizer', () => {
   });
   const roles: { text: string; kinds: TokenKind[] }[] = [
     { text: 'a.b = 1.5', kinds: ['key', 'dot', 'key', 'whitespace', 'equals', 'whitespace', 'scalar'] },
-    { text: '"x y".\'z\' = "s" # c', kinds: ['key', 'dot', 'key', 'whitespace', 'equals', 'whitespace', 'string', 'whitespace', 'comment'] },
+    {
+      text: '"x y".\'z\' = "s" # c',
+      kinds: ['key', 'dot', 'key', 'whitespace', 'equals', 'whitespace', 'string', 'whitespace', 'comment'],
+    },
     { text: '[[a.b]]\n', kinds: ['array-header-open', 'key', 'dot', 'key', 'array-header-close', 'newline'] },
     { text: '[ a ]', kinds: ['header-open', 'whitespace', 'key', 'whitespace', 'header-close'] },
-    { text: 'x = [1,\n# c\n]', kinds: ['key', 'whitespace', 'equals', 'whitespace', 'array-open', 'scalar', 'comma', 'newline', 'comment', 'newline', 'array-close'] },
-    { text: 'x = {a=1}', kinds: ['key', 'whitespace', 'equals', 'whitespace', 'inline-open', 'key', 'equals', 'scalar', 'inline-close'] },
+    {
+      text: 'x = [1,\n# c\n]',
+      kinds: [
+        'key',
+        'whitespace',
+        'equals',
+        'whitespace',
+        'array-open',
+        'scalar',
+        'comma',
+        'newline',
+        'comment',
+        'newline',
+        'array-close',
+      ],
+    },
+    {
+      text: 'x = {a=1}',
+      kinds: ['key', 'whitespace', 'equals', 'whitespace', 'inline-open', 'key', 'equals', 'scalar', 'inline-close'],
+    },
     { text: 'd = 1979-05-27 07:32:00', kinds: ['key', 'whitespace', 'equals', 'whitespace', 'scalar'] },
     { text: "s = '''a\nb'''", kinds: ['key', 'whitespace', 'equals', 'whitespace', 'string'] },
     { text: 'true = false', kinds: ['key', 'whitespace', 'equals', 'whitespace', 'scalar'] },
   ];
   for (const r of roles) {
-    it(`labels ${JSON.stringify(r.text)}`, () => assert.deepEqual(tokenize(r.text).map((t) => t.kind), r.kinds));
+    it(`labels ${JSON.stringify(r.text)}`, () =>
+      assert.deepEqual(
+        tokenize(r.text).map((t) => t.kind),
+        r.kinds,
+      ));
   }
   it('decodes quoted key names', () => {
-    const names = tokenize('"a\\tb".\'c\\d\' = 1').filter((t) => t.kind === 'key').map((t) => t.name);
+    const names = tokenize('"a\\tb".\'c\\d\' = 1')
+      .filter((t) => t.kind === 'key')
+      .map((t) => t.name);
     assert.deepEqual(names, ['a\tb', 'c\\d']);
   });
   it('reads multi-line strings with up to two extra closing quotes', () => {
-    const strings = tokenize(EVERY_FORM).filter((t) => t.kind === 'string').map((t) => EVERY_FORM.slice(t.start, t.end));
+    const strings = tokenize(EVERY_FORM)
+      .filter((t) => t.kind === 'string')
+      .map((t) => EVERY_FORM.slice(t.start, t.end));
     assert.ok(strings.includes('"""Five: ""\\""""'));
     assert.ok(strings.includes("''''That,' she said.''''"));
   });
@@ -129,13 +158,19 @@ describe('tokenizer', () => {
       () => tokenize('a = 1\nb = "open\n'),
       (e: unknown) => e instanceof TomlEditError && e.line === 2 && e.column === 10,
     );
-    assert.throws(() => tokenize('a = 1 2\n'), (e: unknown) => e instanceof TomlEditError && e.line === 1 && e.column === 7);
+    assert.throws(
+      () => tokenize('a = 1 2\n'),
+      (e: unknown) => e instanceof TomlEditError && e.line === 1 && e.column === 7,
+    );
   });
   it('classifies every line of a document', () => {
     const doc = parseDocument(EVERY_FORM);
     assert.equal(doc.lines[0]?.kind, 'comment');
     assert.equal(doc.lines[1]?.kind, 'blank');
-    assert.equal(doc.lines.reduce((n, l) => n + (l.end - l.start), 0), EVERY_FORM.length);
+    assert.equal(
+      doc.lines.reduce((n, l) => n + (l.end - l.start), 0),
+      EVERY_FORM.length,
+    );
     const multi = doc.entries.find((e) => e.path.join('.') === 'strings.multi');
     assert.equal(EVERY_FORM.slice(multi?.value.start, multi?.value.end).split('\n').length, 4);
     assert.deepEqual(

@@ -59,7 +59,10 @@ export function stageCoverage(facts: Facts): StageCoverage {
 /** `[assurance] not_applicable`, read loosely: the section may not exist in this configuration format. */
 function looseNotApplicable(facts: Facts): string[] {
   const assurance = (facts.config as Record<string, unknown>)['assurance'];
-  const list = typeof assurance === 'object' && assurance !== null ? (assurance as Record<string, unknown>)['not_applicable'] : undefined;
+  const list =
+    typeof assurance === 'object' && assurance !== null
+      ? (assurance as Record<string, unknown>)['not_applicable']
+      : undefined;
   return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
 }
 
@@ -98,19 +101,46 @@ const greenHead: Rule = {
     const head = facts.head.commit;
     const read = facts.gate.read;
     const fix = 'Run `discern done` on the committed tip (MCP: discern_done) and fix what it reports.';
-    if (head === null) return verdict('fail', 'HEAD has no commit yet, so nothing can be proven.', { read, fix: 'Commit the project, then run `discern done`.' });
+    if (head === null)
+      return verdict('fail', 'HEAD has no commit yet, so nothing can be proven.', {
+        read,
+        fix: 'Commit the project, then run `discern done`.',
+      });
     const short = head.slice(0, 12);
     if (lastRun && lastRun.commit === head && lastRun.verdict === 'red') {
-      return verdict('fail', `The last gate run on HEAD ${short} (${lastRun.at}) was red${lastRun.failed_stage ? ` at stage ${lastRun.failed_stage}` : ''}.`, { read, fix, against: 'HEAD' });
+      return verdict(
+        'fail',
+        `The last gate run on HEAD ${short} (${lastRun.at}) was red${lastRun.failed_stage ? ` at stage ${lastRun.failed_stage}` : ''}.`,
+        { read, fix, against: 'HEAD' },
+      );
     }
     if (proof.state === 'present' && proof.commit === head) {
-      if (proof.current_config === false) return verdict('partial', `Proof for HEAD ${short} was recorded under another discern.toml or discern version, so it no longer stands.`, { read, fix, against: 'HEAD' });
-      if (!facts.head.clean) return verdict('partial', `Proof for HEAD ${short} was recorded (${proof.recorded_at ?? 'time unknown'}), but the worktree has uncommitted changes since.`, { read, fix: 'Commit or discard the uncommitted changes, then run `discern done`.', against: 'HEAD' });
-      return verdict('pass', `Proof for HEAD ${short} was recorded at ${proof.recorded_at ?? 'an unknown time'}.`, { read });
+      if (proof.current_config === false)
+        return verdict(
+          'partial',
+          `Proof for HEAD ${short} was recorded under another discern.toml or discern version, so it no longer stands.`,
+          { read, fix, against: 'HEAD' },
+        );
+      if (!facts.head.clean)
+        return verdict(
+          'partial',
+          `Proof for HEAD ${short} was recorded (${proof.recorded_at ?? 'time unknown'}), but the worktree has uncommitted changes since.`,
+          { read, fix: 'Commit or discard the uncommitted changes, then run `discern done`.', against: 'HEAD' },
+        );
+      return verdict('pass', `Proof for HEAD ${short} was recorded at ${proof.recorded_at ?? 'an unknown time'}.`, {
+        read,
+      });
     }
-    if (lastRun && lastRun.commit === head && lastRun.verdict === 'green') return verdict('pass', `The last gate run on HEAD ${short} (${lastRun.at}) was green.`, { read });
-    if (proof.state === 'unreadable') return verdict('fail', 'The Proof marker cannot be read, so no green run on HEAD is known.', { read, fix });
-    const older = proof.state === 'present' ? `Proof is for an older commit (${(proof.commit ?? '').slice(0, 12)}, ${proof.recorded_at ?? ''})` : lastRun ? `the last run was on an older commit (${lastRun.commit.slice(0, 12)}, ${lastRun.verdict})` : undefined;
+    if (lastRun && lastRun.commit === head && lastRun.verdict === 'green')
+      return verdict('pass', `The last gate run on HEAD ${short} (${lastRun.at}) was green.`, { read });
+    if (proof.state === 'unreadable')
+      return verdict('fail', 'The Proof marker cannot be read, so no green run on HEAD is known.', { read, fix });
+    const older =
+      proof.state === 'present'
+        ? `Proof is for an older commit (${(proof.commit ?? '').slice(0, 12)}, ${proof.recorded_at ?? ''})`
+        : lastRun
+          ? `the last run was on an older commit (${lastRun.commit.slice(0, 12)}, ${lastRun.verdict})`
+          : undefined;
     if (older) return verdict('partial', `No gate run on HEAD ${short}: ${older}.`, { read, fix, against: 'HEAD' });
     return verdict('fail', `No gate run is recorded in this checkout (HEAD ${short}).`, { read, fix, against: 'HEAD' });
   },
@@ -134,14 +164,33 @@ const timeouts: Rule = {
         continue;
       }
       const took = durations.get(job.name);
-      if (took !== undefined && took / 1000 > limit * NEAR_TIMEOUT) near.push(`${job.name} took ${Math.round(took / 1000)} s of ${limit} s`);
+      if (took !== undefined && took / 1000 > limit * NEAR_TIMEOUT)
+        near.push(`${job.name} took ${Math.round(took / 1000)} s of ${limit} s`);
     }
-    const read = [`${facts.configFile} [jobs] and [gate] timeout`, ...(durations.size > 0 ? ['durations in the Proof marker'] : [])];
+    const read = [
+      `${facts.configFile} [jobs] and [gate] timeout`,
+      ...(durations.size > 0 ? ['durations in the Proof marker'] : []),
+    ];
     const counts = { jobs: jobs.length, unbounded: unbounded.length, near_timeout: near.length, timed: durations.size };
-    const problems = [unbounded.length > 0 ? `no timeout: ${unbounded.join(', ')}` : undefined, near.length > 0 ? `over half their timeout: ${listed(near)}` : undefined].filter(Boolean);
-    if (jobs.length === 0) return verdict('fail', 'No job is configured, so the gate runs nothing.', { read, counts, fix: 'Configure the gate\'s jobs first (`gate.stages`).', against: facts.configFile });
-    const durationNote = durations.size > 0 ? ` against the durations of the last Proof` : ' (no recorded durations yet)';
-    if (problems.length === 0) return verdict('pass', `${count(jobs.length, 'job')} bounded by ${gateTimeout} s or their own timeout${durationNote}.`, { read, counts });
+    const problems = [
+      unbounded.length > 0 ? `no timeout: ${unbounded.join(', ')}` : undefined,
+      near.length > 0 ? `over half their timeout: ${listed(near)}` : undefined,
+    ].filter(Boolean);
+    if (jobs.length === 0)
+      return verdict('fail', 'No job is configured, so the gate runs nothing.', {
+        read,
+        counts,
+        fix: "Configure the gate's jobs first (`gate.stages`).",
+        against: facts.configFile,
+      });
+    const durationNote =
+      durations.size > 0 ? ` against the durations of the last Proof` : ' (no recorded durations yet)';
+    if (problems.length === 0)
+      return verdict(
+        'pass',
+        `${count(jobs.length, 'job')} bounded by ${gateTimeout} s or their own timeout${durationNote}.`,
+        { read, counts },
+      );
     const culprit = unbounded[0] ?? near[0]?.split(' ')[0] ?? '';
     return verdict(unbounded.length === jobs.length ? 'fail' : 'partial', `${problems.join('; ')}.`, {
       read,
@@ -164,12 +213,23 @@ const scopes: Rule = {
     const gated = all.filter(([, s]) => s?.gate !== undefined).map(([n]) => n);
     const read = [`${facts.configFile} [scopes]`];
     const counts = { scopes: all.length, neutral: neutral.length, code: code.length, scope_gates: gated.length };
-    const fix = neutral.length === 0
-      ? 'Declare the paths that need no gate, e.g. `discern config set scopes.docs.paths \'["docs/**", "*.md"]\'` and `discern config set scopes.docs.neutral true`.'
-      : 'Name the code areas too, e.g. `discern config set scopes.src.paths \'["src/**"]\'`, so impact and landing authority can tell them apart.';
-    if (all.length === 0) return verdict('fail', 'No [scopes]: every change counts as code, so a documentation change needs the full gate and the owner.', { read, counts, fix, against: facts.configFile });
+    const fix =
+      neutral.length === 0
+        ? 'Declare the paths that need no gate, e.g. `discern config set scopes.docs.paths \'["docs/**", "*.md"]\'` and `discern config set scopes.docs.neutral true`.'
+        : 'Name the code areas too, e.g. `discern config set scopes.src.paths \'["src/**"]\'`, so impact and landing authority can tell them apart.';
+    if (all.length === 0)
+      return verdict(
+        'fail',
+        'No [scopes]: every change counts as code, so a documentation change needs the full gate and the owner.',
+        { read, counts, fix, against: facts.configFile },
+      );
     const detail = `${count(all.length, 'scope')}: neutral ${neutral.length > 0 ? neutral.join(', ') : 'none'}; code ${code.length > 0 ? code.join(', ') : 'none'}${gated.length > 0 ? `; with their own gate: ${gated.join(', ')}` : ''}.`;
-    return verdict(neutral.length > 0 && code.length > 0 ? 'pass' : 'partial', detail, { read, counts, fix, against: facts.configFile });
+    return verdict(neutral.length > 0 && code.length > 0 ? 'pass' : 'partial', detail, {
+      read,
+      counts,
+      fix,
+      against: facts.configFile,
+    });
   },
 };
 
@@ -185,16 +245,34 @@ const journal: Rule = {
     const abandoned = ops.filter((o) => o.abandoned);
     const read = ['the operations journal (last 7 days)'];
     const counts = { runs: ops.length, finished: finished.length, failed: failed.length, abandoned: abandoned.length };
-    if (ops.length === 0) return verdict('pass', 'No gate runs in the journal\'s window (7 days).', { read, counts });
+    if (ops.length === 0) return verdict('pass', "No gate runs in the journal's window (7 days).", { read, counts });
     const share = finished.length === 0 ? 0 : failed.length / finished.length;
     const reviews = [
-      ...abandoned.slice(0, 3).map((o) => ({ subject: `${o.verb} ${o.handle}`, reason: `started ${o.started_at} and its process died before it finished` })),
-      ...failed.slice(-3).map((o) => ({ subject: `${o.verb} ${o.handle}`, reason: `failed (started ${o.started_at})` })),
+      ...abandoned
+        .slice(0, 3)
+        .map((o) => ({
+          subject: `${o.verb} ${o.handle}`,
+          reason: `started ${o.started_at} and its process died before it finished`,
+        })),
+      ...failed
+        .slice(-3)
+        .map((o) => ({ subject: `${o.verb} ${o.handle}`, reason: `failed (started ${o.started_at})` })),
     ];
     const detail = `${failed.length} of ${count(finished.length, 'finished gate run')} failed${abandoned.length > 0 ? `; ${abandoned.length} died unfinished` : ''}.`;
     const handle = (abandoned[0] ?? failed[failed.length - 1])?.handle ?? '';
-    const status: Verdict['status'] = share > FAILURE_SHARE_FAIL && finished.length >= TREND_RUNS ? 'fail' : share > FAILURE_SHARE_PARTIAL || abandoned.length > 0 ? 'partial' : 'pass';
-    return verdict(status, detail, { read, counts, reviews: status === 'pass' ? [] : reviews, fix: `Read what keeps failing with \`discern progress ${handle}\` and fix its cause (a flaky test, a slow job, a missing tool).`, against: handle });
+    const status: Verdict['status'] =
+      share > FAILURE_SHARE_FAIL && finished.length >= TREND_RUNS
+        ? 'fail'
+        : share > FAILURE_SHARE_PARTIAL || abandoned.length > 0
+          ? 'partial'
+          : 'pass';
+    return verdict(status, detail, {
+      read,
+      counts,
+      reviews: status === 'pass' ? [] : reviews,
+      fix: `Read what keeps failing with \`discern progress ${handle}\` and fix its cause (a flaky test, a slow job, a missing tool).`,
+      against: handle,
+    });
   },
 };
 

@@ -21,19 +21,49 @@ const sources: Rule = {
     const problems = r.errors.filter((e) => e.area === 'instructions');
     const counts = { sources: r.sources.length, characters: r.sourceChars, problems: problems.length };
     const first = configured?.[0] ?? 'discern/instructions.md';
-    if (problems.length > 0) return verdict('fail', `${count(problems.length, 'instruction source problem')}: ${listed(problems.map((p) => p.message), 2)}`, { read, counts, fix: `Fix ${problems[0]?.path ?? first} as the message says.`, against: problems[0]?.path ?? first });
+    if (problems.length > 0)
+      return verdict(
+        'fail',
+        `${count(problems.length, 'instruction source problem')}: ${listed(
+          problems.map((p) => p.message),
+          2,
+        )}`,
+        {
+          read,
+          counts,
+          fix: `Fix ${problems[0]?.path ?? first} as the message says.`,
+          against: problems[0]?.path ?? first,
+        },
+      );
     if (r.sources.length === 0) {
-      return verdict('fail', `No instruction source exists (${configured ? `[instructions] sources: ${configured.join(', ')}` : 'the default, discern/instructions.md, is absent'}): agents get only discern's built-in text.`, {
-        read,
-        counts,
-        fix: `Write ${first}: how to build and test, where things live, what not to touch. \`discern refresh\` compiles it into CLAUDE.md, AGENTS.md and GEMINI.md.`,
-        against: first,
-      });
+      return verdict(
+        'fail',
+        `No instruction source exists (${configured ? `[instructions] sources: ${configured.join(', ')}` : 'the default, discern/instructions.md, is absent'}): agents get only discern's built-in text.`,
+        {
+          read,
+          counts,
+          fix: `Write ${first}: how to build and test, where things live, what not to touch. \`discern refresh\` compiles it into CLAUDE.md, AGENTS.md and GEMINI.md.`,
+          against: first,
+        },
+      );
     }
     if (r.sourceChars < SUBSTANTIAL_CHARS) {
-      return verdict('partial', `${listed(r.sources)} hold${r.sources.length === 1 ? 's' : ''} ${r.sourceChars} characters of the project's own text.`, { read, counts, fix: `Add to ${r.sources[0] ?? first}: how to build and test, where things live, what not to touch.`, against: r.sources[0] ?? first });
+      return verdict(
+        'partial',
+        `${listed(r.sources)} hold${r.sources.length === 1 ? 's' : ''} ${r.sourceChars} characters of the project's own text.`,
+        {
+          read,
+          counts,
+          fix: `Add to ${r.sources[0] ?? first}: how to build and test, where things live, what not to touch.`,
+          against: r.sources[0] ?? first,
+        },
+      );
     }
-    return verdict('pass', `${count(r.sources.length, 'source')} with ${r.sourceChars} characters of the project's own text: ${listed(r.sources)}.`, { read, counts });
+    return verdict(
+      'pass',
+      `${count(r.sources.length, 'source')} with ${r.sourceChars} characters of the project's own text: ${listed(r.sources)}.`,
+      { read, counts },
+    );
   },
 };
 
@@ -45,19 +75,46 @@ const current: Rule = {
   evaluate(facts) {
     const r = facts.refresh;
     const read = ['refresh plan', ...INSTRUCTION_FILES];
-    if (r.failed !== undefined) return verdict('fail', `Refresh cannot plan the instruction files: ${r.failed}.`, { read, fix: 'Run `discern refresh --dry-run` and fix the file it names.' });
+    if (r.failed !== undefined)
+      return verdict('fail', `Refresh cannot plan the instruction files: ${r.failed}.`, {
+        read,
+        fix: 'Run `discern refresh --dry-run` and fix the file it names.',
+      });
     const stale = r.targets.filter((t) => t.kind === 'instructions');
-    const unplannable = r.errors.filter((e) => e.area === 'instructions' && (INSTRUCTION_FILES as readonly string[]).includes(e.path));
+    const unplannable = r.errors.filter(
+      (e) => e.area === 'instructions' && (INSTRUCTION_FILES as readonly string[]).includes(e.path),
+    );
     const counts = { stale: stale.length, errors: unplannable.length };
-    if (unplannable.length > 0) return verdict('fail', `${listed(unplannable.map((e) => e.message), 2)}`, { read, counts, fix: `Fix ${unplannable[0]?.path ?? ''} as the message says, then run \`discern refresh\`.`, against: unplannable[0]?.path ?? '' });
-    if (stale.length === 0) return verdict('pass', `Refresh would change no instruction file (agents: ${r.agents.join(', ')}).`, { read, counts });
+    if (unplannable.length > 0)
+      return verdict(
+        'fail',
+        `${listed(
+          unplannable.map((e) => e.message),
+          2,
+        )}`,
+        {
+          read,
+          counts,
+          fix: `Fix ${unplannable[0]?.path ?? ''} as the message says, then run \`discern refresh\`.`,
+          against: unplannable[0]?.path ?? '',
+        },
+      );
+    if (stale.length === 0)
+      return verdict('pass', `Refresh would change no instruction file (agents: ${r.agents.join(', ')}).`, {
+        read,
+        counts,
+      });
     const created = stale.filter((t) => t.action === 'create').length;
-    return verdict(created === stale.length ? 'fail' : 'partial', `Refresh would ${listed(stale.map((t) => `${t.action === 'create' ? 'create' : t.removes ? 'strip' : 'update'} ${t.path}`))}.`, {
-      read,
-      counts,
-      fix: 'Run `discern refresh` and commit what it writes.',
-      against: stale[0]?.path ?? '',
-    });
+    return verdict(
+      created === stale.length ? 'fail' : 'partial',
+      `Refresh would ${listed(stale.map((t) => `${t.action === 'create' ? 'create' : t.removes ? 'strip' : 'update'} ${t.path}`))}.`,
+      {
+        read,
+        counts,
+        fix: 'Run `discern refresh` and commit what it writes.',
+        against: stale[0]?.path ?? '',
+      },
+    );
   },
 };
 
@@ -71,12 +128,27 @@ const gotchas: Rule = {
     const read = [candidate?.configured ? `${facts.configFile} [project] gotchas_doc` : 'tracked files named *gotcha*'];
     const where = `${facts.map.dir}/gotchas.md`;
     if (candidate === undefined) {
-      return verdict('fail', 'No gotchas document: a trap one agent hit is hit again by the next.', { read, fix: `Write ${where}: one line per trap (what goes wrong, what to do instead), and link it from your instructions.`, against: where });
+      return verdict('fail', 'No gotchas document: a trap one agent hit is hit again by the next.', {
+        read,
+        fix: `Write ${where}: one line per trap (what goes wrong, what to do instead), and link it from your instructions.`,
+        against: where,
+      });
     }
     read.push(candidate.path);
     const bytes = candidate.bytes;
-    if (bytes === undefined) return verdict('fail', `The configured gotchas document ${candidate.path} does not exist.`, { read, fix: `Write ${candidate.path}: one line per trap.`, against: candidate.path });
-    if (bytes < GOTCHAS_MIN_BYTES) return verdict('partial', `${candidate.path} holds ${bytes} bytes: at most a heading.`, { read, counts: { bytes }, fix: `Add the project's traps to ${candidate.path}, one a line.`, against: candidate.path });
+    if (bytes === undefined)
+      return verdict('fail', `The configured gotchas document ${candidate.path} does not exist.`, {
+        read,
+        fix: `Write ${candidate.path}: one line per trap.`,
+        against: candidate.path,
+      });
+    if (bytes < GOTCHAS_MIN_BYTES)
+      return verdict('partial', `${candidate.path} holds ${bytes} bytes: at most a heading.`, {
+        read,
+        counts: { bytes },
+        fix: `Add the project's traps to ${candidate.path}, one a line.`,
+        against: candidate.path,
+      });
     return verdict('pass', `${candidate.path} (${bytes} bytes).`, { read, counts: { bytes } });
   },
 };

@@ -22,14 +22,25 @@ const configured: Rule = {
     const defs = definitions(facts);
     const read = [`${facts.configFile} [standards]`];
     if (defs.length === 0) {
-      return verdict('fail', 'No [standards]: nothing stops coverage, size or warnings from sliding a little with every change.', {
-        read,
-        counts: { standards: 0 },
-        fix: 'Choose one number to hold (test coverage, lint warnings, bundle size) and add it: `discern config set-standard <name> --direction up|down --limit <n> --run "<command printing DISCERN_METRIC <name> <n>>"`.',
-        against: facts.configFile,
-      });
+      return verdict(
+        'fail',
+        'No [standards]: nothing stops coverage, size or warnings from sliding a little with every change.',
+        {
+          read,
+          counts: { standards: 0 },
+          fix: 'Choose one number to hold (test coverage, lint warnings, bundle size) and add it: `discern config set-standard <name> --direction up|down --limit <n> --run "<command printing DISCERN_METRIC <name> <n>>"`.',
+          against: facts.configFile,
+        },
+      );
     }
-    return verdict('pass', `${count(defs.length, 'standard')}: ${listed(defs.map((d) => `${d.name} (${d.direction === 'up' ? '≥' : '≤'} ${d.limit})`), 4)}.`, { read, counts: { standards: defs.length } });
+    return verdict(
+      'pass',
+      `${count(defs.length, 'standard')}: ${listed(
+        defs.map((d) => `${d.name} (${d.direction === 'up' ? '≥' : '≤'} ${d.limit})`),
+        4,
+      )}.`,
+      { read, counts: { standards: defs.length } },
+    );
   },
 };
 
@@ -40,16 +51,22 @@ const measured: Rule = {
   kind: 'fix',
   evaluate(facts) {
     const defs = definitions(facts).filter((d) => d.measure === 'gate');
-    if (definitions(facts).length === 0) return blocked('standards.configured', 'There are no standards to measure.', READ);
+    if (definitions(facts).length === 0)
+      return blocked('standards.configured', 'There are no standards to measure.', READ);
     const unmeasured = defs.filter((d) => facts.standards.values[d.name] === undefined);
     const counts = { gate_standards: defs.length, unmeasured: unmeasured.length };
-    if (unmeasured.length === 0) return verdict('pass', `Every gate standard (${defs.length}) has a recorded value.`, { read: READ, counts });
-    return verdict(unmeasured.length === defs.length ? 'fail' : 'partial', `No green run has recorded ${listed(unmeasured.map((d) => d.name))}.`, {
-      read: READ,
-      counts,
-      fix: 'Run `discern standards` on a clean tree (MCP: discern_standards): a green measurement records each value, as a green `discern done` does.',
-      against: unmeasured[0]?.name ?? '',
-    });
+    if (unmeasured.length === 0)
+      return verdict('pass', `Every gate standard (${defs.length}) has a recorded value.`, { read: READ, counts });
+    return verdict(
+      unmeasured.length === defs.length ? 'fail' : 'partial',
+      `No green run has recorded ${listed(unmeasured.map((d) => d.name))}.`,
+      {
+        read: READ,
+        counts,
+        fix: 'Run `discern standards` on a clean tree (MCP: discern_standards): a green measurement records each value, as a green `discern done` does.',
+        against: unmeasured[0]?.name ?? '',
+      },
+    );
   },
 };
 
@@ -67,10 +84,17 @@ const holding: Rule = {
       return d.direction === 'up' ? value < d.limit : value > d.limit;
     });
     const counts = { measured: measuredDefs.length, regressed: regressed.length };
-    if (measuredDefs.length === 0) return blocked('standards.measured', 'No standard has a recorded value to compare with its limit.', READ);
-    if (regressed.length === 0) return verdict('pass', `${count(measuredDefs.length, 'measured standard')} within ${measuredDefs.length === 1 ? 'its limit' : 'their limits'}.`, { read: READ, counts });
+    if (measuredDefs.length === 0)
+      return blocked('standards.measured', 'No standard has a recorded value to compare with its limit.', READ);
+    if (regressed.length === 0)
+      return verdict(
+        'pass',
+        `${count(measuredDefs.length, 'measured standard')} within ${measuredDefs.length === 1 ? 'its limit' : 'their limits'}.`,
+        { read: READ, counts },
+      );
     const first = regressed[0];
-    const describe = (d: StandardDefinition): string => `${d.name} ${facts.standards.values[d.name]?.value ?? '?'} (limit ${d.direction === 'up' ? '≥' : '≤'} ${d.limit})`;
+    const describe = (d: StandardDefinition): string =>
+      `${d.name} ${facts.standards.values[d.name]?.value ?? '?'} (limit ${d.direction === 'up' ? '≥' : '≤'} ${d.limit})`;
     return verdict('fail', `Past the limit at the last measurement: ${listed(regressed.map(describe))}.`, {
       read: READ,
       counts,
@@ -93,12 +117,16 @@ const margins: Rule = {
     const counts = { standards: defs.length, without_margin: without.length };
     if (without.length === 0) return verdict('pass', `Every standard (${defs.length}) has a margin.`, { read, counts });
     const first = without[0]?.name ?? '';
-    return verdict(without.length === defs.length ? 'fail' : 'partial', `No margin on ${listed(without.map((d) => d.name))}: a pin tightens to the last value exactly, and noise then fails the gate.`, {
-      read,
-      counts,
-      fix: `Run \`discern config set standards.${first}.margin <headroom>\` (e.g. the run-to-run noise of the metric).`,
-      against: facts.configFile,
-    });
+    return verdict(
+      without.length === defs.length ? 'fail' : 'partial',
+      `No margin on ${listed(without.map((d) => d.name))}: a pin tightens to the last value exactly, and noise then fails the gate.`,
+      {
+        read,
+        counts,
+        fix: `Run \`discern config set standards.${first}.margin <headroom>\` (e.g. the run-to-run noise of the metric).`,
+        against: facts.configFile,
+      },
+    );
   },
 };
 
@@ -112,22 +140,43 @@ const fresh: Rule = {
     if (defs.length === 0) return blocked('standards.configured', 'There are no standards to measure.', READ);
     // A gate standard never measured is standards.measured's finding; this rule looks at the rest.
     const subjects = defs.filter((d) => d.measure === 'on-demand' || facts.standards.values[d.name] !== undefined);
-    if (subjects.length === 0) return blocked('standards.measured', 'No standard has a measurement whose age could be judged.', READ);
+    if (subjects.length === 0)
+      return blocked('standards.measured', 'No standard has a measurement whose age could be judged.', READ);
     const old = subjects
       .map((d) => ({ d, at: facts.standards.values[d.name]?.measured_at }))
       .map(({ d, at }) => ({ d, days: at === undefined ? undefined : daysBetween(Date.parse(at), facts.now) }))
       .filter(({ days }) => days === undefined || days > MEASUREMENT_MAX_DAYS);
-    const counts = { standards: subjects.length, stale: old.length, on_demand: defs.filter((d) => d.measure === 'on-demand').length };
-    if (old.length === 0) return verdict('pass', `Every measured standard (${subjects.length}) was measured in the last ${MEASUREMENT_MAX_DAYS} days.`, { read: READ, counts });
-    const describe = ({ d, days }: { d: StandardDefinition; days: number | undefined }): string => `${d.name}${d.measure === 'on-demand' ? ' (on-demand)' : ''}: ${days === undefined ? 'never' : `${days} days ago`}`;
+    const counts = {
+      standards: subjects.length,
+      stale: old.length,
+      on_demand: defs.filter((d) => d.measure === 'on-demand').length,
+    };
+    if (old.length === 0)
+      return verdict(
+        'pass',
+        `Every measured standard (${subjects.length}) was measured in the last ${MEASUREMENT_MAX_DAYS} days.`,
+        { read: READ, counts },
+      );
+    const describe = ({ d, days }: { d: StandardDefinition; days: number | undefined }): string =>
+      `${d.name}${d.measure === 'on-demand' ? ' (on-demand)' : ''}: ${days === undefined ? 'never' : `${days} days ago`}`;
     const onDemand = old.find(({ d }) => d.measure === 'on-demand')?.d;
-    return verdict(old.length === subjects.length ? 'fail' : 'partial', `Not measured recently: ${listed(old.map(describe))}.`, {
-      read: READ,
-      counts,
-      reviews: old.map(({ d, days }) => ({ subject: `standard ${d.name}`, reason: days === undefined ? 'never measured' : `last measured ${days} days ago` })),
-      fix: onDemand !== undefined ? `Run \`discern standards ${onDemand.name}\` (a green \`discern done\` does not measure on-demand standards), or make it a gate standard: \`discern config set standards.${onDemand.name}.measure gate\`.` : `Run \`discern standards\` on a clean tree to measure ${old.length === 1 ? 'it' : 'them'} again.`,
-      against: (onDemand ?? old[0]?.d)?.name ?? '',
-    });
+    return verdict(
+      old.length === subjects.length ? 'fail' : 'partial',
+      `Not measured recently: ${listed(old.map(describe))}.`,
+      {
+        read: READ,
+        counts,
+        reviews: old.map(({ d, days }) => ({
+          subject: `standard ${d.name}`,
+          reason: days === undefined ? 'never measured' : `last measured ${days} days ago`,
+        })),
+        fix:
+          onDemand !== undefined
+            ? `Run \`discern standards ${onDemand.name}\` (a green \`discern done\` does not measure on-demand standards), or make it a gate standard: \`discern config set standards.${onDemand.name}.measure gate\`.`
+            : `Run \`discern standards\` on a clean tree to measure ${old.length === 1 ? 'it' : 'them'} again.`,
+        against: (onDemand ?? old[0]?.d)?.name ?? '',
+      },
+    );
   },
 };
 

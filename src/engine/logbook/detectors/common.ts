@@ -1,7 +1,11 @@
 // What every detector shares: the shape it reports in, and small number helpers. A detector sees each event of
 // the analysis window once, in file order, keeps only the counts it needs, and reports findings only above its
 // minimum sample (docs/decisions/0026).
-import type { DiscernPatternDetector, DiscernPatternsFinding, DiscernPatternsNumber } from '../../../../generated/types.js';
+import type {
+  DiscernPatternDetector,
+  DiscernPatternsFinding,
+  DiscernPatternsNumber,
+} from '../../../../generated/types.js';
 import type { ReadEvent } from '../read.js';
 
 export interface RankedFinding {
@@ -55,6 +59,9 @@ export class Span {
     if (this.last === undefined || t > this.last) this.last = t;
   }
   fields(): { first_at?: string; last_at?: string } {
-    return { ...(this.first !== undefined ? { first_at: iso(this.first) } : {}), ...(this.last !== undefined ? { last_at: iso(this.last) } : {}) };
+    return {
+      ...(this.first !== undefined ? { first_at: iso(this.first) } : {}),
+      ...(this.last !== undefined ? { last_at: iso(this.last) } : {}),
+    };
   }
 }

@@ -49,14 +49,20 @@ export class FlakyJobs implements Detector {
         if (tree) {
           tree.pending = true;
           if (signature !== undefined) tree.signature = signature;
-        } else record.failedTrees.set(event.tree, { pending: true, flipped: false, ...(signature !== undefined ? { signature } : {}) });
+        } else
+          record.failedTrees.set(event.tree, {
+            pending: true,
+            flipped: false,
+            ...(signature !== undefined ? { signature } : {}),
+          });
       } else if (tree?.pending) {
         tree.pending = false;
         if (!tree.flipped) {
           tree.flipped = true;
           record.flipped++;
           record.span.see(t);
-          if (tree.signature !== undefined) record.signatures.set(tree.signature, (record.signatures.get(tree.signature) ?? 0) + 1);
+          if (tree.signature !== undefined)
+            record.signatures.set(tree.signature, (record.signatures.get(tree.signature) ?? 0) + 1);
         }
       }
     }
@@ -75,7 +81,13 @@ export class FlakyJobs implements Detector {
           title: `\`${label}\` is flaky`,
           observation: `\`${label}\` failed and then passed on the same tree on ${r.flipped} of the ${plural(r.failedTrees.size, 'tree')} it failed on (${r.failures} failures in ${plural(r.runs, 'run')} on a known tree).`,
           numbers: [
-            number('flipped_trees', r.flipped, 'trees', 'trees where a failure was followed by a pass, of the trees the job failed on', r.failedTrees.size),
+            number(
+              'flipped_trees',
+              r.flipped,
+              'trees',
+              'trees where a failure was followed by a pass, of the trees the job failed on',
+              r.failedTrees.size,
+            ),
             number('failures', r.failures, 'runs', 'failed runs, of the runs on a known tree', r.runs),
           ],
           ...r.span.fields(),

@@ -60,7 +60,15 @@ export class RecurringFailures implements Detector {
           subject: m.label,
           title: `\`${m.label}\` keeps failing with the same message`,
           observation: `${m.count} of the ${failures} failures of \`${m.label}\` began with the same line, most recently: ${m.sample}`,
-          numbers: [number('occurrences', m.count, 'runs', `failed runs of the job headed by this line, of its failed runs that printed one`, failures)],
+          numbers: [
+            number(
+              'occurrences',
+              m.count,
+              'runs',
+              `failed runs of the job headed by this line, of its failed runs that printed one`,
+              failures,
+            ),
+          ],
           ...m.span.fields(),
         },
       });
@@ -70,7 +78,9 @@ export class RecurringFailures implements Detector {
 
   /** The normalised line behind a finding of this detector, for investigations. */
   signatureOf(id: string): { label: string; signature: string } | undefined {
-    for (const m of this.messages.values()) if (`recurring-failures:${m.label}:${failureKey(m.signature)}` === id) return { label: m.label, signature: m.signature };
+    for (const m of this.messages.values())
+      if (`recurring-failures:${m.label}:${failureKey(m.signature)}` === id)
+        return { label: m.label, signature: m.signature };
     return undefined;
   }
 }

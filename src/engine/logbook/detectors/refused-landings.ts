@@ -29,7 +29,8 @@ export class RefusedLandings implements Detector {
       reason.count++;
       if (typeof event.message === 'string') reason.sample = event.message;
       reason.span.see(t);
-      for (const job of event.jobs ?? []) if (job.outcome === 'failed') reason.failedJobs.set(job.label, (reason.failedJobs.get(job.label) ?? 0) + 1);
+      for (const job of event.jobs ?? [])
+        if (job.outcome === 'failed') reason.failedJobs.set(job.label, (reason.failedJobs.get(job.label) ?? 0) + 1);
     }
     for (const landing of Array.isArray(event.landings) ? event.landings : []) {
       if (typeof landing.status !== 'string') continue;
@@ -60,11 +61,23 @@ export class RefusedLandings implements Detector {
           id: `refused-landings:${key}`,
           detector: this.name,
           subject: r.subject,
-          title: submission ? `Submissions ${r.subject.replace('submission ', '')}` : `Landings refused with \`${key}\``,
+          title: submission
+            ? `Submissions ${r.subject.replace('submission ', '')}`
+            : `Landings refused with \`${key}\``,
           observation: submission
             ? `${plural(r.count, 'submission')} ${r.subject.replace('submission ', 'were ')} in ${plural(this.considered, 'accept call')}${r.sample ? `; the latest reason: ${r.sample}` : '.'}`
             : `${r.count} of ${plural(this.considered, 'accept call')} were refused with \`${key}\`${r.sample ? `; the latest message: ${r.sample}` : '.'}`,
-          numbers: [number(submission ? 'submissions' : 'refusals', r.count, submission ? 'submissions' : 'calls', submission ? 'submissions with this status, across the accept calls' : 'accept calls refused with this slug, of the accept calls', this.considered)],
+          numbers: [
+            number(
+              submission ? 'submissions' : 'refusals',
+              r.count,
+              submission ? 'submissions' : 'calls',
+              submission
+                ? 'submissions with this status, across the accept calls'
+                : 'accept calls refused with this slug, of the accept calls',
+              this.considered,
+            ),
+          ],
           ...r.span.fields(),
         },
       });

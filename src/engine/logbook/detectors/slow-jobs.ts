@@ -49,11 +49,21 @@ export class SlowJobs implements Detector {
   }
 
   findings(): RankedFinding[] {
-    const eligible = [...this.jobs].filter(([, r]) => r.durations.length >= MIN_TIMED_RUNS).map(([label, r]) => ({ label, r, median: median(r.durations), trend: trendOf(r.durations) }));
+    const eligible = [...this.jobs]
+      .filter(([, r]) => r.durations.length >= MIN_TIMED_RUNS)
+      .map(([label, r]) => ({ label, r, median: median(r.durations), trend: trendOf(r.durations) }));
     eligible.sort((a, b) => b.median - a.median || a.label.localeCompare(b.label));
-    const chosen = eligible.filter((j, i) => i < SLOWEST || (j.trend !== undefined && j.trend.recent - j.trend.earlier >= 2 && j.trend.recent >= j.trend.earlier * (1 + GROWTH)));
+    const chosen = eligible.filter(
+      (j, i) =>
+        i < SLOWEST ||
+        (j.trend !== undefined &&
+          j.trend.recent - j.trend.earlier >= 2 &&
+          j.trend.recent >= j.trend.earlier * (1 + GROWTH)),
+    );
     return chosen.map(({ label, r, median: m, trend }) => {
-      const trendText = trend ? `; the median of its last ${RECENT} runs is ${trend.recent} s against ${trend.earlier} s before (${trend.change >= 0 ? '+' : ''}${trend.change} %)` : '';
+      const trendText = trend
+        ? `; the median of its last ${RECENT} runs is ${trend.recent} s against ${trend.earlier} s before (${trend.change >= 0 ? '+' : ''}${trend.change} %)`
+        : '';
       return {
         magnitude: m,
         finding: {
@@ -68,7 +78,12 @@ export class SlowJobs implements Detector {
             ...(trend
               ? [
                   number('recent_median_s', trend.recent, 's', `median of the last ${RECENT} passing runs`),
-                  number('earlier_median_s', trend.earlier, 's', `median of the ${r.durations.length - RECENT} passing runs before them`),
+                  number(
+                    'earlier_median_s',
+                    trend.earlier,
+                    's',
+                    `median of the ${r.durations.length - RECENT} passing runs before them`,
+                  ),
                   number('change_percent', trend.change, 'percent', 'recent median against earlier median'),
                 ]
               : []),
@@ -92,4 +107,3 @@ function trendOf(durations: readonly number[]): Trend | undefined {
   const earlier = median(durations.slice(0, -RECENT));
   return { recent, earlier, change: earlier === 0 ? 0 : Math.round(((recent - earlier) / earlier) * 1000) / 10 };
 }
-

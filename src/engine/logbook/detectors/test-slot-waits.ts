@@ -39,7 +39,13 @@ export class TestSlotWaits implements Detector {
           title: `${seconds(total)} s spent waiting for test slots`,
           observation: `${this.waits.length} of ${plural(this.considered, 'job-running call')} waited for a test slot, ${seconds(total)} s in all (median ${seconds(median(this.waits))} s, longest ${seconds(longest(this.waits))} s).`,
           numbers: [
-            number('waited_calls', this.waits.length, 'calls', 'calls that waited for a slot, of the calls that ran jobs', this.considered),
+            number(
+              'waited_calls',
+              this.waits.length,
+              'calls',
+              'calls that waited for a slot, of the calls that ran jobs',
+              this.considered,
+            ),
             number('total_wait_s', seconds(total), 's', 'time spent waiting, all calls together'),
             number('median_wait_s', seconds(median(this.waits)), 's', 'median wait of the calls that waited'),
             number('longest_wait_s', seconds(longest(this.waits)), 's', 'longest single wait'),

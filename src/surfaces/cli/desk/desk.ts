@@ -31,7 +31,10 @@ export type DeskOutcome = { kind: 'exit'; code: number } | { kind: 'result'; res
 const SIGNALS = ['SIGINT', 'SIGHUP', 'SIGTERM'] as const;
 
 /** `presentation`: --no-color and --plain turn the tones off, --plain draws ASCII glyphs whatever the locale. */
-export async function openDesk(common: InvokeOptions, presentation: Presentation = DEFAULT_PRESENTATION): Promise<DeskOutcome> {
+export async function openDesk(
+  common: InvokeOptions,
+  presentation: Presentation = DEFAULT_PRESENTATION,
+): Promise<DeskOutcome> {
   const found = await findCheckout(common.defaultTarget, common.env, common.signal);
   const commonDir = found.ok ? found.checkout.commonDir : undefined;
   // The status read that refuses (no repository, no project, a broken discern.toml) answers as status would.
@@ -135,7 +138,10 @@ export async function openDesk(common: InvokeOptions, presentation: Presentation
               draw();
             },
             (error: unknown) => {
-              state = onOperation(state, effect.handle, { kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+              state = onOperation(state, effect.handle, {
+                kind: 'failed',
+                message: error instanceof Error ? error.message : String(error),
+              });
               draw();
             },
           );

@@ -9,7 +9,12 @@ export interface Details {
   fields: Array<[label: string, value: string]>;
 }
 
-export function detailsFor(snapshot: DeskSnapshot, key: string, operation: OpenOperation | undefined, now: number): Details {
+export function detailsFor(
+  snapshot: DeskSnapshot,
+  key: string,
+  operation: OpenOperation | undefined,
+  now: number,
+): Details {
   if (operation !== undefined) return operationDetails(operation, now);
   if (key.startsWith('fleet:')) {
     const row = snapshot.fleet.find((r) => `fleet:${r.path}` === key);
@@ -37,22 +42,49 @@ function fleetDetails(row: DiscernStatusFleetRow, trunk: string, gate: LastGate 
   fields.push(['Branch', row.branch ?? 'detached HEAD']);
   fields.push(['Head', row.head ?? 'no commit yet']);
   if (row.broken) fields.push(['State', `broken${row.reason ? `: ${row.reason}` : ''}`]);
-  else if (row.clean !== undefined) fields.push(['State', row.clean ? 'clean' : `${row.changed_files ?? 0} changed file${row.changed_files === 1 ? '' : 's'}`]);
+  else if (row.clean !== undefined)
+    fields.push([
+      'State',
+      row.clean ? 'clean' : `${row.changed_files ?? 0} changed file${row.changed_files === 1 ? '' : 's'}`,
+    ]);
   if (row.locked) fields.push(['Locked', row.reason ?? 'yes']);
-  if (row.ahead !== undefined) fields.push(['Trunk', row.ahead === null || row.behind === null || row.behind === undefined ? `distance from ${trunk} unknown` : `${row.ahead} ahead of and ${row.behind} behind ${trunk}`]);
+  if (row.ahead !== undefined)
+    fields.push([
+      'Trunk',
+      row.ahead === null || row.behind === null || row.behind === undefined
+        ? `distance from ${trunk} unknown`
+        : `${row.ahead} ahead of and ${row.behind} behind ${trunk}`,
+    ]);
   const proof = row.gate_proof;
   if (proof !== undefined) {
-    const facts = [proof.status, proof.head ? `for ${proof.head}` : '', proof.recorded ? `recorded ${proof.recorded}` : '', proof.reason ?? ''].filter(Boolean);
+    const facts = [
+      proof.status,
+      proof.head ? `for ${proof.head}` : '',
+      proof.recorded ? `recorded ${proof.recorded}` : '',
+      proof.reason ?? '',
+    ].filter(Boolean);
     fields.push(['Proof', facts.join(', ')]);
     if (proof.proof?.line) fields.push(['', proof.proof.line]);
   }
   if (row.landing_authority !== undefined) {
     const a = row.landing_authority;
-    fields.push(['Landing', [a.kind, a.source ? `from ${a.source}` : '', a.scopes && a.scopes.length > 0 ? `scopes ${a.scopes.join(', ')}` : ''].filter(Boolean).join(', ')]);
+    fields.push([
+      'Landing',
+      [
+        a.kind,
+        a.source ? `from ${a.source}` : '',
+        a.scopes && a.scopes.length > 0 ? `scopes ${a.scopes.join(', ')}` : '',
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ]);
   }
   if (gate === undefined) fields.push(['Last gate', 'no `discern done` recorded for this checkout in the last 7 days']);
   else {
-    const when = gate.finished_at !== undefined ? `${gate.outcome ?? 'finished'} ${gate.finished_at}` : `running for ${elapsed(gate.started_at, now)}`;
+    const when =
+      gate.finished_at !== undefined
+        ? `${gate.outcome ?? 'finished'} ${gate.finished_at}`
+        : `running for ${elapsed(gate.started_at, now)}`;
     fields.push(['Last gate', `done ${gate.handle}: ${when}`]);
     if (gate.reason) fields.push(['', gate.reason]);
     fields.push(['Read back', `discern progress ${gate.handle} (from ${row.path})`]);
@@ -68,7 +100,16 @@ function queueDetails(row: DiscernQueueRow): Details {
     ['Path', row.path],
     ['Head', row.head],
     ['Submitted', row.submitted_at],
-    ['Authority', [row.authority, row.authority_source ? `from ${row.authority_source}` : '', row.granted_at ? `granted ${row.granted_at}` : ''].filter(Boolean).join(', ')],
+    [
+      'Authority',
+      [
+        row.authority,
+        row.authority_source ? `from ${row.authority_source}` : '',
+        row.granted_at ? `granted ${row.granted_at}` : '',
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ],
     ['Readiness', row.readiness === 'ready' ? 'ready' : `waiting${row.reason ? `: ${row.reason}` : ''}`],
   ];
   return { title: `Queued ${row.effort}`, fields };
@@ -88,17 +129,21 @@ function progressFields(record: DiscernProgressRecord, now: number): Details['fi
     ['Checkout', `${op.path}${op.branch ? ` (branch ${op.branch})` : ''}`],
     ['Started', `${op.started_at}${op.finished_at === undefined ? `, ${elapsed(op.started_at, now)} ago` : ''}`],
   ];
-  if (op.finished_at !== undefined) fields.push(['Finished', `${op.finished_at}${record.outcome ? `, ${record.outcome}` : ''}`]);
+  if (op.finished_at !== undefined)
+    fields.push(['Finished', `${op.finished_at}${record.outcome ? `, ${record.outcome}` : ''}`]);
   fields.push(['Executor', `${record.executor}${record.executor_reason ? `: ${record.executor_reason}` : ''}`]);
   const p = record.progress;
   fields.push(['Progress', `${p.phase}: ${p.state}${p.reason ? `, ${p.reason}` : ''}`]);
   if (p.next) fields.push(['Next', `${p.next}${p.owner_must_act ? ' (the owner must act)' : ''}`]);
   for (const producer of record.producers) {
-    const units = producer.units ? ` ${producer.units.completed}/${producer.units.total ?? '?'} ${producer.units.kind}` : '';
+    const units = producer.units
+      ? ` ${producer.units.completed}/${producer.units.total ?? '?'} ${producer.units.kind}`
+      : '';
     const active = producer.active && producer.active.length > 0 ? ` (${producer.active.join(', ')})` : '';
     fields.push(['Producer', `${producer.producer}: ${producer.state}${units}${active}`]);
   }
-  for (const failure of record.failures.slice(0, 5)) fields.push(['Failure', `${failure.producer} ${failure.name}: ${failure.message}`]);
+  for (const failure of record.failures.slice(0, 5))
+    fields.push(['Failure', `${failure.producer} ${failure.name}: ${failure.message}`]);
   if (record.failures.length > 5) fields.push(['', `and ${record.failures.length - 5} more failures`]);
   for (const sentence of record.account) fields.push(['Says', sentence]);
   fields.push(['Read back', `discern progress ${record.handle}`]);

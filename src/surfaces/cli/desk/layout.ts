@@ -30,7 +30,10 @@ export function layout(state: DeskState, options: LayoutOptions): Line[] {
   if (columns <= 0 || rows <= 0) return [];
   const snapshot = state.snapshot;
   const s = ` ${glyphs.separator} `;
-  const title: Line = { text: snapshot ? `discern desk${s}${snapshot.project}${s}${snapshot.root}` : 'discern desk', tone: 'title' };
+  const title: Line = {
+    text: snapshot ? `discern desk${s}${snapshot.project}${s}${snapshot.root}` : 'discern desk',
+    tone: 'title',
+  };
   const keys =
     state.view.kind === 'details'
       ? `esc back${s}r refresh${s}q quit`
@@ -74,9 +77,15 @@ function listBody(state: DeskState, options: LayoutOptions): Body {
     if (selected) selectedLine = lines.length;
     const line = `${selected ? glyphs.cursor : ' '} ${text}`;
     // The selected row is padded to the full width so its highlight reads as a bar.
-    lines.push({ text: selected ? pad(clean(line), columns, glyphs) : line, ...(selected ? { tone: 'selected' as const } : tone ? { tone } : {}) });
+    lines.push({
+      text: selected ? pad(clean(line), columns, glyphs) : line,
+      ...(selected ? { tone: 'selected' as const } : tone ? { tone } : {}),
+    });
   };
-  const more = snapshot.fleetTotal > snapshot.fleet.length ? `, ${snapshot.fleetTotal - snapshot.fleet.length} more with discern status --verbose` : '';
+  const more =
+    snapshot.fleetTotal > snapshot.fleet.length
+      ? `, ${snapshot.fleetTotal - snapshot.fleet.length} more with discern status --verbose`
+      : '';
   lines.push({ text: `Fleet (${snapshot.fleet.length}${more})`, tone: 'heading' });
   const fleet = fleetColumns(snapshot.fleet, columns, glyphs);
   snapshot.fleet.forEach((r, i) => row(`fleet:${r.path}`, fleet[i] ?? '', r.broken ? 'bad' : undefined));
@@ -95,7 +104,9 @@ function listBody(state: DeskState, options: LayoutOptions): Body {
 /** Columns aligned across the rows of one section, each capped so one long name cannot push the rest away. */
 function table(cells: string[][], caps: number[], glyphs: Glyphs): string[] {
   const widths = caps.map((cap, c) => Math.min(cap, Math.max(0, ...cells.map((r) => width(clean(r[c] ?? ''))))));
-  return cells.map((r) => r.map((cell, c) => (c === r.length - 1 ? clean(cell) : pad(clean(cell), widths[c] ?? 0, glyphs))).join('  '));
+  return cells.map((r) =>
+    r.map((cell, c) => (c === r.length - 1 ? clean(cell) : pad(clean(cell), widths[c] ?? 0, glyphs))).join('  '),
+  );
 }
 
 /** A name column's cap: a quarter of the screen, within [8, most], so a narrow screen still shows the rest. */
@@ -117,12 +128,25 @@ function fleetColumns(rows: readonly DiscernStatusFleetRow[], columns: number, g
 }
 
 function queueColumns(rows: readonly DiscernQueueRow[], columns: number, glyphs: Glyphs): string[] {
-  const cells = rows.map((r) => [`${r.position}.`, r.effort, r.branch, r.head.slice(0, 8), r.authority, r.readiness === 'ready' ? 'ready' : `waiting${r.reason ? `: ${r.reason}` : ''}`]);
+  const cells = rows.map((r) => [
+    `${r.position}.`,
+    r.effort,
+    r.branch,
+    r.head.slice(0, 8),
+    r.authority,
+    r.readiness === 'ready' ? 'ready' : `waiting${r.reason ? `: ${r.reason}` : ''}`,
+  ]);
   return table(cells, [4, share(columns, 28), share(columns, 32), 8, 14, 60], glyphs);
 }
 
 function operationColumns(rows: readonly OperationRow[], now: number, columns: number, glyphs: Glyphs): string[] {
-  const cells = rows.map((r) => [r.handle, r.verb, r.branch ?? 'detached', elapsed(r.started_at, now), `${r.phase}: ${r.state}${r.executor === 'unknown' ? ' (another machine)' : ''}`]);
+  const cells = rows.map((r) => [
+    r.handle,
+    r.verb,
+    r.branch ?? 'detached',
+    elapsed(r.started_at, now),
+    `${r.phase}: ${r.state}${r.executor === 'unknown' ? ' (another machine)' : ''}`,
+  ]);
   return table(cells, [20, 10, share(columns, 32), 7, 60], glyphs);
 }
 

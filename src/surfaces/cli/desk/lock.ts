@@ -8,7 +8,8 @@ import { acquireLease, startRenewal } from '../../../engine/state/lease-lock.js'
 const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 
-export type DeskLock = { ok: true; release: () => void } | { ok: false; pid: number | undefined; since: string | undefined };
+export type DeskLock =
+  { ok: true; release: () => void } | { ok: false; pid: number | undefined; since: string | undefined };
 
 export function deskLockPath(commonDir: string): string {
   return join(commonDir, 'discern', 'desk.lock');

@@ -51,7 +51,8 @@ export interface Item {
 }
 
 /** What an operation's details show: `discern progress <handle>`'s data, or why it could not be read. */
-export type OperationDetails = { kind: 'loading' } | { kind: 'loaded'; record: DiscernProgressRecord } | { kind: 'failed'; message: string };
+export type OperationDetails =
+  { kind: 'loading' } | { kind: 'loaded'; record: DiscernProgressRecord } | { kind: 'failed'; message: string };
 
 /** The open operation: which one, where it runs (progress is read from its checkout), and what was read. */
 export interface OpenOperation {
@@ -73,7 +74,8 @@ export interface DeskState {
   quit: boolean;
 }
 
-export type Effect = { kind: 'refresh' } | { kind: 'quit' } | { kind: 'load-operation'; handle: string; checkout: string };
+export type Effect =
+  { kind: 'refresh' } | { kind: 'quit' } | { kind: 'load-operation'; handle: string; checkout: string };
 
 export interface Step {
   state: DeskState;
@@ -81,7 +83,14 @@ export interface Step {
 }
 
 export function initialState(snapshot?: DeskSnapshot): DeskState {
-  const state: DeskState = { snapshot: undefined, selected: undefined, cursor: 0, view: { kind: 'list' }, problem: undefined, quit: false };
+  const state: DeskState = {
+    snapshot: undefined,
+    selected: undefined,
+    cursor: 0,
+    view: { kind: 'list' },
+    problem: undefined,
+    quit: false,
+  };
   return snapshot === undefined ? state : onSnapshot(state, snapshot).state;
 }
 
@@ -90,8 +99,16 @@ export function items(snapshot: DeskSnapshot | undefined): Item[] {
   if (snapshot === undefined) return [];
   return [
     ...snapshot.fleet.map((row, index) => ({ key: `fleet:${row.path}`, section: 'fleet' as const, index })),
-    ...snapshot.queue.map((row, index) => ({ key: `queue:${row.effort}:${row.submitted_at}`, section: 'queue' as const, index })),
-    ...snapshot.operations.map((row, index) => ({ key: `operation:${row.handle}`, section: 'operations' as const, index })),
+    ...snapshot.queue.map((row, index) => ({
+      key: `queue:${row.effort}:${row.submitted_at}`,
+      section: 'queue' as const,
+      index,
+    })),
+    ...snapshot.operations.map((row, index) => ({
+      key: `operation:${row.handle}`,
+      section: 'operations' as const,
+      index,
+    })),
   ];
 }
 
@@ -105,7 +122,14 @@ export function onKey(state: DeskState, key: DeskKey): Step {
   if (list.length === 0) return { state, effects: [] };
   if (key === 'enter') return openDetails(state, list);
   const last = list.length - 1;
-  const moves: Partial<Record<DeskKey, number>> = { up: state.cursor - 1, down: state.cursor + 1, home: 0, end: last, 'page-up': state.cursor - 10, 'page-down': state.cursor + 10 };
+  const moves: Partial<Record<DeskKey, number>> = {
+    up: state.cursor - 1,
+    down: state.cursor + 1,
+    home: 0,
+    end: last,
+    'page-up': state.cursor - 10,
+    'page-down': state.cursor + 10,
+  };
   const target = moves[key];
   if (target === undefined) return { state, effects: [] };
   const cursor = Math.max(0, Math.min(last, target));
@@ -115,11 +139,19 @@ export function onKey(state: DeskState, key: DeskKey): Step {
 function openDetails(state: DeskState, list: Item[]): Step {
   const item = list[state.cursor];
   if (item === undefined || state.snapshot === undefined) return { state, effects: [] };
-  if (item.section !== 'operations') return { state: { ...state, view: { kind: 'details', key: item.key } }, effects: [] };
+  if (item.section !== 'operations')
+    return { state: { ...state, view: { kind: 'details', key: item.key } }, effects: [] };
   const operation = state.snapshot.operations[item.index];
   if (operation === undefined) return { state, effects: [] };
   return {
-    state: { ...state, view: { kind: 'details', key: item.key, operation: { handle: operation.handle, checkout: operation.checkout, details: { kind: 'loading' } } } },
+    state: {
+      ...state,
+      view: {
+        kind: 'details',
+        key: item.key,
+        operation: { handle: operation.handle, checkout: operation.checkout, details: { kind: 'loading' } },
+      },
+    },
     effects: [{ kind: 'load-operation', handle: operation.handle, checkout: operation.checkout }],
   };
 }

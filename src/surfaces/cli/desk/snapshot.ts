@@ -10,7 +10,11 @@ export interface JournalEntry {
   executor: 'running' | 'gone' | 'unknown';
 }
 
-export function buildSnapshot(status: DiscernStatusData, journal: readonly JournalEntry[], readAt: number): DeskSnapshot {
+export function buildSnapshot(
+  status: DiscernStatusData,
+  journal: readonly JournalEntry[],
+  readAt: number,
+): DeskSnapshot {
   const fleet = status.fleet ?? [];
   return {
     project: status.project.name,

@@ -21,7 +21,10 @@ export function deskSources(common: InvokeOptions, commonDir: string): DeskSourc
   return {
     snapshot: async () => {
       const result = await invoke('status', {}, quiet);
-      const data = result.ok && result.verb === 'status' && result.data && 'git' in result.data ? (result.data as DiscernStatusData) : undefined;
+      const data =
+        result.ok && result.verb === 'status' && result.data && 'git' in result.data
+          ? (result.data as DiscernStatusData)
+          : undefined;
       if (data === undefined) return { ok: false, result };
       const listing = await listOperations(join(commonDir, 'discern'));
       const journal = listing.records.map(({ record }) => ({ record, executor: executorState(record) }));
@@ -29,7 +32,8 @@ export function deskSources(common: InvokeOptions, commonDir: string): DeskSourc
     },
     operation: async (handle, checkout) => {
       const result = await invoke('progress', { handle, path: checkout }, quiet);
-      if (result.ok && result.verb === 'progress' && result.data && 'operation' in result.data) return { kind: 'loaded', record: result.data };
+      if (result.ok && result.verb === 'progress' && result.data && 'operation' in result.data)
+        return { kind: 'loaded', record: result.data };
       return { kind: 'failed', message: result.message ?? 'discern progress did not read it back.' };
     },
   };

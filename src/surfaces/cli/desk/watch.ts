@@ -88,10 +88,17 @@ export function watchRepository(commonDir: string, onChange: () => void, options
 }
 
 /** A watcher, or none where the platform or the directory refuses one (the poll still covers it). */
-function open(path: string, recursive: boolean, listener: (name: string | null) => void, ended: () => void): FSWatcher | undefined {
+function open(
+  path: string,
+  recursive: boolean,
+  listener: (name: string | null) => void,
+  ended: () => void,
+): FSWatcher | undefined {
   for (const attempt of recursive ? [true, false] : [false]) {
     try {
-      const watcher = watch(path, { recursive: attempt, persistent: false }, (_event, name) => listener(name === null ? null : String(name)));
+      const watcher = watch(path, { recursive: attempt, persistent: false }, (_event, name) =>
+        listener(name === null ? null : String(name)),
+      );
       // A watched directory that is removed (a worktree torn down) ends its watcher; reconcile opens it again if
       // the directory comes back.
       watcher.on('error', () => {

@@ -33,26 +33,36 @@ export function promptArguments(prompt: McpPromptEntry): StandardSchemaWithJSON<
 
 /** Every reason the arguments do not fit, each naming its argument. */
 export function argumentProblems(prompt: McpPromptEntry, value: unknown): string[] {
-  if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) return ['the arguments must be an object of strings'];
+  if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value)))
+    return ['the arguments must be an object of strings'];
   const given = (value ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
   const declared = prompt.arguments.map((a) => a.name);
   for (const key of Object.keys(given)) {
-    if (!declared.includes(key)) problems.push(`\`${key}\` is not an argument of ${prompt.name} (${declared.length > 0 ? `it takes ${declared.map((d) => `\`${d}\``).join(', ')}` : 'it takes none'})`);
+    if (!declared.includes(key))
+      problems.push(
+        `\`${key}\` is not an argument of ${prompt.name} (${declared.length > 0 ? `it takes ${declared.map((d) => `\`${d}\``).join(', ')}` : 'it takes none'})`,
+      );
   }
   for (const argument of prompt.arguments) {
     const raw = given[argument.name];
     if (raw === undefined || raw === '') {
-      if (argument.required) problems.push(`the argument \`${argument.name}\` is required (${argument.description.replace(/\.$/, '')})`);
+      if (argument.required)
+        problems.push(`the argument \`${argument.name}\` is required (${argument.description.replace(/\.$/, '')})`);
       continue;
     }
     if (typeof raw !== 'string') {
       problems.push(`\`${argument.name}\` must be a string`);
       continue;
     }
-    if (argument.form === 'absolute-path' && (!ABSOLUTE.test(raw) || raw.length > 4096)) problems.push(`\`${argument.name}\` must be an absolute path; "${raw.slice(0, 200)}" is not`);
-    if (argument.form === 'handle' && !HANDLE.test(raw)) problems.push(`\`${argument.name}\` must be a progress handle such as R1-KW01-XP89-AX; "${raw.slice(0, 64)}" is not`);
-    if (argument.form === 'text' && raw.length > MAX_TEXT) problems.push(`\`${argument.name}\` has ${raw.length} characters; at most ${MAX_TEXT} are accepted`);
+    if (argument.form === 'absolute-path' && (!ABSOLUTE.test(raw) || raw.length > 4096))
+      problems.push(`\`${argument.name}\` must be an absolute path; "${raw.slice(0, 200)}" is not`);
+    if (argument.form === 'handle' && !HANDLE.test(raw))
+      problems.push(
+        `\`${argument.name}\` must be a progress handle such as R1-KW01-XP89-AX; "${raw.slice(0, 64)}" is not`,
+      );
+    if (argument.form === 'text' && raw.length > MAX_TEXT)
+      problems.push(`\`${argument.name}\` has ${raw.length} characters; at most ${MAX_TEXT} are accepted`);
   }
   return problems;
 }

@@ -25,14 +25,18 @@ export interface PromptContext {
 export type PromptBuilder = (ctx: PromptContext) => Promise<GetPromptResult>;
 
 export async function checkoutOf(ctx: PromptContext): Promise<Checkout> {
-  const argument = ctx.args['path'] !== undefined ? '`path`' : 'the server\'s checkout';
+  const argument = ctx.args['path'] !== undefined ? '`path`' : "the server's checkout";
   const exists = await stat(ctx.target).then(
     () => true,
     () => false,
   );
   if (!exists) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${argument} ${ctx.target} does not exist.`);
   const found = await findCheckout(ctx.target, ctx.env, ctx.signal);
-  if (!found.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${argument}: ${found.message}${found.reason === 'not-a-checkout' ? ' Pass `path`, an absolute path inside a git checkout.' : ''}`);
+  if (!found.ok)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${argument}: ${found.message}${found.reason === 'not-a-checkout' ? ' Pass `path`, an absolute path inside a git checkout.' : ''}`,
+    );
   return found.checkout;
 }
 
@@ -42,12 +46,26 @@ export function repositoryStateDir(checkout: Checkout): string {
 }
 
 /** The prompt as one user message of Markdown, then each attached schema as an embedded resource. */
-export async function promptResult(ctx: PromptContext, sections: readonly (string | undefined | false)[], closing: string = ctx.prompt.ask): Promise<GetPromptResult> {
-  const text = `${[...sections, `## What to do\n\n${closing}`].filter((s): s is string => typeof s === 'string' && s.length > 0).map((s) => s.replace(/\n+$/, '')).join('\n\n')}\n`;
+export async function promptResult(
+  ctx: PromptContext,
+  sections: readonly (string | undefined | false)[],
+  closing: string = ctx.prompt.ask,
+): Promise<GetPromptResult> {
+  const text = `${[...sections, `## What to do\n\n${closing}`]
+    .filter((s): s is string => typeof s === 'string' && s.length > 0)
+    .map((s) => s.replace(/\n+$/, ''))
+    .join('\n\n')}\n`;
   const messages: GetPromptResult['messages'] = [{ role: 'user', content: { type: 'text', text } }];
   for (const name of ctx.prompt.attach) {
     const schema = await ctx.schemaText(name);
-    if (schema !== undefined) messages.push({ role: 'user', content: { type: 'resource', resource: { uri: `discern://schema/${name}`, mimeType: 'application/json', text: schema } } });
+    if (schema !== undefined)
+      messages.push({
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: `discern://schema/${name}`, mimeType: 'application/json', text: schema },
+        },
+      });
   }
   return { description: ctx.prompt.description, messages };
 }

@@ -13,7 +13,11 @@ export const diagnoseFailurePrompt: PromptBuilder = async (ctx) => {
   const intro = `Diagnose ${handle ? `run ${code(handle)}` : 'the last failed gate run'} in ${code(checkout.root)}.`;
   if ('none' in run) return promptResult(ctx, [intro, run.none], ctx.prompt.empty ?? ctx.prompt.ask);
   if (run.found.record.outcome !== 'failed') {
-    return promptResult(ctx, [intro, `${code(run.found.record.handle)} did not fail: it is ${run.found.record.outcome ?? 'still running'}.`], ctx.prompt.empty ?? ctx.prompt.ask);
+    return promptResult(
+      ctx,
+      [intro, `${code(run.found.record.handle)} did not fail: it is ${run.found.record.outcome ?? 'still running'}.`],
+      ctx.prompt.empty ?? ctx.prompt.ask,
+    );
   }
   return promptResult(ctx, [intro, `## The run\n\n${describeRun(run.found, { diagnostics: 10 })}`]);
 };

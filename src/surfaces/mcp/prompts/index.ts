@@ -30,17 +30,32 @@ export interface PromptHost {
 export function registerPrompts(server: McpServer, host: PromptHost): void {
   for (const prompt of MCP_PROMPTS) {
     const build = PROMPT_BUILDERS[prompt.builder];
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: promptArguments(prompt) }, async (args, ctx) => {
-      const signal = ctx.mcpReq.signal;
-      const target = args['path'] ?? host.target();
-      try {
-        return await build({ prompt, args, target, env: host.env, signal, invokeOptions: host.options(signal), schemaText: host.schemaText });
-      } catch (error) {
-        if (error instanceof ProtocolError || signal.aborted) throw error;
-        // A builder that breaks is a discern bug: recorded as a tool crash is, and answered as an internal error.
-        const record = writeCrashRecord({ verb: `prompt ${prompt.name}`, target, surface: 'mcp', error });
-        throw new ProtocolError(ProtocolErrorCode.InternalError, `discern failed unexpectedly filling ${prompt.name}: ${error instanceof Error ? error.message : String(error)}. This is a discern bug: the crash record is at ${record}.`);
-      }
-    });
+    server.registerPrompt(
+      prompt.name,
+      { title: prompt.title, description: prompt.description, argsSchema: promptArguments(prompt) },
+      async (args, ctx) => {
+        const signal = ctx.mcpReq.signal;
+        const target = args['path'] ?? host.target();
+        try {
+          return await build({
+            prompt,
+            args,
+            target,
+            env: host.env,
+            signal,
+            invokeOptions: host.options(signal),
+            schemaText: host.schemaText,
+          });
+        } catch (error) {
+          if (error instanceof ProtocolError || signal.aborted) throw error;
+          // A builder that breaks is a discern bug: recorded as a tool crash is, and answered as an internal error.
+          const record = writeCrashRecord({ verb: `prompt ${prompt.name}`, target, surface: 'mcp', error });
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `discern failed unexpectedly filling ${prompt.name}: ${error instanceof Error ? error.message : String(error)}. This is a discern bug: the crash record is at ${record}.`,
+          );
+        }
+      },
+    );
   }
 }

@@ -20,7 +20,14 @@ export const refineConfigPrompt: PromptBuilder = async (ctx) => {
   ]);
   // The configuration the project runs with now, when it has one and the draft changes it: what the gate and
   // doctor below were reading.
-  const current = saved === undefined ? [] : [saved === draft ? '## The saved discern.toml\n\nThe project\'s saved discern.toml is this draft.' : `## The saved discern.toml (what the project runs with now)\n\n${fenced(saved, 'toml')}`];
+  const current =
+    saved === undefined
+      ? []
+      : [
+          saved === draft
+            ? "## The saved discern.toml\n\nThe project's saved discern.toml is this draft."
+            : `## The saved discern.toml (what the project runs with now)\n\n${fenced(saved, 'toml')}`,
+        ];
   return promptResult(ctx, [
     `Refine this draft discern.toml for the repository at ${code(checkout.root)}.`,
     `## The draft\n\n${fenced(draft, 'toml')}`,
@@ -34,8 +41,12 @@ export const refineConfigPrompt: PromptBuilder = async (ctx) => {
 function validationSection(result: DiscernValidateConfigResult): string {
   const data = result.data && 'checks' in result.data ? result.data : undefined;
   if (!data) return `The draft could not be checked: ${result.message ?? 'no result'}`;
-  const rows = [...data.errors.map((i) => ({ ...i, severity: 'error' })), ...data.warnings.map((i) => ({ ...i, severity: 'warning' }))].map(
-    (i) => `- ${i.line !== undefined ? `line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''}` : 'no line'} ${code(i.path)} (${i.severity}): ${i.message}`,
+  const rows = [
+    ...data.errors.map((i) => ({ ...i, severity: 'error' })),
+    ...data.warnings.map((i) => ({ ...i, severity: 'warning' })),
+  ].map(
+    (i) =>
+      `- ${i.line !== undefined ? `line ${i.line}${i.column !== undefined ? `, column ${i.column}` : ''}` : 'no line'} ${code(i.path)} (${i.severity}): ${i.message}`,
   );
   const verdict = data.valid
     ? `Valid${data.warnings.length > 0 ? `, with ${data.warnings.length} warning${data.warnings.length === 1 ? '' : 's'}` : ''}: discern would accept this draft.`
@@ -55,7 +66,12 @@ function validationSection(result: DiscernValidateConfigResult): string {
 function doctorSection(result: DiscernDoctorResult): string {
   const data = result.data && 'checks' in result.data ? result.data : undefined;
   const verdict = result.ok ? 'ok' : `failed (${code(result.error ?? 'error')}): ${result.message ?? ''}`;
-  const notable = (data?.checks ?? []).filter((c) => c.status !== 'ok').map((c) => `- ${c.name}: ${c.status} — ${c.detail}${c.fix ? ` Fix: ${c.fix}` : ''}`);
-  const note = result.error === 'no_project' ? 'doctor reads the saved discern.toml; this repository has none yet, so it reports no_project until the draft is saved.' : undefined;
+  const notable = (data?.checks ?? [])
+    .filter((c) => c.status !== 'ok')
+    .map((c) => `- ${c.name}: ${c.status} — ${c.detail}${c.fix ? ` Fix: ${c.fix}` : ''}`);
+  const note =
+    result.error === 'no_project'
+      ? 'doctor reads the saved discern.toml; this repository has none yet, so it reports no_project until the draft is saved.'
+      : undefined;
   return [`doctor: ${verdict}`, notable.length > 0 ? notable.join('\n') : undefined, note].filter(Boolean).join('\n\n');
 }
