@@ -38,9 +38,7 @@ async function cli(args: readonly string[], cwd: string): Promise<CliRun> {
 }
 
 /** The one envelope of a --json call, checked against the published results schema. */
-function envelope(
-  run: CliRun,
-): Record<string, unknown> & {
+function envelope(run: CliRun): Record<string, unknown> & {
   ok: boolean;
   data?: Record<string, unknown>;
   error?: string;

@@ -248,12 +248,10 @@ const journal: Rule = {
     if (ops.length === 0) return verdict('pass', "No gate runs in the journal's window (7 days).", { read, counts });
     const share = finished.length === 0 ? 0 : failed.length / finished.length;
     const reviews = [
-      ...abandoned
-        .slice(0, 3)
-        .map((o) => ({
-          subject: `${o.verb} ${o.handle}`,
-          reason: `started ${o.started_at} and its process died before it finished`,
-        })),
+      ...abandoned.slice(0, 3).map((o) => ({
+        subject: `${o.verb} ${o.handle}`,
+        reason: `started ${o.started_at} and its process died before it finished`,
+      })),
       ...failed
         .slice(-3)
         .map((o) => ({ subject: `${o.verb} ${o.handle}`, reason: `failed (started ${o.started_at})` })),
