@@ -7,8 +7,11 @@
 //     that no declaration answers keeps the composition and serves a composition_receipt; the follow-up call
 //     names it with met/unmet (and a variance, when one is unmet) and the same landing continues.
 import { join } from 'node:path';
-import type { AcceptOutcome } from '../../generated/handlers.js';
+import type { AcceptErrorSlug, AcceptOutcome } from '../../generated/handlers.js';
+import type { Refusal } from '../core/outcome.js';
 import type {
+  DiscernDiagnostic,
+  DiscernStep,
   DiscernAcceptData,
   DiscernAcceptInput,
   DiscernCheckpointUnmet,
@@ -36,6 +39,14 @@ import type { Effort } from '../engine/acceptance/efforts.js';
 import { git } from '../engine/git/git.js';
 import type { DiscernConfig } from '../../generated/types.js';
 import type { ProjectVerbContext } from './context.js';
+
+/** A refused landing's facts: the refusal, with the data, steps and diagnostics so far, and never a plan. */
+export interface AcceptRefused {
+  data?: DiscernAcceptData;
+  steps?: DiscernStep[];
+  diagnostics?: DiscernDiagnostic[];
+  refusal: Refusal<AcceptErrorSlug>;
+}
 
 export type Variance = NonNullable<DiscernAcceptData['variances']>[number];
 
@@ -98,7 +109,7 @@ export function effortVariances(
   proof: { checkpoints?: DiscernProofCheckpoints },
   ctx: ProjectVerbContext,
   base: DiscernAcceptData,
-): { variances: Variance[] } | { refusal: AcceptOutcome } {
+): { variances: Variance[] } | { refusal: AcceptRefused } {
   const needed = variancesNeeded(proof.checkpoints);
   if (needed.length === 0) {
     if (input.variance !== undefined && input.composition_receipt === undefined) {
@@ -135,7 +146,7 @@ function awaitingVariance(
   needed: readonly DiscernCheckpointUnmet[],
   extra: Partial<DiscernAcceptData> = {},
   receipt?: string,
-): AcceptOutcome {
+): AcceptRefused {
   const call =
     ctx.surface === 'mcp'
       ? receipt
@@ -164,7 +175,7 @@ export interface Composition {
 export type CompositionJudgment =
   | { proceed: true; receipt: string; variances: Variance[]; questions: string[] }
   /** Keep the composition (its record is the caller's to write) and refuse with `outcome`. */
-  | { proceed: false; keep: boolean; receipt: string; questions: string[]; outcome: AcceptOutcome };
+  | { proceed: false; keep: boolean; receipt: string; questions: string[]; outcome: AcceptRefused };
 
 /**
  * The composed change judged under the trunk's config. Declarations the effort already made carry over when
@@ -194,7 +205,7 @@ export async function judgeComposition(
   const served = input.composition_receipt === receipt;
   const gitDir = (await git(['rev-parse', '--absolute-git-dir'], { cwd: c.integration.path, env })).stdout.trim();
   const composition = { receipt, commit: c.commit, trunk: c.trunkTip, head: c.head, path: c.integration.path };
-  const keep = (outcome: AcceptOutcome): CompositionJudgment => ({
+  const keep = (outcome: AcceptRefused): CompositionJudgment => ({
     proceed: false,
     keep: true,
     receipt,
@@ -273,11 +284,10 @@ export async function judgeComposition(
         },
         receipt,
       );
-      if (outcome.refusal)
-        outcome.refusal = {
-          ...outcome.refusal,
-          message: `${outcome.refusal.message} It is about the composed result (${c.commit.slice(0, 12)}): the variance names composition_receipt "${receipt}".`,
-        } as typeof outcome.refusal;
+      outcome.refusal = {
+        ...outcome.refusal,
+        message: `${outcome.refusal.message} It is about the composed result (${c.commit.slice(0, 12)}): the variance names composition_receipt "${receipt}".`,
+      };
       return keep(outcome);
     }
     return {

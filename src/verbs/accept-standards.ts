@@ -45,5 +45,5 @@ export function standardApproval(
 /** A landing's result with the approvals it carried. */
 export function withApprovals(outcome: AcceptOutcome, approvals: readonly DiscernStandardProposal[]): AcceptOutcome {
   if (approvals.length === 0 || outcome.data === undefined || 'issues' in outcome.data) return outcome;
-  return { ...outcome, data: { ...outcome.data, standard_approvals: [...approvals] } } as AcceptOutcome;
+  return { ...outcome, data: { ...outcome.data, standard_approvals: [...approvals] } };
 }

@@ -55,6 +55,7 @@ import {
   effortVariances,
   judgeComposition,
   recordEffortDeclarations,
+  type AcceptRefused,
   type CallDeclarations,
   type Variance,
 } from './accept-checkpoints.js';
@@ -489,7 +490,7 @@ async function acceptEffort(
   }
   // An unmet stop checkpoint lands only with the owner's variance.
   const judged = effortVariances(input, proof, ctx, { revision, submission: submissionData });
-  if ('refusal' in judged) return { ...(steps.length > 0 ? { steps } : {}), ...judged.refusal } as AcceptOutcome;
+  if ('refusal' in judged) return { ...(steps.length > 0 ? { steps } : {}), ...judged.refusal };
   const checkpointFacts = { input, declared, variances: judged.variances };
 
   if (input.grant === true) {
@@ -566,7 +567,7 @@ function withEarlierLandings(
   const data = { ...ownData, landings: [...landed, mine] };
   const ahead = landed.filter((l) => l.status === 'landed');
   if (own.refusal === undefined || own.refusal.error === 'awaiting_consent' || ahead.length === 0)
-    return { ...own, data } as AcceptOutcome;
+    return { ...own, data };
   return {
     ...own,
     data,
@@ -579,7 +580,7 @@ function withEarlierLandings(
           : 'read data.landings, fix what stopped it, then run `discern accept` again',
       },
     },
-  } as AcceptOutcome;
+  };
 }
 
 interface Landing {
@@ -1056,10 +1057,10 @@ async function compose(
             message: `${why}${fresh}. The trunk is untouched.`,
             next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
           },
-        } as AcceptOutcome,
+        },
       };
     }
-    if (base) return { refusal: { ...base, steps: [...f.steps, ...steps, ...(base.steps ?? [])] } as AcceptOutcome };
+    if (base) return { refusal: { ...base, steps: [...f.steps, ...steps] } };
   }
   if (judged.proceed && judged.variances.length > 0) {
     tx.variances = [...(tx.variances ?? []), ...judged.variances];
@@ -1118,7 +1119,7 @@ async function compose(
                 : failed.refusal,
           }
         : {}),
-    } as AcceptOutcome);
+    });
   }
   steps.push(...gated.steps);
   // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
@@ -1130,7 +1131,7 @@ async function compose(
 async function runGate(
   path: string,
   ctx: ProjectVerbContext,
-): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptOutcome }> {
+): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptRefused }> {
   const resolution = await resolveProject({
     path,
     pathFrom: 'argument',
@@ -1168,7 +1169,7 @@ async function runGate(
         },
       },
     };
-  const mapped: AcceptOutcome =
+  const mapped: AcceptRefused =
     r &&
     (r.error === 'gate_failed' ||
       r.error === 'incomplete' ||
@@ -1177,7 +1178,7 @@ async function runGate(
       r.error === 'write_denied' ||
       r.error === 'invalid_config' ||
       r.error === 'apply_failed')
-      ? ({ steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: r } as AcceptOutcome)
+      ? { steps, ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}), refusal: r }
       : {
           steps,
           ...(outcome.diagnostics ? { diagnostics: outcome.diagnostics } : {}),

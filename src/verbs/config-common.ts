@@ -2,7 +2,7 @@
 // repair, files the resolution refused), read it, and read the key argument. Each returns facts or one refusal.
 import type { Refusal } from '../core/outcome.js';
 import type { DiscernErrorSlug } from '../../generated/types.js';
-import { locateConfigFile, readConfigText, type ConfigLocation } from '../engine/config-file/file.js';
+import { locateConfigFile, readConfigText, type ConfigLocation, type LocateSlug } from '../engine/config-file/file.js';
 import { parseKeyPath } from '../engine/config-file/key-path.js';
 import { closeKeys } from '../engine/config-file/suggest.js';
 import { knownKeyPaths, schemaAt } from '../engine/config-file/schema.js';
@@ -12,7 +12,8 @@ import { dotted, lookup, parseTree, type Tree } from '../engine/toml-edit/values
 import { CONFIG_FILE } from '../engine/project/resolve.js';
 import type { InspectVerbContext } from './context.js';
 
-export type ConfigRefusal = Refusal<DiscernErrorSlug>;
+/** Why discern.toml could not be opened (the file may be missing: a writer creates it). */
+export type OpenSlug = LocateSlug | 'invalid_toml' | 'read_failed';
 
 export interface OpenedConfig {
   location: ConfigLocation;
@@ -24,10 +25,16 @@ export interface OpenedConfig {
   tree: Tree;
 }
 
-export type Opened = { ok: true; config: OpenedConfig } | { ok: false; refusal: ConfigRefusal };
+export type Opened<E extends DiscernErrorSlug> =
+  { ok: true; config: OpenedConfig } | { ok: false; refusal: Refusal<E> };
 
 /** discern.toml read and parsed; `missing: 'refuse'` answers no_project when there is none. */
-export async function openConfig(ctx: InspectVerbContext, missing: 'refuse' | 'empty'): Promise<Opened> {
+export async function openConfig(ctx: InspectVerbContext, missing: 'refuse'): Promise<Opened<OpenSlug | 'no_project'>>;
+export async function openConfig(ctx: InspectVerbContext, missing: 'empty'): Promise<Opened<OpenSlug>>;
+export async function openConfig(
+  ctx: InspectVerbContext,
+  missing: 'refuse' | 'empty',
+): Promise<Opened<OpenSlug | 'no_project'>> {
   const located = locateConfigFile(ctx.resolution);
   if (!located.ok) return { ok: false, refusal: located.refusal };
   const { location } = located;
@@ -88,7 +95,7 @@ export async function openConfig(ctx: InspectVerbContext, missing: 'refuse' | 'e
   }
 }
 
-export type ParsedKey = { ok: true; path: string[]; key: string } | { ok: false; refusal: ConfigRefusal };
+export type ParsedKey = { ok: true; path: string[]; key: string } | { ok: false; refusal: Refusal<'invalid_value'> };
 
 export function readKey(raw: string, command: string): ParsedKey {
   const parsed = parseKeyPath(raw);
@@ -109,7 +116,7 @@ export function valueAt(
   tree: Tree,
   path: readonly string[],
   command: string,
-): { ok: true; value: unknown } | { ok: false; refusal: ConfigRefusal } {
+): { ok: true; value: unknown } | { ok: false; refusal: Refusal<'invalid_value'> } {
   try {
     return { ok: true, value: lookup(tree, path) };
   } catch (error) {
@@ -131,7 +138,7 @@ export function notSet(
   key: string,
   path: readonly string[],
   tree: Tree,
-): { refusal: ConfigRefusal; suggestions: string[] } {
+): { refusal: Refusal<'unknown_key'>; suggestions: string[] } {
   const suggestions = suggestionsFor(key, tree);
   const known = schemaAt(path) !== undefined;
   const close = suggestions.length > 0 ? ` Close keys: ${suggestions.map((s) => `\`${s}\``).join(', ')}.` : '';

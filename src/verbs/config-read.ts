@@ -24,15 +24,16 @@ import { describe, dotted } from '../engine/toml-edit/values.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
 import { notSet, openConfig, readKey, valueAt } from './config-common.js';
 import type { InspectVerbContext } from './context.js';
+import type { Refusal } from '../core/outcome.js';
 
 export async function configGet(input: DiscernConfigGetInput, ctx: InspectVerbContext): Promise<ConfigGetOutcome> {
   const key = readKey(input.key, 'config get');
-  if (!key.ok) return { refusal: key.refusal } as ConfigGetOutcome;
+  if (!key.ok) return { refusal: key.refusal };
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as ConfigGetOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const { tree, location } = opened.config;
   const found = valueAt(tree, key.path, 'config get');
-  if (!found.ok) return { refusal: found.refusal } as ConfigGetOutcome;
+  if (!found.ok) return { refusal: found.refusal };
   if (found.value === undefined) {
     const missing = notSet(key.key, key.path, tree);
     return {
@@ -43,28 +44,28 @@ export async function configGet(input: DiscernConfigGetInput, ctx: InspectVerbCo
         ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}),
       },
       refusal: missing.refusal,
-    } as ConfigGetOutcome;
+    };
   }
   return { data: { key: key.key, present: true, value: found.value as TomlValue, file: location.path } };
 }
 
 export async function configHas(input: DiscernConfigHasInput, ctx: InspectVerbContext): Promise<ConfigHasOutcome> {
   const key = readKey(input.key, 'config has');
-  if (!key.ok) return { refusal: key.refusal } as ConfigHasOutcome;
+  if (!key.ok) return { refusal: key.refusal };
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as ConfigHasOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const found = valueAt(opened.config.tree, key.path, 'config has');
-  if (!found.ok) return { refusal: found.refusal } as ConfigHasOutcome;
+  if (!found.ok) return { refusal: found.refusal };
   return { data: { key: key.key, present: found.value !== undefined, file: opened.config.location.path } };
 }
 
 export async function configKeys(input: DiscernConfigKeysInput, ctx: InspectVerbContext): Promise<ConfigKeysOutcome> {
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as ConfigKeysOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const { tree, location } = opened.config;
   if (input.section === undefined) return { data: { keys: leafKeys(tree, []), file: location.path } };
   const section = sectionValue(input.section, tree, 'config keys');
-  if (!section.ok) return { refusal: section.refusal } as ConfigKeysOutcome;
+  if (!section.ok) return { refusal: section.refusal };
   return {
     data: {
       section: section.key,
@@ -80,10 +81,10 @@ export async function configSubsections(
   ctx: InspectVerbContext,
 ): Promise<ConfigSubsectionsOutcome> {
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as ConfigSubsectionsOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const { tree, location } = opened.config;
   const section = sectionValue(input.section, tree, 'config subsections');
-  if (!section.ok) return { refusal: section.refusal } as ConfigSubsectionsOutcome;
+  if (!section.ok) return { refusal: section.refusal };
   if (section.value !== undefined && !isTable(section.value)) {
     return {
       refusal: {
@@ -91,7 +92,7 @@ export async function configSubsections(
         message: `\`${section.key}\` is ${describe(section.value)}, not a table, so it has no sub-tables; \`discern config get ${section.key}\` prints it.`,
         next: { help: '`discern help config subsections`' },
       },
-    } as ConfigSubsectionsOutcome;
+    };
   }
   return {
     data: {
@@ -108,12 +109,12 @@ export async function configArray(
   ctx: InspectVerbContext,
 ): Promise<ConfigArrayOutcome> {
   const key = readKey(input.key, 'config array');
-  if (!key.ok) return { refusal: key.refusal } as ConfigArrayOutcome;
+  if (!key.ok) return { refusal: key.refusal };
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as ConfigArrayOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const { tree, location } = opened.config;
   const found = valueAt(tree, key.path, 'config array');
-  if (!found.ok) return { refusal: found.refusal } as ConfigArrayOutcome;
+  if (!found.ok) return { refusal: found.refusal };
   if (found.value === undefined) {
     const missing = notSet(key.key, key.path, tree);
     return {
@@ -124,7 +125,7 @@ export async function configArray(
         ...(missing.suggestions.length > 0 ? { suggestions: missing.suggestions } : {}),
       },
       refusal: missing.refusal,
-    } as ConfigArrayOutcome;
+    };
   }
   if (isTable(found.value)) {
     return {
@@ -133,7 +134,7 @@ export async function configArray(
         message: `\`${key.key}\` is a table, not a list; \`discern config keys ${key.key}\` lists its keys.`,
         next: { help: '`discern help config array`' },
       },
-    } as ConfigArrayOutcome;
+    };
   }
   return {
     data: {
@@ -150,7 +151,7 @@ export async function configExplain(
   ctx: InspectVerbContext,
 ): Promise<ConfigExplainOutcome> {
   const key = readKey(input.key, 'config explain');
-  if (!key.ok) return { refusal: key.refusal } as ConfigExplainOutcome;
+  if (!key.ok) return { refusal: key.refusal };
   // The schema answers; the project, when there is a readable one, adds its value.
   const opened = await openConfig(ctx, 'refuse');
   const tree = opened.ok ? opened.config.tree : {};
@@ -217,15 +218,15 @@ function explanationText(
 
 type Section =
   | { ok: true; key: string; path: string[]; value: unknown }
-  | { ok: false; refusal: NonNullable<ConfigKeysOutcome['refusal']> };
+  | { ok: false; refusal: Refusal<'invalid_value' | 'unknown_key'> };
 
 /** A section argument: its value, or a refusal for a path that names nothing the file or the schema knows. */
 function sectionValue(raw: string, tree: Record<string, unknown>, command: string): Section {
   const key = readKey(raw, command);
-  if (!key.ok) return { ok: false, refusal: key.refusal as NonNullable<ConfigKeysOutcome['refusal']> };
+  if (!key.ok) return { ok: false, refusal: key.refusal };
   const found = valueAt(tree, key.path, command);
-  if (!found.ok) return { ok: false, refusal: found.refusal as NonNullable<ConfigKeysOutcome['refusal']> };
+  if (!found.ok) return { ok: false, refusal: found.refusal };
   if (found.value === undefined && schemaAt(key.path) === undefined)
-    return { ok: false, refusal: notSet(key.key, key.path, tree).refusal as NonNullable<ConfigKeysOutcome['refusal']> };
+    return { ok: false, refusal: notSet(key.key, key.path, tree).refusal };
   return { ok: true, key: key.key, path: key.path, value: found.value };
 }

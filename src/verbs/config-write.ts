@@ -3,12 +3,17 @@
 // written, then written atomically with the file's mode kept. A refusal leaves the file byte-identical; a
 // missing discern.toml is created (after checking it can be).
 import type {
+  ConfigSetErrorSlug,
+  ConfigSetJobErrorSlug,
   ConfigSetJobOutcome,
   ConfigSetOutcome,
+  ConfigSetScopeErrorSlug,
   ConfigSetScopeOutcome,
+  ConfigSetStandardErrorSlug,
   ConfigSetStandardOutcome,
 } from '../../generated/handlers.js';
 import type {
+  DiscernConfigSetData,
   DiscernConfigSetInput,
   DiscernConfigSetJobInput,
   DiscernConfigSetScopeInput,
@@ -29,27 +34,24 @@ import { setTable } from '../engine/toml-edit/table.js';
 import { setValue } from '../engine/toml-edit/set.js';
 import { dotted, lookup, parseTree } from '../engine/toml-edit/values.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
-import {
-  openConfig,
-  readKey,
-  suggestionsFor,
-  valueAt,
-  type ConfigRefusal,
-  type OpenedConfig,
-} from './config-common.js';
+import { openConfig, readKey, suggestionsFor, valueAt, type OpenedConfig } from './config-common.js';
 import type { InspectVerbContext } from './context.js';
+import type { Outcome, Refusal } from '../core/outcome.js';
 
-type WriteOutcome = ConfigSetOutcome | ConfigSetJobOutcome | ConfigSetScopeOutcome | ConfigSetStandardOutcome;
+/** What every writer may refuse with: the slugs the four commands share, so one outcome serves each of them. */
+type WriteSlug = ConfigSetErrorSlug & ConfigSetJobErrorSlug & ConfigSetScopeErrorSlug & ConfigSetStandardErrorSlug;
+type WriteOutcome = Outcome<DiscernConfigSetData, WriteSlug, never, never>;
+type PlanSlug = 'invalid_value' | 'unknown_key';
 
 export async function configSet(input: DiscernConfigSetInput, ctx: InspectVerbContext): Promise<ConfigSetOutcome> {
   const key = readKey(input.key, 'config set');
-  if (!key.ok) return { refusal: key.refusal } as ConfigSetOutcome;
-  return (await writeKey(ctx, 'config set', key.path, (config) => {
+  if (!key.ok) return { refusal: key.refusal };
+  return await writeKey(ctx, 'config set', key.path, (config) => {
     const unknown = unknownKey(key.path, config);
     if (unknown) return { refusal: unknown };
     const value = parseCliValue(input.value, key.path);
     return { edit: (text) => setValue(text, key.path, value) };
-  })) as ConfigSetOutcome;
+  });
 }
 
 export async function configSetJob(
@@ -57,7 +59,7 @@ export async function configSetJob(
   ctx: InspectVerbContext,
 ): Promise<ConfigSetJobOutcome> {
   const path = ['jobs', input.name];
-  return (await writeKey(ctx, 'config set-job', path, (config) => {
+  return await writeKey(ctx, 'config set-job', path, (config) => {
     const existing = current(config, path);
     const known = KNOWN_JOB_STAGES[input.name];
     const timeout = input.timeout ?? (typeof existing['timeout'] === 'number' ? existing['timeout'] : undefined);
@@ -84,7 +86,7 @@ export async function configSetJob(
       edit: (text) =>
         setTable(text, path, { stage, run: input.command, ...(timeout !== undefined ? { timeout } : {}) }),
     };
-  })) as ConfigSetJobOutcome;
+  });
 }
 
 export async function configSetScope(
@@ -92,7 +94,7 @@ export async function configSetScope(
   ctx: InspectVerbContext,
 ): Promise<ConfigSetScopeOutcome> {
   const path = ['scopes', input.name];
-  return (await writeKey(ctx, 'config set-scope', path, (config) => {
+  return await writeKey(ctx, 'config set-scope', path, (config) => {
     for (const pattern of input.paths) {
       const compiled = compilePattern(pattern);
       if (!compiled.ok)
@@ -106,7 +108,7 @@ export async function configSetScope(
       ...(input.neutral === true ? { neutral: true } : {}),
     };
     return { edit: (text) => setTable(text, path, entries) };
-  })) as ConfigSetScopeOutcome;
+  });
 }
 
 export async function configSetStandard(
@@ -114,7 +116,7 @@ export async function configSetStandard(
   ctx: InspectVerbContext,
 ): Promise<ConfigSetStandardOutcome> {
   const path = ['standards', input.name];
-  return (await writeKey(ctx, 'config set-standard', path, (config) => {
+  return await writeKey(ctx, 'config set-standard', path, (config) => {
     const entries: Record<string, TomlValue> = {
       ...current(config, path),
       direction: input.direction,
@@ -123,10 +125,10 @@ export async function configSetStandard(
       ...(input.margin !== undefined ? { margin: input.margin } : {}),
     };
     return { edit: (text) => setTable(text, path, entries) };
-  })) as ConfigSetStandardOutcome;
+  });
 }
 
-type Plan = { edit: (text: string) => string } | { refusal: ConfigRefusal };
+type Plan = { edit: (text: string) => string } | { refusal: Refusal<PlanSlug> };
 
 /** The edit's whole life: read, plan, edit the text, validate, write (or refuse with the file untouched). */
 async function writeKey(
@@ -142,19 +144,19 @@ async function writeKey(
   if (path.includes('__proto__'))
     return {
       refusal: invalid(`\`__proto__\` cannot name a key of ${CONFIG_FILE}; choose another name.`, command),
-    } as WriteOutcome;
+    };
   const opened = await openConfig(ctx, 'empty');
-  if (!opened.ok) return { refusal: opened.refusal } as WriteOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const config = opened.config;
   const file = config.location.path;
   const before = valueAt(config.tree, path, command);
-  if (!before.ok) return { refusal: before.refusal } as WriteOutcome;
+  if (!before.ok) return { refusal: before.refusal };
   if (!config.exists) {
     const denied = await writeProblem(file, false);
-    if (denied) return { refusal: writeDenied(denied) } as WriteOutcome;
+    if (denied) return { refusal: writeDenied(denied) };
   }
   const planned = plan(config);
-  if ('refusal' in planned) return { refusal: planned.refusal } as WriteOutcome;
+  if ('refusal' in planned) return { refusal: planned.refusal };
   let text: string;
   try {
     text = planned.edit(config.text);
@@ -166,10 +168,20 @@ async function writeKey(
         message: `${CONFIG_FILE} cannot take \`${key}\`: ${error.reason}. Nothing was written.`,
         next: { recovery: `edit ${file} by hand, then run \`discern doctor\`` },
       },
-    } as WriteOutcome;
+    };
   }
   const value = lookup(parseTree(text), path);
-  const previous = before.value !== undefined ? { previous: before.value } : {};
+  // TOML has no null; a key the edit left unset would be the editor's own failure.
+  if (value === undefined || value === null) {
+    return {
+      refusal: {
+        error: 'edit_failed',
+        message: `The edit of ${CONFIG_FILE} did not set \`${key}\`. Nothing was written.`,
+        next: { recovery: 'report this as a discern bug, with the key and value' },
+      },
+    };
+  }
+  const previous = before.value !== undefined && before.value !== null ? { previous: before.value } : {};
   const data = {
     key,
     value,
@@ -183,12 +195,12 @@ async function writeKey(
     return {
       data: { ...data, changed: false, ...(config.exists ? {} : { created: false }) },
       refusal: invalidResult(checked, key, value, help),
-    } as WriteOutcome;
+    };
   if (!data.changed && config.exists)
-    return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] } as WriteOutcome;
+    return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] };
   if (config.exists) {
     const denied = await writeProblem(file, true);
-    if (denied) return { data: { ...data, changed: false }, refusal: writeDenied(denied) } as WriteOutcome;
+    if (denied) return { data: { ...data, changed: false }, refusal: writeDenied(denied) };
   }
   const started = Date.now();
   try {
@@ -202,7 +214,7 @@ async function writeKey(
         message: `${file} could not be written (${code}); it is as it was.`,
         next: { target: file, access: 'writable' },
       },
-    } as WriteOutcome;
+    };
   }
   const step: DiscernStep = {
     kind: 'env',
@@ -220,7 +232,7 @@ async function writeKey(
         ? `${CONFIG_FILE} now sets \`${key}\`; \`discern doctor\` checks the whole configuration.`
         : `Created ${file}; \`discern doctor\` checks it.`,
     ],
-  } as WriteOutcome;
+  };
 }
 
 /** The schema's complaint about the edited text: about the key itself → invalid_value; elsewhere → as the loader names it. */
@@ -229,7 +241,7 @@ function invalidResult(
   key: string,
   value: unknown,
   help: string,
-): ConfigRefusal {
+): Refusal<'invalid_value' | 'unknown_key' | 'invalid_config' | 'edit_failed'> {
   const issue = checked.issues[0];
   const about = issue?.path ?? key;
   const ownKey = about === key || about.startsWith(`${key}.`) || key.startsWith(`${about}.`);
@@ -252,7 +264,7 @@ function literal(value: unknown): string {
   }
 }
 
-function unknownKey(path: readonly string[], config: OpenedConfig): ConfigRefusal | undefined {
+function unknownKey(path: readonly string[], config: OpenedConfig): Refusal<'unknown_key'> | undefined {
   if (schemaAt(path) !== undefined) return undefined;
   const key = dotted(path);
   const suggestions = suggestionsFor(key, config.tree);
@@ -269,11 +281,11 @@ function current(config: OpenedConfig, path: readonly string[]): Record<string, 
   return isTable(value) ? (value as Record<string, TomlValue>) : {};
 }
 
-function invalid(message: string, command: string): ConfigRefusal {
+function invalid(message: string, command: string): Refusal<'invalid_value'> {
   return { error: 'invalid_value', message, next: { help: `\`discern help ${command}\`` } };
 }
 
-function writeDenied(denied: { target: string; code: string }): ConfigRefusal {
+function writeDenied(denied: { target: string; code: string }): Refusal<'write_denied'> {
   return {
     error: 'write_denied',
     message: `${denied.target} is not writable (${denied.code}), so discern.toml cannot be written; nothing was changed.`,

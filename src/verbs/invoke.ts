@@ -149,15 +149,15 @@ async function runVerb(
       }
       if (registration.setupGate && checkout !== undefined) {
         const refusal = await setupGate(registration, checkout.commonDir, { cwd: checkout.root, env: options.env });
-        if (refusal) return buildEnvelope(subject, { refusal } as AnyOutcome);
+        if (refusal) return buildEnvelope(subject, { refusal });
       }
       if (registration.project === 'required') {
         if (!resolution.ok) {
           const issues = resolution.partial.configIssues;
-          const outcome = {
+          const outcome: AnyOutcome = {
             refusal: resolution.refusal,
             ...(issues && issues.length > 0 ? { data: { issues } } : {}),
-          } as AnyOutcome;
+          };
           return buildEnvelope(subject, outcome);
         }
         context = { ...base, ...(session.looks ? { looks: session.looks } : {}), project: resolution.project };
@@ -177,7 +177,7 @@ async function runVerb(
           message: `${error.message}; discern needs git. Install git 2.38 or newer and put it on PATH.`,
           next: { rerun: 'discern doctor' },
         },
-      } as AnyOutcome);
+      });
     }
     if (error instanceof GitTooOld && (registration.errors as readonly string[]).includes('precondition_failed')) {
       return buildEnvelope(subject, {
@@ -186,7 +186,7 @@ async function runVerb(
           message: `${error.message}. Install git 2.38 or newer.`,
           next: { rerun: 'discern doctor' },
         },
-      } as AnyOutcome);
+      });
     }
     if (error instanceof WriteDenied && (registration.errors as readonly string[]).includes('write_denied')) {
       return buildEnvelope(subject, {
@@ -199,7 +199,7 @@ async function runVerb(
               error.code === 'ENOSPC' || error.code === 'EDQUOT' ? 'writable (free space on its disk)' : 'writable',
           },
         },
-      } as AnyOutcome);
+      });
     }
     const { writeCrashRecord } = await import('../engine/crash/record.js');
     const record = writeCrashRecord({ verb: registration.verb, target, surface: options.surface, error });

@@ -19,7 +19,7 @@ const RETRY = 'fix what the message names, then run `discern tidy` again';
 
 export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Promise<TidyOutcome> {
   const located = locateConfigFile(ctx.resolution);
-  if (!located.ok) return { refusal: located.refusal } as TidyOutcome;
+  if (!located.ok) return { refusal: located.refusal };
   const { root, path: configPath } = located.location;
   const config = await readConfigText(configPath);
   if (!config.ok && config.reason === 'unreadable')
@@ -116,7 +116,7 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
           error: 'read_failed',
           message: `${full} cannot be read (${errorCode(error) ?? 'error'}).`,
           next: { target: full, access: 'readable' },
-        } as NonNullable<TidyOutcome['refusal']>);
+        });
       }
       const tidied = tidyMarkdown(text);
       const changed = tidied !== text;

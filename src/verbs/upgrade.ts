@@ -17,7 +17,7 @@ import type { InspectVerbContext } from './context.js';
 
 export async function upgrade(input: DiscernUpgradeInput, ctx: InspectVerbContext): Promise<UpgradeOutcome> {
   const opened = await openConfig(ctx, 'refuse');
-  if (!opened.ok) return { refusal: opened.refusal } as UpgradeOutcome;
+  if (!opened.ok) return { refusal: opened.refusal };
   const config = opened.config;
   const file = config.location.path;
   let plan: UpgradePlan;

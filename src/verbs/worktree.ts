@@ -46,18 +46,11 @@ import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
 import type { ProjectVerbContext } from './context.js';
+import type { Refusal } from '../core/outcome.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-type Found =
-  | { effort: Effort; mainRoot: string }
-  | {
-      refusal: {
-        error: 'unknown_target' | 'invalid_value';
-        message: string;
-        next: { list: string } | { help: string };
-      };
-    };
+type Found = { effort: Effort; mainRoot: string } | { refusal: Refusal<'unknown_target' | 'invalid_value'> };
 
 const UNLANDED_SHOWN = 20;
 
@@ -138,7 +131,7 @@ async function guard(
 
 export async function enter(input: DiscernEnterInput, ctx: ProjectVerbContext): Promise<EnterOutcome> {
   const found = await locate(ctx, input.target, 'enter');
-  if ('refusal' in found) return { refusal: found.refusal } as EnterOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort } = found;
   return {
     data: { effort: effort.id, branch: effort.branch, path: effort.path },
@@ -151,7 +144,7 @@ export async function worktreeTeardown(
   ctx: ProjectVerbContext,
 ): Promise<WorktreeTeardownOutcome> {
   const found = await locate(ctx, input.target, 'worktree teardown');
-  if ('refusal' in found) return { refusal: found.refusal } as WorktreeTeardownOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree teardown', input.force === true, true);
   if (guarded.refusal)
@@ -216,7 +209,7 @@ export async function worktreeDrop(
   ctx: ProjectVerbContext,
 ): Promise<WorktreeDropOutcome> {
   const found = await locate(ctx, input.target, 'worktree drop');
-  if ('refusal' in found) return { refusal: found.refusal } as WorktreeDropOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree drop', input.force === true, true);
   if (guarded.refusal)
@@ -296,7 +289,7 @@ export async function worktreePark(
   ctx: ProjectVerbContext,
 ): Promise<WorktreeParkOutcome> {
   const found = await locate(ctx, input.target, 'worktree park');
-  if ('refusal' in found) return { refusal: found.refusal } as WorktreeParkOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
   const guarded = await guard(ctx, effort, mainRoot, 'worktree park', input.force === true, false);
   if (guarded.refusal)
@@ -363,7 +356,7 @@ export async function worktreeSetup(
     const record =
       (await parked.read(input.target)) ??
       (await parked.all()).find((r) => r.branch === input.target || `refs/heads/${r.branch}` === input.target);
-    if (record === undefined) return { refusal: found.refusal } as WorktreeSetupOutcome;
+    if (record === undefined) return { refusal: found.refusal };
     mainRoot = (await listEfforts(project.root, ctx.env)).mainRoot;
     if (existsSync(record.path))
       return {
@@ -477,7 +470,7 @@ export async function worktreeEnsure(
   ctx: ProjectVerbContext,
 ): Promise<WorktreeEnsureOutcome> {
   const found = await locate(ctx, input.target, 'worktree ensure');
-  if ('refusal' in found) return { refusal: found.refusal } as WorktreeEnsureOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
   const setup = await runSetupSteps({
     id: effort.id,
@@ -517,7 +510,7 @@ export async function worktreeRename(
   ctx: ProjectVerbContext,
 ): Promise<WorktreeRenameOutcome> {
   const found = await locate(ctx, input.target, 'worktree rename');
-  if ('refusal' in found) return { refusal: found.refusal } as WorktreeRenameOutcome;
+  if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
   const prefix = ctx.project.config.repository?.branch_prefix ?? 'agent/';
   const problem = nameProblem(input.name, prefix);

@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Refusal } from '../../core/outcome.js';
-import { CONFIG_FILE, type Resolution } from '../project/resolve.js';
+import { CONFIG_FILE, type Resolution, type ResolutionSlug } from '../project/resolve.js';
 import { errorCode, writeFileAtomic } from '../state/atomic-write.js';
 import { faultRequested } from '../faults.js';
 
@@ -15,9 +15,10 @@ export interface ConfigLocation {
   path: string;
 }
 
-export type Located =
-  | { ok: true; location: ConfigLocation }
-  | { ok: false; refusal: Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'> };
+/** The refusals a resolution gives before it has found a checkout: no discern.toml can be located then. */
+export type LocateSlug = 'no_repository' | 'invalid_arguments' | 'precondition_failed';
+
+export type Located = { ok: true; location: ConfigLocation } | { ok: false; refusal: Refusal<LocateSlug> };
 
 export function locateConfigFile(resolution: Resolution): Located {
   if (resolution.ok)
@@ -28,10 +29,21 @@ export function locateConfigFile(resolution: Resolution): Located {
       ok: true,
       location: { root: checkout.root, path: resolution.partial.configPath ?? join(checkout.root, CONFIG_FILE) },
     };
+  const refusal = resolution.refusal;
+  if (isLocateRefusal(refusal)) return { ok: false, refusal };
+  // Every later refusal comes with the checkout it found, handled above; should one come without, say so.
   return {
     ok: false,
-    refusal: resolution.refusal as Refusal<'no_repository' | 'invalid_arguments' | 'precondition_failed'>,
+    refusal: { error: 'precondition_failed', message: refusal.message, next: { rerun: 'discern doctor' } },
   };
+}
+
+function isLocateRefusal(refusal: Refusal<ResolutionSlug>): refusal is Refusal<LocateSlug> {
+  return (
+    refusal.error === 'no_repository' ||
+    refusal.error === 'invalid_arguments' ||
+    refusal.error === 'precondition_failed'
+  );
 }
 
 export type ConfigText =

@@ -146,7 +146,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
           error: 'read_failed',
           message: loaded.message,
           next: { target: configPath, access: 'readable' },
-        } as Refusal<ResolutionSlug>,
+        },
         partial,
       );
     }
