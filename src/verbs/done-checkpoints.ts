@@ -5,7 +5,7 @@
 // the Proof (docs/decisions/0028).
 import type { GitResult } from '../engine/git/git.js';
 import type { DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernDoneData, DiscernProofCheckpoints, DiscernStep } from '../../generated/types.js';
+import type { DiscernDoneData, DiscernStep } from '../../generated/types.js';
 import {
   declarationsIdentity,
   evaluateCheckpointsAt,
@@ -21,15 +21,8 @@ import {
   type QuestionStore,
   type Review,
 } from '../engine/checkpoints/index.js';
-import type { DoneAdvisory } from './done-records.js';
+import type { DoneAdvisory, DoneCheckpointFacts } from './done-facts.js';
 import type { ProjectVerbContext } from './context.js';
-
-export interface DoneCheckpointFacts {
-  /** What the Proof records, when anything. */
-  proof?: DiscernProofCheckpoints;
-  /** The declarations the Proof marker is bound to (declarationsIdentity). */
-  identity: string;
-}
 
 /** HEAD's checkpoints, under the config at its merge-base with `baseRef`. */
 export function evaluateForDone(

@@ -6,8 +6,7 @@ import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData } from '../../generated/types.js';
 import { runningOperations } from '../engine/journal/index.js';
 import type { HolderInfo } from '../engine/state/lease-lock.js';
-import { readBack } from './done.js';
-import type { DoneRun } from './done-run.js';
+import { readBack, type DoneRun } from './done-facts.js';
 
 /** The holder opens its journal just after taking the lock: a call landing in between waits that long for it. */
 const RECORD_WAIT_MS = 2000;

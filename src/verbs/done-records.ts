@@ -1,9 +1,8 @@
 // What done records once the verdict is known. Green and strict: the Proof marker for HEAD, the evidence for
 // its (tree, config), the last-run verdict and the standards' measurements. Red and strict: the last-run verdict,
 // so the same tree is not re-run by reflex. ci and standalone record nothing: their feedback is not Proof.
-import type { DoneAdvisoryKind, DoneOutcome } from '../../generated/handlers.js';
+import type { DoneOutcome } from '../../generated/handlers.js';
 import type {
-  DiscernAdvisory,
   DiscernDiagnostic,
   DiscernDoneData,
   DiscernFailedStage,
@@ -32,7 +31,7 @@ import {
   recordMeasurements,
   type Measurement,
 } from '../engine/gate/standard-measurements.js';
-import type { DoneRun } from './done-run.js';
+import type { DoneAdvisory, DoneRun } from './done-facts.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 
 interface Common {
@@ -40,8 +39,6 @@ interface Common {
   waited_ms?: number;
   diagnostics?: DiscernDiagnostic[];
 }
-
-export type DoneAdvisory = DiscernAdvisory & { kind: DoneAdvisoryKind };
 
 export async function recordRed(
   run: DoneRun,

@@ -3,16 +3,10 @@
 // record what it established.
 import { randomBytes } from 'node:crypto';
 import type { DoneOutcome } from '../../generated/handlers.js';
-import type {
-  DiscernDoneData,
-  DiscernDoneInput,
-  DiscernResult,
-  DiscernStandardProposal,
-} from '../../generated/types.js';
+import type { DiscernDoneData, DiscernResult } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
-import type { HeadIds } from '../engine/git/head.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
@@ -24,11 +18,10 @@ import {
   startPreconditionReads,
   type PreconditionOutcome,
 } from '../engine/gate/preconditions.js';
-import { readEvidence, readLastRun, type Evidence, type EvidenceKey } from '../engine/gate/proof-records.js';
+import { readEvidence, readLastRun, type Evidence } from '../engine/gate/proof-records.js';
 import { git, type GitResult } from '../engine/git/git.js';
 import { reportGateRun } from '../engine/gate/report.js';
 import { readMeasurements, replayableStandards, type Measurement } from '../engine/gate/standard-measurements.js';
-import type { GateStatePaths } from '../engine/gate/state-paths.js';
 import { dirtySetFrom } from '../engine/gate/dirty-set.js';
 import { readCommittedFiles } from '../engine/git/committed-files.js';
 import { mergeBaseFrom } from '../engine/checkpoints/change-facts.js';
@@ -37,9 +30,8 @@ import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
 import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
 import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
-import type { ProjectVerbContext } from './context.js';
-import { pendingCompletion, readBack, stageName } from './done.js';
-import { recordGreen, recordRed, replayEvidence, type DoneAdvisory } from './done-records.js';
+import { pendingCompletion, readBack, stageName, type DoneAdvisory, type DoneRun } from './done-facts.js';
+import { recordGreen, recordRed, replayEvidence } from './done-records.js';
 import {
   openJournal,
   producerLabels,
@@ -51,51 +43,11 @@ import {
   type Journal,
 } from './gate-session.js';
 import { attemptPending } from './done-pending.js';
-import type { Declarations } from '../engine/checkpoints/store.js';
-import {
-  declarationRefusal,
-  dropAdvisories,
-  evaluateForDone,
-  settleCheckpoints,
-  type DoneCheckpointFacts,
-} from './done-checkpoints.js';
+import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints } from './done-checkpoints.js';
 import { withCouplingHints } from './coupling-hints.js';
 import { killAt } from '../engine/faults.js';
 import type { GateListener } from '../engine/gate/events.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
-
-export interface DoneRun {
-  input: DiscernDoneInput;
-  ctx: ProjectVerbContext;
-  paths: GateStatePaths;
-  key: EvidenceKey;
-  head: HeadIds;
-  branch: string | null;
-  mode: 'strict' | 'report';
-  standalone: boolean;
-  /** The trunk, or policy_base in a hosted report, as named to people. */
-  base: string;
-  /** The same as git is given it: refs/heads/<trunk>, or policy_base as passed. */
-  baseRef: string;
-  rerunCall: string;
-  /** The checkpoint declarations this call gives (recorded by a strict run). */
-  declarations: Declarations;
-  /** The untracked paths, when the status done read listed none (the change set need not list them again). */
-  untracked?: readonly string[];
-  /** Reads the verb started beside its status, before it was certain the gate runs. */
-  early?: EarlyGateReads;
-  /** What the checkpoint stage settled, for the Proof: set once it ran. */
-  checkpoints?: DoneCheckpointFacts;
-  /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
-  standardProposals?: DiscernStandardProposal[];
-}
-
-export interface EarlyGateReads {
-  /** `git merge-base <baseRef> HEAD`. */
-  headMergeBase: Promise<GitResult>;
-  /** `git ls-files -v -z`, for the files hidden from status (not read for a standalone run). */
-  indexFlags?: Promise<GitResult>;
-}
 
 export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const { ctx } = run;

@@ -3,7 +3,7 @@
 // preconditions and the gate run and, when green, Proof is recorded for that exact commit. standalone gives
 // diagnostics on any tree without Proof; ci reports without landing Proof; dry_run returns the plan.
 import type { DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernDoneData, DiscernDoneInput, DiscernFailedStage } from '../../generated/types.js';
+import type { DiscernDoneData, DiscernDoneInput } from '../../generated/types.js';
 import { VERSION } from '../../generated/version.js';
 import { readWorkingState, workingStateFrom } from '../engine/git/porcelain-status.js';
 import { readHeadIds, resolvesToCommit } from '../engine/git/head.js';
@@ -13,7 +13,7 @@ import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { declarationsFrom } from '../engine/checkpoints/declarations.js';
 import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
-import type { DoneRun, EarlyGateReads } from './done-run.js';
+import type { DoneRun, EarlyGateReads } from './done-facts.js';
 import { git } from '../engine/git/git.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
@@ -188,19 +188,6 @@ function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {
 
 function standaloneCall(ctx: ProjectVerbContext): string {
   return ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone';
-}
-
-export function readBack(ctx: Pick<ProjectVerbContext, 'surface'>, handle?: string): string {
-  if (ctx.surface === 'mcp') return handle ? `discern_progress with handle "${handle}"` : 'discern_progress';
-  return handle ? `discern progress ${handle}` : 'discern progress';
-}
-
-export function stageName(stage: DiscernFailedStage | null): string {
-  return stage === null ? 'an unknown stage' : `the ${stage} stage`;
-}
-
-export function pendingCompletion(reason: string): NonNullable<DiscernDoneData['completion']> {
-  return { kind: 'pending', pending_reasons: [reason], pending: [{ kind: 'gate', reason }] };
 }
 
 /** The gate's first git reads, started before it is certain the gate runs (a refusal leaves them unread). */

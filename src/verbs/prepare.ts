@@ -7,7 +7,7 @@ import type { PrepareOutcome } from '../../generated/handlers.js';
 import type { DiscernPrepareInput } from '../../generated/types.js';
 import type { ProjectVerbContext } from './context.js';
 import { configRefusalMessage, runStages } from './gate-verb.js';
-import { readBack } from './done.js';
+import { readBack } from './done-facts.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
 import { withCouplingHints } from './coupling-hints.js';
 

@@ -8,7 +8,7 @@ import { VERBS } from '../../generated/registry.js';
 import type { DiscernConfigIssue, DiscernSetupVerifyData, DiscernSetupVerifyInput } from '../../generated/types.js';
 import { configuredCommands } from '../engine/config/configured-commands.js';
 import { configuredJobs } from '../engine/config/jobs.js';
-import { dotted } from '../engine/config/load.js';
+import { dotted } from '../engine/config/load-result.js';
 import { locateKey } from '../engine/config/locate.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { localBranchExists } from '../engine/git/local-branch.js';

@@ -14,7 +14,7 @@ import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
-import { readBack } from './done.js';
+import { readBack } from './done-facts.js';
 import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
 import { killAt } from '../engine/faults.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';

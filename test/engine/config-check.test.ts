@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseConfig, schemaIssues } from '../../src/engine/config/validate.js';
 import { checkConfigText, keysOf } from '../../src/engine/config/check.js';
-import { dotted } from '../../src/engine/config/load.js';
+import { dotted } from '../../src/engine/config/load-result.js';
 import { decodeToml } from '../../src/engine/config/toml.js';
 import { scratchRepo } from '../helpers/scratch-repo.js';
 

@@ -3,7 +3,7 @@
 // cannot be used (no selector or two, an unknown scope, a pattern that does not compile, no question or two) is
 // a problem named by its dotted key, never a silently narrower checkpoint.
 import type { DiscernConfig, DiscernConfigCheckpoint, DiscernConfigIssue } from '../../../generated/types.js';
-import { dotted } from '../config/load.js';
+import { dotted } from '../config/load-result.js';
 import { compilePattern } from '../scopes/index.js';
 
 export type ChangeKind = 'added' | 'modified' | 'deleted';

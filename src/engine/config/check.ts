@@ -11,7 +11,7 @@ import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types
 import { git } from '../git/git.js';
 import { localBranchExists } from '../git/local-branch.js';
 import { chooseTrunk } from '../project/resolve.js';
-import { dotted } from './load.js';
+import { dotted } from './load-result.js';
 import { at, commandIssues, globIssues, keysOf, preAuthorizedIssues } from './semantic-checks.js';
 import { decodeToml } from './toml.js';
 import { schemaIssues, type LocatedIssue } from './validate.js';

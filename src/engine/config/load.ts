@@ -6,16 +6,10 @@
 // validated under the same schema (the known-valid cache, keyed by the schema's digest and the text) is taken
 // as valid without it.
 import { readFile } from 'node:fs/promises';
-import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
+import type { DiscernConfig } from '../../../generated/types.js';
 import { decodeToml } from './toml.js';
 import type { KnownValid } from './known-valid.js';
-
-export type ConfigProblemSlug =
-  'invalid_toml' | 'invalid_config' | 'unknown_key' | 'read_failed' | 'renamed_config_key' | 'schema_version_too_new';
-
-export type ConfigLoad =
-  | { ok: true; config: DiscernConfig; text: string }
-  | { ok: false; error: ConfigProblemSlug; message: string; where: string; issues: DiscernConfigIssue[] };
+import type { ConfigLoad } from './load-result.js';
 
 export async function loadConfig(
   path: string,
@@ -46,8 +40,4 @@ export async function loadConfig(
   const loaded = validateDecoded(decoded.value, decoded.text, displayName);
   if (loaded.ok) await options.knownValid?.add(decoded.text);
   return loaded;
-}
-
-export function dotted(keys: readonly string[]): string {
-  return keys.map((k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k))).join('.');
 }

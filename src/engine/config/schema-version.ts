@@ -3,7 +3,7 @@
 // is refused with the key's new name and `discern upgrade`, instead of "is not a key discern honours".
 import { CONFIG_MIGRATIONS, CONFIG_SCHEMA_VERSION } from '../../../generated/config-migrations.js';
 import type { DiscernConfigIssue } from '../../../generated/types.js';
-import { dotted, type ConfigLoad } from './load.js';
+import { dotted, type ConfigLoad } from './load-result.js';
 import { locateKey } from './locate.js';
 
 type Problem = Extract<ConfigLoad, { ok: false }>;

@@ -2,7 +2,7 @@
 // problem reported with its dotted key (scopes.docs.paths.1), never silently dropped.
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
 import { compileScopes, type CompiledScope } from '../scopes/index.js';
-import { dotted } from './load.js';
+import { dotted } from './load-result.js';
 import { scopeDefinitions } from './scope-definitions.js';
 
 export function compiledScopes(config: DiscernConfig): { scopes: CompiledScope[]; issues: DiscernConfigIssue[] } {

@@ -8,7 +8,7 @@ import { resolveCommand } from '../jobs/resolve-command.js';
 import { commandList } from './commands.js';
 import { configuredGenerators } from './generators.js';
 import { configuredJobs } from './jobs.js';
-import { dotted } from './load.js';
+import { dotted } from './load-result.js';
 import { locateKey } from './locate.js';
 import { configuredStandards } from './standards.js';
 

@@ -1,7 +1,7 @@
 // discern.toml's bytes as a TOML document: UTF-8 decoding and parsing, with syntax problems located by line
 // and column. The value is a plain JSON-like object (smol-toml builds null-prototype objects).
 import { parse, TomlError } from 'smol-toml';
-import type { ConfigLoad } from './load.js';
+import type { ConfigLoad } from './load-result.js';
 import type { Location } from './locate.js';
 
 export type Decoded =

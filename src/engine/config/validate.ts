@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import { validateConfig } from '../../../generated/validators/config.js';
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
-import { dotted, type ConfigLoad } from './load.js';
+import { dotted, type ConfigLoad } from './load-result.js';
 import { locateKey } from './locate.js';
 import { decodeToml } from './toml.js';
 

@@ -2,7 +2,7 @@
 // every glob compiled up front. A glob that cannot be compiled is a configuration problem reported with its
 // dotted key, before anything runs.
 import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types.js';
-import { dotted } from '../config/load.js';
+import { dotted } from '../config/load-result.js';
 import { gateSettings, type GateSettings } from '../config/gate-settings.js';
 import { compiledScopes } from '../config/scopes.js';
 import { configuredStandards, type StandardDefinition } from '../config/standards.js';

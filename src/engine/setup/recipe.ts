@@ -3,7 +3,7 @@
 // found, the line and column in the recipe.
 import { readFile, stat } from 'node:fs/promises';
 import type { DiscernSetupConfig } from '../../../generated/types.js';
-import { dotted } from '../config/load.js';
+import { dotted } from '../config/load-result.js';
 import { locateKey, type Location } from '../config/locate.js';
 import { locateJsonKey } from '../config/locate-json.js';
 import { decodeToml } from '../config/toml.js';

@@ -5,8 +5,7 @@
 export { TomlEditError } from './errors.js';
 export { formatKey, formatKeyPath, formatValue, type TomlValue } from './format.js';
 export { getValue } from './read.js';
-export { setValue } from './set.js';
+export { setTable, setValue } from './set.js';
 export { removeKey } from './remove.js';
 export { renameKey } from './rename.js';
-export { setTable } from './table.js';
 export { parseTree } from './values.js';
