@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readSize, type TestSize } from './helpers/test-size.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,6 +27,19 @@ if (files.length === 0) {
   process.stderr.write(`no test files match ${filters.join(' ')}\n`);
   process.exit(1);
 }
+// DISCERN_TEST_SIZE is checked here, once, before any test file starts.
+let size: TestSize;
+try {
+  size = readSize(process.env['DISCERN_TEST_SIZE']);
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+process.stdout.write(
+  size === 'full'
+    ? `${files.length} test files, property suites at full size\n`
+    : `${files.length} test files, property suites bounded (DISCERN_TEST_SIZE=full runs every case)\n`,
+);
 // Two files at a time: most tests wait on git and child processes, and Node 20's default on two cores is one.
 const result = spawnSync(
   process.execPath,

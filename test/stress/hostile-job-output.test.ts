@@ -18,9 +18,11 @@ import { mergeProgress, emptyMergedProgress, MAX_MERGED_FAILURES } from '../../s
 import { parseMetricLine, parseProgressLine } from '../../src/engine/jobs/protocol-lines.js';
 import { readPublished, resultValidator } from '../helpers/published-schema.js';
 import { hostileJunit, hostileSarif, metricLine, progressLine, withNoise } from './job-output-arbitraries.js';
+import { sized } from '../helpers/test-size.js';
 
 const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261201;
-const RUNS = Number.parseInt(process.env['DISCERN_FUZZ_RUNS'] ?? '', 10) || 200;
+/** Generated lines per reader: 100 bounded, 200 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 100, full: 200 });
 const OPTIONS = { seed: SEED, numRuns: RUNS, includeErrorInReport: true };
 
 const dir = mkdtempSync(join(tmpdir(), 'discern-fuzz-output-'));

@@ -1,12 +1,12 @@
-// Hostile input over MCP, property-based (docs/decisions/0035): every tool in tools/list gets at least 200
-// generated calls — valid arguments derived from its published inputSchema and deliberately invalid ones
+// Hostile input over MCP, property-based (docs/decisions/0035): every tool in tools/list gets 200 generated
+// calls at full size (50 in a bounded run, test/helpers/test-size.ts) — valid arguments derived from its published inputSchema and deliberately invalid ones
 // (wrong types, 100 KB+ strings, 5,000-level nesting, undeclared keys, traversing and option-looking paths,
 // NUL bytes, Unicode oddities, non-object arguments) — against the built server in a real scratch project,
 // and more against a second server over a broken project (malformed discern.toml, invalid UTF-8 in files,
 // names and map pages). Each answer must be a classified, schema-valid envelope (or the protocol's
 // invalid-params error for non-object arguments); the servers stay up and print no stack trace; nothing
 // outside the projects changes. The seed is printed; DISCERN_FUZZ_SEED replays a run, DISCERN_FUZZ_RUNS
-// scales it.
+// sets its size.
 import { describe, it, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
@@ -28,9 +28,11 @@ import { checkCase, STACK_LINE, toolUnderTest, type ToolUnderTest } from '../hel
 import { processAlive } from '../helpers/processes.js';
 import { rawServer, toolsCallLine } from '../helpers/raw-mcp.js';
 import { readPublished, resultValidator } from '../helpers/published-schema.js';
+import { sized } from '../helpers/test-size.js';
 
 const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
-const RUNS = Number(process.env['DISCERN_FUZZ_RUNS'] ?? 200);
+/** Cases per tool: 50 bounded, 200 full (test/helpers/test-size.ts). */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 50, full: 200 });
 const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 10));
 /** DISCERN_FUZZ_TRACE=1 prints every case with its answer. */
 const TRACE = process.env['DISCERN_FUZZ_TRACE'] === '1';

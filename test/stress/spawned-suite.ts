@@ -14,8 +14,10 @@ import { judge } from './cli-judge.js';
 import { assertNoStack, GOOD_CONFIG, makeSandbox, sandboxEnv, SEED, type Sandbox } from './cli-sandbox.js';
 import { shard } from './cli-shards.js';
 import { NEEDS_EFFORT, PROTOCOL_COMMANDS, tuningFor } from './cli-tuning.js';
+import { sized } from '../helpers/test-size.js';
 
-const SPAWNED = Number.parseInt(process.env['DISCERN_FUZZ_SPAWNED'] ?? '', 10) || 10;
+/** Spawned calls per command: 3 bounded, 10 full (test/helpers/test-size.ts); DISCERN_FUZZ_SPAWNED overrides. */
+const SPAWNED = sized('DISCERN_FUZZ_SPAWNED', { bounded: 3, full: 10 });
 const PARALLEL = 3;
 
 async function pool<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
