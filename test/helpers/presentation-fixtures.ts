@@ -1,11 +1,16 @@
-// Records results driven in the verb tests as presentation fixtures: one envelope per verb and mode (ok, dry run,
-// each error slug), the first one seen, with the scratch paths and clock times made neutral. The snapshot test
+// Records results driven in the verb tests as presentation fixtures: one envelope per verb and mode (ok, dry
+// run, each error slug), made the same from run to run (neutral-result.ts). The snapshot test
 // (test/render/presentations.test.ts) renders each and compares it with its reviewed Markdown beside it.
-// Recording is opt-in: RECORD_PRESENTATIONS=1 while running the verb tests; existing fixtures are kept.
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// Recording is what `npm run snapshots:update` asks for (tools/snapshots/update.ts): with RECORD_PRESENTATIONS
+// naming a staging folder, every result a test drives is written there as a candidate, named by its test file
+// and its place in that file's calls; the update then keeps, per verb and mode, the first candidate in that
+// order. Test files run side by side, so "the first one written" would depend on timing; this order does not.
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DiscernResult } from '../../generated/types.js';
+import { neutralText } from './neutral-result.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
@@ -13,34 +18,42 @@ export const FIXTURES = fileURLToPath(new URL('../fixtures/presentations/', impo
 
 export function presentationMode(result: DiscernResult): string {
   if (!result.ok) return `error-${String(result.error)}`;
-  return result.dry_run ? 'dry-run' : 'ok';
+  if (result.dry_run) return 'dry-run';
+  // A page read (docs and map with a target) presents the page itself, unlike a listing or a search.
+  const data = result.data as { doc?: unknown } | undefined;
+  return typeof data?.doc === 'object' && data.doc !== null ? 'ok-page' : 'ok';
 }
 
 export function fixtureName(verb: string): string {
   return verb.replace(/ /g, '-');
 }
 
-export function recordPresentation(result: DiscernResult, target: string): void {
-  if (!process.env['RECORD_PRESENTATIONS']) return;
-  const dir = join(FIXTURES, fixtureName(result.verb));
-  const file = join(dir, `${presentationMode(result)}.json`);
-  if (existsSync(file)) return;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(file, `${JSON.stringify(neutral(result, target), null, 2)}\n`);
+/** This process's test file, as a name that sorts as its path does. */
+function testFileKey(): string {
+  const file = process.argv[1] ?? 'unknown';
+  return relative(REPO, file).replace(/[^A-Za-z0-9._-]/g, '~');
 }
 
-function neutral(result: DiscernResult, target: string): unknown {
-  let text = JSON.stringify(result);
-  const roots = new Set([target]);
+let sequence = 0;
+/** Only a file's first result of a verb and mode can be chosen, so it writes no other. */
+const written = new Set<string>();
+
+export function recordPresentation(result: DiscernResult, target: string): void {
+  const staging = process.env['RECORD_PRESENTATIONS'];
+  if (!staging) return;
+  sequence += 1;
+  const kind = `${fixtureName(result.verb)}/${presentationMode(result)}`;
+  if (written.has(kind)) return;
+  written.add(kind);
+  const dir = join(staging, kind);
+  mkdirSync(dir, { recursive: true });
+  const roots = [target];
   try {
-    roots.add(realpathSync(target));
+    roots.push(realpathSync(target));
   } catch {
     // a removed checkout keeps its given path
   }
-  for (const root of [...roots].sort((a, b) => b.length - a.length)) text = text.split(root).join('/repo');
-  // discern's own checkout (licenses, the manual) would name this machine's folder.
-  text = text.split(REPO).join('/discern');
-  text = text.replace(/\/tmp\/[A-Za-z0-9._-]+/g, '/scratch');
-  text = text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '2026-01-01T00:00:00.000Z');
-  return JSON.parse(text);
+  const text = neutralText(JSON.stringify(result), { roots, repo: REPO });
+  const name = `${testFileKey()}#${String(sequence).padStart(6, '0')}.json`;
+  writeFileSync(join(dir, name), `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
 }

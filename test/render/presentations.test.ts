@@ -1,8 +1,8 @@
 // A reviewed Markdown snapshot per verb and mode. Each fixture under test/fixtures/presentations/<verb>/ is an
-// envelope a verb test really produced (recorded with RECORD_PRESENTATIONS=1, paths and times made neutral);
-// it must still validate against the published result schema, and its authored Markdown must equal the reviewed
-// <mode>.md beside it. A failed mode's Markdown ends with its registered next action. UPDATE_SNAPSHOTS=1 rewrites
-// the .md files: review the diff before committing it.
+// envelope a verb test really produced (re-recorded by `npm run snapshots:update`, with what varies between runs
+// made neutral); it must still validate against the published result schema, and its authored Markdown must
+// equal the reviewed <mode>.md beside it, which must exist. A failed mode's Markdown ends with its registered
+// next action. UPDATE_SNAPSHOTS=1 rewrites the .md files from the fixtures as they are: review the diff.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,12 @@ describe('authored Markdown per verb and mode', () => {
           `${verb}: no failure fixture in ${dir}`,
         );
       });
+      it('has no snapshot without its fixture', () => {
+        const orphans = existsSync(dir)
+          ? readdirSync(dir).filter((f) => f.endsWith('.md') && !modes.includes(f.slice(0, -3)))
+          : [];
+        assert.deepEqual(orphans, [], `${verb}: snapshots whose fixture is gone (\`npm run snapshots:update\`)`);
+      });
       for (const mode of modes) {
         it(mode, () => {
           const result = JSON.parse(readFileSync(join(dir, `${mode}.json`), 'utf8')) as DiscernResult;
@@ -45,11 +51,15 @@ describe('authored Markdown per verb and mode', () => {
           assertPublishedResult(result);
           const markdown = renderMarkdown(result);
           const snapshot = join(dir, `${mode}.md`);
-          if (update || !existsSync(snapshot)) writeFileSync(snapshot, markdown);
+          if (update) writeFileSync(snapshot, markdown);
+          assert.ok(
+            existsSync(snapshot),
+            `${verb} ${mode}: no reviewed snapshot ${snapshot}; \`npm run snapshots:update\` records it, then review it`,
+          );
           assert.equal(
             markdown,
             readFileSync(snapshot, 'utf8'),
-            `${verb} ${mode}: the Markdown differs from ${snapshot}`,
+            `${verb} ${mode}: the Markdown differs from ${snapshot} (\`npm run snapshots:update\` re-records it)`,
           );
           assertSectionOrder(markdown);
           // Drawn for a terminal that is a file (--render and the human view, redirected): no control sequence.

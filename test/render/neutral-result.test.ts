@@ -1,0 +1,71 @@
+// What a re-recorded fixture keeps and what it makes neutral: a second run of the same test must give the same
+// bytes, so each thing that varies between runs is replaced, consistently, and nothing else is.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseHandle } from '../../src/engine/state/handles.js';
+import { neutralText } from '../helpers/neutral-result.js';
+
+const options = { roots: ['/tmp/discern-repo-Ab12', '/private/tmp/discern-repo-Ab12'], repo: '/work/discern' };
+const COMMIT = '3f9c2a7b1e0d4c5b6a798877665544332211aabb';
+const OTHER = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+
+describe('neutral results', () => {
+  const cases: [name: string, given: string, expected: string][] = [
+    [
+      'the scratch checkout, real path first',
+      '/private/tmp/discern-repo-Ab12/x and /tmp/discern-repo-Ab12/y',
+      '/repo/x and /repo/y',
+    ],
+    ["discern's own checkout", 'see /work/discern/docs/a.md', 'see /discern/docs/a.md'],
+    ['other temporary paths', 'log at /tmp/discern-out-9zq/test.log', 'log at /scratch/test.log'],
+    [
+      'clock times, in each shape',
+      '2026-11-30T22:45:24.899Z 2026-11-30T22:48:48+00:00 2026-11-30T22-45-24-899Z',
+      '2026-01-01T00:00:00.000Z 2026-01-01T00:00:00+00:00 2026-01-01T00-00-00-000Z',
+    ],
+    [
+      'durations',
+      '{"duration_s": 3, "waited_ms": 1250.5, "timeout_s": 45}',
+      '{"duration_s": 0, "waited_ms": 0, "timeout_s": 45}',
+    ],
+    [
+      'a commit and its abbreviations, another commit apart',
+      `${COMMIT} ${COMMIT.slice(0, 12)} ${OTHER.slice(0, 7)} ${OTHER}`,
+      '000001aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 000001aaaaaa 000002a 000002aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    ],
+    [
+      'short digests in ids',
+      'P-b759df200576c5d5 S-c9b94e6b043a S-c9b94e6b043a',
+      'P-000001aaaaaaaaaa S-000002aaaaaa S-000002aaaaaa',
+    ],
+    [
+      'process ids',
+      'another done is running (pid 30795 since x) {"pid": 812}',
+      'another done is running (pid 4242 since x) {"pid": 4242}',
+    ],
+    [
+      'an abbreviation of digits alone still follows its id',
+      `1234567890${'ab'.repeat(15)} 1234567890`,
+      '000001aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 000001aaaa',
+    ],
+    ['words and numbers that look like hex stay', 'deadbeef 12345678 facade', 'deadbeef 12345678 facade'],
+  ];
+  for (const [name, given, expected] of cases) {
+    it(name, () => assert.equal(neutralText(given, options), expected));
+  }
+
+  it('handles become valid handles, one per handle, in order of appearance', () => {
+    const out = neutralText('R1-XTBB-03T1-70 then C1-7KQ2-M9XD-4F then R1-XTBB-03T1-70', options);
+    const [first, second, third] = out.split(' then ');
+    assert.ok(first && second && third);
+    assert.equal(first, third);
+    assert.notEqual(first, second);
+    assert.equal(parseHandle(first, 'R1').ok, true);
+    assert.equal(parseHandle(second, 'C1').ok, true);
+  });
+
+  it('is idempotent: a neutral text stays as it is', () => {
+    const once = neutralText(`${COMMIT} R1-XTBB-03T1-70 2026-11-30T22:45:24.899Z /tmp/discern-repo-Ab12`, options);
+    assert.equal(neutralText(once, options), once);
+  });
+});
