@@ -11,6 +11,13 @@ const HANDLE = /(?<![0-9A-Za-z])([RC]1)-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}(?![0
 const CLOCK = /\d{4}-\d\d-\d\dT\d\d([:-])\d\d[:-]\d\d(?:([.-])\d+)?(Z|[+-]\d\d:\d\d)/g;
 const DURATION = /"(duration_s|duration_ms|elapsed_ms|waited_ms)":\s*\d+(?:\.\d+)?/g;
 const PID = /(\bpid\b"?:?\s*)\d+/g;
+/** A file named for its clock time and process (crash records, output folders): the process is a pid. */
+const CLOCK_PID = /(2026-01-01T00-00-00-000Z(?:-[a-z]+)?)-\d+/g;
+/** Compact clock times (logbook archives) and base-36 ones (approval tokens). */
+const COMPACT_CLOCK = /(?<![0-9A-Za-z])\d{8}T\d{6,9}Z(?![0-9A-Za-z])/g;
+const TOKEN_CLOCK = /\b(EA1)\.[0-9a-z]{6,10}\./g;
+/** Unpadded base64url SHA-256 digests, 43 symbols with digits and both cases (receipts and tokens end in one). */
+const BASE64_DIGEST = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
 export interface NeutralOptions {
   /** The checkout the result is about, shown as /repo (its real path too, where it still exists). */
@@ -30,8 +37,25 @@ export function neutralText(text: string, options: NeutralOptions): string {
   });
   out = out.replace(DURATION, (_m, key: string) => `"${key}": 0`);
   out = out.replace(PID, (_m, lead: string) => `${lead}4242`);
+  out = out.replace(CLOCK_PID, (_m, stamp: string) => `${stamp}-4242`);
+  out = out.replace(COMPACT_CLOCK, (stamp) => `20260101T${'0'.repeat(stamp.length - 10)}Z`);
+  out = out.replace(TOKEN_CLOCK, (_m, kind: string) => `${kind}.00000000.`);
+  out = neutralBase64(out);
   out = neutralHandles(out);
   return neutralHex(out);
+}
+
+function neutralBase64(text: string): string {
+  const seen = new Map<string, string>();
+  return text.replace(BASE64_DIGEST, (token) => {
+    if (!/[0-9]/.test(token) || !/[a-z]/.test(token) || !/[A-Z]/.test(token)) return token;
+    let standIn = seen.get(token);
+    if (standIn === undefined) {
+      standIn = `B64${String(seen.size + 1).padStart(4, '0')}`.padEnd(43, 'x');
+      seen.set(token, standIn);
+    }
+    return standIn;
+  });
 }
 
 function neutralHandles(text: string): string {

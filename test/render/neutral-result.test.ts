@@ -48,6 +48,21 @@ describe('neutral results', () => {
       `1234567890${'ab'.repeat(15)} 1234567890`,
       '000001aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 000001aaaa',
     ],
+    [
+      'a clock-named file and its process',
+      '/c/2026-11-30T22-45-24-899Z-31031.json /o/2026-11-30T22-45-24-899Z-prepare-31620/a.log',
+      '/c/2026-01-01T00-00-00-000Z-4242.json /o/2026-01-01T00-00-00-000Z-prepare-4242/a.log',
+    ],
+    [
+      'compact and base-36 clock times',
+      '20261201T211718937Z.jsonl EA1.mx572wn6.x',
+      '20260101T000000000Z.jsonl EA1.00000000.x',
+    ],
+    [
+      'base64url digests',
+      'EP1.x.N4WEKkYmvzRtZW9gCuE5fCBXXg1Bi7alSkGN0QvhumA and EP1.x.N4WEKkYmvzRtZW9gCuE5fCBXXg1Bi7alSkGN0QvhumA',
+      `EP1.x.B640001${'x'.repeat(36)} and EP1.x.B640001${'x'.repeat(36)}`,
+    ],
     ['words and numbers that look like hex stay', 'deadbeef 12345678 facade', 'deadbeef 12345678 facade'],
   ];
   for (const [name, given, expected] of cases) {

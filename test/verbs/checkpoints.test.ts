@@ -49,6 +49,8 @@ async function firing(root: string): Promise<string[]> {
 }
 
 /** A project whose trunk defines `checkpoints`, and a worktree on a new branch from it. */
+
+let features = 0;
 function project(
   checkpoints: string,
   files: Record<string, string> = {},
@@ -65,7 +67,9 @@ function project(
       ...files,
     },
   );
-  return { trunk, wt: addWorktree(trunk, `feature-${Math.random().toString(36).slice(2, 8)}`) };
+  // Numbered, not random: each test's branch is its own, and a recorded result reads the same every run.
+  features += 1;
+  return { trunk, wt: addWorktree(trunk, `feature-${features}`) };
 }
 
 describe('triggers', () => {
