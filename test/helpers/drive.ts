@@ -8,7 +8,7 @@ import { invoke } from '../../src/verbs/invoke.js';
 import { renderMarkdown } from '../../src/render/markdown/index.js';
 import { assertPublishedResult, resultValidator } from './published-schema.js';
 import { cleanEnv } from './scratch-repo.js';
-import { recordPresentation } from './presentation-fixtures.js';
+import { recordingSequence, recordPresentation } from './presentation-fixtures.js';
 
 export const covered = new Map<string, Set<string>>();
 
@@ -19,6 +19,7 @@ export async function call(
   env: Record<string, string> = {},
   surface: 'cli' | 'mcp' = 'mcp',
 ): Promise<DiscernResult> {
+  const started = recordingSequence();
   const result = await invoke(id, input, {
     surface,
     defaultTarget: target,
@@ -37,7 +38,7 @@ export async function call(
     const next = result.hints[result.hints.length - 1] ?? '';
     assert.ok(markdown.trimEnd().endsWith(next), `Markdown ends with the next action:\n${markdown}`);
   }
-  recordPresentation(result, target);
+  recordPresentation(result, target, started);
   const set = covered.get(id) ?? new Set<string>();
   set.add(result.ok ? 'ok' : String(result.error));
   covered.set(id, set);

@@ -7,6 +7,10 @@
 import { handleFromPayload, type HandleKind } from '../../src/engine/state/handles.js';
 
 const HEX = /(?<![0-9A-Za-z])[0-9a-f]{7,64}(?![0-9A-Za-z])/g;
+/** discern's own ids (`S-…` submissions, `E-…` landings, `A-…` attempts, `P-…` Proofs): hex even when all digits. */
+const OWN_ID = /(?<![0-9A-Za-z])([A-Z])-([0-9a-f]{12,16})(?![0-9A-Za-z])/g;
+/** Sizes of state files, which hold clock times and durations of varying width. */
+const BYTES = /("bytes":\s*|\b)\d+( bytes\b)?/g;
 const HANDLE = /(?<![0-9A-Za-z])([RC]1)-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{2}(?![0-9A-Za-z])/g;
 const CLOCK = /\d{4}-\d\d-\d\dT\d\d([:-])\d\d[:-]\d\d(?:([.-])\d+)?(Z|[+-]\d\d:\d\d)/g;
 const DURATION = /"(duration_s|duration_ms|elapsed_ms|waited_ms)":\s*\d+(?:\.\d+)?/g;
@@ -15,6 +19,8 @@ const PID = /(\bpid\b"?:?\s*)\d+/g;
 const CLOCK_PID = /(2026-01-01T00-00-00-000Z(?:-[a-z]+)?)-\d+/g;
 /** Compact clock times (logbook archives) and base-36 ones (approval tokens). */
 const COMPACT_CLOCK = /(?<![0-9A-Za-z])\d{8}T\d{6,9}Z(?![0-9A-Za-z])/g;
+/** Milliseconds since the epoch, as a folder's name takes them (2001 to 2033). */
+const EPOCH_MS = /(?<![0-9])1[0-9]{12}(?![0-9])/g;
 const TOKEN_CLOCK = /\b(EA1)\.[0-9a-z]{6,10}\./g;
 /** Unpadded base64url SHA-256 digests, 43 symbols with digits and both cases (receipts and tokens end in one). */
 const BASE64_DIGEST = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
@@ -36,13 +42,29 @@ export function neutralText(text: string, options: NeutralOptions): string {
     return `2026-01-01T${time}${frac ? `${frac}000` : ''}${zone === 'Z' ? 'Z' : '+00:00'}`;
   });
   out = out.replace(DURATION, (_m, key: string) => `"${key}": 0`);
+  out = out.replace(BYTES, (whole, lead: string, unit: string | undefined) =>
+    lead.startsWith('"') || unit !== undefined ? `${lead}0${unit ?? ''}` : whole,
+  );
   out = out.replace(PID, (_m, lead: string) => `${lead}4242`);
   out = out.replace(CLOCK_PID, (_m, stamp: string) => `${stamp}-4242`);
   out = out.replace(COMPACT_CLOCK, (stamp) => `20260101T${'0'.repeat(stamp.length - 10)}Z`);
+  out = out.replace(EPOCH_MS, '1767225600000');
   out = out.replace(TOKEN_CLOCK, (_m, kind: string) => `${kind}.00000000.`);
   out = neutralBase64(out);
   out = neutralHandles(out);
-  return neutralHex(out);
+  return neutralOwnIds(neutralHex(out));
+}
+
+function neutralOwnIds(text: string): string {
+  const seen = new Map<string, string>();
+  return text.replace(OWN_ID, (whole, kind: string, id: string) => {
+    let standIn = seen.get(whole);
+    if (standIn === undefined) {
+      standIn = `${kind}-${standInHex(0xf00000 + seen.size + 1, id.length)}`;
+      seen.set(whole, standIn);
+    }
+    return standIn;
+  });
 }
 
 function neutralBase64(text: string): string {

@@ -35,16 +35,21 @@ function testFileKey(): string {
 }
 
 let sequence = 0;
-/** Only a file's first result of a verb and mode can be chosen, so it writes no other. */
-const written = new Set<string>();
+/** The earliest call of each verb and mode so far: only it can be chosen, so later ones are not written. */
+const earliest = new Map<string, number>();
 
-export function recordPresentation(result: DiscernResult, target: string): void {
+/** A call's place in its file's order, taken when it starts: calls made at once finish in any order. */
+export function recordingSequence(): number {
+  sequence += 1;
+  return sequence;
+}
+
+export function recordPresentation(result: DiscernResult, target: string, started: number): void {
   const staging = process.env['RECORD_PRESENTATIONS'];
   if (!staging) return;
-  sequence += 1;
   const kind = `${fixtureName(result.verb)}/${presentationMode(result)}`;
-  if (written.has(kind)) return;
-  written.add(kind);
+  if ((earliest.get(kind) ?? Infinity) < started) return;
+  earliest.set(kind, started);
   const dir = join(staging, kind);
   mkdirSync(dir, { recursive: true });
   const roots = [target];
@@ -54,6 +59,6 @@ export function recordPresentation(result: DiscernResult, target: string): void 
     // a removed checkout keeps its given path
   }
   const text = neutralText(JSON.stringify(result), { roots, repo: REPO });
-  const name = `${testFileKey()}#${String(sequence).padStart(6, '0')}.json`;
+  const name = `${testFileKey()}#${String(started).padStart(6, '0')}.json`;
   writeFileSync(join(dir, name), `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
 }

@@ -34,9 +34,14 @@ describe('neutral results', () => {
       '000001aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 000001aaaaaa 000002a 000002aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     ],
     [
-      'short digests in ids',
-      'P-b759df200576c5d5 S-c9b94e6b043a S-c9b94e6b043a',
-      'P-000001aaaaaaaaaa S-000002aaaaaa S-000002aaaaaa',
+      'ids of discern records, digits alone too',
+      'P-b759df200576c5d5 S-c9b94e6b043a S-c9b94e6b043a S-429585774755',
+      'P-f00001aaaaaaaaaa S-f00002aaaaaa S-f00002aaaaaa S-f00003aaaaaa',
+    ],
+    [
+      'sizes of state files',
+      '{"bytes": 223} 2 events, 230 bytes; 12 events',
+      '{"bytes": 0} 2 events, 0 bytes; 12 events',
     ],
     [
       'process ids',
