@@ -22,7 +22,7 @@ import type {
 } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { parseCliValue } from '../engine/config-file/cli-value.js';
-import { writeConfigText, writeProblem } from '../engine/config-file/file.js';
+import { ConfigChanged, OUTSIDE_PROJECT, writeConfigText, writeProblem } from '../engine/config-file/file.js';
 import { schemaAt } from '../engine/config-file/schema.js';
 import { KNOWN_JOB_STAGES } from '../engine/config/jobs.js';
 import { parseConfig } from '../engine/config/validate.js';
@@ -129,8 +129,40 @@ export async function configSetStandard(
 
 type Plan = { edit: (text: string) => string } | { refusal: Refusal<PlanSlug> };
 
-/** The edit's whole life: read, plan, edit the text, validate, write (or refuse with the file untouched). */
+/** Edits that raced this one are redone from the bytes they left, this many times, before the edit refuses. */
+const EDIT_ATTEMPTS = 64;
+
+/**
+ * The edit's whole life: read, plan, edit the text, validate, write (or refuse with the file untouched). The
+ * write is a compare-and-swap on the bytes read: when another edit landed first, the edit is redone from its
+ * result, so concurrent edits of different keys all land.
+ */
 async function writeKey(
+  ctx: InspectVerbContext,
+  command: string,
+  path: string[],
+  plan: (config: OpenedConfig) => Plan,
+): Promise<WriteOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeKeyOnce(ctx, command, path, plan);
+    } catch (error) {
+      if (!(error instanceof ConfigChanged)) throw error;
+      if (attempt >= EDIT_ATTEMPTS)
+        return {
+          refusal: {
+            error: 'edit_failed',
+            message: `${CONFIG_FILE} kept changing while \`${dotted(path)}\` was being written (${attempt} attempts); nothing of this edit was written.`,
+            next: { recovery: 'wait for the other edits of discern.toml to finish, then run the same call again' },
+          },
+        };
+      // A short random pause spreads writers that met, so one of them lands each round.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+    }
+  }
+}
+
+async function writeKeyOnce(
   ctx: InspectVerbContext,
   command: string,
   path: string[],
@@ -151,7 +183,7 @@ async function writeKey(
   const before = valueAt(config.tree, path, command);
   if (!before.ok) return { refusal: before.refusal };
   if (!config.exists) {
-    const denied = await writeProblem(file, false);
+    const denied = await writeProblem(config.location, false);
     if (denied) return { refusal: writeDenied(denied) };
   }
   const planned = plan(config);
@@ -198,13 +230,14 @@ async function writeKey(
   if (!data.changed && config.exists)
     return { data, hints: [VERBS.configSet.hints['unchanged'] ?? 'Nothing was written.'] };
   if (config.exists) {
-    const denied = await writeProblem(file, true);
+    const denied = await writeProblem(config.location, true);
     if (denied) return { data: { ...data, changed: false }, refusal: writeDenied(denied) };
   }
   const started = Date.now();
   try {
-    await writeConfigText(file, text, config, ctx.env);
+    await writeConfigText(config.location, text, config, ctx.env);
   } catch (error) {
+    if (error instanceof ConfigChanged) throw error;
     const code = errorCode(error) ?? 'error';
     return {
       data: { ...data, changed: false },
@@ -285,6 +318,12 @@ function invalid(message: string, command: string): Refusal<'invalid_value'> {
 }
 
 function writeDenied(denied: { target: string; code: string }): Refusal<'write_denied'> {
+  if (denied.code === OUTSIDE_PROJECT)
+    return {
+      error: 'write_denied',
+      message: `${CONFIG_FILE} leads outside the project (to ${denied.target}); discern writes only inside it, so nothing was changed.`,
+      next: { target: CONFIG_FILE, access: 'writable without leaving the project (a link on its way leads outside)' },
+    };
   return {
     error: 'write_denied',
     message: `${denied.target} is not writable (${denied.code}), so discern.toml cannot be written; nothing was changed.`,

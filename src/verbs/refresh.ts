@@ -50,7 +50,7 @@ export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContex
       hints: [...plan.hints, plan.targets.length === 0 ? HINTS.current : HINTS.planned],
     };
 
-  const applied = await applyRefresh(plan, { env: ctx.env });
+  const applied = await applyRefresh(plan, { env: ctx.env, commonDir: ctx.project.commonDir });
   if (!applied.ok && applied.reason === 'write_denied') {
     return {
       data: refreshData(plan, []),

@@ -94,6 +94,7 @@ export async function pinAfterGreen(m: GreenMeasurement): Promise<StandardsOutco
   const started = Date.now();
   const committed = await commitPin({
     root: project.root,
+    commonDir: project.commonDir,
     env: ctx.env,
     configPath: project.configPath,
     previous: { text: read.text, bom: read.bom, mode: read.mode },

@@ -4,7 +4,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TidyOutcome } from '../../generated/handlers.js';
 import type { DiscernStep, DiscernTidyInput } from '../../generated/types.js';
-import { locateConfigFile, readConfigText, writeConfigText } from '../engine/config-file/file.js';
+import { EditLockBusy, withEditLock } from '../engine/state/edit-lock.js';
+import { ConfigChanged, locateConfigFile, readConfigText, writeConfigText } from '../engine/config-file/file.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
 import { errorCode, writeFileAtomic } from '../engine/state/atomic-write.js';
 import { faultRequested } from '../engine/faults.js';
@@ -91,12 +92,17 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
     const changed = tidied !== config.text;
     if (changed) {
       try {
-        await writeConfigText(configPath, tidied, config, ctx.env, 'tidy:write');
+        await writeConfigText(located.location, tidied, config, ctx.env, 'tidy:write');
       } catch (error) {
         steps.push(step(CONFIG_FILE, 'failed'));
         return outcome({
           error: 'tidy_write_failed',
-          message: `${configPath} could not be written (${errorCode(error) ?? 'error'}); it is as it was.`,
+          message:
+            error instanceof ConfigChanged
+              ? `${configPath} changed while it was being tidied; it holds the other edit, untidied.`
+              : errorCode(error) === 'EOUTSIDE'
+                ? `${error instanceof Error ? error.message : configPath}; discern writes only inside it, and nothing was changed.`
+                : `${configPath} could not be written (${errorCode(error) ?? 'error'}); it is as it was.`,
           next: { recovery: RETRY },
         });
       }
@@ -106,38 +112,50 @@ export async function tidy(input: DiscernTidyInput, ctx: InspectVerbContext): Pr
   }
 
   if (input.target !== 'toml') {
-    for (const rel of await ownedMarkdown(root, tree, ctx.env)) {
-      const full = join(root, rel);
-      let text: string;
-      try {
-        text = await readFile(full, 'utf8');
-      } catch (error) {
-        return outcome({
-          error: 'read_failed',
-          message: `${full} cannot be read (${errorCode(error) ?? 'error'}).`,
-          next: { target: full, access: 'readable' },
-        });
-      }
-      const tidied = tidyMarkdown(text);
-      const changed = tidied !== text;
-      if (changed) {
+    // Read, tidy and write under the edit lock: no other discern edit of a page lands in between and is lost.
+    const stopped = await withEditLock(located.location.commonDir, async (): Promise<TidyOutcome | undefined> => {
+      for (const rel of await ownedMarkdown(root, tree, ctx.env)) {
+        const full = join(root, rel);
+        let text: string;
         try {
-          if (faultRequested(ctx.env, 'tidy:write'))
-            throw Object.assign(new Error('fault injected at tidy:write (DISCERN_FAULT)'), { code: 'EACCES' });
-          const mode = (await stat(full)).mode & 0o7777;
-          await writeFileAtomic(full, tidied, { mode });
+          text = await readFile(full, 'utf8');
         } catch (error) {
-          steps.push(step(rel, 'failed'));
           return outcome({
-            error: 'tidy_write_failed',
-            message: `${full} could not be written (${errorCode(error) ?? 'error'}); it is as it was, and the files before it are tidied.`,
-            next: { recovery: RETRY },
+            error: 'read_failed',
+            message: `${full} cannot be read (${errorCode(error) ?? 'error'}).`,
+            next: { target: full, access: 'readable' },
           });
         }
-        steps.push(step(rel, 'ok'));
+        const tidied = tidyMarkdown(text);
+        const changed = tidied !== text;
+        if (changed) {
+          try {
+            if (faultRequested(ctx.env, 'tidy:write'))
+              throw Object.assign(new Error('fault injected at tidy:write (DISCERN_FAULT)'), { code: 'EACCES' });
+            const mode = (await stat(full)).mode & 0o7777;
+            await writeFileAtomic(full, tidied, { mode });
+          } catch (error) {
+            steps.push(step(rel, 'failed'));
+            return outcome({
+              error: 'tidy_write_failed',
+              message: `${full} could not be written (${errorCode(error) ?? 'error'}); it is as it was, and the files before it are tidied.`,
+              next: { recovery: RETRY },
+            });
+          }
+          steps.push(step(rel, 'ok'));
+        }
+        files.push({ path: rel, changed });
       }
-      files.push({ path: rel, changed });
-    }
+      return undefined;
+    }).catch((error: unknown) => {
+      if (!(error instanceof EditLockBusy)) throw error;
+      return outcome({
+        error: 'tidy_write_failed',
+        message: `${error.message}; nothing more was tidied.`,
+        next: { recovery: RETRY },
+      });
+    });
+    if (stopped !== undefined) return stopped;
   }
   return outcome();
 }

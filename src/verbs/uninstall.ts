@@ -61,7 +61,7 @@ export async function uninstall(input: DiscernUninstallInput, ctx: ProjectVerbCo
       hints: [targets.length === 0 ? HINTS.nothing : HINTS.planned],
     };
   }
-  const applied = await applyRefresh({ root: plan.root, targets }, { env: ctx.env });
+  const applied = await applyRefresh({ root: plan.root, targets }, { env: ctx.env, commonDir: ctx.project.commonDir });
   const step = (t: RefreshTarget, outcome: DiscernStep['outcome']): DiscernStep => ({
     kind: 'refresh',
     label: t.label,

@@ -5,7 +5,7 @@ import type { UpgradeOutcome } from '../../generated/handlers.js';
 import type { DiscernStep, DiscernUpgradeData, DiscernUpgradeInput } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { CONFIG_SCHEMA_VERSION } from '../../generated/config-migrations.js';
-import { writeConfigText, writeProblem } from '../engine/config-file/file.js';
+import { ConfigChanged, OUTSIDE_PROJECT, writeConfigText, writeProblem } from '../engine/config-file/file.js';
 import { planUpgrade, type UpgradePlan } from '../engine/config/upgrade-plan.js';
 import { parseConfig } from '../engine/config/validate.js';
 import { CONFIG_FILE } from '../engine/project/resolve.js';
@@ -83,20 +83,35 @@ export async function upgrade(input: DiscernUpgradeInput, ctx: InspectVerbContex
       },
     };
   }
-  const denied = await writeProblem(file, true);
+  const denied = await writeProblem(config.location, true);
   if (denied)
     return {
       data: { ...data, changed: false },
       refusal: {
         error: 'write_denied',
-        message: `${denied.target} cannot be written (${denied.code}); nothing was changed.`,
-        next: { target: denied.target, access: 'writable' },
+        message:
+          denied.code === OUTSIDE_PROJECT
+            ? `${CONFIG_FILE} leads outside the project (to ${denied.target}); discern writes only inside it, so nothing was changed.`
+            : `${denied.target} cannot be written (${denied.code}); nothing was changed.`,
+        next:
+          denied.code === OUTSIDE_PROJECT
+            ? { target: CONFIG_FILE, access: 'writable without leaving the project (a link on its way leads outside)' }
+            : { target: denied.target, access: 'writable' },
       },
     };
   const started = Date.now();
   try {
-    await writeConfigText(file, plan.text, config, ctx.env, 'upgrade:write');
+    await writeConfigText(config.location, plan.text, config, ctx.env, 'upgrade:write');
   } catch (error) {
+    if (error instanceof ConfigChanged)
+      return {
+        data: { ...data, changed: false },
+        refusal: {
+          error: 'edit_failed',
+          message: `${file} changed while it was being upgraded; nothing was written.`,
+          next: { recovery: 'run `discern upgrade` again: it migrates the file as it is now' },
+        },
+      };
     return {
       data: { ...data, changed: false },
       refusal: {

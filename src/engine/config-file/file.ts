@@ -3,7 +3,8 @@
 // (UTF-8, a byte-order mark kept aside), whether it can be written, and the atomic write that keeps its mode.
 import { constants } from 'node:fs';
 import { access, readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { withEditLock } from '../state/edit-lock.js';
 import type { Refusal } from '../../core/outcome.js';
 import { CONFIG_FILE, type Resolution, type ResolutionSlug } from '../project/resolve.js';
 import { errorCode, writeFileAtomic } from '../state/atomic-write.js';
@@ -13,6 +14,8 @@ export interface ConfigLocation {
   root: string;
   /** Absolute path of discern.toml (it may not exist). */
   path: string;
+  /** The git common dir: where the lock that orders every discern.toml edit of the repository lives. */
+  commonDir: string;
 }
 
 /** The refusals a resolution gives before it has found a checkout: no discern.toml can be located then. */
@@ -22,12 +25,23 @@ export type Located = { ok: true; location: ConfigLocation } | { ok: false; refu
 
 export function locateConfigFile(resolution: Resolution): Located {
   if (resolution.ok)
-    return { ok: true, location: { root: resolution.project.root, path: resolution.project.configPath } };
+    return {
+      ok: true,
+      location: {
+        root: resolution.project.root,
+        path: resolution.project.configPath,
+        commonDir: resolution.project.commonDir,
+      },
+    };
   const checkout = resolution.partial.checkout;
   if (checkout)
     return {
       ok: true,
-      location: { root: checkout.root, path: resolution.partial.configPath ?? join(checkout.root, CONFIG_FILE) },
+      location: {
+        root: checkout.root,
+        path: resolution.partial.configPath ?? join(checkout.root, CONFIG_FILE),
+        commonDir: checkout.commonDir,
+      },
     };
   const refusal = resolution.refusal;
   if (isLocateRefusal(refusal)) return { ok: false, refusal };
@@ -77,12 +91,21 @@ export async function readConfigText(path: string): Promise<ConfigText> {
   };
 }
 
-/** undefined when `path` can be written (replaced through a temp file beside it); else the path that cannot, and why. */
+/** writeProblem's code for a link that leads out of the project. */
+export const OUTSIDE_PROJECT = 'it leads outside the project';
+
+/**
+ * undefined when `path` can be written (replaced through a temp file beside it); else the path that cannot, and
+ * why. A link that leads out of the project is refused like an unwritable file (docs/decisions/0039).
+ */
 export async function writeProblem(
-  path: string,
+  location: Pick<ConfigLocation, 'root' | 'path'>,
   exists: boolean,
 ): Promise<{ target: string; code: string } | undefined> {
+  const { path } = location;
   const target = exists ? await realpath(path).catch(() => path) : path;
+  const outside = await outsideProject(location.root, target);
+  if (outside) return { target: outside, code: OUTSIDE_PROJECT };
   if (exists) {
     const denied = await access(target, constants.W_OK).then(
       () => undefined,
@@ -98,17 +121,59 @@ export async function writeProblem(
   return denied ? { target: dir, code: denied } : undefined;
 }
 
-/** Replaces the file's bytes atomically (temp file beside it, then rename), keeping its permission bits. */
+/** The real place `target` (or, when absent, its folder) resolves to, when that is outside the project root. */
+async function outsideProject(root: string, target: string): Promise<string | undefined> {
+  const realRoot = await realpath(root).catch(() => root);
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    real = join(await realpath(dirname(target)).catch(() => dirname(target)), basename(target));
+  }
+  return real === realRoot || real.startsWith(realRoot + sep) ? undefined : real;
+}
+
+/** The file changed between the caller's read and this write: redo the edit from the new bytes. */
+export class ConfigChanged extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed while it was being edited`);
+    this.name = 'ConfigChanged';
+  }
+}
+
+/** What the caller read: the edit is based on these bytes and lands only while the file still holds them. */
+export interface ConfigBase {
+  exists: boolean;
+  text: string;
+  bom: boolean;
+  mode: number | undefined;
+}
+
+/**
+ * Replaces the file's bytes atomically (temp file beside it, then rename), keeping its permission bits. A
+ * compare-and-swap: under the project's edit lock (state/edit-lock.ts) the file is read again, and when it no longer holds
+ * `base` (another edit landed since the caller read it) nothing is written and ConfigChanged is thrown.
+ */
 export async function writeConfigText(
-  path: string,
+  location: ConfigLocation,
   text: string,
-  previous: { exists: boolean; bom: boolean; mode: number | undefined },
+  base: ConfigBase,
   env: Readonly<Record<string, string | undefined>> = {},
   fault = 'config:write',
 ): Promise<void> {
   if (faultRequested(env, fault))
     throw Object.assign(new Error(`fault injected at ${fault} (DISCERN_FAULT)`), { code: 'EACCES' });
-  const target = previous.exists ? await realpath(path).catch(() => path) : path;
-  const bytes = new TextEncoder().encode(previous.bom ? `\uFEFF${text}` : text);
-  await writeFileAtomic(target, bytes, previous.mode !== undefined ? { mode: previous.mode } : {});
+  const { path } = location;
+  const denied = await writeProblem(location, base.exists);
+  if (denied?.code === OUTSIDE_PROJECT)
+    throw Object.assign(new Error(`${path} leads outside the project (to ${denied.target})`), { code: 'EOUTSIDE' });
+  await withEditLock(location.commonDir, async () => {
+    const now = await readConfigText(path);
+    const same =
+      now.ok && now.exists === base.exists && (!now.exists || (now.text === base.text && now.bom === base.bom));
+    if (!same) throw new ConfigChanged(path);
+    const target = base.exists ? await realpath(path).catch(() => path) : path;
+    const bytes = new TextEncoder().encode(base.bom ? `\uFEFF${text}` : text);
+    await writeFileAtomic(target, bytes, base.mode !== undefined ? { mode: base.mode } : {});
+  });
 }

@@ -12,6 +12,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface PinWrite {
   root: string;
+  /** The git common dir, where the lock that orders discern.toml edits lives. */
+  commonDir: string;
   env: Env;
   configPath: string;
   /** discern.toml as it is now (HEAD's: the tree is clean). */
@@ -30,8 +32,9 @@ export async function commitPin(w: PinWrite): Promise<PinCommit> {
   const run = { cwd: w.root, env: w.env };
   const file = relative(w.root, w.configPath) || 'discern.toml';
   const previous = { exists: true, bom: w.previous.bom, mode: w.previous.mode };
+  const location = { root: w.root, path: w.configPath, commonDir: w.commonDir };
   try {
-    await writeConfigText(w.configPath, w.text, previous, w.env, 'standards:pin-write');
+    await writeConfigText(location, w.text, { ...previous, text: w.previous.text }, w.env, 'standards:pin-write');
   } catch (error) {
     return {
       ok: false,
@@ -69,7 +72,9 @@ async function restore(
   previous: { exists: boolean; bom: boolean; mode: number | undefined },
 ): Promise<boolean> {
   try {
-    await writeConfigText(w.configPath, w.previous.text, previous, {});
+    // Based on the pin's own bytes: a file someone changed since is theirs now, and is not overwritten.
+    const location = { root: w.root, path: w.configPath, commonDir: w.commonDir };
+    await writeConfigText(location, w.previous.text, { ...previous, text: w.text }, {});
   } catch {
     return false;
   }

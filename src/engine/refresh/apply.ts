@@ -1,14 +1,17 @@
 // The thin executor of a refresh (or uninstall) plan. It first probes every target: if any cannot be written
 // it refuses, naming the exact path, before anything is written. Then it writes the targets in plan order, each
 // by temp file and rename, after checking the file still holds what the plan read (a file changed since is not
-// overwritten). A failure part-way stops there and says what completed; everything written is correct on its
+// overwritten), all under the project's edit lock so no other discern edit lands between the check and the write. A failure part-way stops there and says what completed; everything written is correct on its
 // own, so running refresh again finishes the rest.
 import { faultRequested } from '../faults.js';
+import { withEditLock } from '../state/edit-lock.js';
 import { currentText, digestOf, removeProjectFile, writeDenied, writeProjectFile } from './files.js';
 import type { RefreshPlan, RefreshTarget } from './plan.js';
 
 export interface ApplyOptions {
   env?: Readonly<Record<string, string | undefined>>;
+  /** The git common dir: the writes happen under the project's edit lock there. */
+  commonDir: string;
 }
 
 export type ProbeResult = { ok: true } | { ok: false; path: string; reason: string };
@@ -37,7 +40,14 @@ export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>):
 /** Writes the plan's targets; refuses before any write when one of them cannot be written. */
 export async function applyRefresh(
   plan: Pick<RefreshPlan, 'root' | 'targets'>,
-  options: ApplyOptions = {},
+  options: ApplyOptions,
+): Promise<RefreshApplied> {
+  return withEditLock(options.commonDir, () => applyLocked(plan, options));
+}
+
+async function applyLocked(
+  plan: Pick<RefreshPlan, 'root' | 'targets'>,
+  options: ApplyOptions,
 ): Promise<RefreshApplied> {
   const env = options.env ?? process.env;
   const probe = await probeTargets(plan);

@@ -17,7 +17,7 @@ export async function instructionRefresh(
       plan.errors.map((e) => `${e.path}: ${e.message}`),
     );
   if (plan.targets.length === 0) return { status: 'complete', compiled: [] };
-  const applied = await applyRefresh(plan, { env });
+  const applied = await applyRefresh(plan, { env, commonDir: project.commonDir });
   if (applied.ok) return { status: 'complete', compiled: applied.written.map((t) => t.path) };
   if (applied.reason === 'write_denied') return partial([], [`${applied.path}: ${applied.message}`]);
   return partial(

@@ -27,7 +27,7 @@ export async function commitMachinery(
       message: plan.errors.map((e) => `${e.path}: ${e.message}`).join('; '),
     };
   if (plan.targets.length === 0) return { ok: true, written: [] };
-  const applied = await applyRefresh(plan, { env });
+  const applied = await applyRefresh(plan, { env, commonDir: project.commonDir });
   if (!applied.ok && applied.reason === 'write_denied')
     return { ok: false, kind: 'write_denied', path: applied.path, message: applied.message };
   if (!applied.ok)

@@ -12,7 +12,7 @@ const POLL_MS = 50;
 
 export async function withRepositoryLock<T>(
   commonDir: string,
-  name: 'start' | 'accept',
+  name: 'start' | 'accept' | 'edit',
   waitMs: number,
   body: () => Promise<T>,
 ): Promise<T | 'busy'> {
