@@ -163,3 +163,21 @@ describe('[map] dir', () => {
     it(`accepts ${JSON.stringify(dir)}`, () =>
       assert.equal(parse(`[map]\ndir = ${JSON.stringify(dir)}\n`).ok, true, dir));
 });
+
+describe('a TOML date or time where discern.toml takes text', () => {
+  for (const [name, value, key] of [
+    ['a date-time as a job command', 'test = 1979-05-27T07:32:00Z', 'jobs.test'],
+    ['a local time in a command list', 'test = ["echo", 07:32:00]', 'jobs.test.1'],
+    ['a date as a table job run', 'test = { run = 1979-05-27 }', 'jobs.test.run'],
+  ] as const) {
+    it(`${name} is invalid_config at the key, never a command to run`, () => {
+      const loaded = parseConfig(new TextEncoder().encode(`[project]\nname = "d"\n\n[jobs]\n${value}\n`));
+      assert.equal(loaded.ok, false);
+      if (loaded.ok) return;
+      assert.equal(loaded.error, 'invalid_config');
+      assert.equal(loaded.issues[0]?.path, key);
+      assert.equal(loaded.issues[0]?.line, 5);
+      assert.match(loaded.message, /date or time/);
+    });
+  }
+});

@@ -57,6 +57,15 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
   const file = options.displayName;
   const checks: CheckVerdict[] = [];
   const decoded = decodeToml(bytes, file);
+  if (!decoded.ok && decoded.problem.error === 'invalid_config') {
+    // TOML, but holding a date or time where discern.toml takes none: a schema problem at the key.
+    const problem = decoded.problem;
+    checks.push({ name: 'syntax', status: 'ok', detail: 'valid TOML' });
+    checks.push({ name: 'schema', status: 'fail', detail: problem.message });
+    for (const name of ['globs', 'pre_authorized', 'trunk', 'commands'] as const)
+      checks.push({ name, status: 'skipped', detail: 'a value is a date or time, not text' });
+    return { errors: problem.issues, warnings: [], checks, slug: 'invalid_config' };
+  }
   if (!decoded.ok) {
     const problem = decoded.problem;
     checks.push({ name: 'syntax', status: 'fail', detail: problem.message });

@@ -1,7 +1,8 @@
 // discern.toml's bytes as a TOML document: UTF-8 decoding and parsing, with syntax problems located by line
 // and column. The value is a plain JSON-like object (smol-toml builds null-prototype objects).
 import { parse, TomlError } from 'smol-toml';
-import type { ConfigLoad } from './load-result.js';
+import { dotted, type ConfigLoad } from './load-result.js';
+import { locateKey } from './locate.js';
 import type { Location } from './locate.js';
 
 export type Decoded =
@@ -28,7 +29,43 @@ export function decodeToml(bytes: Uint8Array, displayName: string): Decoded {
       };
     throw error;
   }
+  // No key of discern.toml takes a date or time: one is a mistake (an unquoted value), never a string to run.
+  const dates = dateTimePaths(value, []);
+  if (dates.length > 0) return { ok: false, problem: dateTimeProblem(displayName, text, dates) };
   return { ok: true, text, value: JSON.parse(JSON.stringify(value)) as unknown };
+}
+
+/** Where the document holds a TOML date, time or date-time (smol-toml gives them as Date objects). */
+function dateTimePaths(value: unknown, path: string[]): string[][] {
+  if (value instanceof Date) return [path];
+  if (Array.isArray(value)) return value.flatMap((v, i) => dateTimePaths(v, [...path, String(i)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => dateTimePaths(v, [...path, k]));
+  return [];
+}
+
+function dateTimeProblem(file: string, text: string, paths: string[][]): Extract<ConfigLoad, { ok: false }> {
+  const reason = 'is a TOML date or time, which no key of discern.toml takes; quote it if it is text';
+  const issues = paths.map((path) => {
+    // An array element is located by its array's key.
+    const keys = path.filter((k, i) => !(/^\d+$/.test(k) && i > 0));
+    const at = locateKey(text, keys);
+    return {
+      kind: 'invalid_config' as const,
+      path: dotted(path),
+      message: reason,
+      ...(at ? { line: at.line, column: at.column } : {}),
+    };
+  });
+  const first = issues[0] as (typeof issues)[number];
+  const where = first.line !== undefined ? `key \`${first.path}\` (line ${first.line})` : `key \`${first.path}\``;
+  return {
+    ok: false,
+    error: 'invalid_config',
+    message: `${file}: \`${first.path}\`${first.line !== undefined ? ` (line ${first.line})` : ''} ${reason}. See \`discern docs configuration\`.`,
+    where,
+    issues,
+  };
 }
 
 function syntaxProblem(file: string, reason: string, at: Location | undefined): Extract<ConfigLoad, { ok: false }> {
