@@ -3,7 +3,7 @@
 // returns that plan, and the executor carries it out. Planning and creating the worktree happen under the
 // repository's start lock, so two starts never claim the same name; the setup commands run outside it.
 import { existsSync, statSync } from 'node:fs';
-import { access, constants } from 'node:fs/promises';
+import { access, constants, lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { StartOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
@@ -27,6 +27,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const run = { cwd: project.root, env: ctx.env };
   const help = ctx.surface === 'mcp' ? 'the inputSchema of discern_start in tools/list' : '`discern help start`';
   const retry = ctx.surface === 'mcp' ? 'call discern_start again' : 'run `discern start` again';
+  const rerun = ctx.surface === 'mcp' ? 'discern_start' : 'discern start';
 
   // The main checkout: this one, or (from a linked worktree) the first one git lists.
   const mainRoot =
@@ -42,6 +43,15 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
         next: { file: 'discern.toml', where: 'key `worktree.root`' },
       },
     };
+  const blocked = await notAFolder(rooted.root);
+  if (blocked !== undefined)
+    return {
+      refusal: {
+        error: 'invalid_config',
+        message: `[worktree] root ${rooted.root} cannot hold efforts' worktrees: ${blocked} is not a folder (a file, or a link to nothing). Point \`worktree.root\` at a folder (or a path that does not exist yet), or move that file.`,
+        next: { file: 'discern.toml', where: 'key `worktree.root`' },
+      },
+    };
   if (rooted.inside) {
     const probe = join(relative(mainRoot, rooted.root), '.discern-probe');
     const ignored = await git(['check-ignore', '-q', '--no-index', '--', probe], { cwd: mainRoot, env: ctx.env });
@@ -50,7 +60,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
         refusal: {
           error: 'precondition_failed',
           message: `[worktree] root ${rooted.root} is inside the checkout and git does not ignore it: every worktree's files would show as untracked. Add \`${relative(mainRoot, rooted.root)}/\` to .gitignore and commit it.`,
-          next: { rerun: retry },
+          next: { rerun: rerun },
         },
       };
     }
@@ -131,7 +141,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
       refusal: {
         error: 'precondition_failed',
         message: "Another start has held the repository's start lock for over a minute; it may be stuck.",
-        next: { rerun: retry },
+        next: { rerun: rerun },
       },
     };
   }
@@ -289,6 +299,21 @@ async function presentEnvFiles(
 }
 
 /** The first path on the way to `dir` that exists and cannot be written, or undefined when it can be created. */
+/** The first existing path on the way to `dir` (itself included) that is not a folder, if any. */
+async function notAFolder(dir: string): Promise<string | undefined> {
+  for (let at = dir; ;) {
+    const info = await lstat(at).catch(() => undefined);
+    if (info !== undefined) {
+      // A link is followed: a link to a folder is a folder.
+      const target = info.isSymbolicLink() ? await stat(at).catch(() => undefined) : info;
+      return target?.isDirectory() === true ? undefined : at;
+    }
+    const up = dirname(at);
+    if (up === at) return undefined;
+    at = up;
+  }
+}
+
 async function unwritable(dir: string): Promise<string | undefined> {
   let at = dir;
   while (!existsSync(at)) {

@@ -3,7 +3,7 @@
 // behind, dry runs that create nothing, refusals, and MCP re-aiming at the new worktree.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernStartData } from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
@@ -192,6 +192,29 @@ destroy = "echo destroy-cache >> ${log}"
     const d = startData(await call('start', { name: 'inside' }, r.root));
     assert.equal(d.path, join(r.root, '.worktrees', 'inside'));
     assert.equal(r.git('status', '--porcelain').trim(), '');
+  });
+
+  for (const [name, under] of [
+    ['is a file', ''],
+    ['lies under a file', '/trees'],
+  ] as const) {
+    it(`a root that ${name} is invalid_config at worktree.root, with nothing created`, async () => {
+      const file = join(tempDir('discern-root-file-'), 'plain-file');
+      writeFileSync(file, 'not a folder\n');
+      const r = repo(`\n[worktree]\nroot = "${file}${under}"\n`);
+      const refused = await call('start', { name: 'blocked' }, r.root);
+      assert.equal(refused.error, 'invalid_config', JSON.stringify(refused));
+      assert.ok((refused.message ?? '').includes(`${file} is not a folder`), refused.message);
+      assert.deepEqual(branches(r), ['main']);
+      assert.equal(readFileSync(file, 'utf8'), 'not a folder\n');
+    });
+  }
+
+  it('a refusal to retry names the command to run again, once', async () => {
+    const r = repo('\n[worktree]\nroot = ".worktrees"\n');
+    const refused = await call('start', { name: 'inside' }, r.root, {}, 'cli');
+    assert.equal(refused.error, 'precondition_failed');
+    assert.match(refused.hints.at(-1) ?? '', /then run `discern start` again\.$/);
   });
 
   it('from a linked worktree, the new effort is still a sibling of the main checkout', async () => {
