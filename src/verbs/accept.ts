@@ -681,14 +681,18 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
   }
 
   const moved = await moveTrunk(run, trunk, trunkBefore, landingCommit, l.trunkCheckout);
+  // git can report a failure after the ref moved (a checkout that could not follow, a re-read that raced):
+  // the trunk is the truth, and once it holds the landing commit the landing happened.
+  const landedAnyway = !moved.ok && (await trunkContains(run, trunk, landingCommit));
   steps.push({
     kind: 'git',
     label: `${fastForward ? 'fast-forward' : 'move'} ${trunk} to ${landingCommit.slice(0, 12)}`,
     disposition: 'run',
-    outcome: moved.ok ? 'ok' : 'failed',
+    ...(landedAnyway ? { note: `${trunk} holds it, although git reported: ${moved.ok ? '' : moved.message}` } : {}),
+    outcome: moved.ok || landedAnyway ? 'ok' : 'failed',
     duration_s: 0,
   });
-  if (!moved.ok) {
+  if (!moved.ok && !landedAnyway) {
     await rollBack(l, tx);
     await transactions.remove(paths, effort.id);
     return {
@@ -705,18 +709,60 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
       },
     };
   }
-  await advance(paths, tx, 'trunk_landed', { landing: landingCommit, proof, proof_line: proof.line });
-  crashPoint(ctx.env, 'trunk_landed');
-  return finish(l, tx, {
+  try {
+    await advance(paths, tx, 'trunk_landed', { landing: landingCommit, proof, proof_line: proof.line });
+    crashPoint(ctx.env, 'trunk_landed');
+    return await finish(l, tx, {
+      steps,
+      proof,
+      validation,
+      submissionData: f.submissionData,
+      revision: f.revision,
+      recovered: false,
+      fastForward,
+      changedScopes: f.changedScopes,
+    });
+  } catch (error) {
+    return landedUnfinished(l, tx, steps, landingCommit, error);
+  }
+}
+
+/**
+ * The trunk moved, then a required step of the landing's record keeping failed: never apply_failed (the work
+ * is on the trunk), but partial_acceptance, with what is true and the call that finishes the rest.
+ */
+function landedUnfinished(
+  l: Landing,
+  tx: Transaction,
+  steps: DiscernStep[],
+  landed: string,
+  error: unknown,
+): AcceptOutcome {
+  const mcp = l.ctx.surface === 'mcp';
+  const why = error instanceof Error ? error.message : String(error);
+  return {
     steps,
-    proof,
-    validation,
-    submissionData: f.submissionData,
-    revision: f.revision,
-    recovered: false,
-    fastForward,
-    changedScopes: f.changedScopes,
-  });
+    data: {
+      revision: { effort: l.effort.id, path: l.effort.path, branch: l.effort.branch, head: tx.head },
+      landing: {
+        recovery_performed: false,
+        trunk_landed: true,
+        landed_commit: landed,
+        worktree_removed: !existsSync(l.effort.path),
+        branch_deleted: false,
+      },
+      root: l.mainRoot,
+    },
+    refusal: {
+      error: 'partial_acceptance',
+      message: `${l.trunk} now holds ${landed.slice(0, 12)} (${l.effort.branch} landed), but finishing the landing failed: ${why}.`,
+      next: {
+        recovery: mcp
+          ? `call discern_accept with target "${l.effort.id}" again: it finds the landing on ${l.trunk} and finishes it`
+          : `run \`discern accept ${l.effort.id}\` again: it finds the landing on ${l.trunk} and finishes it`,
+      },
+    },
+  };
 }
 
 async function advance(
@@ -799,9 +845,23 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   let removed = !existsSync(effort.path);
   // The worktree is checked again now: after a recovery, or while earlier landings ran, its agent may have kept
   // working in it. Work there is never removed; the landing stands and the worktree stays.
-  const now = removed ? undefined : await readWorkingState(effort.path, env).catch(() => undefined);
-  const busy = now !== undefined && (now.changed > 0 || now.head !== tx.head);
-  if (busy) {
+  // A read that fails is not a clean worktree: what cannot be seen is kept.
+  const looked = removed
+    ? undefined
+    : await readWorkingState(effort.path, env).then(
+        (state) => ({ state }),
+        (error: unknown) => ({ unreadable: error instanceof Error ? error.message : String(error) }),
+      );
+  const now = looked !== undefined && 'state' in looked ? looked.state : undefined;
+  const unreadable = looked !== undefined && 'unreadable' in looked ? looked.unreadable : undefined;
+  if (unreadable !== undefined)
+    advisories.push({
+      kind: 'acceptance-cleanup-incomplete',
+      evidence: [`the state of the worktree ${effort.path} could not be read (${unreadable}): it was kept`],
+      next_action: `Look at ${effort.path}; remove it with \`discern worktree teardown ${effort.id}\` when its work is done.`,
+    });
+  const busy = unreadable !== undefined || (now !== undefined && (now.changed > 0 || now.head !== tx.head));
+  if (busy && now !== undefined) {
     advisories.push({
       kind: 'acceptance-cleanup-incomplete',
       evidence: [

@@ -102,12 +102,22 @@ async function guard(
   force: boolean,
   checkCommits: boolean,
 ) {
-  const state = await readWorkingState(effort.path, ctx.env).catch(() => undefined);
+  // A worktree that is gone holds nothing; one whose state cannot be read is not taken as clean.
+  const state = existsSync(effort.path)
+    ? await readWorkingState(effort.path, ctx.env).then(
+        (read) => read,
+        (error: unknown) => ({ unreadable: error instanceof Error ? error.message : String(error) }),
+      )
+    : undefined;
   const run = { cwd: mainRoot, env: ctx.env };
   const lost = checkCommits ? await unlanded(run, ctx.project.trunk.name, effort.branch) : { commits: [], total: 0 };
   if (force) return { lost };
   const problems: string[] = [];
-  if (state && state.changed > 0)
+  if (state !== undefined && 'unreadable' in state)
+    problems.push(
+      `the state of its worktree could not be read, so uncommitted work there cannot be ruled out (${state.unreadable})`,
+    );
+  else if (state && state.changed > 0)
     problems.push(
       `its worktree has ${state.changed} uncommitted change${state.changed === 1 ? '' : 's'} (\`git -C ${effort.path} status\`)`,
     );
