@@ -490,6 +490,19 @@ function outcomeOf(call: Call, result: EmergencyResult): AcceptOutcome {
       },
     };
   }
+  if (result.reason === 'operation_in_progress') {
+    return {
+      steps: result.steps,
+      data: { revision, emergency },
+      refusal: {
+        error: 'precondition_failed',
+        message: `${result.message}.`,
+        next: {
+          rerun: mcp ? `discern_accept with recover: "${tx.landing_id}"` : `discern accept --recover ${tx.landing_id}`,
+        },
+      },
+    };
+  }
   if (result.reason === 'dirty_checkout') {
     return {
       steps: result.steps,
@@ -696,6 +709,8 @@ async function trunkBlocked(call: Call, plan: EmergencyPlan): Promise<AcceptOutc
   );
   if (movable.ok) return undefined;
   const rerun = call.mcp ? 'discern_accept' : 'discern accept';
+  if (movable.reason === 'operation_in_progress')
+    return { refusal: { error: 'precondition_failed', message: `${movable.message}.`, next: { rerun } } };
   return {
     refusal: {
       error: 'dirty_worktree',

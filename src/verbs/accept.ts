@@ -623,6 +623,16 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
 
   // A dirty checkout of the trunk refuses before anything moves.
   const movable = await trunkMovable(run, trunk, trunkBefore, l.trunkCheckout);
+  if (!movable.ok && movable.reason === 'operation_in_progress')
+    return {
+      steps,
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: {
+        error: 'precondition_failed',
+        message: `${movable.message}.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   if (!movable.ok)
     return {
       steps,

@@ -74,6 +74,31 @@ describe('accept after the trunk moved', () => {
   });
 });
 
+describe('accept while the trunk is in the middle of an operation', () => {
+  it('refuses while the main checkout rebases the trunk, and the rebase can still be finished', async () => {
+    const r = trackedRepo(repos);
+    const w = await effort(r, 'during-rebase', 'rebase.txt', 'r\n');
+    const before = r.git('rev-parse', 'main').trim();
+    // A local trunk commit and a side branch that conflict: `git rebase side` stops half-way on main.
+    r.git('switch', '-q', '-c', 'side');
+    r.write('shared.txt', 'side\n');
+    r.commit('side edit');
+    r.git('switch', '-q', 'main');
+    r.write('shared.txt', 'main\n');
+    r.commit('main edit');
+    const local = r.git('rev-parse', 'main').trim();
+    assert.throws(() => r.git('rebase', 'side'));
+    assert.ok(existsSync(join(r.root, '.git', 'rebase-merge')));
+    const refused = await call('accept', { confirmed: true }, w.path);
+    assert.equal(refused.error, 'precondition_failed', JSON.stringify(refused, null, 2));
+    assert.match(refused.message ?? '', /a rebase of main is in progress.*git rebase --abort/);
+    assert.equal(r.git('rev-parse', 'main').trim(), local);
+    assert.notEqual(local, before);
+    r.git('rebase', '--abort');
+    assert.equal(r.git('symbolic-ref', 'HEAD').trim(), 'refs/heads/main');
+  });
+});
+
 describe('worktree teardown, drop and park when the worktree cannot be read', () => {
   for (const verb of ['worktreeTeardown', 'worktreeDrop', 'worktreePark'] as const) {
     it(`${verb} refuses without --force and keeps the worktree; with force it goes ahead`, async () => {

@@ -83,7 +83,7 @@ export type EmergencyResult =
       status: 'not_landed';
       steps: DiscernStep[];
       tx: EmergencyTransaction;
-      reason: 'moved' | 'dirty_checkout' | 'failed';
+      reason: 'moved' | 'dirty_checkout' | 'operation_in_progress' | 'failed';
       message: string;
     };
 
@@ -194,9 +194,9 @@ async function recordAndMove(
     duration_s: 0,
   });
   if (!moved.ok) {
-    // A dirty checkout of the trunk is the owner's to clean: a resumed landing keeps its record and transaction
+    // A dirty checkout of the trunk (or a rebase under way) is the owner's to finish: a resumed landing keeps its record and transaction
     // to try again. Otherwise nothing landed and the approval no longer holds: both are withdrawn.
-    if (recovery.recovered && moved.reason === 'dirty_checkout')
+    if (recovery.recovered && (moved.reason === 'dirty_checkout' || moved.reason === 'operation_in_progress'))
       return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
     await removeExceptionNote(place.commonDir, run, tx.head, exceptionNoteBody(exceptionPayload(tx)));
     await emergencyTransactions.remove(place.commonDir, tx.landing_id);

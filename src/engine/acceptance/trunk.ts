@@ -1,13 +1,16 @@
 // Moving the trunk to a proven commit, never anywhere else: a compare-and-swap from the tip the landing began
 // with (a trunk that moved meanwhile refuses), and a checkout of the trunk follows the ref — a clean one is
 // fast-forwarded with it (`git merge --ff-only`), a dirty one refuses before anything moves, since moving the
-// ref alone would leave that checkout looking dirty.
+// ref alone would leave that checkout looking dirty, and so does a rebase, merge or bisect under way.
 import { git, gitComplaint } from '../git/git.js';
+import { trunkOperationInProgress } from '../git/operation-in-progress.js';
 import { readWorkingState } from '../git/porcelain-status.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type TrunkMove = { ok: true } | { ok: false; reason: 'dirty_checkout' | 'moved' | 'failed'; message: string };
+export type TrunkMove =
+  | { ok: true }
+  | { ok: false; reason: 'dirty_checkout' | 'operation_in_progress' | 'moved' | 'failed'; message: string };
 
 /** Checks, without changing anything, that the trunk can move from `from`. */
 export async function trunkMovable(
@@ -22,6 +25,15 @@ export async function trunkMovable(
       ok: false,
       reason: 'moved',
       message: `${trunk} moved while landing (now ${tip.stdout.trim().slice(0, 12) || 'gone'}); nothing was landed`,
+    };
+  // A rebase, merge or bisect under way in some checkout would be broken by the trunk moving under it.
+  const common = await git(['rev-parse', '--path-format=absolute', '--git-common-dir'], run);
+  const busy = common.code === 0 ? await trunkOperationInProgress(common.stdout.trim(), trunk) : undefined;
+  if (busy)
+    return {
+      ok: false,
+      reason: 'operation_in_progress',
+      message: `${busy.what} is in progress (git dir ${busy.gitDir}): moving ${trunk} now would break it. Finish it with ${busy.finish} first; nothing was landed`,
     };
   if (checkout !== undefined) {
     const state = await readWorkingState(checkout, run.env);
