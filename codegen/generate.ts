@@ -17,6 +17,7 @@ import { emitManual } from './emit/manual.js';
 import { builtinSkillNames, emitAgentAssets } from './emit/agent-assets.js';
 import { emitConfigMigrations } from './emit/config-migrations.js';
 import { emitPresentations } from './emit/presentations.js';
+import { emitState } from './emit/state.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
 export const OWNED_DIRS = ['generated', 'schema', 'types'] as const;
@@ -44,6 +45,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
   add(emitPresentations(root, model, contracts));
+  add(await emitState(root));
   // Every file in schema/ is served as discern://schema/<name>, byte for byte: one emitted anywhere but above
   // would be published yet not served.
   const unserved = [...files.keys()].filter(

@@ -154,6 +154,11 @@ function withJs(spec: string): string {
 }
 
 function dts(exports: string[], types: string[]): string {
-  const typeImport = types.length > 0 ? `import type { ${types.join(', ')} } from '../types.js';\n` : '';
+  return validatorDts(exports, types, '../types.js');
+}
+
+/** The declaration file beside a standalone validator module: its validators, typed. */
+export function validatorDts(exports: string[], types: string[], typesModule: string): string {
+  const typeImport = types.length > 0 ? `import type { ${types.join(', ')} } from '${typesModule}';\n` : '';
   return `import type { ErrorObject } from 'ajv';\n${typeImport}\nexport interface StandaloneValidator<T> {\n  (data: unknown): data is T;\n  errors?: ErrorObject[] | null;\n}\n${exports.map((e) => `export declare const ${e};`).join('\n')}\n`;
 }

@@ -3,10 +3,13 @@
 // evaluates at run time and what the results schema publishes under x-discern-contracts.
 import type { CompletionPolicy, PolicyBase, VerbSpec } from './types.js';
 
+/** Any verb may read a damaged state record, skip it and say so (src/engine/state/state-record.ts). */
+const EVERY_VERB_ADVISORIES = ['state-record-skipped'];
+
 const BASES: Record<PolicyBase, CompletionPolicy> = {
   observation: {
     required_postconditions: ['declared-outcome'],
-    optional_advisories: [],
+    optional_advisories: [...EVERY_VERB_ADVISORIES],
     refusal: 'failure',
     cancellation: 'not-applicable',
     partial_effect: 'not-applicable',
@@ -15,7 +18,7 @@ const BASES: Record<PolicyBase, CompletionPolicy> = {
   },
   effect: {
     required_postconditions: ['declared-outcome', 'executed-steps'],
-    optional_advisories: [],
+    optional_advisories: [...EVERY_VERB_ADVISORIES],
     refusal: 'failure',
     cancellation: 'failure',
     partial_effect: 'failure',
@@ -28,7 +31,7 @@ export function resolvePolicy(spec: VerbSpec['policy']): CompletionPolicy {
   const base = BASES[spec.base];
   return {
     required_postconditions: [...base.required_postconditions, ...(spec.required_postconditions ?? []).filter((p) => !base.required_postconditions.includes(p))],
-    optional_advisories: [...(spec.optional_advisories ?? [])].sort(),
+    optional_advisories: [...new Set([...base.optional_advisories, ...(spec.optional_advisories ?? [])])].sort(),
     refusal: 'failure',
     cancellation: spec.cancellation ?? base.cancellation,
     partial_effect: spec.partial_effect ?? base.partial_effect,

@@ -8,6 +8,7 @@ import { INPUT_VALIDATORS } from '../../generated/validator-loaders.js';
 import { VERBS, type VerbId, type VerbRegistration } from '../../generated/registry.js';
 import type { DiscernResult } from '../../generated/types.js';
 import { buildEnvelope } from '../core/envelope.js';
+import { collectingSkips, type SkippedRecord } from '../engine/state/state-record.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
 import { argumentsHelp, type LiveProgress, type Surface, type VerbContext } from './context.js';
@@ -166,8 +167,8 @@ async function runVerb(
       }
     }
     const handler = (await loading) as (input: unknown, ctx: object) => Promise<AnyOutcome>;
-    const outcome = await handler(rawInput, context);
-    return buildEnvelope(subject, outcome);
+    const { value: outcome, skipped } = await collectingSkips(() => handler(rawInput, context));
+    return buildEnvelope(subject, withSkippedRecords(outcome, skipped));
   } catch (error) {
     // git went missing after the checkout was found (it was found without git): a precondition, not a crash.
     if (error instanceof GitUnavailable && registration.project !== 'none') {
@@ -209,6 +210,24 @@ async function runVerb(
         : `discern failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`;
     return buildEnvelope(subject, { refusal: { error: 'internal_error', message, next: { record } } });
   }
+}
+
+/** The state records the call skipped, as one advisory: the call went on as if they were absent. */
+function withSkippedRecords(outcome: AnyOutcome, skipped: readonly SkippedRecord[]): AnyOutcome {
+  const [first, ...rest] = skipped.map((s) => `${s.why}; skipped`);
+  if (first === undefined) return outcome;
+  return {
+    ...outcome,
+    advisories: [
+      ...(outcome.advisories ?? []),
+      {
+        kind: 'state-record-skipped',
+        evidence: [first, ...rest],
+        next_action:
+          'discern went on as if the record were absent. Look at the file, then remove it (or restore it from a backup); a damaged record is never trusted.',
+      },
+    ],
+  };
 }
 
 /** setup_unfinished for a setup-gated verb while a setup is begun and not accepted; nothing otherwise. */

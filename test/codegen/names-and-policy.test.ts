@@ -23,7 +23,7 @@ describe('resolvePolicy', () => {
   it('observation base', () => {
     assert.deepEqual(resolvePolicy({ base: 'observation' }), {
       required_postconditions: ['declared-outcome'],
-      optional_advisories: [],
+      optional_advisories: ['state-record-skipped'],
       refusal: 'failure',
       cancellation: 'not-applicable',
       partial_effect: 'not-applicable',
@@ -46,7 +46,7 @@ describe('resolvePolicy', () => {
       no_op: 'not-applicable',
     });
     assert.deepEqual(p.required_postconditions, ['declared-outcome', 'executed-steps', 'gate-finish']);
-    assert.deepEqual(p.optional_advisories, ['a-kind', 'z-kind']);
+    assert.deepEqual(p.optional_advisories, ['a-kind', 'state-record-skipped', 'z-kind']);
     assert.equal(p.recovery_owner, 'owner');
     assert.equal(p.no_op, 'not-applicable');
   });

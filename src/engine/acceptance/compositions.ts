@@ -6,42 +6,21 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import type { StateComposition } from '../../../generated/state-types.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 
 export const COMPOSITION_FORMAT = 1;
 
-export interface KeptComposition {
-  format: typeof COMPOSITION_FORMAT;
-  receipt: string;
-  effort: string;
-  branch: string;
-  /** The effort's head that was composed. */
-  head: string;
-  /** The trunk tip it was composed with. */
-  trunk_tip: string;
-  /** The composed commit, in the integration worktree. */
-  commit: string;
-  integration: { path: string; branch: string };
-  /** The stop questions it raised when served: `id:definition_hash:subject`. */
-  questions: string[];
-  created_at: string;
-}
+/** The record's shape is spec/state/composition.schema.json. */
+export type KeptComposition = StateComposition;
 
 function fileFor(commonDir: string, effort: string): string {
   return join(commonDir, 'discern', 'compositions', `${effort}.json`);
 }
 
-export async function readComposition(commonDir: string, effort: string): Promise<KeptComposition | undefined> {
-  const read = await readJsonFile<KeptComposition>(fileFor(commonDir, effort));
-  if (
-    !read.ok ||
-    typeof read.value !== 'object' ||
-    read.value === null ||
-    read.value.format !== COMPOSITION_FORMAT ||
-    typeof read.value.receipt !== 'string'
-  )
-    return undefined;
-  return read.value;
+export function readComposition(commonDir: string, effort: string): Promise<KeptComposition | undefined> {
+  return stateRecordOrUndefined('composition', fileFor(commonDir, effort));
 }
 
 export function writeComposition(commonDir: string, kept: KeptComposition): Promise<void> {

@@ -2,8 +2,9 @@
 // git common dir — the worktree's own git dir went with it — until `worktree setup` brings the worktree back.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
-import { TASK_RECORD_FORMAT, type TaskRecord } from './task-record.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
+import type { TaskRecord } from './task-record.js';
 
 export function parkedRecords(commonDir: string): {
   read(id: string): Promise<TaskRecord | undefined>;
@@ -14,8 +15,7 @@ export function parkedRecords(commonDir: string): {
   const dir = join(commonDir, 'discern', 'parked');
   const file = (id: string): string => join(dir, `${id}.json`);
   const read = async (id: string): Promise<TaskRecord | undefined> => {
-    const r = await readJsonFile<TaskRecord>(file(id));
-    return r.ok && r.value?.format === TASK_RECORD_FORMAT && typeof r.value.id === 'string' ? r.value : undefined;
+    return stateRecordOrUndefined('task-record', file(id));
   };
   return {
     read,
