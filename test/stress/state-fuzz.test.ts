@@ -1,0 +1,161 @@
+// Every private state record discern keeps, corrupted every way a crash, a disk or a hand can: empty, torn,
+// not an object, a required field missing, a field of the wrong type. Each corrupted repository is read by every
+// verb that reads that record; none may crash or break its result contract (call() checks the schema), and the
+// verbs that read the record say they skipped it. A printed seed replays a failure.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { VerbId } from '../../generated/registry.js';
+import { STATE_VALIDATORS } from '../../generated/state-validators.js';
+import type { StateKind } from '../../src/engine/state/state-record.js';
+import { call } from '../helpers/drive.js';
+import { effort, trackedRepo, type Work } from '../helpers/efforts.js';
+import type { ScratchRepo } from '../helpers/scratch-repo.js';
+import { sized } from '../helpers/test-size.js';
+
+const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261202;
+/** Corrupted repositories: 24 bounded, 120 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 24, full: 120 });
+
+const repos: ScratchRepo[] = [];
+after(() => repos.forEach((r) => r.cleanup()));
+
+interface Subject {
+  kind: StateKind;
+  file: string;
+  /** The verbs that read this record, with their input and where they run. */
+  readers: { verb: VerbId; input: Record<string, unknown>; at: string; reports: boolean }[];
+}
+
+let r: ScratchRepo;
+let queued: Work;
+let subjects: Subject[];
+
+before(async () => {
+  r = trackedRepo(repos);
+  queued = await effort(r, 'queued', 'queued.txt', 'q\n');
+  assert.equal((await call('accept', {}, queued.path)).error, 'awaiting_consent');
+  const common = join(r.root, '.git');
+  const grant = join(common, 'discern', 'grants', 'queued.json');
+  mkdirSync(dirname(grant), { recursive: true });
+  writeFileSync(
+    grant,
+    `${JSON.stringify({ format: 1, effort: 'queued', branch: 'agent/queued', granted_at: new Date().toISOString() })}\n`,
+  );
+  const composition = join(common, 'discern', 'compositions', 'queued.json');
+  mkdirSync(dirname(composition), { recursive: true });
+  const head = queued.git('rev-parse', 'HEAD').trim();
+  writeFileSync(
+    composition,
+    `${JSON.stringify({
+      format: 1,
+      receipt: 'C-0000',
+      effort: 'queued',
+      branch: 'agent/queued',
+      head,
+      trunk_tip: r.git('rev-parse', 'main').trim(),
+      commit: head,
+      integration: { path: join(common, 'discern', 'integration', 'queued'), branch: 'discern/integration/queued' },
+      questions: [],
+      created_at: new Date().toISOString(),
+    })}\n`,
+  );
+  const status = { verb: 'status' as const, input: {}, at: r.root, reports: true };
+  const preview = { verb: 'accept' as const, input: { target: 'queued', dry_run: true }, at: r.root, reports: true };
+  const improvement = { verb: 'improvement' as const, input: {}, at: r.root, reports: false };
+  subjects = [
+    {
+      kind: 'submission',
+      file: join(common, 'discern', 'submissions', 'queued.json'),
+      readers: [status, preview, improvement],
+    },
+    { kind: 'grant', file: grant, readers: [status, preview] },
+    {
+      kind: 'composition',
+      file: composition,
+      readers: [
+        {
+          verb: 'accept',
+          input: { target: 'queued', composition_receipt: 'C-0000', dry_run: true },
+          at: r.root,
+          reports: false,
+        },
+      ],
+    },
+    {
+      kind: 'task-record',
+      file: join(common, 'worktrees', 'queued', 'discern', 'task-metadata.json'),
+      readers: [
+        status,
+        preview,
+        { verb: 'worktreeTeardown', input: { target: 'queued', dry_run: true }, at: r.root, reports: false },
+      ],
+    },
+  ];
+});
+
+/** A corruption of one record's text, by its parsed value when it has one. */
+const corruption = fc.oneof(
+  fc.constant({ name: 'empty', apply: (): string => '' }),
+  fc.integer({ min: 1, max: 60 }).map((n) => ({ name: `torn after ${n} bytes`, apply: (t: string) => t.slice(0, n) })),
+  fc.constantFrom('null', '[]', '"text"', '42', '{}').map((v) => ({ name: `replaced by ${v}`, apply: () => v })),
+  fc.nat(20).map((i) => ({
+    name: `field #${i} removed`,
+    apply: (t: string) => {
+      const value = JSON.parse(t) as Record<string, unknown>;
+      const key = Object.keys(value)[i % Object.keys(value).length] as string;
+      delete value[key];
+      return JSON.stringify(value);
+    },
+  })),
+  fc.tuple(fc.nat(20), fc.constantFrom<unknown>(null, 7, -1, true, [], {}, '', 'x'.repeat(5000))).map(([i, v]) => ({
+    name: `field #${i} set to ${JSON.stringify(v).slice(0, 20)}`,
+    apply: (t: string) => {
+      const value = JSON.parse(t) as Record<string, unknown>;
+      const key = Object.keys(value)[i % Object.keys(value).length] as string;
+      value[key] = v;
+      return JSON.stringify(value);
+    },
+  })),
+);
+
+describe('state records, corrupted', () => {
+  it(`no verb that reads a corrupted record crashes (${RUNS} corruptions, seed ${SEED})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), corruption, async (pick, c) => {
+        const subject = subjects[pick % subjects.length] as Subject;
+        const original = readFileSync(subject.file, 'utf8');
+        const corrupted = c.apply(original);
+        writeFileSync(subject.file, corrupted);
+        try {
+          for (const reader of subject.readers) {
+            const result = await call(reader.verb, reader.input, reader.at);
+            const what = `${subject.kind} ${c.name}: ${reader.verb} answered ${JSON.stringify(result).slice(0, 600)}`;
+            assert.notEqual(result.error, 'internal_error', what);
+            // A corruption that still fits the schema (a field set to a value of its own type) is no corruption.
+            if (reader.reports && corrupted !== original && !stillValid(subject.kind, corrupted))
+              assert.ok(
+                result.advisories?.some(
+                  (a) => a.kind === 'state-record-skipped' && a.evidence.join(' ').includes(subject.file),
+                ),
+                what,
+              );
+          }
+        } finally {
+          writeFileSync(subject.file, original);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
+    );
+  });
+});
+
+function stillValid(kind: StateKind, text: string): boolean {
+  try {
+    return STATE_VALIDATORS[kind](JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
