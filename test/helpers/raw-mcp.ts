@@ -10,6 +10,8 @@ export interface RawServer {
   send(line: string | Buffer): void;
   /** The response with this id, parsed; rejects after `timeoutMs`. */
   response(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Error responses with a null id (to lines that had no usable id), in the order they came. */
+  anonymous(): Record<string, unknown>[];
   stderr(): string;
   close(): Promise<void>;
 }
@@ -24,6 +26,7 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
   const waiters = new Map<number, (value: Record<string, unknown>) => void>();
   let buffered = '';
   let stderr = '';
+  const anonymous: Record<string, unknown>[] = [];
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   child.stdout.on('data', (c: Buffer) => {
     buffered += c.toString('utf8');
@@ -33,6 +36,7 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
       buffered = buffered.slice(at + 1);
       if (line.trim() === '') continue;
       const message = JSON.parse(line) as Record<string, unknown>;
+      if (message['id'] === null) anonymous.push(message);
       if (typeof message['id'] !== 'number') continue;
       responses.set(message['id'], message);
       waiters.get(message['id'])?.(message);
@@ -70,7 +74,7 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
       child.once('close', () => resolve());
       child.stdin.end();
     });
-  return { child, send, response, stderr: () => stderr, close };
+  return { child, send, response, anonymous: () => anonymous, stderr: () => stderr, close };
 }
 
 /** A tools/call line whose `arguments` text is given verbatim (so it may be nested as deep as wanted). */

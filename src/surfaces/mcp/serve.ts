@@ -7,6 +7,7 @@ import { workingDirectory } from '../../engine/process/working-directory.js';
 import { createServer } from './server.js';
 import { RawArguments } from './raw-arguments.js';
 import { onInterrupt } from '../cli/signals.js';
+import { framedStdin, SDK_BUFFER_BYTES } from './stdin-framing.js';
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -31,7 +32,9 @@ export async function serve(): Promise<number> {
     closing.abort(new Error('discern was interrupted'));
     await Promise.allSettled([...inflight]);
   });
-  const transport = new StdioServerTransport();
+  // discern frames stdin itself, so no line can end the server or go unanswered (stdin-framing.ts).
+  const input = framedStdin({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: SDK_BUFFER_BYTES });
   let done: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     done = resolve;
