@@ -27,6 +27,7 @@ import {
   type TransactionStep,
 } from '../engine/acceptance/records.js';
 import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
+import { keepWhatIncomingOverwrites } from '../engine/git/incoming-overwrites.js';
 import { mergeConflicts } from '../engine/efforts/incoming.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
@@ -690,6 +691,52 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
     steps.push(...composed.steps);
   }
 
+  // The trunk's checkout is about to move: what it ignores and the landing starts tracking is saved first.
+  if (l.trunkCheckout !== undefined) {
+    const guarded = await keepWhatIncomingOverwrites(
+      l.trunkCheckout,
+      trunkBefore,
+      landingCommit,
+      ctx.env,
+      ctx.project.config.worktree?.ignored_file_drift !== false,
+    );
+    if (!guarded.ok) {
+      await rollBack(l, tx);
+      await transactions.remove(paths, effort.id);
+      const untracked = guarded.reason === 'untracked';
+      return {
+        steps,
+        data: { revision: f.revision, submission: f.submissionData },
+        refusal: untracked
+          ? {
+              error: 'dirty_worktree',
+              message: `Nothing landed: ${trunk}'s checkout at ${l.trunkCheckout} has untracked ${guarded.paths.length === 1 ? 'file' : 'files'} that the landing would overwrite: ${guarded.paths.slice(0, 5).join(', ')}${guarded.paths.length > 5 ? ', …' : ''}. Commit, move or ignore ${guarded.paths.length === 1 ? 'it' : 'them'} there first.`,
+              next: {
+                rerun: mcp ? 'discern_accept' : 'discern accept',
+                standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone',
+              },
+            }
+          : {
+              error: 'apply_failed',
+              message: `Nothing landed: the files ${trunk}'s checkout would lose could not be checked (${guarded.message}).`,
+              next: {
+                recovery: `fix what git names, then ${mcp ? 'call discern_accept again' : 'run `discern accept` again'}`,
+              },
+            },
+      };
+    }
+    if (guarded.kept.length > 0) {
+      await advance(paths, tx, tx.step, { ignored_kept: guarded.kept });
+      steps.push({
+        kind: 'git',
+        label: `save ${guarded.kept.length} ignored file${guarded.kept.length === 1 ? '' : 's'} the landing replaces in ${trunk}'s checkout`,
+        disposition: 'run',
+        note: guarded.kept.map((k) => k.path).join(', '),
+        outcome: 'ok',
+        duration_s: 0,
+      });
+    }
+  }
   const moved = await moveTrunk(run, trunk, trunkBefore, landingCommit, l.trunkCheckout);
   // git can report a failure after the ref moved (a checkout that could not follow, a re-read that raced):
   // the trunk is the truth, and once it holds the landing commit the landing happened.
@@ -962,6 +1009,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
         ...(destroyed.length > 0 ? { resources_destroyed: destroyed } : {}),
       },
       root: mainRoot,
+      ...(tx.ignored_kept && tx.ignored_kept.length > 0 ? { ignored_file_changes: tx.ignored_kept } : {}),
       proof_line: proofLine,
       ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
       proof_note: {
@@ -973,7 +1021,14 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
         },
       },
     },
-    hints: [hint],
+    hints: [
+      ...(tx.ignored_kept && tx.ignored_kept.length > 0
+        ? [
+            `The landing replaced ${tx.ignored_kept.length} ignored file${tx.ignored_kept.length === 1 ? '' : 's'} in ${trunk}'s checkout (${tx.ignored_kept.map((k) => k.path).join(', ')}); each was saved first, and data.ignored_file_changes has the command that restores it.`,
+          ]
+        : []),
+      hint,
+    ],
   };
 }
 

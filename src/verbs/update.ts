@@ -11,6 +11,7 @@ import { readIncoming, type Incoming } from '../engine/efforts/incoming.js';
 import { regenerate } from '../engine/efforts/regenerate.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { git, gitComplaint } from '../engine/git/git.js';
+import { keepWhatIncomingOverwrites } from '../engine/git/incoming-overwrites.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
@@ -184,6 +185,37 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
         duration_s: 0,
       },
     ];
+    // The worktree is about to move: what it ignores and the trunk starts tracking is saved first.
+    const guarded = await keepWhatIncomingOverwrites(
+      project.root,
+      head,
+      main,
+      ctx.env,
+      project.config.worktree?.ignored_file_drift !== false,
+    );
+    if (!guarded.ok)
+      return {
+        steps,
+        data,
+        refusal:
+          guarded.reason === 'untracked'
+            ? {
+                error: 'dirty_worktree',
+                message: `${fromRef} starts tracking ${guarded.paths.slice(0, 5).join(', ')}${guarded.paths.length > 5 ? ', …' : ''}, untracked in this worktree: the merge would overwrite ${guarded.paths.length === 1 ? 'it' : 'them'}. Commit, move or ignore ${guarded.paths.length === 1 ? 'it' : 'them'} first; nothing was changed.`,
+                next: {
+                  rerun: mcp ? 'discern_update' : 'discern update',
+                  standalone: mcp ? 'discern_done with standalone: true' : 'discern done --standalone',
+                },
+              }
+            : {
+                error: 'apply_failed',
+                message: `Nothing was changed: the files the merge would overwrite could not be checked (${guarded.message}).`,
+                next: {
+                  recovery: `fix what git names, then ${mcp ? 'call discern_update again' : 'run `discern update` again'}`,
+                },
+              },
+      };
+    const kept = guarded.kept.length > 0 ? { ignored_file_changes: guarded.kept } : {};
     const began = performance.now();
     const merged = fastForward
       ? await git(['merge', '--ff-only', '--no-edit', main], run)
@@ -229,6 +261,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
     const finalHead = regen.committed ?? after;
     const result: DiscernUpdateData = {
       ...data,
+      ...kept,
       fast_forward: fastForward,
       range: { ...data.range, after: finalHead },
       ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}),
@@ -250,6 +283,11 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
     const hints = [
       ...(incoming.overlap.length > 0
         ? [VERBS.update.hints.overlap.replace('{count}', String(incoming.overlap.length))]
+        : []),
+      ...(guarded.kept.length > 0
+        ? [
+            `The merge replaced ${guarded.kept.length} ignored file${guarded.kept.length === 1 ? '' : 's'} (${guarded.kept.map((k) => k.path).join(', ')}); each was saved first, and data.ignored_file_changes has the command that restores it.`,
+          ]
         : []),
       mcp ? VERBS.update.hints.merged_mcp : VERBS.update.hints.merged,
     ];
