@@ -52,6 +52,8 @@ export async function emitState(root: string): Promise<Map<string, string>> {
       bannerComment: '',
       additionalProperties: false,
       strictIndexSignatures: true,
+      // Bounded arrays stay plain arrays: tuple unions are unusable for producers.
+      maxItems: -1,
       format: true,
       style: { printWidth: 120, singleQuote: true },
       cwd: process.cwd(),

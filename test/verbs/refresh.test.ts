@@ -282,13 +282,39 @@ describe('refresh', () => {
     assert.equal(read(r, '.vscode/mcp.json'), vscode);
   });
 
-  it('owns only the discern entry: a changed entry is put back, other servers and hooks stay', async () => {
+  it("keeps a user's own `discern` entry (another path, args, env) and says so; uninstall leaves it and the file", async () => {
+    const own =
+      '{"mcpServers": {"discern": {"command": "/opt/discern/bin/discern", "args": ["mcp"], "env": {"X": "1"}}}}\n';
+    const r = repo({ '.mcp.json': own }, '[project]\nagents = ["claude_code"]\n');
+    const data = await refreshed(r);
+    assert.equal(read(r, '.mcp.json'), own);
+    assert.ok(
+      data.skipped?.some((s) => s.path === '.mcp.json' && /entry of its own/.test(s.reason)),
+      JSON.stringify(data.skipped),
+    );
+    const removed = await call('uninstall', {}, r.root);
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    assert.equal(read(r, '.mcp.json'), own);
+  });
+
+  it('an entry discern wrote before (the bare `discern mcp`) is still its own, and is brought up to date', async () => {
+    const r = repo(
+      { '.mcp.json': '{"mcpServers": {"discern": {"command": "discern", "args": ["mcp"]}}}\n' },
+      '[project]\nagents = ["claude_code"]\n',
+    );
+    await refreshed(r);
+    assert.deepEqual(json(r, '.mcp.json'), {
+      mcpServers: { discern: { type: 'stdio', command: 'discern', args: ['mcp'] } },
+    });
+  });
+
+  it('owns only the discern entry: an entry it wrote is put back, other servers and hooks stay', async () => {
     const settings =
       '{\n  "hooks": {\n    "SessionStart": [\n      {"hooks": [{"type": "command", "command": "echo hello"}]}\n    ]\n  },\n  "model": "x"\n}\n';
     const r = repo(
       {
         '.claude/settings.json': settings,
-        '.mcp.json': '{"mcpServers": {"discern": {"command": "old"}, "b": {"command": "b"}}}\n',
+        '.mcp.json': '{"mcpServers": {"discern": {"command": "discern", "args": ["mcp"]}, "b": {"command": "b"}}}\n',
       },
       '[project]\nagents = ["claude_code"]\n',
     );

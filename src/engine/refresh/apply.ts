@@ -5,6 +5,9 @@
 // own, so running refresh again finishes the rest.
 import { faultRequested } from '../faults.js';
 import { withEditLock } from '../state/edit-lock.js';
+import { memberAt, type JsonValue } from '../wiring/jsonc.js';
+import { AGENTS } from './agents.js';
+import { ownershipKey, recordOwned } from './ownership.js';
 import { currentText, digestOf, removeProjectFile, writeDenied, writeProjectFile } from './files.js';
 import type { RefreshPlan, RefreshTarget } from './plan.js';
 
@@ -37,6 +40,18 @@ export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>):
   return { ok: true };
 }
 
+/** The MCP server entry discern just wrote into an agent's JSON settings file, to record as its own. */
+function discernEntryOf(path: string, content: string): { key: string; value: JsonValue } | undefined {
+  for (const agent of Object.values(AGENTS)) {
+    const wiring = agent.mcp;
+    if (wiring.format !== 'json' || wiring.path !== path) continue;
+    const keys = [wiring.serversKey, 'discern'];
+    const value = memberAt(content, keys, { comments: wiring.comments });
+    return value === undefined ? undefined : { key: ownershipKey(path, keys), value };
+  }
+  return undefined;
+}
+
 /** Writes the plan's targets; refuses before any write when one of them cannot be written. */
 export async function applyRefresh(
   plan: Pick<RefreshPlan, 'root' | 'targets'>,
@@ -64,6 +79,8 @@ async function applyLocked(
       if (target.content === undefined) await removeProjectFile(plan.root, target.path);
       else await writeProjectFile(plan.root, target.path, target.content, target.mode);
       written.push(target);
+      const entry = target.content === undefined ? undefined : discernEntryOf(target.path, target.content);
+      if (entry !== undefined) await recordOwned(options.commonDir, [entry]);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return {

@@ -6,12 +6,21 @@
 // is current) with each one's complete new text, and writes nothing. applyRefresh (apply.ts) writes them.
 //
 // Uninstall plans with the same machinery, wanting every part absent.
+import { isDiscernsEntry, ownershipKey, readOwnership, type Ownership } from './ownership.js';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { Project } from '../project/resolve.js';
 import { MARKDOWN_REGION, TOML_REGION, lineBreakOf, regionText, stripRegion, upsertRegion } from '../wiring/regions.js';
-import { newJsonFile, removeElements, removeMember, setElement, setMember, type JsonValue } from '../wiring/jsonc.js';
+import {
+  memberAt,
+  newJsonFile,
+  removeElements,
+  removeMember,
+  setElement,
+  setMember,
+  type JsonValue,
+} from '../wiring/jsonc.js';
 import {
   AGENTS,
   ALL_SKILL_FOLDERS,
@@ -125,7 +134,8 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
     const serving = agents.filter((id) => AGENTS[id].instructions === file);
     intents.push(instructionIntent(file, serving, instructions.body));
   }
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id)));
+  const owned = await readOwnership(project.commonDir);
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned));
   for (const id of AGENT_IDS) {
     const hook = hookIntent(id, agents.includes(id));
     if (hook) intents.push(hook);
@@ -190,7 +200,8 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
   const root = await realpath(project.root);
   const intents: Intent[] = [];
   for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], ''));
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false));
+  const owned = await readOwnership(project.commonDir);
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned));
   for (const id of AGENT_IDS) {
     const hook = hookIntent(id, false);
     if (hook) intents.push(hook);
@@ -245,7 +256,7 @@ function instructionIntent(file: string, serving: AgentId[], body: string): Inte
   };
 }
 
-function mcpIntent(id: AgentId, present: boolean): Intent {
+function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
   const agent = AGENTS[id];
   const wiring = agent.mcp;
   const base = { path: wiring.path, kind: 'mcp' as const, agents: present ? [id] : [], present };
@@ -264,15 +275,25 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
   }
   const path = [wiring.serversKey, 'discern'];
   const options = { comments: wiring.comments };
+  const key = ownershipKey(wiring.path, path);
+  // A `discern` entry discern did not write (another command, arguments, environment) is the user's: kept.
+  const theirs = (text: string): string | undefined => {
+    const there = memberAt(text, path, options);
+    if (there === undefined || isDiscernsEntry(there, wiring.entry, key, owned)) return undefined;
+    return `${wiring.path} has a \`${path.join('.')}\` entry of its own (${JSON.stringify(there).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that entry and run \`discern refresh\``;
+  };
   if (!present) {
     return {
       ...base,
       label: `remove discern's MCP server from ${wiring.path}`,
       edit: (text) => {
         if (text === null) return { ok: true, text };
+        const kept = theirs(text);
+        if (kept !== undefined) return { ok: true, text, skipped: kept };
         const removed = removeMember(text, path, options);
         if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
-        return { ok: true, text: removed.empty ? null : removed.text };
+        // Only a file left holding nothing at all goes; one with the owner's comments stays, emptied.
+        return { ok: true, text: removed.empty && removed.text.replace(/\s/g, '') === '{}' ? null : removed.text };
       },
     };
   }
@@ -282,6 +303,8 @@ function mcpIntent(id: AgentId, present: boolean): Intent {
     edit: (text) => {
       if (text === null || text.trim() === '')
         return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
+      const kept = theirs(text);
+      if (kept !== undefined) return { ok: true, text, skipped: kept };
       const set = setMember(text, path, wiring.entry, options);
       return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },

@@ -156,6 +156,20 @@ export function valueOf(node: JsonNode): JsonValue {
   return out;
 }
 
+/** The value at `path` (object keys), or undefined when the text does not parse or holds nothing there. */
+export function memberAt(text: string, path: readonly string[], options: { comments: boolean }): JsonValue | undefined {
+  const parsed = parseJsonText(text, options);
+  if (!parsed.ok) return undefined;
+  let node: JsonNode = parsed.root;
+  for (const key of path) {
+    if (node.type !== 'object') return undefined;
+    const member: MemberNode | undefined = node.members.find((m) => m.key === key);
+    if (member === undefined) return undefined;
+    node = member.value;
+  }
+  return valueOf(node);
+}
+
 export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (a === null || b === null || a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object')
