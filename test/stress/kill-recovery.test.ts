@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { onlyJson, runCli, type CliRun } from '../helpers/cli.js';
+import { rawServer } from '../helpers/raw-mcp.js';
 import {
   addWorktree,
   cleanupGate,
@@ -156,7 +157,9 @@ describe('done killed at each step', () => {
       assertSafeAfterKill(r, before, w);
       assert.equal(worktrees(r).length, before.worktrees);
       const orphan = step === 'job-started:test' ? await pidFrom(join(dir, 'pid')) : undefined;
-      if (orphan !== undefined) assert.ok(processAlive(orphan), 'a SIGKILL leaves the job running');
+      // The watchdog stops the job's group within two seconds of discern's death (src/engine/process/watchdog.ts).
+      if (orphan !== undefined)
+        await waitFor('the watchdog to stop the job discern left', () => !processAlive(orphan), 2000);
       if (step !== 'locked') await assertExecutorGone(r, known, w.root, step === 'journal-finished');
       // A lease whose holder died is not waited out: the next run takes it over at once.
       const again = await cli(['done'], w.root);
@@ -169,7 +172,6 @@ describe('done killed at each step', () => {
         !reused,
         reused ? 'the recorded Proof is reused' : 'the gate runs again',
       );
-      if (orphan !== undefined) await waitFor('the orphaned job to be reaped', () => !processAlive(orphan));
       assertSafeAfterKill(r, before, w);
       // A run that took the lock over leaves none behind (a reused Proof takes no lock: a dead claim may stay, unheld).
       if (!reused)
@@ -177,7 +179,7 @@ describe('done killed at each step', () => {
     });
   }
 
-  it('killed from outside while a job runs: executor gone, lease taken over, the job reaped by the next done', async () => {
+  it('killed from outside while a job runs: the job stopped within 2 s, executor gone, lease taken over', async () => {
     const dir = outsideDir();
     const r = gateRepo(DONE_CONFIG(dir, true));
     const w = addWorktree(r, 'agent/outside');
@@ -194,7 +196,10 @@ describe('done killed at each step', () => {
     // and survives it.
     run.child.kill('SIGKILL');
     await run.result;
-    assert.ok(processAlive(job), 'the job outlived discern');
+    const killedAt = Date.now();
+    // The job runs in a process group of its own, so the kill does not reach it; the watchdog does.
+    await waitFor('the watchdog to stop the job discern left', () => !processAlive(job), 2000);
+    assert.ok(Date.now() - killedAt <= 2000);
     assertSafeAfterKill(r, before, w);
     await assertExecutorGone(r, known, w.root, false);
     const status = await cli(['status'], w.root);
@@ -206,7 +211,25 @@ describe('done killed at each step', () => {
     );
     const again = await cli(['done'], w.root);
     assert.equal(again.result?.ok, true, JSON.stringify(again.result, null, 2));
-    await waitFor('the orphaned job to be reaped', () => !processAlive(job));
+  });
+});
+
+describe('discern mcp killed while a job runs', () => {
+  it('the job is stopped within 2 s of the server’s SIGKILL', async () => {
+    const dir = outsideDir();
+    const r = gateRepo(DONE_CONFIG(dir, true));
+    const w = addWorktree(r, 'agent/served');
+    w.write('s.txt', 's\n');
+    w.commit('served');
+    const server = await rawServer(w.root);
+    server.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'discern_done', arguments: {} } }),
+    );
+    const job = await pidFrom(join(dir, 'pid'));
+    assert.ok(processAlive(job));
+    server.child.kill('SIGKILL');
+    await new Promise((resolve) => server.child.once('close', resolve));
+    await waitFor('the watchdog to stop the job the server left', () => !processAlive(job), 2000);
   });
 });
 
