@@ -35,13 +35,21 @@ export function decodeToml(bytes: Uint8Array, displayName: string): Decoded {
   return { ok: true, text, value: JSON.parse(JSON.stringify(value)) as unknown };
 }
 
-/** Where the document holds a TOML date, time or date-time (smol-toml gives them as Date objects). */
+/**
+ * Where the document holds a TOML date, time or date-time (smol-toml gives them as Date objects). Walked with
+ * a stack of its own: a document nested thousands of tables deep must not overflow the call stack.
+ */
 function dateTimePaths(value: unknown, path: string[]): string[][] {
-  if (value instanceof Date) return [path];
-  if (Array.isArray(value)) return value.flatMap((v, i) => dateTimePaths(v, [...path, String(i)]));
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).flatMap(([k, v]) => dateTimePaths(v, [...path, k]));
-  return [];
+  const found: string[][] = [];
+  const pending: [unknown, string[]][] = [[value, path]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [at, keys] = next;
+    if (at instanceof Date) found.push(keys);
+    else if (Array.isArray(at)) at.forEach((v, i) => pending.push([v, [...keys, String(i)]]));
+    else if (typeof at === 'object' && at !== null)
+      for (const [k, v] of Object.entries(at)) pending.push([v, [...keys, k]]);
+  }
+  return found.reverse();
 }
 
 function dateTimeProblem(file: string, text: string, paths: string[][]): Extract<ConfigLoad, { ok: false }> {

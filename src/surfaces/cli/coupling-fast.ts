@@ -22,7 +22,7 @@ export const COUPLING_REGISTRATION = {
   setupGate: false,
   policy: {
     required_postconditions: ['declared-outcome'],
-    optional_advisories: [],
+    optional_advisories: ['state-record-skipped'],
     refusal: 'failure',
     cancellation: 'not-applicable',
     partial_effect: 'not-applicable',
