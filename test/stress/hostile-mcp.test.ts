@@ -1,5 +1,5 @@
 // Hostile input over MCP, property-based (docs/decisions/0035): every tool in tools/list gets 200 generated
-// calls at full size (50 in a bounded run, test/helpers/test-size.ts) — valid arguments derived from its published inputSchema and deliberately invalid ones
+// calls at full size (30 in a bounded run, test/helpers/test-size.ts) — valid arguments derived from its published inputSchema and deliberately invalid ones
 // (wrong types, 100 KB+ strings, 5,000-level nesting, undeclared keys, traversing and option-looking paths,
 // NUL bytes, Unicode oddities, non-object arguments) — against the built server in a real scratch project,
 // and more against a second server over a broken project (malformed discern.toml, invalid UTF-8 in files,
@@ -32,7 +32,7 @@ import { sized } from '../helpers/test-size.js';
 
 const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
 /** Cases per tool: 50 bounded, 200 full (test/helpers/test-size.ts). */
-const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 50, full: 200 });
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 30, full: 200 });
 const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 10));
 /** DISCERN_FUZZ_TRACE=1 prints every case with its answer. */
 const TRACE = process.env['DISCERN_FUZZ_TRACE'] === '1';

@@ -16,8 +16,8 @@ import type { ScratchRepo } from '../helpers/scratch-repo.js';
 import { sized } from '../helpers/test-size.js';
 
 const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261202;
-/** Corrupted repositories: 24 bounded, 120 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
-const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 24, full: 120 });
+/** Corrupted repositories: 16 bounded, 120 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 16, full: 120 });
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
