@@ -27,7 +27,7 @@ import {
   type TransactionStep,
 } from '../engine/acceptance/records.js';
 import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
-import { keepWhatIncomingOverwrites } from '../engine/git/incoming-overwrites.js';
+import { keepWhatIncomingOverwrites, trunkKeepsIgnoredFiles } from '../engine/git/incoming-overwrites.js';
 import { mergeConflicts } from '../engine/efforts/incoming.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
@@ -698,7 +698,7 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
       trunkBefore,
       landingCommit,
       ctx.env,
-      ctx.project.config.worktree?.ignored_file_drift !== false,
+      await trunkKeepsIgnoredFiles(mainRoot, trunkBefore, ctx.env),
     );
     if (!guarded.ok) {
       await rollBack(l, tx);

@@ -11,7 +11,7 @@ import { readIncoming, type Incoming } from '../engine/efforts/incoming.js';
 import { regenerate } from '../engine/efforts/regenerate.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { git, gitComplaint } from '../engine/git/git.js';
-import { keepWhatIncomingOverwrites } from '../engine/git/incoming-overwrites.js';
+import { keepWhatIncomingOverwrites, trunkKeepsIgnoredFiles } from '../engine/git/incoming-overwrites.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
@@ -191,7 +191,7 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
       head,
       main,
       ctx.env,
-      project.config.worktree?.ignored_file_drift !== false,
+      await trunkKeepsIgnoredFiles(project.root, main, ctx.env),
     );
     if (!guarded.ok)
       return {

@@ -39,6 +39,26 @@ describe('ignored files a move would replace', () => {
     assert.match((result.hints ?? []).join(' '), /replaced 1 ignored file/);
   });
 
+  it('a change that sets ignored_file_drift = false for itself still has the trunk checkout’s file saved', async () => {
+    const r = trackedRepo(repos);
+    r.write('.gitignore', 'local.cfg\n');
+    r.commit('ignore local.cfg');
+    writeFileSync(join(r.root, 'local.cfg'), MINE);
+    const w = await effort(r, 'opts-out', '.gitignore', '', false);
+    const config = readFileSync(join(w.path, 'discern.toml'), 'utf8');
+    w.change('discern.toml', `${config}\n[worktree]\nignored_file_drift = false\n`, 'turn the protection off');
+    w.change('local.cfg', 'user = shipped default\n', 'track local.cfg');
+    assert.ok((await call('done', {}, w.path)).ok);
+    const result = await call('accept', { confirmed: true }, w.path);
+    assert.ok(result.ok, JSON.stringify(result, null, 2));
+    const changes = (result.data as DiscernAcceptData).ignored_file_changes ?? [];
+    assert.deepEqual(
+      changes.map((c) => c.path),
+      ['local.cfg'],
+    );
+    assert.equal(r.git('cat-file', 'blob', changes[0]?.blob ?? ''), MINE);
+  });
+
   it('an ignored file that already holds the incoming bytes is not saved', async () => {
     const r = trackedRepo(repos);
     r.write('.gitignore', 'same.cfg\n');

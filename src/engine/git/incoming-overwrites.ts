@@ -7,6 +7,7 @@
 // move itself, later and less clearly).
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { decodeToml } from '../config/toml.js';
 import { git, gitComplaint } from './git.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -82,6 +83,20 @@ export async function keepWhatIncomingOverwrites(
     kept.push({ path, blob, restore: `git cat-file blob ${blob} > ${shellQuote(path)}` });
   }
   return { ok: true, kept };
+}
+
+/**
+ * Whether ignored files are kept ([worktree] ignored_file_drift), as the trunk's committed discern.toml at
+ * `trunkCommit` says: never the change's own file, which could otherwise turn the protection off for the very
+ * landing it makes. Anything unreadable keeps them (the safe answer).
+ */
+export async function trunkKeepsIgnoredFiles(cwd: string, trunkCommit: string, env: Env): Promise<boolean> {
+  const shown = await git(['cat-file', 'blob', `${trunkCommit}:discern.toml`], { cwd, env });
+  if (shown.code !== 0) return true;
+  const decoded = decodeToml(Buffer.from(shown.stdout, 'utf8'), 'discern.toml');
+  if (!decoded.ok) return true;
+  const worktree = (decoded.value as { worktree?: { ignored_file_drift?: unknown } }).worktree;
+  return worktree?.ignored_file_drift !== false;
 }
 
 function shellQuote(path: string): string {
