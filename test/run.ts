@@ -40,12 +40,22 @@ process.stdout.write(
     ? `${files.length} test files, property suites at full size\n`
     : `${files.length} test files, property suites bounded (DISCERN_TEST_SIZE=full runs every case)\n`,
 );
+// NODE_EXTRA_CA_CERTS makes every Node process parse a CA bundle as it starts (about 40 ms each here), and the
+// suite starts thousands of them (discern, its watchdog, Node jobs). No test talks TLS except npm's, so the
+// bundle is passed aside under DISCERN_TEST_NODE_EXTRA_CA_CERTS and the packaging test gives it back to npm.
+const env = { ...process.env };
+const caCerts = env['NODE_EXTRA_CA_CERTS'];
+if (caCerts !== undefined) {
+  delete env['NODE_EXTRA_CA_CERTS'];
+  env['DISCERN_TEST_NODE_EXTRA_CA_CERTS'] = caCerts;
+}
 // Two files at a time: most tests wait on git and child processes, and Node 20's default on two cores is one.
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
   {
     cwd: root,
+    env,
     stdio: 'inherit',
   },
 );

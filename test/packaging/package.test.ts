@@ -38,6 +38,9 @@ function npmEnv(): Record<string, string> {
   const env = Object.fromEntries(
     Object.entries(cleanEnv()).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())),
   );
+  // test/run.ts set the CA bundle aside for speed; npm may need it to reach the registry.
+  const caCerts = process.env['DISCERN_TEST_NODE_EXTRA_CA_CERTS'];
+  if (caCerts !== undefined) env['NODE_EXTRA_CA_CERTS'] = caCerts;
   return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 }
 

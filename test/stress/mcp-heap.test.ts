@@ -21,7 +21,11 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-const repo = scratchRepo({ 'discern.toml': MINIMAL_CONFIG, 'src/a.ts': 'export const a = 1;\n' });
+const repo = scratchRepo({
+  'discern.toml': MINIMAL_CONFIG,
+  'src/a.ts': 'export const a = 1;\n',
+  'discern/map/10-guide/start.md': '# Start here\n\nThe project in one page.\n',
+});
 after(() => repo.cleanup());
 
 describe('the live heap of one server over 1,000 sequential calls', () => {
@@ -33,9 +37,12 @@ describe('the live heap of one server over 1,000 sequential calls', () => {
     const client = new Client({ name: 'discern-tests', version: '0.0.0' });
     await client.connect(clientSide);
     try {
+      // status spawns git and is the slow one, so one call in four; the manual and map reads stay in process.
       const calls = [
         ['discern_status', {}],
         ['discern_docs', { search: 'proof' }],
+        ['discern_map', {}],
+        ['discern_docs', { target: 'exit-codes' }],
       ] as const;
       let warm = 0;
       for (let n = 1; n <= 1000; n += 1) {

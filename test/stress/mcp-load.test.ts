@@ -168,10 +168,13 @@ describe(
       t.after(() => fresh.client.close());
       const pid = fresh.transport.pid;
       assert.ok(pid !== null);
-      // A cheap mix: status spawns git, a manual search stays in process.
+      // A cheap mix: status spawns git (one call in four, it is the slow one), the manual and map reads stay in
+      // process.
       const cheap: readonly Call[] = [
         ['discern_status', {}],
         ['discern_docs', { search: 'proof' }],
+        ['discern_map', { search: 'start' }],
+        ['discern_docs', { target: 'exit-codes' }],
       ];
       // Read with the server idle for a moment, as a user would see it between calls: V8 sweeps and returns pages
       // on background threads, which lag on a loaded machine; the largest of three reads counts.
