@@ -45,7 +45,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
   add(emitPresentations(root, model, contracts));
-  add(await emitState(root));
+  add(await emitState(root, contracts));
   // Every file in schema/ is served as discern://schema/<name>, byte for byte: one emitted anywhere but above
   // would be published yet not served.
   const unserved = [...files.keys()].filter(

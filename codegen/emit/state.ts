@@ -10,6 +10,9 @@ import type { JsonSchema } from '../spec/types.js';
 import { createAjv } from '../spec/ajv.js';
 import { esmHelpers, validatorDts } from './validators.js';
 import { withCodeHeader } from './provenance.js';
+import { RESULTS_ID, type Contracts } from '../schemas/contracts.js';
+import { vocabularyKey, vocabularyType } from '../schemas/names.js';
+import { expandVocabularies } from '../schemas/vocabulary.js';
 
 const standalone = standaloneCode as unknown as (ajv: unknown, refs: Record<string, string>) => string;
 
@@ -36,19 +39,110 @@ export function loadStateSchemas(root: string): StateSchema[] {
     });
 }
 
+/**
+ * A state schema names a published definition with `"x-discern-published": "DiscernProofSummary"`: the type
+ * is the published type, and the validator checks it against the published schema, so a record keeps exactly
+ * what a result would carry.
+ */
+const PUBLISHED = 'x-discern-published';
+
+function withPublished(schema: unknown, as: (name: string, rest: JsonSchema) => JsonSchema): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => withPublished(s, as));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const { [PUBLISHED]: name, ...rest } = schema as Record<string, unknown>;
+  if (typeof name === 'string') return as(name, rest as JsonSchema);
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withPublished(v, as)]));
+}
+
+/** Where each published type sits in the results schema: its $defs entries, and titled schemas inside them. */
+function titledPointers(schema: unknown, at = '', into = new Map<string, string>()): Map<string, string> {
+  if (at === '' && schema !== null && typeof schema === 'object')
+    for (const name of Object.keys(((schema as Record<string, unknown>)['$defs'] ?? {}) as object))
+      into.set(name, `/$defs/${name}`);
+  if (Array.isArray(schema)) schema.forEach((s, i) => titledPointers(s, `${at}/${i}`, into));
+  else if (schema !== null && typeof schema === 'object') {
+    const title = (schema as Record<string, unknown>)['title'];
+    if (typeof title === 'string' && at !== '' && !into.has(title)) into.set(title, at);
+    for (const [k, v] of Object.entries(schema))
+      titledPointers(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, into);
+  }
+  return into;
+}
+
+/** The published type names a schema uses: its x-discern-published marks and its vocabularies' types. */
+function publishedNames(schema: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(schema)) for (const s of schema) publishedNames(s, into);
+  else if (schema !== null && typeof schema === 'object')
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === PUBLISHED && typeof v === 'string') into.add(v);
+      else if (k === 'x-discern-vocabulary' && typeof v === 'string') into.add(vocabularyType(v));
+      else publishedNames(v, into);
+    }
+  return into;
+}
+
+/**
+ * Drops a declaration an earlier schema's output already made (a shared $defs entry with the same title), so
+ * each state type is declared once; the same name declared differently is a spec error.
+ */
+function withoutRepeats(text: string, declared: Map<string, string>): string {
+  return text.replace(
+    /(?:\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export interface (\w+) \{[\s\S]*?\n\}\n?/g,
+    (block, name: string) => {
+      const earlier = declared.get(name);
+      if (earlier === undefined) {
+        declared.set(name, block);
+        return block;
+      }
+      if (earlier !== block) throw new Error(`${STATE_DIR}: ${name} is declared differently in two state schemas`);
+      return '';
+    },
+  );
+}
+
+/** The `format` const every state record carries first. */
+function formatOf(s: StateSchema): number {
+  const format = (s.schema['properties'] as Record<string, { const?: unknown }> | undefined)?.['format']?.const;
+  if (typeof format !== 'number')
+    throw new Error(`${STATE_DIR}/${s.kind}.schema.json: properties.format needs a const number`);
+  return format;
+}
+
 /** `task-record` → `validateTaskRecord`. */
 function validatorName(kind: string): string {
   return `validate${kind.replace(/(^|-)([a-z])/g, (_m, _d: string, c: string) => c.toUpperCase())}`;
 }
 
-export async function emitState(root: string): Promise<Map<string, string>> {
+export async function emitState(root: string, contracts: Contracts): Promise<Map<string, string>> {
   const schemas = loadStateSchemas(root);
+  const pointers = titledPointers(contracts.resultsSchema);
+  const published = [
+    ...publishedNames(
+      schemas.map((s) => s.schema),
+      new Set<string>(),
+    ),
+  ].sort();
+  const marked = [
+    ...publishedNames(
+      schemas.map((s) => withPublished(s.schema, () => ({}))),
+      new Set<string>(),
+    ),
+  ];
+  const unknown = published.filter((name) => !marked.includes(name) && !pointers.has(name));
+  if (unknown.length > 0)
+    throw new Error(`${STATE_DIR}: ${PUBLISHED} names ${unknown.join(', ')}, which the results schema does not define`);
   const sources = schemas.map((s) => `${STATE_DIR}/${s.kind}.schema.json`);
   const out = new Map<string, string>();
 
   const types: string[] = [];
+  const declared = new Map<string, string>();
   for (const s of schemas) {
-    const text = await compile(s.schema as never, s.title, {
+    const forTypes = expandVocabularies(
+      withPublished(s.schema, (name, rest) => ({ ...rest, tsType: name })),
+      contracts.vocabularies,
+      'ts',
+    );
+    const text = await compile(forTypes as never, s.title, {
       bannerComment: '',
       additionalProperties: false,
       strictIndexSignatures: true,
@@ -58,7 +152,7 @@ export async function emitState(root: string): Promise<Map<string, string>> {
       style: { printWidth: 120, singleQuote: true },
       cwd: process.cwd(),
     });
-    types.push(text.trim());
+    types.push(withoutRepeats(text, declared).trim());
   }
   const kinds = schemas.map((s) => `  ${JSON.stringify(s.kind)}: ${s.title};`);
   out.set(
@@ -66,8 +160,7 @@ export async function emitState(root: string): Promise<Map<string, string>> {
     withCodeHeader(
       sources,
       [
-        "import type { DiscernProofSummary } from './types.js';",
-        '',
+        ...(published.length > 0 ? [`import type { ${published.join(', ')} } from './types.js';`, ''] : []),
         ...types.flatMap((t) => [t, '']),
         '/** Each state record kind (its schema file name) and its type. */',
         'export interface StateRecords {',
@@ -78,11 +171,23 @@ export async function emitState(root: string): Promise<Map<string, string>> {
     ),
   );
 
-  const ajv = createAjv({ standalone: true });
+  const ajv = createAjv({
+    standalone: true,
+    keywords: contracts.vocabularies.filter((v) => v.open).map((v) => vocabularyKey(v.name)),
+  });
+  ajv.addSchema(contracts.resultsSchema, RESULTS_ID);
   const refs: Record<string, string> = {};
   for (const s of schemas) {
     const id = `discern-state:${s.kind}`;
-    ajv.addSchema({ ...s.schema, $id: id }, id);
+    const forAjv = expandVocabularies(
+      withPublished(s.schema, (name, rest) => ({
+        ...(typeof rest['description'] === 'string' ? { description: rest['description'] } : {}),
+        $ref: `${RESULTS_ID}#${pointers.get(name) ?? ''}`,
+      })),
+      contracts.vocabularies,
+      'wire',
+    ) as JsonSchema;
+    ajv.addSchema({ ...forAjv, $id: id }, id);
     refs[validatorName(s.kind)] = id;
   }
   out.set('generated/validators/state.js', withCodeHeader(sources, esmHelpers(standalone(ajv, refs))));
@@ -109,6 +214,11 @@ export async function emitState(root: string): Promise<Map<string, string>> {
         '/** The validator of each state record kind. */',
         'export const STATE_VALIDATORS: { [K in keyof StateRecords]: StandaloneValidator<StateRecords[K]> } = {',
         ...schemas.map((s) => `  ${JSON.stringify(s.kind)}: ${validatorName(s.kind)},`),
+        '};',
+        '',
+        "/** The format number each kind is written with: a record with a higher one is a newer discern's. */",
+        'export const STATE_FORMATS: { [K in keyof StateRecords]: number } = {',
+        ...schemas.map((s) => `  ${JSON.stringify(s.kind)}: ${formatOf(s)},`),
         '};',
         '',
       ].join('\n'),

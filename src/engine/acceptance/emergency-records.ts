@@ -7,11 +7,12 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExceptionChecks } from '../notes/exception-note.js';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 import { LANDING_ID } from './emergency-approval.js';
 import type { TransactionStep } from './records.js';
 
-export const EMERGENCY_FORMAT = 1;
+export const EMERGENCY_FORMAT = 1 as const;
 
 export interface EmergencyTransaction {
   format: typeof EMERGENCY_FORMAT;
@@ -53,16 +54,11 @@ export const emergencyTransactions = {
   async read(commonDir: string, landingId: string): Promise<EmergencyTransaction | undefined> {
     // The id comes from the caller (recover): only the shape discern issues may name a file.
     if (!LANDING_ID.test(landingId)) return undefined;
-    const read = await readJsonFile<EmergencyTransaction>(join(emergencyDir(commonDir), `${landingId}.json`));
-    if (!read.ok) return undefined;
-    const tx = read.value;
-    return typeof tx === 'object' &&
-      tx !== null &&
-      tx.format === EMERGENCY_FORMAT &&
-      tx.kind === 'emergency' &&
-      tx.landing_id === landingId
-      ? tx
-      : undefined;
+    const tx = await stateRecordOrUndefined(
+      'emergency-transaction',
+      join(emergencyDir(commonDir), `${landingId}.json`),
+    );
+    return tx !== undefined && tx.landing_id === landingId ? tx : undefined;
   },
   /** Every landing on record, finished ones included (they are few: each is an owner-approved exception). */
   async all(commonDir: string): Promise<EmergencyTransaction[]> {

@@ -3,26 +3,16 @@
 // condition, the trunk tip it started from, the last tip it saw.
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import type { StateContinuation } from '../../../generated/state-types.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 import { newHandle } from '../state/handles.js';
 
-export const CONTINUATION_FORMAT = 1;
+export const CONTINUATION_FORMAT = 1 as const;
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const MAX_RECORDS = 512;
 
-export interface Continuation {
-  format: typeof CONTINUATION_FORMAT;
-  handle: string;
-  condition: 'green' | 'landed' | 'trunk-moved';
-  /** The effort as the caller named it (green, landed). */
-  target?: string;
-  effort?: string;
-  branch?: string;
-  trunk: string;
-  trunk_start: string;
-  last_tip?: string;
-  created_at: string;
-}
+export type Continuation = StateContinuation;
 
 export function continuationsDir(commonDir: string): string {
   return join(commonDir, 'discern', 'continuations');
@@ -41,10 +31,10 @@ export async function saveContinuation(
 }
 
 export async function readContinuation(commonDir: string, handle: string): Promise<Continuation | undefined> {
-  const read = await readJsonFile<Continuation>(join(continuationsDir(commonDir), `${handle}.json`));
-  if (!read.ok || read.value?.format !== CONTINUATION_FORMAT) return undefined;
-  if (Date.now() - Date.parse(read.value.created_at) > RETENTION_MS) return undefined;
-  return read.value;
+  const record = await stateRecordOrUndefined('continuation', join(continuationsDir(commonDir), `${handle}.json`));
+  if (record === undefined || record.handle !== handle) return undefined;
+  if (Date.now() - Date.parse(record.created_at) > RETENTION_MS) return undefined;
+  return record;
 }
 
 async function prune(dir: string): Promise<void> {

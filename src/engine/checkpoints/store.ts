@@ -4,11 +4,12 @@
 // id: a changed definition replaces the entry (a new question), a changed subject keeps the declaration but no
 // longer counts it (the question reopens) until it is declared again.
 import { join } from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 import type { CheckpointMode } from './definitions.js';
 import type { CheckpointEvaluation, CheckpointResult } from './evaluate-revision.js';
 
-export const STORE_FORMAT = 1;
+export const STORE_FORMAT = 1 as const;
 export const MATCHED_SHOWN = 12;
 
 export type Conclusion = 'met' | 'unmet';
@@ -49,18 +50,11 @@ export function storePath(gitDir: string): string {
 
 /** A missing or unreadable store reads as empty: every question is then awaiting a declaration (fails closed). */
 export async function readStore(gitDir: string): Promise<QuestionStore> {
-  const read = await readJsonFile<QuestionStore>(storePath(gitDir));
-  if (
-    !read.ok ||
-    typeof read.value !== 'object' ||
-    read.value === null ||
-    read.value.format !== STORE_FORMAT ||
-    typeof read.value.questions !== 'object' ||
-    read.value.questions === null
-  ) {
-    return { format: STORE_FORMAT, questions: {} };
-  }
-  return read.value;
+  const store = await stateRecordOrUndefined('checkpoint-questions', storePath(gitDir));
+  if (store === undefined) return { format: STORE_FORMAT, questions: {} };
+  const questions: Record<string, StoredQuestion> = {};
+  for (const [id, question] of Object.entries(store.questions)) if (question !== undefined) questions[id] = question;
+  return { format: STORE_FORMAT, questions };
 }
 
 export function writeStore(gitDir: string, store: QuestionStore): Promise<void> {

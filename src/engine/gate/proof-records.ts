@@ -5,19 +5,22 @@
 //     tree is refused instead of re-run by reflex;
 //   - evidence (<git-common-dir>/discern/evidence/<key>.json), keyed by (tree, config digest, discern
 //     version): a green verdict any checkout can replay for a new commit with the identical tree and config.
-// Every reader checks the shape it gets: another discern version or a damaged file reads as absent.
+// Each is read through the one state reader (spec/state/{proof-marker,last-run,evidence}.schema.json): another
+// discern's shape or a damaged file reads as absent and is reported, never trusted.
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernFailedStage, DiscernGateStandard, DiscernProofSummary } from '../../../generated/types.js';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import type {
+  StateEvidence,
+  StateLastRun,
+  StateProducerVerdict,
+  StateProofMarker,
+} from '../../../generated/state-types.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { readStateRecord, stateRecordOrUndefined } from '../state/state-record.js';
 
-export const RECORD_FORMAT = 1;
+export const RECORD_FORMAT = 1 as const;
 
-export interface ProducerVerdict {
-  label: string;
-  outcome: 'ok' | 'failed' | 'cancelled' | 'skipped';
-  duration_ms: number;
-}
+export type ProducerVerdict = StateProducerVerdict;
 
 export interface EvidenceKey {
   tree: string;
@@ -25,74 +28,17 @@ export interface EvidenceKey {
   version: string;
 }
 
-export interface ProofMarker {
-  format: number;
-  commit: string;
-  tree: string;
-  config_digest: string;
-  /** The configuration's identity in full (canonical JSON): compared without hashing on the reuse path. */
-  config_canonical: string;
-  discern_version: string;
-  mode: 'strict' | 'report';
-  recorded_at: string;
-  handle?: string;
-  proof: DiscernProofSummary;
-  markdown: string;
-  /** The scopes the proven change activates, returned again when the Proof is reused. */
-  scopes_changed?: string[];
-  producers: ProducerVerdict[];
-  standards: DiscernGateStandard[];
-  /** The checkpoint declarations the Proof was recorded with (checkpoints/store.ts declarationsIdentity): a
-   *  changed one makes the marker stale. Absent in markers written before checkpoints: no declarations. */
-  checkpoint_declarations?: string;
-}
-
-export interface LastRun {
-  format: number;
-  commit: string;
-  tree: string;
-  config_digest: string;
-  discern_version: string;
-  verdict: 'green' | 'red';
-  failed_stage: DiscernFailedStage | null;
-  /** What the run's plan ran, standards aside: a red verdict stands only for the same plan. */
-  plan?: string[];
-  /** A red run's verdict per producer (failed, passed, or skipped after the failure): what an emergency
-   *  integration lists as failed or never run (docs/decisions/0029-emergency-integration.md). */
-  producers?: ProducerVerdict[];
-  at: string;
-  handle?: string;
-}
-
-export interface Evidence {
-  format: number;
-  tree: string;
-  config_digest: string;
-  discern_version: string;
-  /** The commit the gate actually ran on. */
-  commit: string;
-  recorded_at: string;
-  producers: ProducerVerdict[];
-  standards: DiscernGateStandard[];
-}
+export type ProofMarker = StateProofMarker;
+export type LastRun = StateLastRun;
+export type Evidence = StateEvidence;
 
 export type MarkerRead =
   { state: 'missing' } | { state: 'unreadable'; detail: string } | { state: 'present'; marker: ProofMarker };
 
 export async function readProofMarker(path: string): Promise<MarkerRead> {
-  const read = await readJsonFile<ProofMarker>(path);
-  if (!read.ok) return read.reason === 'missing' ? { state: 'missing' } : { state: 'unreadable', detail: read.detail };
-  const m = read.value;
-  if (
-    !isRecord(m) ||
-    m.format !== RECORD_FORMAT ||
-    typeof m.commit !== 'string' ||
-    typeof m.config_canonical !== 'string' ||
-    !isRecord(m.proof)
-  ) {
-    return { state: 'unreadable', detail: `${path} is not a Proof marker this discern can read` };
-  }
-  return { state: 'present', marker: m };
+  const read = await readStateRecord('proof-marker', path);
+  if (read.ok) return { state: 'present', marker: read.value };
+  return read.reason === 'missing' ? { state: 'missing' } : { state: 'unreadable', detail: read.detail };
 }
 
 export function writeProofMarker(path: string, marker: ProofMarker): Promise<void> {
@@ -104,11 +50,8 @@ export function markerIsCurrent(marker: ProofMarker, head: string, configCanonic
   return marker.commit === head && marker.config_canonical === configCanonical && marker.discern_version === version;
 }
 
-export async function readLastRun(path: string): Promise<LastRun | undefined> {
-  const read = await readJsonFile<LastRun>(path);
-  if (!read.ok || !isRecord(read.value) || read.value.format !== RECORD_FORMAT || typeof read.value.tree !== 'string')
-    return undefined;
-  return read.value;
+export function readLastRun(path: string): Promise<LastRun | undefined> {
+  return stateRecordOrUndefined('last-run', path);
 }
 
 export function writeLastRun(path: string, run: LastRun): Promise<void> {
@@ -123,16 +66,13 @@ export async function evidencePath(dir: string, key: EvidenceKey): Promise<strin
 }
 
 export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evidence | undefined> {
-  const read = await readJsonFile<Evidence>(await evidencePath(dir, key));
-  if (!read.ok || !isRecord(read.value)) return undefined;
-  const e = read.value;
+  const e = await stateRecordOrUndefined('evidence', await evidencePath(dir, key));
   // The key is re-checked from the content: a hash collision or a hand-edited file must not replay.
   if (
-    e.format !== RECORD_FORMAT ||
+    e === undefined ||
     e.tree !== key.tree ||
     e.config_digest !== key.configDigest ||
-    e.discern_version !== key.version ||
-    typeof e.commit !== 'string'
+    e.discern_version !== key.version
   )
     return undefined;
   return e;
@@ -166,8 +106,4 @@ export async function pruneEvidence(dir: string, capacity: number): Promise<numb
   const doomed = aged.slice(0, aged.length - capacity);
   await Promise.all(doomed.map((d) => rm(join(dir, d.name), { force: true })));
   return doomed.length;
-}
-
-function isRecord<T>(value: T): value is T & Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

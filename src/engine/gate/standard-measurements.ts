@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import type { StandardDefinition } from '../config/standards.js';
 import { git, gitComplaint } from '../git/git.js';
 import { compilePattern } from '../scopes/index.js';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 import { canonicalJson } from './config-digest.js';
 
 export interface Measurement {
@@ -55,10 +56,10 @@ export async function lsTree(cwd: string, env: Readonly<Record<string, string | 
 }
 
 export async function readMeasurements(path: string): Promise<Record<string, Measurement>> {
-  const read = await readJsonFile<MeasurementFile>(path);
-  if (!read.ok || read.value.format !== 1 || typeof read.value.standards !== 'object' || read.value.standards === null)
-    return {};
-  return read.value.standards;
+  const file = await stateRecordOrUndefined('standard-measurements', path);
+  const standards: Record<string, Measurement> = {};
+  for (const [name, m] of Object.entries(file?.standards ?? {})) if (m !== undefined) standards[name] = m;
+  return standards;
 }
 
 export async function recordMeasurements(path: string, updates: Record<string, Measurement>): Promise<void> {

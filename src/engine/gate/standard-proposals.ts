@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import type { DiscernStandardProposal } from '../../../generated/types.js';
 import { faultRequested } from '../faults.js';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { stateRecordOrUndefined } from '../state/state-record.js';
 import type { LimitBreach } from './standards-limits.js';
 
 export const PROPOSALS_FILE = 'standard-limit-proposals.json';
@@ -155,30 +156,9 @@ export function proposalCoverage(
   return { status: 'current', proposals: batch.proposals, uncovered, unmatched };
 }
 
-export async function readProposals(path: string): Promise<ProposalBatch | undefined> {
-  const read = await readJsonFile<ProposalBatch>(path);
-  if (!read.ok) return undefined;
-  const b = read.value;
-  // A damaged or foreign file covers nothing: the never-loosen check then fails as if there were none.
-  if (
-    typeof b !== 'object' ||
-    b === null ||
-    b.format !== FORMAT ||
-    typeof b.commit !== 'string' ||
-    !Array.isArray(b.proposals)
-  )
-    return undefined;
-  const valid = b.proposals.every(
-    (p) =>
-      typeof p === 'object' &&
-      p !== null &&
-      typeof p.name === 'string' &&
-      typeof p.reason === 'string' &&
-      typeof p.from === 'number' &&
-      typeof p.to === 'number' &&
-      (p.direction === 'up' || p.direction === 'down'),
-  );
-  return valid ? b : undefined;
+/** A damaged or foreign file covers nothing: the never-loosen check then fails as if there were none. */
+export function readProposals(path: string): Promise<ProposalBatch | undefined> {
+  return stateRecordOrUndefined('standard-proposals', path);
 }
 
 export async function writeProposals(

@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../state/atomic-write.js';
 import { parseHandle } from '../state/handles.js';
+import { noteSkipped } from '../state/state-record.js';
 import { holderState, type ProcessState } from '../state/process-alive.js';
 import { checkRecord, isRecordFileName, operationsDir, recordFileName, type OperationRecord } from './record.js';
 
@@ -64,7 +65,7 @@ export async function readOperation(commonDiscernDir: string, handleText: string
       message: `The record of ${parsed.handle} could not be read: ${read.detail}`,
     };
   }
-  const checked = checkRecord(read.value);
+  const checked = checkRecord(read.value, path);
   if (!checked.ok) {
     if (checked.reason === 'newer_format') {
       return {
@@ -98,12 +99,17 @@ export async function listOperations(commonDiscernDir: string): Promise<StoreLis
   for (const { path, read } of reads) {
     if (!read.ok) {
       // Evicted between listing and reading: not a damaged record, just gone.
-      if (read.reason !== 'missing') listing.unreadable.push({ path, reason: read.reason, detail: read.detail });
+      if (read.reason === 'missing') continue;
+      listing.unreadable.push({ path, reason: read.reason, detail: read.detail });
+      noteSkipped('operation', path, read.detail);
       continue;
     }
-    const checked = checkRecord(read.value);
+    const checked = checkRecord(read.value, path);
     if (checked.ok) listing.records.push({ record: checked.record, path });
-    else listing.unreadable.push({ path, reason: checked.reason, detail: checked.detail });
+    else {
+      listing.unreadable.push({ path, reason: checked.reason, detail: checked.detail });
+      noteSkipped('operation', path, checked.detail);
+    }
   }
   return listing;
 }

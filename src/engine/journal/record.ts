@@ -4,7 +4,9 @@
 // module holds the shape (format 1), the paths, and the check a reader applies before trusting a file that
 // another process — possibly another discern version — wrote.
 import type { DiscernProgressFailure, DiscernProgressUnits } from '../../../generated/types.js';
+import type { StateOperation } from '../../../generated/state-types.js';
 import { join } from 'node:path';
+import { checkStateValue } from '../state/state-record.js';
 
 export const JOURNAL_FORMAT = 1;
 
@@ -130,35 +132,21 @@ export type RecordCheck =
   { ok: true; record: OperationRecord } | { ok: false; reason: 'newer_format' | 'malformed'; detail: string };
 
 /**
- * Checks the fields readers and eviction rely on. A newer format is reported as such (the reader should say
- * "upgrade discern"), not as damage; unknown extra fields are allowed (additive changes keep format 1).
+ * The journal's use of the one state check (spec/state/operation.schema.json). A newer format is reported as
+ * such (the reader should say "upgrade discern"), not as damage; unknown extra fields are allowed (additive
+ * changes keep format 1).
  */
-export function checkRecord(value: unknown): RecordCheck {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, reason: 'malformed', detail: 'the record is not a JSON object' };
-  }
-  const v = value as Record<string, unknown>;
-  if (typeof v['format'] === 'number' && v['format'] > JOURNAL_FORMAT) {
-    return {
-      ok: false,
-      reason: 'newer_format',
-      detail: `the record has format ${v['format']}; this discern reads format ${JOURNAL_FORMAT}`,
-    };
-  }
-  if (v['format'] !== JOURNAL_FORMAT)
-    return { ok: false, reason: 'malformed', detail: 'the record has no usable format number' };
-  const strings = ['handle', 'verb', 'checkout', 'hostname', 'started_at', 'last_activity_at'];
-  for (const key of strings) if (typeof v[key] !== 'string') return missing(key);
-  if (typeof v['pid'] !== 'number') return missing('pid');
-  if (v['branch'] !== null && typeof v['branch'] !== 'string') return missing('branch');
-  if (typeof v['progress'] !== 'object' || v['progress'] === null) return missing('progress');
-  if (typeof v['producers'] !== 'object' || v['producers'] === null || Array.isArray(v['producers']))
-    return missing('producers');
-  for (const key of ['failures', 'timings', 'waits', 'steps', 'pgids', 'account'])
-    if (!Array.isArray(v[key])) return missing(key);
-  return { ok: true, record: v as unknown as OperationRecord };
+export function checkRecord(value: unknown, path = 'the record'): RecordCheck {
+  const checked = checkStateValue('operation', value, path);
+  if (checked.ok) return { ok: true, record: checked.value as OperationRecord };
+  return {
+    ok: false,
+    reason: checked.reason === 'newer_format' ? 'newer_format' : 'malformed',
+    detail: checked.detail,
+  };
 }
 
-function missing(key: string): RecordCheck {
-  return { ok: false, reason: 'malformed', detail: `the record's ${key} is missing or has the wrong type` };
-}
+/** What the writer builds is what the schema accepts: a compile-time check, no code. */
+export type WriterMatchesSchema = Pick<OperationRecord, keyof OperationRecord> extends StateOperation ? true : never;
+const _writerMatchesSchema: WriterMatchesSchema = true;
+void _writerMatchesSchema;

@@ -7,15 +7,17 @@ import { join } from 'node:path';
 import type { DiscernSetupPhase } from '../../../generated/types.js';
 import type { RepositoryFacts } from './facts.js';
 import { git } from '../git/git.js';
-import { readJsonFile, writeFileAtomic } from '../state/atomic-write.js';
+import type { StateSetup } from '../../../generated/state-types.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { readStateRecord } from '../state/state-record.js';
 import type { SetupProposal } from './proposal.js';
 
 /** The branch setup drafts discern.toml on (spec/conventions.yaml git.setup.branch). */
 export const SETUP_BRANCH = 'discern/setup';
-const FORMAT = 1;
+export const SETUP_STATE_FORMAT = 1 as const;
 
 export interface SetupState {
-  format: typeof FORMAT;
+  format: typeof SETUP_STATE_FORMAT;
   phase: DiscernSetupPhase;
   branch: string;
   trunk: string;
@@ -34,6 +36,11 @@ export interface SetupState {
   accepted?: { commit: string; at: string };
 }
 
+/** What setup writes is what spec/state/setup.schema.json accepts: a compile-time check, no code. */
+export type SetupWriterMatchesSchema = Pick<SetupState, keyof SetupState> extends StateSetup ? true : never;
+const _setupWriterMatchesSchema: SetupWriterMatchesSchema = true;
+void _setupWriterMatchesSchema;
+
 export type SetupStateRead = { state: SetupState } | { missing: true } | { unreadable: string };
 
 export function setupStatePath(commonDir: string): string {
@@ -41,17 +48,9 @@ export function setupStatePath(commonDir: string): string {
 }
 
 export async function readSetupState(commonDir: string): Promise<SetupStateRead> {
-  const read = await readJsonFile<SetupState>(setupStatePath(commonDir));
-  if (!read.ok) return read.reason === 'missing' ? { missing: true } : { unreadable: read.detail };
-  const value = read.value;
-  if (
-    value?.format !== FORMAT ||
-    typeof value.branch !== 'string' ||
-    !['begun', 'done', 'accepted'].includes(value.phase)
-  ) {
-    return { unreadable: `${setupStatePath(commonDir)} is not a setup state this discern writes` };
-  }
-  return { state: value };
+  const read = await readStateRecord('setup', setupStatePath(commonDir));
+  if (read.ok) return { state: read.value as SetupState };
+  return read.reason === 'missing' ? { missing: true } : { unreadable: read.detail };
 }
 
 export async function writeSetupState(commonDir: string, state: SetupState): Promise<void> {

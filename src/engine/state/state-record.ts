@@ -4,7 +4,7 @@
 // `state-record-skipped` advisory, never trusted and never a crash.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StateRecords } from '../../../generated/state-types.js';
-import { STATE_VALIDATORS } from '../../../generated/state-validators.js';
+import { STATE_FORMATS, STATE_VALIDATORS } from '../../../generated/state-validators.js';
 import { readJsonFile } from './atomic-write.js';
 
 export type StateKind = keyof StateRecords;
@@ -35,11 +35,43 @@ export async function readStateRecord<K extends StateKind>(kind: K, path: string
     if (read.reason === 'missing') return { ok: false, reason: 'missing' };
     return skip(kind, path, read.reason, read.detail);
   }
+  const checked = checkStateValue(kind, read.value, path);
+  if (checked.ok) return checked;
+  return skip(kind, path, 'invalid', checked.detail);
+}
+
+export type StateCheck<K extends StateKind> =
+  { ok: true; value: StateRecords[K] } | { ok: false; reason: 'newer_format' | 'invalid'; detail: string };
+
+/**
+ * The check every state record passes before it is used, for readers that parse the file themselves (the
+ * journal tells a newer discern's record from a damaged one). A format number above this discern's is
+ * `newer_format`; any other mismatch is `invalid`.
+ */
+export function checkStateValue<K extends StateKind>(kind: K, value: unknown, path: string): StateCheck<K> {
   const validate = STATE_VALIDATORS[kind];
-  if (validate(read.value)) return { ok: true, value: read.value };
+  if (validate(value)) return { ok: true, value };
+  const format = (value as { format?: unknown } | null)?.format;
+  if (typeof format === 'number' && format > STATE_FORMATS[kind])
+    return {
+      ok: false,
+      reason: 'newer_format',
+      detail: `${path} has format ${format}; this discern reads format ${STATE_FORMATS[kind]}`,
+    };
   const first = validate.errors?.[0];
   const where = first ? `${first.instancePath === '' ? 'the record' : first.instancePath} ${first.message ?? ''}` : '';
-  return skip(kind, path, 'invalid', `${path} is not a ${kind} record this discern writes (${where.trim()})`);
+  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+  return {
+    ok: false,
+    reason: 'invalid',
+    detail: `${path} is not ${article} ${kind} record this discern writes (${where.trim()})`,
+  };
+}
+
+/** Notes a record a reader skipped after its own check, for the call's `state-record-skipped` advisory. */
+export function noteSkipped(kind: StateKind, path: string, why: string): void {
+  const list = skips.getStore();
+  if (list !== undefined && !list.some((s) => s.path === path)) list.push({ kind, path, why });
 }
 
 /** The record when it reads and validates; undefined (and noted) otherwise. */
@@ -57,7 +89,6 @@ function skip<K extends StateKind>(
   reason: 'unreadable' | 'malformed' | 'invalid',
   detail: string,
 ): StateRead<K> {
-  const list = skips.getStore();
-  if (list !== undefined && !list.some((s) => s.path === path)) list.push({ kind, path, why: detail });
+  noteSkipped(kind, path, detail);
   return { ok: false, reason, detail };
 }
