@@ -3,7 +3,7 @@
 // verb that reads that record; none may crash or break its result contract (call() checks the schema), and the
 // verbs that read the record say they skipped it. A printed seed replays a failure.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -11,13 +11,14 @@ import type { VerbId } from '../../generated/registry.js';
 import { STATE_VALIDATORS } from '../../generated/state-validators.js';
 import type { StateKind } from '../../src/engine/state/state-record.js';
 import { call } from '../helpers/drive.js';
+import { REPO_ROOT } from '../helpers/cli.js';
 import { effort, trackedRepo, type Work } from '../helpers/efforts.js';
 import type { ScratchRepo } from '../helpers/scratch-repo.js';
 import { sized } from '../helpers/test-size.js';
 
 const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261202;
-/** Corrupted repositories: 16 bounded, 120 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
-const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 16, full: 120 });
+/** Corrupted repositories: 28 bounded, 240 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 28, full: 240 });
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
@@ -62,10 +63,77 @@ before(async () => {
       created_at: new Date().toISOString(),
     })}\n`,
   );
+  // The records a proven effort leaves (its Proof marker, last run, evidence, the journal's operations), and
+  // the rest copied from what the previous version wrote (test/fixtures/state), each where discern keeps it.
+  const own = join(common, 'worktrees', 'queued', 'discern');
+  const fixture = (kind: string, file: string): string =>
+    readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'state', '0.1.0-0c6e7ff', kind, file), 'utf8');
+  const place = (path: string, text: string): string => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    return path;
+  };
+  const evidence = join(common, 'discern', 'evidence', readdirSync(join(common, 'discern', 'evidence'))[0] ?? '');
+  const operations = join(common, 'discern', 'operations');
+  const operation = join(operations, readdirSync(operations).find((n) => /^R1-[^.]+\.json$/.test(n)) ?? '');
+  const wait = await call('await', { landed: 'queued', timeout: 0 }, r.root);
+  const resume = (wait.data as { resume?: string } | undefined)?.resume ?? '';
+  const continuation = join(common, 'discern', 'continuations', `${resume}.json`);
+  // An accepted setup gates nothing, so the other subjects' verbs answer as they would without it.
+  const setupState = JSON.parse(fixture('setup', 'begun.json')) as Record<string, unknown>;
+  const setup = place(
+    join(common, 'discern', 'setup.json'),
+    `${JSON.stringify({ ...setupState, phase: 'accepted', accepted: { commit: head, at: new Date().toISOString() } })}\n`,
+  );
+  const emergency = place(
+    join(common, 'discern', 'emergency', 'E-628087d1ec5c.json'),
+    fixture('emergency-transaction', 'completed.json'),
+  );
+  const questions = place(join(own, 'checkpoint-open-questions'), fixture('checkpoint-questions', 'declared-met.json'));
+  const measurements = place(
+    join(own, 'standard-measurements.json'),
+    fixture('standard-measurements', 'coverage.json'),
+  );
+  const proposals = place(join(own, 'standard-limit-proposals.json'), fixture('standard-proposals', 'coverage.json'));
   const status = { verb: 'status' as const, input: {}, at: r.root, reports: true };
+  // done rewrites what it reads (a new Proof marker, last run, evidence): always the last reader of a record.
+  const done = { verb: 'done' as const, input: {}, at: queued.path, reports: false };
   const preview = { verb: 'accept' as const, input: { target: 'queued', dry_run: true }, at: r.root, reports: true };
   const improvement = { verb: 'improvement' as const, input: {}, at: r.root, reports: false };
   subjects = [
+    { kind: 'proof-marker', file: join(own, 'gate-proof'), readers: [{ ...status, at: queued.path }, preview, done] },
+    { kind: 'last-run', file: join(own, 'last-gate-run'), readers: [{ ...preview, reports: false }, done] },
+    { kind: 'evidence', file: evidence, readers: [done] },
+    {
+      kind: 'operation',
+      file: operation,
+      readers: [
+        { verb: 'progress', input: {}, at: queued.path, reports: false },
+        { verb: 'status', input: {}, at: queued.path, reports: false },
+      ],
+    },
+    {
+      kind: 'continuation',
+      file: continuation,
+      readers: [{ verb: 'await', input: { resume, timeout: 0 }, at: r.root, reports: true }],
+    },
+    { kind: 'setup', file: setup, readers: [status, { verb: 'setupStep', input: {}, at: r.root, reports: false }] },
+    { kind: 'emergency-transaction', file: emergency, readers: [status, { ...preview, reports: false }] },
+    {
+      kind: 'checkpoint-questions',
+      file: questions,
+      readers: [{ verb: 'checkpoints', input: {}, at: queued.path, reports: false }, done],
+    },
+    {
+      kind: 'standard-measurements',
+      file: measurements,
+      readers: [{ verb: 'standards', input: { dry_run: true }, at: queued.path, reports: false }],
+    },
+    {
+      kind: 'standard-proposals',
+      file: proposals,
+      readers: [{ verb: 'standards', input: { dry_run: true }, at: queued.path, reports: false }, done],
+    },
     {
       kind: 'submission',
       file: join(common, 'discern', 'submissions', 'queued.json'),
