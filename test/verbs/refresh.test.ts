@@ -2,13 +2,14 @@
 // nothing, every byte outside discern's part kept, dry_run planning without writing, write_denied before any
 // write, invalid settings files refused, instruction sources (globs, a missing named file), skills (built-in,
 // authored, excluded, pruned, someone else's left alone), the ADR index, agents removed from the configuration,
-// links, and a failure part-way reported as partial_refresh and finished by running it again.
+// links, a failure part-way reported as partial_refresh and finished by running it again, and what refresh
+// owns: an MCP entry, hook group or region edited by hand is left, reported, and kept by uninstall.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import type { DiscernRefreshData } from '../../generated/types.js';
+import type { DiscernRefreshData, DiscernUninstallData } from '../../generated/types.js';
 import { BUILTIN_SKILLS } from '../../generated/agent-assets.js';
 import { planRefresh } from '../../src/engine/refresh/index.js';
 import { resolveProject } from '../../src/engine/project/resolve.js';
@@ -53,6 +54,12 @@ async function refreshed(r: ScratchRepo, input: Record<string, unknown> = {}): P
   assert.ok(result.ok, JSON.stringify(result, null, 2));
   assert.ok(data);
   return data;
+}
+
+/** The ownership ledger refresh keeps under the git common dir. */
+function ledger(r: ScratchRepo): Record<string, string[] | undefined> {
+  const path = join(r.root, '.git/discern/refresh-ownership.json');
+  return (JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, string[]> }).entries;
 }
 
 function snapshot(r: ScratchRepo): Map<string, string> {
@@ -327,6 +334,141 @@ describe('refresh', () => {
     assert.equal(hooks.hooks.SessionStart.length, 2);
     assert.deepEqual(hooks.hooks.SessionStart[0], { hooks: [{ type: 'command', command: 'echo hello' }] });
     assert.equal(hooks.model, 'x');
+  });
+
+  it('leaves an instruction region edited by hand and says how to hand it back; handed back, it is refreshed in place', async () => {
+    const r = repo({ 'CLAUDE.md': '# Ours\n' }, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    assert.ok(ledger(r)['CLAUDE.md#region:instructions'], JSON.stringify(ledger(r)));
+    const edited = read(r, 'CLAUDE.md').replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited);
+    r.write('discern/instructions.md', 'Run `make check` before committing.\n');
+
+    const data = await refreshed(r);
+    assert.equal(read(r, 'CLAUDE.md'), edited);
+    assert.ok(!data.changes.some((c) => c.path === 'CLAUDE.md'), JSON.stringify(data.changes));
+    const skipped = data.skipped.find((s) => s.path === 'CLAUDE.md');
+    assert.match(
+      skipped?.reason ?? '',
+      /^CLAUDE\.md has a discern region \(line 3\) that is not what refresh wrote there, so it is taken as edited by hand and left as it is;/,
+    );
+    assert.match(
+      skipped?.reason ?? '',
+      /delete the lines between its discern:begin and discern:end and run `discern refresh`/,
+    );
+
+    // Handed back: the lines between the markers deleted, the region is discern's again and refreshed where it is.
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited.replace(/(-->\n)[^]*(<!-- discern:end -->)/, '$1$2'));
+    const taken = await refreshed(r);
+    assert.deepEqual(taken.agents_written, ['CLAUDE.md']);
+    assert.deepEqual(taken.skipped, []);
+    const text = read(r, 'CLAUDE.md');
+    assert.ok(text.startsWith('# Ours\n\n<!-- discern:begin instructions:'), text);
+    assert.ok(text.endsWith('Run `make check` before committing.\n<!-- discern:end -->\n'), text);
+    assert.ok(!text.includes('Always squash.'));
+  });
+
+  it('a region whose line breaks a checkout turned into CRLF is still the one discern wrote', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    writeFileSync(join(r.root, 'CLAUDE.md'), read(r, 'CLAUDE.md').replace(/\n/g, '\r\n'));
+    r.write('discern/instructions.md', 'Run `make check` before committing.\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(data.agents_written, ['CLAUDE.md']);
+    assert.ok(read(r, 'CLAUDE.md').endsWith('Run `make check` before committing.\r\n<!-- discern:end -->\r\n'));
+  });
+
+  it('refreshes regions no ledger records (an earlier discern wrote them) as its own, and records them', async () => {
+    const old = (begin: string, body: string, end: string): string => `${begin}\n${body}\n${end}\n`;
+    const r = repo(
+      {
+        'CLAUDE.md': `# Ours\n\n${old('<!-- discern:begin instructions: written by discern -->', 'Old rules.', '<!-- discern:end -->')}`,
+        'AGENTS.md': old(
+          '<!-- discern:begin instructions: written by discern -->',
+          'Old rules.',
+          '<!-- discern:end -->',
+        ),
+        '.codex/config.toml': `model = "o4"\n\n${old('# discern:begin mcp', '[mcp_servers.discern]\ncommand = "discern"', '# discern:end')}`,
+        'discern/map/decisions/README.md': `# Decisions\n\n${old('<!-- discern:begin adr-index -->', '- 0001 — [Old](0001-old.md)', '<!-- discern:end -->')}`,
+        'discern/map/decisions/0001-first.md': '# First\n',
+      },
+      '[project]\nagents = ["claude_code", "codex"]\n',
+    );
+    assert.ok(!existsSync(join(r.root, '.git/discern/refresh-ownership.json')));
+    const data = await refreshed(r);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(
+      data.changes.map((c) => [c.path, c.action]).filter(([path]) => !String(path).includes('skills/')),
+      [
+        ['CLAUDE.md', 'update'],
+        ['AGENTS.md', 'update'],
+        ['.mcp.json', 'create'],
+        ['.codex/config.toml', 'update'],
+        ['.claude/settings.json', 'create'],
+        ['discern/map/decisions/README.md', 'update'],
+      ],
+    );
+    assert.ok(!read(r, 'CLAUDE.md').includes('Old rules.'));
+    assert.match(read(r, 'discern/map/decisions/README.md'), /\n- 0001 — \[First\]\(0001-first\.md\)\n/);
+    assert.deepEqual(toml(read(r, '.codex/config.toml')), {
+      model: 'o4',
+      mcp_servers: { discern: { command: 'discern', args: ['mcp'] } },
+    });
+    // Recorded now, so a later hand edit is told apart from what refresh wrote.
+    for (const key of [
+      'CLAUDE.md#region:instructions',
+      'AGENTS.md#region:instructions',
+      '.codex/config.toml#region:mcp',
+      'discern/map/decisions/README.md#region:adr-index',
+      '.claude/settings.json#hooks.SessionStart[discern]',
+    ])
+      assert.equal(ledger(r)[key]?.length, 1, key);
+  });
+
+  it('keeps a Claude Code hook group the user changed, through refresh and uninstall, and says so', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    const settings = read(r, '.claude/settings.json').replace('"startup|clear|compact"', '"startup"');
+    assert.match(settings, /"matcher": "startup",/);
+    writeFileSync(join(r.root, '.claude/settings.json'), settings);
+
+    const data = await refreshed(r);
+    assert.equal(read(r, '.claude/settings.json'), settings);
+    assert.deepEqual(data.hooks_wired, []);
+    assert.match(
+      data.skipped.find((s) => s.path === '.claude/settings.json')?.reason ?? '',
+      /has a `hooks\.SessionStart` group of its own that runs `discern status` .*not one discern wrote: it is left as it is; to hand it back to discern, delete that group and run `discern refresh`/,
+    );
+
+    const removed = await call('uninstall', {}, r.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    assert.equal(read(r, '.claude/settings.json'), settings);
+    assert.deepEqual(
+      (removed.data as DiscernUninstallData).left.map((l) => l.path),
+      ['.claude/settings.json'],
+    );
+    assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
+  });
+
+  it('uninstall keeps a file whose discern region was edited by hand, and takes out the rest', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code", "codex"]\n');
+    await refreshed(r);
+    const claude = read(r, 'CLAUDE.md').replace('<!-- discern:end -->', 'Our own rule.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), claude);
+    const codex = read(r, '.codex/config.toml').replace('# discern:end', 'env = { "X" = "1" }\n# discern:end');
+    writeFileSync(join(r.root, '.codex/config.toml'), codex);
+
+    const removed = await call('uninstall', {}, r.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    const data = removed.data as DiscernUninstallData;
+    assert.equal(read(r, 'CLAUDE.md'), claude);
+    assert.equal(read(r, '.codex/config.toml'), codex);
+    assert.deepEqual(data.left.map((l) => l.path).sort(), ['.codex/config.toml', 'CLAUDE.md']);
+    assert.match(data.left.find((l) => l.path === 'CLAUDE.md')?.reason ?? '', /edited by hand/);
+    assert.equal(removed.advisories?.[0]?.kind, 'uninstall-strip-incomplete');
+    for (const gone of ['AGENTS.md', '.mcp.json', '.claude/settings.json'])
+      assert.ok(!existsSync(join(r.root, gone)), gone);
   });
 
   it('compiles [instructions] sources in order, globs sorted; a missing default is skipped, a missing named file refused', async () => {
