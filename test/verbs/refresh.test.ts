@@ -6,6 +6,7 @@
 // owns: an MCP entry, hook group or region edited by hand is left, reported, and kept by uninstall.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -60,6 +61,25 @@ async function refreshed(r: ScratchRepo, input: Record<string, unknown> = {}): P
 function ledger(r: ScratchRepo): Record<string, string[] | undefined> {
   const path = join(r.root, '.git/discern/refresh-ownership.json');
   return (JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, string[]> }).entries;
+}
+
+/** A clone of the repository as it is committed: its own git dir, so no ledger until it runs refresh. */
+function clone(origin: ScratchRepo): ScratchRepo {
+  const root = join(tempDir('discern-refresh-clone-'), 'clone');
+  const env = cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' });
+  execFileSync('git', ['clone', '-q', `file://${origin.root}`, root], { env, stdio: 'ignore' });
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return {
+    root,
+    git,
+    write: (path, text) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    },
+    commit: () => assert.fail('a clone here does not commit'),
+    cleanup: () => undefined,
+  };
 }
 
 function snapshot(r: ScratchRepo): Map<string, string> {
@@ -363,7 +383,10 @@ describe('refresh', () => {
     assert.deepEqual(taken.agents_written, ['CLAUDE.md']);
     assert.deepEqual(taken.skipped, []);
     const text = read(r, 'CLAUDE.md');
-    assert.ok(text.startsWith('# Ours\n\n<!-- discern:begin instructions:'), text);
+    assert.ok(
+      /^# Ours\n\n<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern refresh /.test(text),
+      text,
+    );
     assert.ok(text.endsWith('Run `make check` before committing.\n<!-- discern:end -->\n'), text);
     assert.ok(!text.includes('Always squash.'));
   });
@@ -377,6 +400,59 @@ describe('refresh', () => {
     assert.deepEqual(data.skipped, []);
     assert.deepEqual(data.agents_written, ['CLAUDE.md']);
     assert.ok(read(r, 'CLAUDE.md').endsWith('Run `make check` before committing.\r\n<!-- discern:end -->\r\n'));
+  });
+
+  it("a region a teammate's refresh wrote and committed is discern's on a clone whose ledger never saw it", async () => {
+    const a = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(a);
+    a.commit('wired');
+    const b = clone(a);
+    assert.deepEqual((await refreshed(b)).changes, [], 'the clone has what refresh writes');
+    const mine = ledger(b)['CLAUDE.md#region:instructions'];
+    assert.equal(mine?.length, 1, "the clone's ledger has a record for the region");
+
+    // A teammate adds an instruction source and commits what refresh wrote; the clone pulls it, then changes the
+    // source before it runs refresh: the region it pulled is in no record of its own, nor what it would write.
+    a.write('discern/instructions.md', 'Rule one.\n');
+    await refreshed(a);
+    a.commit('rule one');
+    b.git('pull', '-q', '--ff-only');
+    assert.ok(read(b, 'CLAUDE.md').endsWith('Rule one.\n<!-- discern:end -->\n'));
+    assert.deepEqual(ledger(b)['CLAUDE.md#region:instructions'], mine);
+    b.write('discern/instructions.md', 'Rule two.\n');
+
+    const data = await refreshed(b);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(data.agents_written, ['CLAUDE.md']);
+    const text = read(b, 'CLAUDE.md');
+    assert.ok(text.endsWith('Rule two.\n<!-- discern:end -->\n'), text);
+    assert.ok(!text.includes('Rule one.'), text);
+  });
+
+  it('tells a hand edit of a committed region on a fresh clone with no ledger, and leaves it through uninstall', async () => {
+    const a = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(a);
+    assert.match(read(a, 'CLAUDE.md'), /^<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern/);
+    a.commit('wired');
+    const c = clone(a);
+    const edited = read(c, 'CLAUDE.md').replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(c.root, 'CLAUDE.md'), edited);
+    assert.ok(!existsSync(join(c.root, '.git/discern/refresh-ownership.json')));
+
+    const data = await refreshed(c);
+    assert.equal(read(c, 'CLAUDE.md'), edited);
+    assert.ok(!data.changes.some((ch) => ch.path === 'CLAUDE.md'), JSON.stringify(data.changes));
+    assert.match(
+      data.skipped.find((s) => s.path === 'CLAUDE.md')?.reason ?? '',
+      /^CLAUDE\.md has a discern region \(line 1\) that is not what refresh wrote there, so it is taken as edited by hand/,
+    );
+    const removed = await call('uninstall', {}, c.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    assert.equal(read(c, 'CLAUDE.md'), edited);
+    assert.deepEqual(
+      (removed.data as DiscernUninstallData).left.map((l) => l.path),
+      ['CLAUDE.md'],
+    );
   });
 
   it('refreshes regions no ledger records (an earlier discern wrote them) as its own, and records them', async () => {
@@ -410,6 +486,9 @@ describe('refresh', () => {
       ],
     );
     assert.ok(!read(r, 'CLAUDE.md').includes('Old rules.'));
+    // Written now with the digest of their bodies in their begin lines.
+    assert.match(read(r, 'CLAUDE.md'), /\n<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern /);
+    assert.match(read(r, '.codex/config.toml'), /\n# discern:begin mcp sha256:[0-9a-f]{16}: written by discern /);
     assert.match(read(r, 'discern/map/decisions/README.md'), /\n- 0001 — \[First\]\(0001-first\.md\)\n/);
     assert.deepEqual(toml(read(r, '.codex/config.toml')), {
       model: 'o4',
@@ -424,6 +503,19 @@ describe('refresh', () => {
       '.claude/settings.json#hooks.SessionStart[discern]',
     ])
       assert.equal(ledger(r)[key]?.length, 1, key);
+  });
+
+  it("a region without a digest that matches none of the records the ledger has for it is the user's", async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    // As an earlier discern wrote it (no digest in the begin line), then edited by hand.
+    const edited = read(r, 'CLAUDE.md')
+      .replace(/ sha256:[0-9a-f]{16}:/, ':')
+      .replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited);
+    const data = await refreshed(r);
+    assert.equal(read(r, 'CLAUDE.md'), edited);
+    assert.match(data.skipped.find((s) => s.path === 'CLAUDE.md')?.reason ?? '', /taken as edited by hand/);
   });
 
   it('keeps a Claude Code hook group the user changed, through refresh and uninstall, and says so', async () => {
@@ -513,7 +605,7 @@ describe('refresh', () => {
     assert.deepEqual(data.adr_index_written, ['discern/map/decisions/README.md']);
     assert.equal(
       read(r, 'discern/map/decisions/README.md'),
-      '# Decisions\n\nWhy we chose what we chose.\n\n<!-- discern:begin adr-index: written by discern refresh from the decision records in this folder -->\n- 0001 — [Spec first](0001-first.md)\n- 0002 — [Queue landings](0002-second.md)\n- 0010 — [Tenth](0010-tenth.md)\n<!-- discern:end -->\n',
+      '# Decisions\n\nWhy we chose what we chose.\n\n<!-- discern:begin adr-index sha256:493a0088743eae7c: written by discern refresh from the decision records in this folder -->\n- 0001 — [Spec first](0001-first.md)\n- 0002 — [Queue landings](0002-second.md)\n- 0010 — [Tenth](0010-tenth.md)\n<!-- discern:end -->\n',
     );
     r.write('discern/map/decisions/0003-third.md', '# Third\n');
     await refreshed(r);

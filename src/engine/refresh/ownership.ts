@@ -3,13 +3,16 @@
 // Claude Code hook group in .claude/settings.json, and the regions of CLAUDE.md, AGENTS.md, GEMINI.md, the ADR
 // index and .codex/config.toml. What refresh writes is recorded as a digest in
 // <git-common-dir>/discern/refresh-ownership.json, so a later version that writes something else still knows
-// the old part for its own, and a part edited by hand is told from one discern wrote. A part that is not
-// discern's is the user's: refresh and uninstall leave it as it is and say how to hand it back.
+// the old part for its own, and a part edited by hand is told from one discern wrote. The ledger belongs to one
+// clone, so a region also carries the digest of its body in its begin line, which travels with the committed
+// file (isDiscernsRegion). A part that is not discern's is the user's: refresh and uninstall leave it as it is
+// and say how to hand it back.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { stateRecordOrUndefined } from '../state/state-record.js';
 import type { JsonValue } from '../wiring/jsonc.js';
+import { bodyStamp } from '../wiring/regions.js';
 
 /** What discern versions before the ledger wrote as an MCP entry: theirs whatever the ledger says. */
 const EARLIER_ENTRIES: readonly JsonValue[] = [{ command: 'discern', args: ['mcp'] }];
@@ -96,22 +99,33 @@ function isWritten(
 
 /**
  * Whether the region now in a file is discern's. A region's text depends on the project (its instruction
- * sources, its decision records), so what earlier versions wrote cannot be listed as the entries' can; the
- * ledger is the evidence instead. The region is the user's only when the ledger has a record for its key and
- * the region holds none of the recorded texts, nor what refresh would write now (`ours`), nor nothing at all.
- * With no record, nothing shows it was edited (a discern before the ledger wrote it), so it is discern's. An
- * emptied region holds none of the user's text: emptying it is how the user hands it back.
+ * sources, its decision records), so what earlier versions wrote cannot be listed as the entries' can. The
+ * files that hold regions are usually committed, so the evidence has to travel with them: refresh writes the
+ * digest of a region's body into its begin line (bodyStamp in wiring/regions.ts). The region is discern's when
+ *   1. its body matches the digest its own begin line carries: written by discern on this clone or any other
+ *      (a teammate's refresh, committed and pulled), however the inputs have changed since;
+ *   2. it holds a text the ledger recorded for its key (this clone wrote it, or found it as it would write it);
+ *   3. it holds what refresh would write now (`ours`);
+ *   4. it holds nothing at all: emptying it is how the user hands it back; or
+ *   5. its begin line carries no digest and the ledger has no record for its key: an earlier discern wrote it,
+ *      before regions carried a digest and before the ledger, and nothing shows it was edited.
+ * Otherwise it is the user's: its body no longer matches its digest (edited by hand, which every clone can
+ * tell, a fresh one without a ledger too), or it has no digest and this clone's ledger has records that it
+ * matches none of. Line breaks do not count in either digest.
  */
 export function isDiscernsRegion(
-  region: { text: string; inner: string },
+  region: { text: string; inner: string; stamp?: string | undefined },
   ours: string | undefined,
   key: string,
   owned: Ownership,
 ): boolean {
-  const recorded = owned[key];
-  if (recorded === undefined || region.inner.trim() === '') return true;
+  if (region.inner.trim() === '') return true;
+  if (region.stamp !== undefined && region.stamp === bodyStamp(region.inner)) return true;
   const digest = regionDigest(region.text);
-  return (ours !== undefined && digest === regionDigest(ours)) || recorded.includes(digest);
+  if (ours !== undefined && digest === regionDigest(ours)) return true;
+  const recorded = owned[key];
+  if (recorded === undefined) return region.stamp === undefined;
+  return recorded.includes(digest);
 }
 
 /**

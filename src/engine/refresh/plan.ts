@@ -131,10 +131,11 @@ interface Intent {
   edit: (text: string | null, at: string) => Edit;
 }
 
+// What each region's begin line says after its name and body digest (see regionText).
 const INSTRUCTIONS_NOTE =
-  'instructions: written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
-const ADR_NOTE = 'adr-index: written by discern refresh from the decision records in this folder';
-const CODEX_NOTE = 'mcp: written by discern refresh, which leaves this region as it is once it is edited by hand';
+  'written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
+const ADR_NOTE = 'written by discern refresh from the decision records in this folder';
+const CODEX_NOTE = 'written by discern refresh, which leaves this region as it is once it is edited by hand';
 
 /** What refresh would change, computed from the repository; writes nothing. */
 export async function planRefresh(project: Project, options: PlanOptions = {}): Promise<RefreshPlan> {
@@ -276,7 +277,7 @@ function instructionIntent(file: string, serving: AgentId[], body: string, owned
         at,
         'instructions',
         MARKDOWN_REGION,
-        regionText(MARKDOWN_REGION, INSTRUCTIONS_NOTE, body, lineBreakOf(text)),
+        regionText(MARKDOWN_REGION, 'instructions', INSTRUCTIONS_NOTE, body, lineBreakOf(text)),
         owned,
       ),
   };
@@ -297,7 +298,7 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
       ...base,
       label: `MCP server in ${wiring.path} (${agent.name})`,
       edit: (text, at) => {
-        const full = regionText(TOML_REGION, CODEX_NOTE, wiring.body, lineBreakOf(text));
+        const full = regionText(TOML_REGION, 'mcp', CODEX_NOTE, wiring.body, lineBreakOf(text));
         const part = { key: regionKey(at, 'mcp'), digest: regionDigest(full) };
         return handEdited(text, at, 'mcp', TOML_REGION, full, owned) ?? owning(codexConfig(text, full), part);
       },
@@ -406,7 +407,7 @@ function adrIntent(path: string, body: string, owned: Ownership): Intent {
         at,
         'adr-index',
         MARKDOWN_REGION,
-        regionText(MARKDOWN_REGION, ADR_NOTE, body, lineBreakOf(text)),
+        regionText(MARKDOWN_REGION, 'adr-index', ADR_NOTE, body, lineBreakOf(text)),
         owned,
       ),
   };

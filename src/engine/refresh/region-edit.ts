@@ -51,8 +51,9 @@ export function handEdited(
   // A file whose regions cannot be found is refused by the edit itself, naming the line.
   const found = findRegion(text, syntax);
   if (!found.ok || found.span === undefined) return undefined;
-  const { start, end, inner, line } = found.span;
-  if (isDiscernsRegion({ text: text.slice(start, end), inner }, ours, regionKey(at, name), owned)) return undefined;
+  const { start, end, inner, line, stamp } = found.span;
+  if (isDiscernsRegion({ text: text.slice(start, end), inner, stamp }, ours, regionKey(at, name), owned))
+    return undefined;
   return {
     ok: true,
     text,
