@@ -16,7 +16,11 @@ import { bodyStamp } from '../wiring/regions.js';
 
 /** What discern versions before the ledger wrote as an MCP entry: theirs whatever the ledger says. */
 const EARLIER_ENTRIES: readonly JsonValue[] = [{ command: 'discern', args: ['mcp'] }];
-/** The hook group has been the same since refresh first wrote it, so no earlier one needs naming. */
+/**
+ * The hook group has been the same since refresh first wrote it, so no earlier one needs naming. Its text
+ * depends on discern's version alone, never on the project, so one a teammate's refresh committed is this
+ * version's or an earlier one's: unlike a region, it needs no digest of its own to be known on another clone.
+ */
 const EARLIER_HOOK_GROUPS: readonly JsonValue[] = [];
 
 /** The ledger's bounds (spec/state/refresh-ownership.schema.json): the newest digests of the newest keys. */
