@@ -2,13 +2,15 @@
 // nothing, every byte outside discern's part kept, dry_run planning without writing, write_denied before any
 // write, invalid settings files refused, instruction sources (globs, a missing named file), skills (built-in,
 // authored, excluded, pruned, someone else's left alone), the ADR index, agents removed from the configuration,
-// links, and a failure part-way reported as partial_refresh and finished by running it again.
+// links, a failure part-way reported as partial_refresh and finished by running it again, and what refresh
+// owns: an MCP entry, hook group or region edited by hand is left, reported, and kept by uninstall.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import type { DiscernRefreshData } from '../../generated/types.js';
+import type { DiscernRefreshData, DiscernUninstallData } from '../../generated/types.js';
 import { BUILTIN_SKILLS } from '../../generated/agent-assets.js';
 import { planRefresh } from '../../src/engine/refresh/index.js';
 import { resolveProject } from '../../src/engine/project/resolve.js';
@@ -53,6 +55,31 @@ async function refreshed(r: ScratchRepo, input: Record<string, unknown> = {}): P
   assert.ok(result.ok, JSON.stringify(result, null, 2));
   assert.ok(data);
   return data;
+}
+
+/** The ownership ledger refresh keeps under the git common dir. */
+function ledger(r: ScratchRepo): Record<string, string[] | undefined> {
+  const path = join(r.root, '.git/discern/refresh-ownership.json');
+  return (JSON.parse(readFileSync(path, 'utf8')) as { entries: Record<string, string[]> }).entries;
+}
+
+/** A clone of the repository as it is committed: its own git dir, so no ledger until it runs refresh. */
+function clone(origin: ScratchRepo): ScratchRepo {
+  const root = join(tempDir('discern-refresh-clone-'), 'clone');
+  const env = cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' });
+  execFileSync('git', ['clone', '-q', `file://${origin.root}`, root], { env, stdio: 'ignore' });
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return {
+    root,
+    git,
+    write: (path, text) => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    },
+    commit: () => assert.fail('a clone here does not commit'),
+    cleanup: () => undefined,
+  };
 }
 
 function snapshot(r: ScratchRepo): Map<string, string> {
@@ -329,6 +356,213 @@ describe('refresh', () => {
     assert.equal(hooks.model, 'x');
   });
 
+  it('leaves an instruction region edited by hand and says how to hand it back; handed back, it is refreshed in place', async () => {
+    const r = repo({ 'CLAUDE.md': '# Ours\n' }, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    assert.ok(ledger(r)['CLAUDE.md#region:instructions'], JSON.stringify(ledger(r)));
+    const edited = read(r, 'CLAUDE.md').replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited);
+    r.write('discern/instructions.md', 'Run `make check` before committing.\n');
+
+    const data = await refreshed(r);
+    assert.equal(read(r, 'CLAUDE.md'), edited);
+    assert.ok(!data.changes.some((c) => c.path === 'CLAUDE.md'), JSON.stringify(data.changes));
+    const skipped = data.skipped.find((s) => s.path === 'CLAUDE.md');
+    assert.match(
+      skipped?.reason ?? '',
+      /^CLAUDE\.md has a discern region \(line 3\) that is not what refresh wrote there, so it is taken as edited by hand and left as it is;/,
+    );
+    assert.match(
+      skipped?.reason ?? '',
+      /delete the lines between its discern:begin and discern:end and run `discern refresh`/,
+    );
+
+    // Handed back: the lines between the markers deleted, the region is discern's again and refreshed where it is.
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited.replace(/(-->\n)[^]*(<!-- discern:end -->)/, '$1$2'));
+    const taken = await refreshed(r);
+    assert.deepEqual(taken.agents_written, ['CLAUDE.md']);
+    assert.deepEqual(taken.skipped, []);
+    const text = read(r, 'CLAUDE.md');
+    assert.ok(
+      /^# Ours\n\n<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern refresh /.test(text),
+      text,
+    );
+    assert.ok(text.endsWith('Run `make check` before committing.\n<!-- discern:end -->\n'), text);
+    assert.ok(!text.includes('Always squash.'));
+  });
+
+  it('a region whose line breaks a checkout turned into CRLF is still the one discern wrote', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    writeFileSync(join(r.root, 'CLAUDE.md'), read(r, 'CLAUDE.md').replace(/\n/g, '\r\n'));
+    r.write('discern/instructions.md', 'Run `make check` before committing.\n');
+    const data = await refreshed(r);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(data.agents_written, ['CLAUDE.md']);
+    assert.ok(read(r, 'CLAUDE.md').endsWith('Run `make check` before committing.\r\n<!-- discern:end -->\r\n'));
+  });
+
+  it("a region a teammate's refresh wrote and committed is discern's on a clone whose ledger never saw it", async () => {
+    const a = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(a);
+    a.commit('wired');
+    const b = clone(a);
+    assert.deepEqual((await refreshed(b)).changes, [], 'the clone has what refresh writes');
+    const mine = ledger(b)['CLAUDE.md#region:instructions'];
+    assert.equal(mine?.length, 1, "the clone's ledger has a record for the region");
+
+    // A teammate adds an instruction source and commits what refresh wrote; the clone pulls it, then changes the
+    // source before it runs refresh: the region it pulled is in no record of its own, nor what it would write.
+    a.write('discern/instructions.md', 'Rule one.\n');
+    await refreshed(a);
+    a.commit('rule one');
+    b.git('pull', '-q', '--ff-only');
+    assert.ok(read(b, 'CLAUDE.md').endsWith('Rule one.\n<!-- discern:end -->\n'));
+    assert.deepEqual(ledger(b)['CLAUDE.md#region:instructions'], mine);
+    b.write('discern/instructions.md', 'Rule two.\n');
+
+    const data = await refreshed(b);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(data.agents_written, ['CLAUDE.md']);
+    const text = read(b, 'CLAUDE.md');
+    assert.ok(text.endsWith('Rule two.\n<!-- discern:end -->\n'), text);
+    assert.ok(!text.includes('Rule one.'), text);
+  });
+
+  it('tells a hand edit of a committed region on a fresh clone with no ledger, and leaves it through uninstall', async () => {
+    const a = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(a);
+    assert.match(read(a, 'CLAUDE.md'), /^<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern/);
+    a.commit('wired');
+    const c = clone(a);
+    const edited = read(c, 'CLAUDE.md').replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(c.root, 'CLAUDE.md'), edited);
+    assert.ok(!existsSync(join(c.root, '.git/discern/refresh-ownership.json')));
+
+    const data = await refreshed(c);
+    assert.equal(read(c, 'CLAUDE.md'), edited);
+    assert.ok(!data.changes.some((ch) => ch.path === 'CLAUDE.md'), JSON.stringify(data.changes));
+    assert.match(
+      data.skipped.find((s) => s.path === 'CLAUDE.md')?.reason ?? '',
+      /^CLAUDE\.md has a discern region \(line 1\) that is not what refresh wrote there, so it is taken as edited by hand/,
+    );
+    const removed = await call('uninstall', {}, c.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    assert.equal(read(c, 'CLAUDE.md'), edited);
+    assert.deepEqual(
+      (removed.data as DiscernUninstallData).left.map((l) => l.path),
+      ['CLAUDE.md'],
+    );
+  });
+
+  it('refreshes regions no ledger records (an earlier discern wrote them) as its own, and records them', async () => {
+    const old = (begin: string, body: string, end: string): string => `${begin}\n${body}\n${end}\n`;
+    const r = repo(
+      {
+        'CLAUDE.md': `# Ours\n\n${old('<!-- discern:begin instructions: written by discern -->', 'Old rules.', '<!-- discern:end -->')}`,
+        'AGENTS.md': old(
+          '<!-- discern:begin instructions: written by discern -->',
+          'Old rules.',
+          '<!-- discern:end -->',
+        ),
+        '.codex/config.toml': `model = "o4"\n\n${old('# discern:begin mcp', '[mcp_servers.discern]\ncommand = "discern"', '# discern:end')}`,
+        'discern/map/decisions/README.md': `# Decisions\n\n${old('<!-- discern:begin adr-index -->', '- 0001 — [Old](0001-old.md)', '<!-- discern:end -->')}`,
+        'discern/map/decisions/0001-first.md': '# First\n',
+      },
+      '[project]\nagents = ["claude_code", "codex"]\n',
+    );
+    assert.ok(!existsSync(join(r.root, '.git/discern/refresh-ownership.json')));
+    const data = await refreshed(r);
+    assert.deepEqual(data.skipped, []);
+    assert.deepEqual(
+      data.changes.map((c) => [c.path, c.action]).filter(([path]) => !String(path).includes('skills/')),
+      [
+        ['CLAUDE.md', 'update'],
+        ['AGENTS.md', 'update'],
+        ['.mcp.json', 'create'],
+        ['.codex/config.toml', 'update'],
+        ['.claude/settings.json', 'create'],
+        ['discern/map/decisions/README.md', 'update'],
+      ],
+    );
+    assert.ok(!read(r, 'CLAUDE.md').includes('Old rules.'));
+    // Written now with the digest of their bodies in their begin lines.
+    assert.match(read(r, 'CLAUDE.md'), /\n<!-- discern:begin instructions sha256:[0-9a-f]{16}: written by discern /);
+    assert.match(read(r, '.codex/config.toml'), /\n# discern:begin mcp sha256:[0-9a-f]{16}: written by discern /);
+    assert.match(read(r, 'discern/map/decisions/README.md'), /\n- 0001 — \[First\]\(0001-first\.md\)\n/);
+    assert.deepEqual(toml(read(r, '.codex/config.toml')), {
+      model: 'o4',
+      mcp_servers: { discern: { command: 'discern', args: ['mcp'] } },
+    });
+    // Recorded now, so a later hand edit is told apart from what refresh wrote.
+    for (const key of [
+      'CLAUDE.md#region:instructions',
+      'AGENTS.md#region:instructions',
+      '.codex/config.toml#region:mcp',
+      'discern/map/decisions/README.md#region:adr-index',
+      '.claude/settings.json#hooks.SessionStart[discern]',
+    ])
+      assert.equal(ledger(r)[key]?.length, 1, key);
+  });
+
+  it("a region without a digest that matches none of the records the ledger has for it is the user's", async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    // As an earlier discern wrote it (no digest in the begin line), then edited by hand.
+    const edited = read(r, 'CLAUDE.md')
+      .replace(/ sha256:[0-9a-f]{16}:/, ':')
+      .replace('<!-- discern:end -->', 'Always squash.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), edited);
+    const data = await refreshed(r);
+    assert.equal(read(r, 'CLAUDE.md'), edited);
+    assert.match(data.skipped.find((s) => s.path === 'CLAUDE.md')?.reason ?? '', /taken as edited by hand/);
+  });
+
+  it('keeps a Claude Code hook group the user changed, through refresh and uninstall, and says so', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code"]\n');
+    await refreshed(r);
+    const settings = read(r, '.claude/settings.json').replace('"startup|clear|compact"', '"startup"');
+    assert.match(settings, /"matcher": "startup",/);
+    writeFileSync(join(r.root, '.claude/settings.json'), settings);
+
+    const data = await refreshed(r);
+    assert.equal(read(r, '.claude/settings.json'), settings);
+    assert.deepEqual(data.hooks_wired, []);
+    assert.match(
+      data.skipped.find((s) => s.path === '.claude/settings.json')?.reason ?? '',
+      /has a `hooks\.SessionStart` group of its own that runs `discern status` .*not one discern wrote: it is left as it is; to hand it back to discern, delete that group and run `discern refresh`/,
+    );
+
+    const removed = await call('uninstall', {}, r.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    assert.equal(read(r, '.claude/settings.json'), settings);
+    assert.deepEqual(
+      (removed.data as DiscernUninstallData).left.map((l) => l.path),
+      ['.claude/settings.json'],
+    );
+    assert.ok(!existsSync(join(r.root, 'CLAUDE.md')));
+  });
+
+  it('uninstall keeps a file whose discern region was edited by hand, and takes out the rest', async () => {
+    const r = repo({}, '[project]\nagents = ["claude_code", "codex"]\n');
+    await refreshed(r);
+    const claude = read(r, 'CLAUDE.md').replace('<!-- discern:end -->', 'Our own rule.\n<!-- discern:end -->');
+    writeFileSync(join(r.root, 'CLAUDE.md'), claude);
+    const codex = read(r, '.codex/config.toml').replace('# discern:end', 'env = { "X" = "1" }\n# discern:end');
+    writeFileSync(join(r.root, '.codex/config.toml'), codex);
+
+    const removed = await call('uninstall', {}, r.root, {}, 'cli');
+    assert.ok(removed.ok, JSON.stringify(removed, null, 2));
+    const data = removed.data as DiscernUninstallData;
+    assert.equal(read(r, 'CLAUDE.md'), claude);
+    assert.equal(read(r, '.codex/config.toml'), codex);
+    assert.deepEqual(data.left.map((l) => l.path).sort(), ['.codex/config.toml', 'CLAUDE.md']);
+    assert.match(data.left.find((l) => l.path === 'CLAUDE.md')?.reason ?? '', /edited by hand/);
+    assert.equal(removed.advisories?.[0]?.kind, 'uninstall-strip-incomplete');
+    for (const gone of ['AGENTS.md', '.mcp.json', '.claude/settings.json'])
+      assert.ok(!existsSync(join(r.root, gone)), gone);
+  });
+
   it('compiles [instructions] sources in order, globs sorted; a missing default is skipped, a missing named file refused', async () => {
     const r = repo(
       { 'docs/agents/b.md': 'B rules.\n', 'docs/agents/a.md': 'A rules.\n', 'TEAM.md': 'Team rules.\n' },
@@ -371,7 +605,7 @@ describe('refresh', () => {
     assert.deepEqual(data.adr_index_written, ['discern/map/decisions/README.md']);
     assert.equal(
       read(r, 'discern/map/decisions/README.md'),
-      '# Decisions\n\nWhy we chose what we chose.\n\n<!-- discern:begin adr-index: written by discern refresh from the decision records in this folder -->\n- 0001 — [Spec first](0001-first.md)\n- 0002 — [Queue landings](0002-second.md)\n- 0010 — [Tenth](0010-tenth.md)\n<!-- discern:end -->\n',
+      '# Decisions\n\nWhy we chose what we chose.\n\n<!-- discern:begin adr-index sha256:493a0088743eae7c: written by discern refresh from the decision records in this folder -->\n- 0001 — [Spec first](0001-first.md)\n- 0002 — [Queue landings](0002-second.md)\n- 0010 — [Tenth](0010-tenth.md)\n<!-- discern:end -->\n',
     );
     r.write('discern/map/decisions/0003-third.md', '# Third\n');
     await refreshed(r);

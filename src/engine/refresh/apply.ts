@@ -5,9 +5,7 @@
 // own, so running refresh again finishes the rest.
 import { faultRequested } from '../faults.js';
 import { withEditLock } from '../state/edit-lock.js';
-import { memberAt, type JsonValue } from '../wiring/jsonc.js';
-import { AGENTS } from './agents.js';
-import { ownershipKey, recordOwned } from './ownership.js';
+import { ledgerPath, recordOwned } from './ownership.js';
 import { currentText, digestOf, removeProjectFile, writeDenied, writeProjectFile } from './files.js';
 import type { RefreshPlan, RefreshTarget } from './plan.js';
 
@@ -40,34 +38,31 @@ export async function probeTargets(plan: Pick<RefreshPlan, 'root' | 'targets'>):
   return { ok: true };
 }
 
-/** The MCP server entry discern just wrote into an agent's JSON settings file, to record as its own. */
-function discernEntryOf(path: string, content: string): { key: string; value: JsonValue } | undefined {
-  for (const agent of Object.values(AGENTS)) {
-    const wiring = agent.mcp;
-    if (wiring.format !== 'json' || wiring.path !== path) continue;
-    const keys = [wiring.serversKey, 'discern'];
-    const value = memberAt(content, keys, { comments: wiring.comments });
-    return value === undefined ? undefined : { key: ownershipKey(path, keys), value };
-  }
-  return undefined;
-}
+type Applicable = Pick<RefreshPlan, 'root' | 'targets'> & Partial<Pick<RefreshPlan, 'held'>>;
 
 /** Writes the plan's targets; refuses before any write when one of them cannot be written. */
-export async function applyRefresh(
-  plan: Pick<RefreshPlan, 'root' | 'targets'>,
-  options: ApplyOptions,
-): Promise<RefreshApplied> {
+export async function applyRefresh(plan: Applicable, options: ApplyOptions): Promise<RefreshApplied> {
   return withEditLock(options.commonDir, () => applyLocked(plan, options));
 }
 
-async function applyLocked(
-  plan: Pick<RefreshPlan, 'root' | 'targets'>,
-  options: ApplyOptions,
-): Promise<RefreshApplied> {
+async function applyLocked(plan: Applicable, options: ApplyOptions): Promise<RefreshApplied> {
   const env = options.env ?? process.env;
   const probe = await probeTargets(plan);
   if (!probe.ok)
     return { ok: false, reason: 'write_denied', path: probe.path, message: `${probe.reason}; nothing was written.` };
+  // Parts already as refresh writes them are discern's text too: recorded, so a later hand edit of a part that
+  // an earlier discern wrote (no record yet) is told apart from it.
+  try {
+    await recordOwned(options.commonDir, plan.held ?? []);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      reason: 'write_denied',
+      path: ledgerPath(options.commonDir),
+      message: `${why}; nothing was written.`,
+    };
+  }
   const written: RefreshTarget[] = [];
   for (const [index, target] of plan.targets.entries()) {
     try {
@@ -79,8 +74,8 @@ async function applyLocked(
       if (target.content === undefined) await removeProjectFile(plan.root, target.path);
       else await writeProjectFile(plan.root, target.path, target.content, target.mode);
       written.push(target);
-      const entry = target.content === undefined ? undefined : discernEntryOf(target.path, target.content);
-      if (entry !== undefined) await recordOwned(options.commonDir, [entry]);
+      // Recorded as each file is written, so a stop part-way leaves the ledger true to what was written.
+      if (target.content !== undefined) await recordOwned(options.commonDir, target.owns);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return {

@@ -4,14 +4,28 @@
 // configured (and skills no longer wanted) the part should be absent, so what refresh wrote earlier goes.
 // Pure apart from reading: it returns the targets whose content would change (an empty list means everything
 // is current) with each one's complete new text, and writes nothing. applyRefresh (apply.ts) writes them.
+// A part that is the user's, not one discern wrote (ownership.ts), is left as it is and reported in `skipped`;
+// each target names the parts of its new text that are discern's, for the ledger.
 //
 // Uninstall plans with the same machinery, wanting every part absent.
-import { isDiscernsEntry, ownershipKey, readOwnership, type Ownership } from './ownership.js';
+import {
+  groupKey,
+  isDiscernsEntry,
+  isDiscernsGroup,
+  entryDigest,
+  ownershipKey,
+  readOwnership,
+  regionDigest,
+  regionKey,
+  type OwnedPart,
+  type Ownership,
+} from './ownership.js';
+import { handEdited, owning, ownedRegion, region, stripped, type Edit } from './region-edit.js';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { Project } from '../project/resolve.js';
-import { MARKDOWN_REGION, TOML_REGION, lineBreakOf, regionText, stripRegion, upsertRegion } from '../wiring/regions.js';
+import { MARKDOWN_REGION, TOML_REGION, lineBreakOf, regionText, stripRegion } from '../wiring/regions.js';
 import {
   memberAt,
   newJsonFile,
@@ -59,6 +73,8 @@ export interface RefreshTarget {
   before: string | null;
   mode?: number;
   label: string;
+  /** The parts of the new text that are discern's, for the ownership ledger once it is written. */
+  owns: OwnedPart[];
 }
 
 export type ProblemSlug = 'invalid_settings_file' | 'invalid_config' | 'read_failed' | 'write_denied';
@@ -84,6 +100,8 @@ export interface RefreshPlan {
   targets: RefreshTarget[];
   /** Parts that are already as they should be. */
   current: { path: string; kind: RefreshKind }[];
+  /** The parts found as refresh would write them, for the ownership ledger (refresh records them too). */
+  held: OwnedPart[];
   errors: RefreshProblem[];
   /** Files left alone, and why (a skill someone else wrote where refresh would put one). */
   skipped: { path: string; reason: string }[];
@@ -103,21 +121,21 @@ export interface PlanOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-type Edit = { ok: true; text: string | null; skipped?: string } | { ok: false; where: string; reason: string };
-
 interface Intent {
   path: string;
   kind: RefreshKind;
   agents: AgentId[];
   present: boolean;
   label: string;
-  edit: (text: string | null) => Edit;
+  /** The new text of the file, which is at `at` (the path with links resolved). */
+  edit: (text: string | null, at: string) => Edit;
 }
 
+// What each region's begin line says after its name and body digest (see regionText).
 const INSTRUCTIONS_NOTE =
-  'instructions: written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
-const ADR_NOTE = 'adr-index: written by discern refresh from the decision records in this folder';
-const CODEX_NOTE = 'mcp: written by discern refresh; edits inside this region are replaced';
+  'written by discern refresh from its built-in text and [instructions] sources; edit those, not this region';
+const ADR_NOTE = 'written by discern refresh from the decision records in this folder';
+const CODEX_NOTE = 'written by discern refresh, which leaves this region as it is once it is edited by hand';
 
 /** What refresh would change, computed from the repository; writes nothing. */
 export async function planRefresh(project: Project, options: PlanOptions = {}): Promise<RefreshPlan> {
@@ -130,14 +148,14 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
 
   const instructions = await compileInstructions(root, project.config.instructions?.sources, env);
   errors.push(...instructions.problems);
+  const owned = await readOwnership(project.commonDir);
   for (const file of INSTRUCTION_FILES) {
     const serving = agents.filter((id) => AGENTS[id].instructions === file);
-    intents.push(instructionIntent(file, serving, instructions.body));
+    intents.push(instructionIntent(file, serving, instructions.body, owned));
   }
-  const owned = await readOwnership(project.commonDir);
   for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned));
   for (const id of AGENT_IDS) {
-    const hook = hookIntent(id, agents.includes(id));
+    const hook = hookIntent(id, agents.includes(id), owned);
     if (hook) intents.push(hook);
   }
   if (agents.includes('codex'))
@@ -147,7 +165,7 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
 
   const decisions = decisionsDir(project.config.map?.dir);
   const records = await decisionRecords(root, decisions);
-  if (records) intents.push(adrIntent(`${decisions}/README.md`, indexBody(records)));
+  if (records) intents.push(adrIntent(`${decisions}/README.md`, indexBody(records), owned));
 
   const catalogue = await skillCatalogue(root, project.config.skills);
   for (const p of catalogue.problems)
@@ -183,6 +201,7 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
     agents,
     targets: plan.targets,
     current: plan.current,
+    held: plan.held,
     errors: [...errors, ...plan.errors],
     skipped: plan.skipped,
     hints,
@@ -199,19 +218,19 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
 export async function planUninstall(project: Project): Promise<RefreshPlan> {
   const root = await realpath(project.root);
   const intents: Intent[] = [];
-  for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], ''));
   const owned = await readOwnership(project.commonDir);
+  for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], '', owned));
   for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned));
   for (const id of AGENT_IDS) {
-    const hook = hookIntent(id, false);
+    const hook = hookIntent(id, false, owned);
     if (hook) intents.push(hook);
   }
   const decisions = decisionsDir(project.config.map?.dir);
   intents.push({
-    ...adrIntent(`${decisions}/README.md`, ''),
+    ...adrIntent(`${decisions}/README.md`, '', owned),
     present: false,
     label: `remove discern's decision index from ${decisions}/README.md`,
-    edit: (text) => stripped(text, MARKDOWN_REGION),
+    edit: (text, at) => stripped(text, at, 'adr-index', MARKDOWN_REGION, owned),
   });
   for (const path of await materialisedSkills(root)) intents.push(skillPrune(path));
   const plan = await resolveIntents(root, intents, true);
@@ -220,6 +239,7 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
     agents: [],
     targets: plan.targets,
     current: [],
+    held: [],
     errors: plan.errors,
     skipped: plan.skipped,
     hints: [],
@@ -234,7 +254,7 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
 
 // ---- intents --------------------------------------------------------------------------------------------
 
-function instructionIntent(file: string, serving: AgentId[], body: string): Intent {
+function instructionIntent(file: string, serving: AgentId[], body: string, owned: Ownership): Intent {
   const names = serving.map((id) => AGENTS[id].name).join(', ');
   if (serving.length === 0)
     return {
@@ -243,7 +263,7 @@ function instructionIntent(file: string, serving: AgentId[], body: string): Inte
       agents: [],
       present: false,
       label: `remove discern's instructions from ${file}`,
-      edit: (text) => stripped(text, MARKDOWN_REGION),
+      edit: (text, at) => stripped(text, at, 'instructions', MARKDOWN_REGION, owned),
     };
   return {
     path: file,
@@ -251,8 +271,15 @@ function instructionIntent(file: string, serving: AgentId[], body: string): Inte
     agents: serving,
     present: true,
     label: `instructions in ${file} (${names})`,
-    edit: (text) =>
-      region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, INSTRUCTIONS_NOTE, body, lineBreakOf(text))),
+    edit: (text, at) =>
+      ownedRegion(
+        text,
+        at,
+        'instructions',
+        MARKDOWN_REGION,
+        regionText(MARKDOWN_REGION, 'instructions', INSTRUCTIONS_NOTE, body, lineBreakOf(text)),
+        owned,
+      ),
   };
 }
 
@@ -265,30 +292,34 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
       return {
         ...base,
         label: `remove discern's MCP server from ${wiring.path}`,
-        edit: (text) => stripped(text, TOML_REGION),
+        edit: (text, at) => stripped(text, at, 'mcp', TOML_REGION, owned),
       };
     return {
       ...base,
       label: `MCP server in ${wiring.path} (${agent.name})`,
-      edit: (text) => codexConfig(text, wiring.body),
+      edit: (text, at) => {
+        const full = regionText(TOML_REGION, 'mcp', CODEX_NOTE, wiring.body, lineBreakOf(text));
+        const part = { key: regionKey(at, 'mcp'), digest: regionDigest(full) };
+        return handEdited(text, at, 'mcp', TOML_REGION, full, owned) ?? owning(codexConfig(text, full), part);
+      },
     };
   }
   const path = [wiring.serversKey, 'discern'];
   const options = { comments: wiring.comments };
-  const key = ownershipKey(wiring.path, path);
+  const part = (at: string): OwnedPart => ({ key: ownershipKey(at, path), digest: entryDigest(wiring.entry) });
   // A `discern` entry discern did not write (another command, arguments, environment) is the user's: kept.
-  const theirs = (text: string): string | undefined => {
+  const theirs = (text: string, at: string): string | undefined => {
     const there = memberAt(text, path, options);
-    if (there === undefined || isDiscernsEntry(there, wiring.entry, key, owned)) return undefined;
-    return `${wiring.path} has a \`${path.join('.')}\` entry of its own (${JSON.stringify(there).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that entry and run \`discern refresh\``;
+    if (there === undefined || isDiscernsEntry(there, wiring.entry, ownershipKey(at, path), owned)) return undefined;
+    return `${at} has a \`${path.join('.')}\` entry of its own (${JSON.stringify(there).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that entry and run \`discern refresh\``;
   };
   if (!present) {
     return {
       ...base,
       label: `remove discern's MCP server from ${wiring.path}`,
-      edit: (text) => {
+      edit: (text, at) => {
         if (text === null) return { ok: true, text };
-        const kept = theirs(text);
+        const kept = theirs(text, at);
         if (kept !== undefined) return { ok: true, text, skipped: kept };
         const removed = removeMember(text, path, options);
         if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
@@ -300,55 +331,85 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
   return {
     ...base,
     label: `MCP server in ${wiring.path} (${agent.name})`,
-    edit: (text) => {
+    edit: (text, at) => {
       if (text === null || text.trim() === '')
-        return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }) };
-      const kept = theirs(text);
+        return { ok: true, text: newJsonFile({ [wiring.serversKey]: { discern: wiring.entry } }), owns: [part(at)] };
+      const kept = theirs(text, at);
       if (kept !== undefined) return { ok: true, text, skipped: kept };
       const set = setMember(text, path, wiring.entry, options);
-      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
+      return set.ok
+        ? { ok: true, text: set.text, owns: [part(at)] }
+        : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
   };
 }
 
-function hookIntent(id: AgentId, present: boolean): Intent | undefined {
+function hookIntent(id: AgentId, present: boolean, owned: Ownership): Intent | undefined {
   const agent = AGENTS[id];
   const hooks = agent.hooks;
   if (!hooks) return undefined;
   const options = { comments: hooks.comments };
   const base = { path: hooks.path, kind: 'hooks' as const, agents: present ? [id] : [], present };
+  // A group that runs `discern status` but is not one discern wrote (another matcher, command, timeout) is the
+  // user's: kept, and refresh adds none beside it.
+  const ours = (at: string) => (group: JsonValue) =>
+    isDiscernHookGroup(group) && isDiscernsGroup(group, hooks.element, groupKey(at, hooks.listPath), owned);
+  const theirs = (text: string, at: string): string | undefined => {
+    const list = memberAt(text, hooks.listPath, options);
+    const own = Array.isArray(list) ? list.find((g) => isDiscernHookGroup(g) && !ours(at)(g)) : undefined;
+    if (own === undefined) return undefined;
+    return `${at} has a \`${hooks.listPath.join('.')}\` group of its own that runs \`discern status\` (${JSON.stringify(own).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that group and run \`discern refresh\``;
+  };
   if (!present) {
     return {
       ...base,
       label: `remove discern's hook from ${hooks.path}`,
-      edit: (text) => {
+      edit: (text, at) => {
         if (text === null) return { ok: true, text };
-        const removed = removeElements(text, hooks.listPath, isDiscernHookGroup, options);
+        const removed = removeElements(text, hooks.listPath, ours(at), options);
         if (!removed.ok) return { ok: false, where: whereIn(removed.reason), reason: removed.reason };
-        return { ok: true, text: removed.empty ? null : removed.text };
+        const kept = theirs(text, at);
+        return {
+          ok: true,
+          text: removed.empty ? null : removed.text,
+          ...(kept === undefined ? {} : { skipped: kept }),
+        };
       },
     };
   }
   return {
     ...base,
     label: `${hooks.listPath[hooks.listPath.length - 1] ?? ''} hook in ${hooks.path} (${agent.name})`,
-    edit: (text) => {
+    edit: (text, at) => {
+      const part = { key: groupKey(at, hooks.listPath), digest: entryDigest(hooks.element) };
       if (text === null || text.trim() === '')
-        return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])) };
+        return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])), owns: [part] };
+      const kept = theirs(text, at);
+      if (kept !== undefined) return { ok: true, text, skipped: kept };
       const set = setElement(text, hooks.listPath, isDiscernHookGroup, hooks.element, options);
-      return set.ok ? { ok: true, text: set.text } : { ok: false, where: whereIn(set.reason), reason: set.reason };
+      return set.ok
+        ? { ok: true, text: set.text, owns: [part] }
+        : { ok: false, where: whereIn(set.reason), reason: set.reason };
     },
   };
 }
 
-function adrIntent(path: string, body: string): Intent {
+function adrIntent(path: string, body: string, owned: Ownership): Intent {
   return {
     path,
     kind: 'adr-index',
     agents: [],
     present: true,
     label: `decision index in ${path}`,
-    edit: (text) => region(text, MARKDOWN_REGION, regionText(MARKDOWN_REGION, ADR_NOTE, body, lineBreakOf(text))),
+    edit: (text, at) =>
+      ownedRegion(
+        text,
+        at,
+        'adr-index',
+        MARKDOWN_REGION,
+        regionText(MARKDOWN_REGION, 'adr-index', ADR_NOTE, body, lineBreakOf(text)),
+        owned,
+      ),
   };
 }
 
@@ -399,22 +460,8 @@ function nestValue(path: readonly string[], value: JsonValue): JsonValue {
   return out;
 }
 
-function region(text: string | null, syntax: typeof MARKDOWN_REGION, full: string): Edit {
-  const edit = upsertRegion(text, full, syntax);
-  return edit.ok
-    ? { ok: true, text: edit.text }
-    : { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
-}
-
-function stripped(text: string | null, syntax: typeof MARKDOWN_REGION): Edit {
-  if (text === null) return { ok: true, text };
-  const edit = stripRegion(text, syntax);
-  if (!edit.ok) return { ok: false, where: `line ${edit.line}`, reason: `${edit.reason} (line ${edit.line})` };
-  return { ok: true, text: edit.text === '' ? null : edit.text };
-}
-
-/** Codex's config.toml: discern's region holds its server table, unless the file already declares one itself. */
-function codexConfig(text: string | null, body: string): Edit {
+/** Codex's config.toml: discern's region (`full`) holds its server table, unless the file declares one itself. */
+function codexConfig(text: string | null, full: string): Edit {
   if (text !== null) {
     const outside = stripRegion(text, TOML_REGION);
     if (!outside.ok)
@@ -444,7 +491,7 @@ function codexConfig(text: string | null, body: string): Edit {
       };
     }
   }
-  const edit = region(text, TOML_REGION, regionText(TOML_REGION, CODEX_NOTE, body, lineBreakOf(text)));
+  const edit = region(text, TOML_REGION, full);
   if (!edit.ok || edit.text === null) return edit;
   try {
     parseToml(edit.text);
@@ -485,6 +532,7 @@ interface Resolved {
   targets: RefreshTarget[];
   current: { path: string; kind: RefreshKind }[];
   currentPaths: string[];
+  held: OwnedPart[];
   errors: RefreshProblem[];
   skipped: { path: string; reason: string }[];
 }
@@ -494,7 +542,7 @@ interface Resolved {
  * but cannot be read or edited is a problem only when `everyAbsent` (uninstall); refresh leaves it, saying so.
  */
 async function resolveIntents(root: string, intents: readonly Intent[], everyAbsent: boolean): Promise<Resolved> {
-  const out: Resolved = { targets: [], current: [], currentPaths: [], errors: [], skipped: [] };
+  const out: Resolved = { targets: [], current: [], currentPaths: [], held: [], errors: [], skipped: [] };
   const problem = (intent: Intent, p: RefreshProblem): void => {
     if (intent.present || everyAbsent) out.errors.push(p);
     else out.skipped.push({ path: p.path, reason: `${p.message} discern's part of it, if any, was not removed` });
@@ -545,7 +593,7 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
     const entry = byReal.get(real);
     if (!entry) continue;
     const { intent, names, text, mode } = entry;
-    const edit = intent.edit(text);
+    const edit = intent.edit(text, real);
     if (!edit.ok) {
       problem(intent, {
         path: real,
@@ -555,14 +603,12 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
       });
       continue;
     }
-    if (edit.skipped) {
-      out.skipped.push({ path: real, reason: edit.skipped });
-      continue;
-    }
+    if (edit.skipped) out.skipped.push({ path: real, reason: edit.skipped });
     if (edit.text === text) {
-      if (intent.present && text !== null) {
+      if (intent.present && text !== null && !edit.skipped) {
         out.current.push({ path: real, kind: intent.kind });
         out.currentPaths.push(real);
+        out.held.push(...(edit.owns ?? []));
       }
       continue;
     }
@@ -578,6 +624,7 @@ async function resolveIntents(root: string, intents: readonly Intent[], everyAbs
       before: digestOf(text),
       ...(mode === undefined ? {} : { mode }),
       label: intent.label,
+      owns: edit.owns ?? [],
     });
   }
   return out;

@@ -7,6 +7,14 @@
 // `text\n` that leaves a blank line before the region, after `text` (no final newline) the region starts on
 // the next line. Stripping removes the region, the line break after it, and the one before it, unless that
 // would join the lines around it.
+//
+// The begin line names the region and carries the digest of the body refresh wrote under it:
+// `<!-- discern:begin <name> sha256:<16 hex>: <note> -->` (Markdown) or `# discern:begin <name> sha256:<16 hex>:
+// <note>` (TOML). A region whose body still matches its own digest is one discern wrote, on any clone of the
+// repository, and one whose body does not was edited (ownership.ts has the whole rule). A begin line without
+// the digest (written before discern carried one, `<name>: <note>`) is still a begin line, and every reader
+// finds a region by its `discern:begin` prefix alone, so older and newer versions read each other's regions.
+import { createHash } from 'node:crypto';
 
 export interface RegionSyntax {
   /** The begin line for a region, with its note (what wrote it and how to change it). */
@@ -38,13 +46,32 @@ export interface RegionSpan {
   inner: string;
   /** 1-based line of the begin marker. */
   line: number;
+  /** The body digest the begin line carries (see bodyStamp), if it carries one. */
+  stamp?: string;
+}
+
+/**
+ * The digest a begin line carries for the body under it: the first 16 hex digits of the sha256 of the body as
+ * written, with LF line breaks (a checkout that turns them into CRLF has not edited it) and no final line break.
+ * A prefix is enough: the digest tells discern's text from an edit, and is not a security boundary (whoever can
+ * edit the body can write any digest beside it), so it only has to make a chance match unlikely, which 64 bits
+ * do, while keeping the begin line short.
+ */
+export function bodyStamp(body: string): string {
+  const text = body.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+}
+
+/** The body digest in a begin line, right after the region's name; undefined when it has none. */
+export function stampOf(beginLine: string): string | undefined {
+  return /discern:begin\s+[^\s:]+\s+sha256:([0-9a-f]{16})(?![0-9a-f])/.exec(beginLine)?.[1];
 }
 
 export type RegionFind = { ok: true; span: RegionSpan | undefined } | { ok: false; line: number; reason: string };
 
 export function findRegion(text: string, syntax: RegionSyntax): RegionFind {
   let offset = 0;
-  let begin: { start: number; innerStart: number; line: number } | undefined;
+  let begin: { start: number; innerStart: number; line: number; stamp: string | undefined } | undefined;
   let found: RegionSpan | undefined;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
@@ -64,7 +91,7 @@ export function findRegion(text: string, syntax: RegionSyntax): RegionFind {
           line: i + 1,
           reason: `a second discern region (the first starts on line ${found.line}); discern owns one region per file`,
         };
-      begin = { start: offset, innerStart: offset + raw.length + 1, line: i + 1 };
+      begin = { start: offset, innerStart: offset + raw.length + 1, line: i + 1, stamp: stampOf(line) };
     } else if (syntax.isEnd(line)) {
       if (!begin)
         return { ok: false, line: i + 1, reason: 'a discern:end line without a discern:begin line before it' };
@@ -72,7 +99,8 @@ export function findRegion(text: string, syntax: RegionSyntax): RegionFind {
         begin.innerStart <= offset
           ? text.slice(begin.innerStart, Math.max(begin.innerStart, offset - 1)).replace(/\r$/, '')
           : '';
-      found = { start: begin.start, end: lineEnd, inner, line: begin.line };
+      const { stamp } = begin;
+      found = { start: begin.start, end: lineEnd, inner, line: begin.line, ...(stamp === undefined ? {} : { stamp }) };
       begin = undefined;
     }
     offset += raw.length + 1;
@@ -86,9 +114,13 @@ export function lineBreakOf(text: string | null): string {
   return text !== null && text.includes('\r\n') ? '\r\n' : '\n';
 }
 
-/** The whole region as text (no line break after the end line), with the file's own line breaks. */
-export function regionText(syntax: RegionSyntax, note: string, body: string, eol: string): string {
-  const lines = [syntax.begin(note), ...body.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n'), syntax.end];
+/**
+ * The whole region as text (no line break after the end line), with the file's own line breaks: the begin line
+ * names the region, carries the digest of its body and says what wrote it (`note`).
+ */
+export function regionText(syntax: RegionSyntax, name: string, note: string, body: string, eol: string): string {
+  const inner = body.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const lines = [syntax.begin(`${name} sha256:${bodyStamp(inner)}: ${note}`), ...inner.split('\n'), syntax.end];
   return lines.join(eol);
 }
 

@@ -1,21 +1,23 @@
 // discern's region in a Markdown or TOML file: inserted after the user's text, replaced in place, and stripped
 // back to the exact bytes it was inserted into; a file that held only the region strips to nothing; broken
-// markers are refused with their line. Also the skill-folder choice: the fewest folders that reach every agent.
+// markers are refused with their line; the begin line carries the digest of the body. Also the skill-folder choice: the fewest folders that reach every agent.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   MARKDOWN_REGION,
   TOML_REGION,
+  bodyStamp,
   findRegion,
   lineBreakOf,
   regionText,
+  stampOf,
   stripRegion,
   upsertRegion,
 } from '../../../src/engine/wiring/regions.js';
 import { skillFolders, type AgentId } from '../../../src/engine/refresh/agents.js';
 
 function region(body: string, eol = '\n'): string {
-  return regionText(MARKDOWN_REGION, 'instructions: test', body, eol);
+  return regionText(MARKDOWN_REGION, 'instructions', 'test', body, eol);
 }
 
 describe('regions', () => {
@@ -59,6 +61,21 @@ describe('regions', () => {
     assert.ok(found.ok && found.span);
     assert.equal(found.span.inner, 'x\ny');
     assert.equal(found.span.line, 2);
+    assert.equal(found.span.stamp, '9ab9de25768ac172', 'the begin line carries the digest of the body');
+  });
+  it("stamps the begin line with its body's digest: the same for LF and CRLF, absent from an older line", () => {
+    assert.equal(bodyStamp('x\ny'), '9ab9de25768ac172', "the first 16 hex digits of `printf 'x\\ny' | sha256sum`");
+    assert.equal(region('x\ny').split('\n')[0], '<!-- discern:begin instructions sha256:9ab9de25768ac172: test -->');
+    const crlf = findRegion(`${region('x\ny', '\r\n')}\r\n`, MARKDOWN_REGION);
+    assert.ok(crlf.ok && crlf.span);
+    assert.equal(crlf.span.stamp, bodyStamp(crlf.span.inner));
+    const older = findRegion(
+      '<!-- discern:begin instructions: written by discern -->\nx\n<!-- discern:end -->\n',
+      MARKDOWN_REGION,
+    );
+    assert.ok(older.ok && older.span);
+    assert.equal(older.span.stamp, undefined);
+    assert.equal(stampOf('# discern:begin mcp sha256:36e2cb91b6adea2e: note'), '36e2cb91b6adea2e');
   });
   const broken: [string, string, RegExp][] = [
     [
@@ -83,8 +100,11 @@ describe('regions', () => {
     });
   }
   it('TOML regions are # comment lines', () => {
-    const text = regionText(TOML_REGION, 'mcp: test', '[mcp_servers.discern]\ncommand = "discern"', '\n');
-    assert.equal(text, '# discern:begin mcp: test\n[mcp_servers.discern]\ncommand = "discern"\n# discern:end');
+    const text = regionText(TOML_REGION, 'mcp', 'test', '[mcp_servers.discern]\ncommand = "discern"', '\n');
+    assert.equal(
+      text,
+      '# discern:begin mcp sha256:36e2cb91b6adea2e: test\n[mcp_servers.discern]\ncommand = "discern"\n# discern:end',
+    );
     const put = upsertRegion('model = "o4"\n', text, TOML_REGION);
     assert.ok(put.ok);
     assert.equal(put.text, `model = "o4"\n\n${text}\n`);
