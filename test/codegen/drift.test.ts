@@ -37,7 +37,9 @@ function check(root: string): { code: number | null; stdout: string; stderr: str
 }
 
 describe('generate:check', () => {
-  it('passes on the committed tree', () => {
+  // .ci/run runs `npm run generate:check` on this very tree before the suite and says so: not twice.
+  const checkedByCi = process.env['DISCERN_GENERATE_CHECKED'] === '1' && 'CI ran `npm run generate:check` on this tree';
+  it('passes on the committed tree', { skip: checkedByCi }, () => {
     const run = check(copyOfRepo());
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /generated files match spec\//);

@@ -37,11 +37,16 @@ describe('the live heap of one server over 1,000 sequential calls', () => {
     const client = new Client({ name: 'discern-tests', version: '0.0.0' });
     await client.connect(clientSide);
     try {
-      // status spawns git and is the slow one, so one call in four; the manual and map reads stay in process.
+      // status resolves the project and spawns git (about 50 ms here), so one call in eight; the manual and map
+      // reads (2 to 16 ms) stay in process.
       const calls = [
         ['discern_status', {}],
         ['discern_docs', { search: 'proof' }],
-        ['discern_map', {}],
+        ['discern_docs', { target: 'exit-codes' }],
+        ['discern_map', { search: 'start' }],
+        ['discern_docs', { target: 'exit-codes' }],
+        ['discern_docs', { search: 'proof' }],
+        ['discern_map', { search: 'start' }],
         ['discern_docs', { target: 'exit-codes' }],
       ] as const;
       let warm = 0;

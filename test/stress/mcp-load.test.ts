@@ -168,10 +168,14 @@ describe(
       t.after(() => fresh.client.close());
       const pid = fresh.transport.pid;
       assert.ok(pid !== null);
-      // A cheap mix: status spawns git (one call in four, it is the slow one), the manual and map reads stay in
-      // process.
+      // A cheap mix: status resolves the project and spawns git (about 50 ms), so one call in eight; the manual
+      // and map reads (2 to 16 ms) stay in process.
       const cheap: readonly Call[] = [
         ['discern_status', {}],
+        ['discern_docs', { search: 'proof' }],
+        ['discern_docs', { target: 'exit-codes' }],
+        ['discern_map', { search: 'start' }],
+        ['discern_docs', { target: 'exit-codes' }],
         ['discern_docs', { search: 'proof' }],
         ['discern_map', { search: 'start' }],
         ['discern_docs', { target: 'exit-codes' }],
