@@ -95,6 +95,16 @@ before(async () => {
     fixture('standard-measurements', 'coverage.json'),
   );
   const proposals = place(join(own, 'standard-limit-proposals.json'), fixture('standard-proposals', 'coverage.json'));
+  // A landing of another effort left at its last step (improvement lists open transactions), and the refresh
+  // ledger as this version writes it.
+  const transaction = place(
+    join(common, 'discern', 'acceptance', 'landing.json'),
+    fixture('transaction', 'landing.json'),
+  );
+  const ledger = place(
+    join(common, 'discern', 'refresh-ownership.json'),
+    `${JSON.stringify({ format: 1, entries: { 'CLAUDE.md#region:instructions': ['0'.repeat(64)] } })}\n`,
+  );
   const status = { verb: 'status' as const, input: {}, at: r.root, reports: true };
   // done rewrites what it reads (a new Proof marker, last run, evidence): always the last reader of a record.
   const done = { verb: 'done' as const, input: {}, at: queued.path, reports: false };
@@ -133,6 +143,16 @@ before(async () => {
       kind: 'standard-proposals',
       file: proposals,
       readers: [{ verb: 'standards', input: { dry_run: true }, at: queued.path, reports: false }, done],
+    },
+    {
+      kind: 'transaction',
+      file: transaction,
+      readers: [{ verb: 'improvement', input: {}, at: r.root, reports: true }],
+    },
+    {
+      kind: 'refresh-ownership',
+      file: ledger,
+      readers: [{ verb: 'refresh', input: { dry_run: true }, at: r.root, reports: true }],
     },
     {
       kind: 'submission',
@@ -190,6 +210,10 @@ const corruption = fc.oneof(
 );
 
 describe('state records, corrupted', () => {
+  it('every state record kind in spec/state/ is corrupted here', () => {
+    assert.deepEqual([...new Set(subjects.map((s) => s.kind))].sort(), Object.keys(STATE_VALIDATORS).sort());
+  });
+
   it(`no verb that reads a corrupted record crashes (${RUNS} corruptions, seed ${SEED})`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(), corruption, async (pick, c) => {
