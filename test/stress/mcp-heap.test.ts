@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { createServer } from '../../src/surfaces/mcp/server.js';
+import { MEMORY_MIX } from '../helpers/memory-mix.js';
 import { MINIMAL_CONFIG, cleanEnv, scratchRepo } from '../helpers/scratch-repo.js';
 
 // The test collects its own process's garbage; the server under test is never told to.
@@ -37,21 +38,10 @@ describe('the live heap of one server over 1,000 sequential calls', () => {
     const client = new Client({ name: 'discern-tests', version: '0.0.0' });
     await client.connect(clientSide);
     try {
-      // status resolves the project and spawns git (about 50 ms here), so one call in eight; the manual and map
-      // reads (2 to 16 ms) stay in process.
-      const calls = [
-        ['discern_status', {}],
-        ['discern_docs', { search: 'proof' }],
-        ['discern_docs', { target: 'exit-codes' }],
-        ['discern_map', { search: 'start' }],
-        ['discern_docs', { target: 'exit-codes' }],
-        ['discern_docs', { search: 'proof' }],
-        ['discern_map', { search: 'start' }],
-        ['discern_docs', { target: 'exit-codes' }],
-      ] as const;
+      const calls = MEMORY_MIX;
       let warm = 0;
       for (let n = 1; n <= 1000; n += 1) {
-        const [name, args] = calls[n % calls.length] ?? calls[0];
+        const [name, args] = calls[n % calls.length] as (typeof calls)[number];
         const result = await client.callTool({ name, arguments: args });
         assert.equal(
           (result.structuredContent as { ok?: boolean } | undefined)?.ok,

@@ -7,6 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MCP_TOOLS } from '../../generated/mcp-table.js';
+import { MEMORY_MIX } from '../helpers/memory-mix.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
 import { resultValidator } from '../helpers/published-schema.js';
 import { MINIMAL_CONFIG, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
@@ -168,18 +169,7 @@ describe(
       t.after(() => fresh.client.close());
       const pid = fresh.transport.pid;
       assert.ok(pid !== null);
-      // A cheap mix: status resolves the project and spawns git (about 50 ms), so one call in eight; the manual
-      // and map reads (2 to 16 ms) stay in process.
-      const cheap: readonly Call[] = [
-        ['discern_status', {}],
-        ['discern_docs', { search: 'proof' }],
-        ['discern_docs', { target: 'exit-codes' }],
-        ['discern_map', { search: 'start' }],
-        ['discern_docs', { target: 'exit-codes' }],
-        ['discern_docs', { search: 'proof' }],
-        ['discern_map', { search: 'start' }],
-        ['discern_docs', { target: 'exit-codes' }],
-      ];
+      const cheap = MEMORY_MIX;
       // Read with the server idle for a moment, as a user would see it between calls: V8 sweeps and returns pages
       // on background threads, which lag on a loaded machine; the largest of three reads counts.
       const settledRss = async (): Promise<number> => {

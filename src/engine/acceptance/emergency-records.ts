@@ -6,45 +6,15 @@
 // and writes a Proof note, which an emergency landing must never get.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExceptionChecks } from '../notes/exception-note.js';
+import type { StateEmergencyTransaction } from '../../../generated/state-types.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import { stateRecordOrUndefined } from '../state/state-record.js';
 import { LANDING_ID } from './emergency-approval.js';
-import type { TransactionStep } from './records.js';
 
 export const EMERGENCY_FORMAT = 1 as const;
 
-export interface EmergencyTransaction {
-  format: typeof EMERGENCY_FORMAT;
-  kind: 'emergency';
-  landing_id: string;
-  effort: string;
-  branch: string;
-  path: string;
-  /** The approved repair HEAD: the commit the trunk fast-forwards to. */
-  head: string;
-  trunk: string;
-  /** The trunk's tip the approved plan was for: the compare-and-swap base. */
-  trunk_before: string;
-  step: TransactionStep;
-  started_at: string;
-  issued_at: string;
-  approved_at: string;
-  /** Set when every step is done: the record stays, so recovering or repeating the call is idempotent. */
-  completed_at?: string;
-  /** The outcome of the finished landing, reported again to a repeated call. */
-  completed?: {
-    worktree_removed: boolean;
-    branch_deleted: boolean;
-    resources_destroyed?: string[];
-    line: string;
-    record: { ref: string; commit: string };
-  };
-  reason: string;
-  checks: ExceptionChecks;
-  /** The checkpoint preparation the approval was issued under, when a stop question fired on the repair. */
-  checkpoints?: { preparation: string; met: string[] };
-}
+/** An owner-approved emergency landing (spec/state/emergency-transaction.schema.json). */
+export type EmergencyTransaction = StateEmergencyTransaction;
 
 export function emergencyDir(commonDir: string): string {
   return join(commonDir, 'discern', 'emergency');
