@@ -18,6 +18,7 @@ import { builtinSkillNames, emitAgentAssets } from './emit/agent-assets.js';
 import { emitConfigMigrations } from './emit/config-migrations.js';
 import { emitPresentations } from './emit/presentations.js';
 import { emitState } from './emit/state.js';
+import { emitPolicySections } from './emit/policy-sections.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
 export const OWNED_DIRS = ['generated', 'schema', 'types'] as const;
@@ -44,6 +45,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitManual(root, model, contracts, grammar, schemas));
   add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
+  add(emitPolicySections(root));
   add(emitPresentations(root, model, contracts));
   add(await emitState(root, contracts));
   // Every file in schema/ is served as discern://schema/<name>, byte for byte: one emitted anywhere but above

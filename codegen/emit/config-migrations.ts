@@ -29,9 +29,9 @@ export function emitConfigMigrations(root: string): Map<string, string> {
   spec.migrations.forEach((m, i) => {
     if (m.from !== i) problems.push(`migrations[${i}] must migrate from version ${i}, found ${m.from}`);
     for (const r of m.renames) {
-      if (!keyExists(schema, r.to))
+      if (!configKeyExists(schema, r.to))
         problems.push(`migrations[${i}]: ${r.to.join('.')} is not a key of spec/config.schema.json`);
-      if (keyExists(schema, r.from))
+      if (configKeyExists(schema, r.from))
         problems.push(`migrations[${i}]: ${r.from.join('.')} is still a key of spec/config.schema.json`);
     }
   });
@@ -54,7 +54,7 @@ export const CONFIG_MIGRATIONS: readonly ConfigMigration[] = ${JSON.stringify(sp
 }
 
 /** Whether a dotted key is a property of the config schema (following $refs into $defs). */
-function keyExists(schema: Record<string, unknown>, path: readonly string[]): boolean {
+export function configKeyExists(schema: Record<string, unknown>, path: readonly string[]): boolean {
   const defs = (schema['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
   let node: Record<string, unknown> | undefined = schema;
   for (const key of path) {

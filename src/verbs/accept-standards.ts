@@ -7,6 +7,12 @@ import type { DiscernAcceptInput, DiscernProofSummary, DiscernStandardProposal }
 
 /** A call that asks for approval in a way that cannot stand: the refusal message, else undefined. */
 export function approvalArgumentProblem(input: DiscernAcceptInput): string | undefined {
+  if (input.approve_policy === true) {
+    if (input.action === 'queue')
+      return 'action "queue" only records the submission: it takes no approval. Use ordinary acceptance (no action) to approve policy changes.';
+    if (input.confirmed !== true && input.grant !== true)
+      return "approve_policy records the owner's approval of the policy changes given in this conversation, so it needs confirmed: true as well (at the CLI, --grant also stands for the owner).";
+  }
   if (input.approve_standard !== true) return undefined;
   if (input.action === 'queue')
     return 'action "queue" only records the submission: it takes no approval. Use ordinary acceptance (no action) to approve loosened standards.';

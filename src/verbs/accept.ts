@@ -42,7 +42,7 @@ import { commandList } from '../engine/config/commands.js';
 import { runJob } from '../engine/jobs/run-job.js';
 import { outputFileName } from '../engine/jobs/output-dir.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
-import { classify, type CompiledScope } from '../engine/scopes/index.js';
+import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import {
@@ -61,6 +61,17 @@ import {
   type Variance,
 } from './accept-checkpoints.js';
 import { approvalArgumentProblem, standardApproval, withApprovals } from './accept-standards.js';
+import {
+  effortPolicyChanges,
+  governingPolicy,
+  policyApproval,
+  policyDetails,
+  policyMovedSince,
+  type Governing,
+  type LandingPolicy,
+  withPolicy,
+} from './accept-policy.js';
+import { policyFacts } from './policy-facts.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
@@ -190,7 +201,11 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     trunkCheckout: trunkCheckout(trunk),
     outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`),
   };
-  if (input.dry_run === true) return acceptEffort(input, landing, efforts, gate.gate.scopes, []);
+  // The trunk's policy governs: its [acceptance] and [scopes] decide authority (accept-policy.ts).
+  const governed = await governingPolicy(policyFacts(ctx));
+  if (!governed.ok) return governed.refusal;
+  const { governing } = governed;
+  if (input.dry_run === true) return acceptEffort(input, landing, efforts, governing, []);
   // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
     // An interrupted landing of this effort comes first: finished when the trunk holds its commit, else rolled
@@ -233,7 +248,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     // queue order; the first that fails stops the walk.
     const landed: NonNullable<DiscernAcceptData['landings']> = [];
     if (input.action !== 'queue') {
-      const queue = await queueRows(paths, live, gate.gate.scopes, project.config, trunk, {
+      const queue = await queueRows(paths, live, governing.scopes, governing.config, trunk, {
         cwd: mainRoot,
         env: ctx.env,
       });
@@ -248,7 +263,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
           effort: ahead,
           outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`),
         };
-        const result = await acceptEffort({}, aheadLanding, live, gate.gate.scopes, []);
+        const result = await acceptEffort({}, aheadLanding, live, governing, []);
         const entry = result.data && 'landings' in result.data ? result.data.landings?.[0] : undefined;
         if (result.refusal === undefined && entry !== undefined) {
           landed.push({ ...entry, selected: false });
@@ -273,7 +288,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
         });
       }
     }
-    const own = await acceptEffort(input, landing, live, gate.gate.scopes, earlier);
+    const own = await acceptEffort(input, landing, live, governing, earlier);
     return landed.length === 0 ? own : withEarlierLandings(landed, own, effort, mcp);
   });
   if (serialised === 'busy')
@@ -292,10 +307,11 @@ async function acceptEffort(
   input: DiscernAcceptInput,
   landing: Landing,
   efforts: readonly Effort[],
-  scopes: readonly CompiledScope[],
+  governing: Governing,
   earlier: DiscernStep[],
 ): Promise<AcceptOutcome> {
   const { ctx, paths, effort, mainRoot, trunk } = landing;
+  const { scopes } = governing;
   const { project } = ctx;
   const mcp = ctx.surface === 'mcp';
   const run = { cwd: mainRoot, env: ctx.env };
@@ -340,8 +356,8 @@ async function acceptEffort(
   const verdict = decideAuthority({
     confirmed: input.confirmed === true,
     ...(grant ? { grant } : {}),
-    preAuthorized: project.config.acceptance?.pre_authorized ?? [],
-    scopes: scopes,
+    preAuthorized: governing.preAuthorized,
+    scopes,
     changed,
   });
 
@@ -358,6 +374,8 @@ async function acceptEffort(
   const current =
     marker.state === 'present' &&
     markerIsCurrent(marker.marker, head, identity, VERSION) &&
+    // Proof judged under another trunk policy is stale: the gate runs again under this one.
+    marker.marker.policy_digest === governing.digest &&
     (await declarationsCurrent(marker.marker, effort.gitDir))
       ? marker.marker
       : undefined;
@@ -372,7 +390,16 @@ async function acceptEffort(
     };
 
   const queueNow = async (submission?: Submission): Promise<NonNullable<DiscernAcceptData['queue']>> =>
-    queueRows(paths, efforts, scopes, project.config, trunk, run, submission);
+    queueRows(paths, efforts, scopes, governing.config, trunk, run, submission);
+  // How the effort's committed discern.toml differs from the trunk's policy, read from its commit.
+  const policyChanges = await effortPolicyChanges(
+    governing,
+    effort.path,
+    ctx.env,
+    head,
+    governing.tip ?? `refs/heads/${trunk}`,
+  );
+  const policyData = policyChanges.length > 0 ? { policy_changes: policyChanges } : {};
 
   if (input.dry_run === true) {
     const planned = await submissions.read(paths, effort.id);
@@ -392,6 +419,7 @@ async function acceptEffort(
           `branch ${effort.branch}`,
           `worktree ${effort.path}`,
           `${changed.length} changed path${changed.length === 1 ? '' : 's'}`,
+          ...policyDetails(policyChanges),
         ],
         steps: VERBS.accept.execution.steps.map((s) => ({ kind: s.kind, label: s.label, disposition: 'run' as const })),
       },
@@ -412,6 +440,7 @@ async function acceptEffort(
         },
         ...(queue && queue.length > 0 ? { queue } : {}),
         landing_authority: verdict.landing,
+        ...policyData,
       },
     };
   }
@@ -474,6 +503,28 @@ async function acceptEffort(
     };
   }
 
+  // A change to the trunk's policy lands only with the owner's approval of it (accept-policy.ts).
+  const policy = policyApproval(input, policyChanges, effort, head, trunk, mcp);
+  if (!policy.ok) {
+    return {
+      ...(steps.length > 0 ? { steps } : {}),
+      data: {
+        revision,
+        submission: submissionData,
+        queue: await queueNow(submission),
+        landing_authority: verdict.landing,
+        policy_changes: policyChanges,
+      },
+      refusal: {
+        error: 'awaiting_policy_approval',
+        message: policy.message,
+        next: { call: mcp ? 'discern_accept' : `discern accept ${effort.id}` },
+      },
+    };
+  }
+  const policyFact = {
+    policy: { digest: governing.digest, tip: governing.tip, changes: policyChanges, approved: policy.approved },
+  };
   // Loosened standards the Proof passed under land only with the owner's approval (accept-standards.ts).
   const approval = standardApproval(input, proof, effort, head, mcp);
   if (!approval.ok) {
@@ -503,17 +554,21 @@ async function acceptEffort(
     } as const;
     await grants.write(paths, granted);
     return withApprovals(
-      await land(landing, {
-        head,
-        proof,
-        validation,
-        steps,
-        consent: { source: 'grant' },
-        revision,
-        submissionData: { ...submissionData, authority: 'pre-authorized' },
-        changedScopes: scopesChanged,
-        ...checkpointFacts,
-      }),
+      withPolicy(
+        await land(landing, {
+          head,
+          proof,
+          validation,
+          steps,
+          consent: { source: 'grant' },
+          revision,
+          submissionData: { ...submissionData, authority: 'pre-authorized' },
+          changedScopes: scopesChanged,
+          ...checkpointFacts,
+          ...policyFact,
+        }),
+        policyFact.policy,
+      ),
       approval.approvals,
     );
   }
@@ -534,17 +589,21 @@ async function acceptEffort(
     };
   }
   return withApprovals(
-    await land(landing, {
-      head,
-      proof,
-      validation,
-      steps,
-      consent: verdict.consent,
-      revision,
-      submissionData,
-      changedScopes: scopesChanged,
-      ...checkpointFacts,
-    }),
+    withPolicy(
+      await land(landing, {
+        head,
+        proof,
+        validation,
+        steps,
+        consent: verdict.consent,
+        revision,
+        submissionData,
+        changedScopes: scopesChanged,
+        ...checkpointFacts,
+        ...policyFact,
+      }),
+      policyFact.policy,
+    ),
     approval.approvals,
   );
 }
@@ -607,6 +666,8 @@ interface LandingFacts {
   input?: DiscernAcceptInput;
   declared?: CallDeclarations;
   variances?: Variance[];
+  /** The trunk's policy the landing was decided under, and the changes to it the landing carries. */
+  policy?: LandingPolicy;
 }
 
 /** A deterministic kill at a named landing step, for the crash tests (docs/decisions/0007). */
@@ -620,6 +681,18 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
   const mcp = ctx.surface === 'mcp';
   const steps = f.steps;
   const trunkBefore = (await git(['rev-parse', `refs/heads/${trunk}`], run)).stdout.trim();
+  // The decision was made under the trunk's policy at its tip then: a trunk moved since must hold the same policy.
+  const policyMoved = await policyMovedSince(f.policy, trunkBefore, policyFacts(ctx));
+  if (policyMoved !== undefined)
+    return {
+      steps,
+      data: { revision: f.revision, submission: f.submissionData },
+      refusal: {
+        error: 'precondition_failed',
+        message: `${policyMoved} Nothing moved; call again to judge ${effort.branch} under the trunk's policy as it is now.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   const fastForward = (await git(['merge-base', '--is-ancestor', trunkBefore, f.head], run)).code === 0;
 
   // A dirty checkout of the trunk refuses before anything moves.

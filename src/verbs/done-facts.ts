@@ -8,6 +8,7 @@ import type {
   DiscernFailedStage,
   DiscernProofCheckpoints,
   DiscernStandardProposal,
+  DiscernPolicyChange,
 } from '../../generated/types.js';
 import type { Declarations } from '../engine/checkpoints/store.js';
 import type { EvidenceKey } from '../engine/gate/proof-records.js';
@@ -40,6 +41,15 @@ export interface DoneRun {
   checkpoints?: DoneCheckpointFacts;
   /** The recorded proposals the loosened standards passed under, once the preconditions established them. */
   standardProposals?: DiscernStandardProposal[];
+  /** The trunk's policy the change was judged under, once read: the marker records its digest. */
+  policy?: JudgedPolicy;
+}
+
+export interface JudgedPolicy {
+  /** policyDigest of the trunk's discern.toml at trunkTip (NO_POLICY_DIGEST without one). */
+  digest: string;
+  trunkTip?: string;
+  changes: DiscernPolicyChange[];
 }
 
 export interface EarlyGateReads {

@@ -249,6 +249,13 @@ async function writeProof(
       commit: run.head.commit,
       ...identity,
       config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
+      ...(run.policy
+        ? {
+            policy_digest: run.policy.digest,
+            ...(run.policy.trunkTip ? { policy_trunk_tip: run.policy.trunkTip } : {}),
+            ...(run.policy.changes.length > 0 ? { policy_changes: run.policy.changes } : {}),
+          }
+        : {}),
       mode: 'strict',
       recorded_at: now,
       ...(handle ? { handle } : {}),

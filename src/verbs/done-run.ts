@@ -3,7 +3,7 @@
 // record what it established.
 import { randomBytes } from 'node:crypto';
 import type { DoneOutcome } from '../../generated/handlers.js';
-import type { DiscernDoneData, DiscernResult } from '../../generated/types.js';
+import type { DiscernConfig, DiscernDoneData, DiscernResult } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
@@ -30,7 +30,19 @@ import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
 import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
 import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
-import { pendingCompletion, readBack, stageName, type DoneAdvisory, type DoneRun } from './done-facts.js';
+import {
+  pendingCompletion,
+  readBack,
+  stageName,
+  type DoneAdvisory,
+  type DoneRun,
+  type JudgedPolicy,
+} from './done-facts.js';
+import { localBranchTip } from '../engine/git/local-branch.js';
+import { trunkPolicyFrom } from '../engine/policy/trunk-policy.js';
+import { trunkKnownValid } from '../engine/policy/currency.js';
+import { effortPolicyChanges } from '../engine/policy/compare.js';
+import { decodeToml } from '../engine/config/toml.js';
 import { recordGreen, recordRed, replayEvidence } from './done-records.js';
 import {
   openJournal,
@@ -80,12 +92,21 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     git(['merge-base', run.baseRef, 'HEAD'], { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal });
   // The two committed discern.toml files the run reads — the merge-base's (checkpoints) and the trunk's (the
   // never-loosen check) — in one process, once the merge-base is known (docs/decisions/0043).
-  const configs = headMergeBase.then((m) => committedConfigs(mergeBaseFrom(m), run.baseRef, ctx));
+  // The trunk's commit is read first (from the ref files) so its discern.toml, the governing policy, is read at
+  // exactly the commit the Proof will name as judged under (docs/decisions/0047).
+  const policyRead = run.baseRef === `refs/heads/${ctx.project.trunk.name}` && !run.standalone;
+  const trunkTip = policyRead
+    ? localBranchTip(ctx.project.commonDir, ctx.project.trunk.name, { cwd: ctx.project.root, env: ctx.env })
+    : Promise.resolve(undefined);
+  trunkTip.catch(() => undefined);
+  const configs = Promise.all([headMergeBase, trunkTip]).then(([m, tip]) =>
+    committedConfigs(mergeBaseFrom(m), tip ?? run.baseRef, ctx),
+  );
   configs.catch(() => undefined);
   const mergeBaseConfig = configs.then((c) => c.atBase);
   const trunkConfig = configs.then((c) => c.atTrunk);
   for (const read of [mergeBaseConfig, trunkConfig]) read.catch(() => undefined);
-  const [change, replayable, hidden, checkpoints] = await Promise.all([
+  const [change, replayable, hidden, checkpoints, judged] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying
       ? readMeasurements(run.paths.standardMeasurements).then((m) =>
@@ -98,7 +119,9 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }),
         ),
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
+    run.standalone ? undefined : judgePolicy(ctx, run.base, trunkConfig, trunkTip, mergeBaseConfig),
   ]);
+  if (judged !== undefined) run.policy = judged;
   if (hidden.length > 0) {
     return {
       refusal: {
@@ -121,7 +144,11 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     changedScopes: scopesChanged,
     replayable: new Set(replayable.keys()),
   });
-  const baseData = { mode: run.mode, scopes_changed: scopesChanged } as const;
+  const baseData = {
+    mode: run.mode,
+    scopes_changed: scopesChanged,
+    ...(judged && judged.changes.length > 0 ? { policy_changes: judged.changes } : {}),
+  } as const;
 
   const policy = strict ? 'strict' : 'report';
   if (run.input.dry_run === true) {
@@ -539,6 +566,29 @@ function sameLabels(recorded: readonly string[] | undefined, planned: readonly s
 }
 
 /** The trunk's discern.toml and, when there is a merge-base, the merge-base's: one batch answering as their own commands. */
+/** The trunk's policy the change is judged under, and how the change's discern.toml differs from it. */
+async function judgePolicy(
+  ctx: DoneRun['ctx'],
+  base: string,
+  trunkConfig: Promise<GitResult>,
+  trunkTip: Promise<string | undefined>,
+  mergeBaseConfig: Promise<GitResult | undefined> | undefined,
+): Promise<JudgedPolicy | undefined> {
+  const [shown, tip, atBase] = await Promise.all([trunkConfig, trunkTip, mergeBaseConfig]);
+  const policy = await trunkPolicyFrom(shown, base, trunkKnownValid(ctx.project.commonDir));
+  if (policy.state === 'unreadable') return undefined;
+  const decoded =
+    atBase !== undefined && atBase.code === 0
+      ? decodeToml(Buffer.from(atBase.stdout, 'utf8'), 'discern.toml')
+      : undefined;
+  const baseConfig = decoded?.ok ? ((decoded.value ?? {}) as DiscernConfig) : {};
+  return {
+    digest: policy.digest,
+    ...(tip !== undefined ? { trunkTip: tip } : {}),
+    changes: policy.state === 'present' ? effortPolicyChanges(policy.config, baseConfig, ctx.project.config) : [],
+  };
+}
+
 function committedConfigs(
   base: string | null,
   baseRef: string,

@@ -15,6 +15,8 @@ import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun, EarlyGateReads } from './done-facts.js';
 import { git } from '../engine/git/git.js';
+import { policyFacts } from './policy-facts.js';
+import { policyStillCurrent } from '../engine/policy/currency.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
   const { project } = ctx;
@@ -84,7 +86,8 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
       marker.state === 'present' &&
       marker.marker.mode === 'strict' &&
       markerIsCurrent(marker.marker, state.head, identity, VERSION) &&
-      (await declarationsCurrent(marker.marker, project.gitDir))
+      (await declarationsCurrent(marker.marker, project.gitDir)) &&
+      (await policyStillCurrent(marker.marker, policyFacts(ctx)))
     ) {
       const m = marker.marker;
       const data: DiscernDoneData = {
@@ -102,6 +105,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
         },
         producer_executions: {},
         ...(m.handle ? { handle: m.handle } : {}),
+        ...(m.policy_changes && m.policy_changes.length > 0 ? { policy_changes: m.policy_changes } : {}),
       };
       return {
         data,

@@ -153,6 +153,10 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
       commit: c.after.commit,
       ...identity,
       config_canonical: configIdentity(c.afterConfig, c.trunk),
+      // The pin only tightens [standards]: the trunk's policy it was judged under is the previous commit's.
+      ...(marker.policy_digest !== undefined ? { policy_digest: marker.policy_digest } : {}),
+      ...(marker.policy_trunk_tip !== undefined ? { policy_trunk_tip: marker.policy_trunk_tip } : {}),
+      ...(marker.policy_changes !== undefined ? { policy_changes: marker.policy_changes } : {}),
       mode: 'strict',
       recorded_at: recordedAt,
       ...(c.handle ? { handle: c.handle } : {}),

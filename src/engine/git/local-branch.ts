@@ -30,3 +30,27 @@ export async function localBranchExists(
   });
   return result.code === 0;
 }
+
+/** A local branch's commit, read from the ref store's files like localBranchExists; undefined when it has none. */
+export async function localBranchTip(
+  commonDir: string,
+  name: string,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>>; signal?: AbortSignal },
+): Promise<string | undefined> {
+  if (!existsSync(join(commonDir, 'reftable'))) {
+    const loose = await readFile(join(commonDir, 'refs', 'heads', ...name.split('/')), 'utf8').catch(() => '');
+    if (/^[0-9a-f]{40,64}\n?$/.test(loose)) return loose.trim();
+    if (loose === '') {
+      const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
+      const wanted = ` refs/heads/${name}`;
+      const line = packed.split('\n').find((l) => l.endsWith(wanted) && /^[0-9a-f]{40,64} /.test(l));
+      if (line !== undefined) return line.slice(0, line.indexOf(' '));
+    }
+  }
+  const result = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], {
+    cwd: run.cwd,
+    env: run.env,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  return result.code === 0 ? result.stdout.trim() : undefined;
+}
