@@ -201,6 +201,15 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     trunkCheckout: trunkCheckout(trunk),
     outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`),
   };
+  // An effort lands on the trunk recorded when it started, whatever this call's trunk is.
+  if (effort.record?.trunk !== undefined && effort.record.trunk !== trunk)
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `${effort.id} lands on ${effort.record.trunk} (recorded when it started), but this call's trunk is ${trunk}${project.trunk.source === 'env' ? ' (DISCERN_TRUNK)' : ''}: an effort's trunk does not change. Accept it with ${effort.record.trunk} as the trunk.`,
+        next: { rerun: mcp ? 'discern_accept' : 'discern accept' },
+      },
+    };
   // The trunk's policy governs: its [acceptance] and [scopes] decide authority (accept-policy.ts).
   const governed = await governingPolicy(policyFacts(ctx));
   if (!governed.ok) return governed.refusal;

@@ -115,6 +115,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
         config: project.config,
         mainRoot,
         from,
+        trunk: project.trunk.name,
         branches,
         worktreePaths: registeredWorktreePaths(project.commonDir),
         exists: recorded,

@@ -310,6 +310,7 @@ export async function worktreePark(
     branch: effort.branch,
     path: effort.path,
     from: { ref: ctx.project.trunk.name, commit: '' },
+    trunk: ctx.project.trunk.name,
     created_at: new Date().toISOString(),
     resources: [],
   };
@@ -408,6 +409,7 @@ export async function worktreeSetup(
     branch: effort.branch,
     path: effort.path,
     from: { ref: project.trunk.name, commit: '' },
+    trunk: project.trunk.name,
     created_at: new Date().toISOString(),
     resources: [],
   };

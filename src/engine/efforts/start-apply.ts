@@ -112,6 +112,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     branch: plan.branch,
     path: plan.path,
     from: plan.from,
+    trunk: plan.trunk,
     ...plan.task,
     created_at: new Date().toISOString(),
     resources: [],

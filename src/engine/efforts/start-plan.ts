@@ -13,6 +13,8 @@ export interface StartFacts {
   mainRoot: string;
   /** The start point as given (or the trunk's name) and the commit it resolved to. */
   from: { ref: string; commit: string };
+  /** The trunk the effort lands on: recorded so a change to discern.toml cannot redirect it. */
+  trunk: string;
   /** Local branch names that exist. */
   branches: ReadonlySet<string>;
   /** Paths git has registered as worktrees. */
@@ -44,6 +46,7 @@ export interface StartPlan {
   path: string;
   root: string;
   from: { ref: string; commit: string };
+  trunk: string;
   nameNote?: string;
   task: { title?: string; brief?: string };
   envFiles: string[];
@@ -118,6 +121,7 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
       path: join(root, unique.name),
       root,
       from: facts.from,
+      trunk: facts.trunk,
       ...(unique.takenBy !== undefined
         ? { nameNote: `"${wanted}" was taken (${unique.takenBy}), so this effort is "${unique.name}".` }
         : {}),

@@ -34,8 +34,11 @@ export function comparePolicy(trunk: DiscernConfig, change: DiscernConfig): Disc
     const a = t[section];
     const b = c[section];
     if (section === 'jobs') compareJobs(asTable(a), asTable(b), out);
-    else if (section === 'standards') compareNamed(section, asTable(a), asTable(b), out, compareStandard);
-    else if (section === 'checkpoints') compareNamed(section, asTable(a), asTable(b), out, compareGeneric);
+    else if (section === 'standards') compareNamed(section, asTable(a), asTable(b), out, compareStandard, 'none');
+    else if (section === 'checkpoints') compareNamed(section, asTable(a), asTable(b), out, compareGeneric, 'none');
+    // A new scope or generator can change what is judged (neutral, generated paths): even adding one needs approval.
+    else if (section === 'scopes' || section === 'generated')
+      compareNamed(section, asTable(a), asTable(b), out, compareGeneric, 'approve_policy');
     else if (section === 'gate') compareGate(asTable(a), asTable(b), out);
     else if (section === 'acceptance') compareAcceptance(asTable(a), asTable(b), out);
     else compareGeneric(section, [section], a, b, out);
@@ -50,12 +53,19 @@ export function needsPolicyApproval(changes: readonly DiscernPolicyChange[]): Di
 
 type Compare = (section: string, path: string[], a: unknown, b: unknown, out: DiscernPolicyChange[]) => void;
 
-/** Named tables ([standards.<n>], [checkpoints.<n>]): a new one is an addition; a removed one needs approval. */
-function compareNamed(section: string, a: Table, b: Table, out: DiscernPolicyChange[], each: Compare): void {
+/** Named tables ([standards.<n>], [scopes.<n>], …): a removed one needs approval; a new one needs `addition`. */
+function compareNamed(
+  section: string,
+  a: Table,
+  b: Table,
+  out: DiscernPolicyChange[],
+  each: Compare,
+  addition: DiscernPolicyApproval,
+): void {
   for (const name of unionKeys(a, b)) {
     const path = [section, name];
     if (!(name in b)) out.push(entry(section, path, a[name], undefined, 'removal', 'approve_policy'));
-    else if (!(name in a)) out.push(entry(section, path, undefined, b[name], 'addition', 'none'));
+    else if (!(name in a)) out.push(entry(section, path, undefined, b[name], 'addition', addition));
     else each(section, path, a[name], b[name], out);
   }
 }

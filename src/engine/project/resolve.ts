@@ -17,6 +17,7 @@ import { knownValidIn } from '../config/known-valid.js';
 import { branchNameProblem } from '../git/ref-name.js';
 import { localBranchExists } from '../git/local-branch.js';
 import { discoverCheckout } from '../git/discover.js';
+import { recordedTrunk } from './effort-trunk.js';
 
 export const CONFIG_FILE = 'discern.toml';
 
@@ -32,7 +33,7 @@ export interface Checkout {
 
 export interface Trunk {
   name: string;
-  source: Extract<DiscernTrunkSource, 'env' | 'config' | 'default'>;
+  source: Extract<DiscernTrunkSource, 'env' | 'config' | 'default' | 'effort'>;
   /** Whether the branch exists; always true unless the verb resolved with requireTrunk false. */
   exists: boolean;
 }
@@ -159,10 +160,31 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
       partial,
     );
   }
-  const trunk = chooseTrunk(loaded.config, env);
+  let trunk: Omit<Trunk, 'exists'> = chooseTrunk(loaded.config, env);
+  // In an effort's worktree the trunk is the one recorded when the effort started (effort-trunk.ts).
+  const recorded =
+    checkout.location === 'worktree' ? await recordedTrunk(checkout.gitDir, checkout.commonDir) : undefined;
+  if (recorded !== undefined) {
+    if (trunk.source === 'env' && trunk.name !== recorded)
+      return refuse(
+        {
+          error: 'no_trunk',
+          message: `DISCERN_TRUNK names "${trunk.name}", but this effort lands on "${recorded}" (recorded when it started): an effort's trunk does not change. Unset DISCERN_TRUNK here, or start an effort from the main checkout to land on "${trunk.name}".`,
+          next: { trunk: recorded },
+        },
+        { checkout, configPath, config: loaded.config, trunk },
+      );
+    trunk = { name: recorded, source: 'effort' };
+  }
   const partial = { checkout, configPath, config: loaded.config, trunk };
   const from =
-    trunk.source === 'env' ? 'DISCERN_TRUNK' : trunk.source === 'config' ? '[repository] trunk' : 'the default';
+    trunk.source === 'env'
+      ? 'DISCERN_TRUNK'
+      : trunk.source === 'config'
+        ? '[repository] trunk'
+        : trunk.source === 'effort'
+          ? "this effort's task record"
+          : 'the default';
   const problem = branchNameProblem(trunk.name);
   if (problem !== undefined) {
     return refuse(
@@ -183,7 +205,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     return refuse(
       {
         error: 'no_trunk',
-        message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.`,
+        message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.${trunk.source === 'effort' ? ' If the owner renamed the trunk, this effort does not follow it: land its work by starting a new effort from the renamed trunk and bringing the branch in there.' : ''}`,
         next: { trunk: trunk.name },
       },
       partial,
@@ -195,7 +217,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
 export function chooseTrunk(
   config: DiscernConfig,
   env: Readonly<Record<string, string | undefined>>,
-): Omit<Trunk, 'exists'> {
+): Omit<Trunk, 'exists'> & { source: 'env' | 'config' | 'default' } {
   const fromEnv = env['DISCERN_TRUNK']?.trim();
   if (fromEnv) return { name: fromEnv, source: 'env' };
   const fromConfig = config.repository?.trunk;
