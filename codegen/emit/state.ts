@@ -24,6 +24,8 @@ interface StateSchema {
   /** The schema's title: the TypeScript type's name. */
   title: string;
   schema: JsonSchema;
+  /** Read only with the repository key's MAC. */
+  sealed: boolean;
 }
 
 export function loadStateSchemas(root: string): StateSchema[] {
@@ -35,7 +37,18 @@ export function loadStateSchemas(root: string): StateSchema[] {
       const title = schema['title'];
       if (typeof title !== 'string' || !/^State[A-Z][A-Za-z]+$/.test(title))
         throw new Error(`${STATE_DIR}/${name}: its title must name its type, State<Name> (got ${String(title)})`);
-      return { kind: name.slice(0, -'.schema.json'.length), title, schema };
+      // x-discern-sealed marks a kind the state reader honours only with the repository key's MAC.
+      const { [SEALED]: sealed, ...rest } = schema as Record<string, unknown>;
+      if (sealed !== undefined && sealed !== true)
+        throw new Error(`${STATE_DIR}/${name}: ${SEALED} is true or absent (got ${String(sealed)})`);
+      if (sealed === true && (rest['properties'] as Record<string, unknown> | undefined)?.['mac'] === undefined)
+        throw new Error(`${STATE_DIR}/${name}: a sealed kind declares its mac property`);
+      return {
+        kind: name.slice(0, -'.schema.json'.length),
+        title,
+        schema: rest as JsonSchema,
+        sealed: sealed === true,
+      };
     });
 }
 
@@ -45,6 +58,7 @@ export function loadStateSchemas(root: string): StateSchema[] {
  * what a result would carry.
  */
 const PUBLISHED = 'x-discern-published';
+const SEALED = 'x-discern-sealed';
 
 function withPublished(schema: unknown, as: (name: string, rest: JsonSchema) => JsonSchema): unknown {
   if (Array.isArray(schema)) return schema.map((s) => withPublished(s, as));
@@ -215,6 +229,13 @@ export async function emitState(root: string, contracts: Contracts): Promise<Map
         'export const STATE_VALIDATORS: { [K in keyof StateRecords]: StandaloneValidator<StateRecords[K]> } = {',
         ...schemas.map((s) => `  ${JSON.stringify(s.kind)}: ${validatorName(s.kind)},`),
         '};',
+        '',
+        "/** The kinds read only with the repository key's MAC (spec/state: x-discern-sealed). */",
+        `export const SEALED_KINDS = [${schemas
+          .filter((s) => s.sealed)
+          .map((s) => JSON.stringify(s.kind))
+          .join(', ')}] as const;`,
+        'export type SealedKind = (typeof SEALED_KINDS)[number];',
         '',
         "/** The format number each kind is written with: a record with a higher one is a newer discern's. */",
         'export const STATE_FORMATS: { [K in keyof StateRecords]: number } = {',

@@ -378,7 +378,7 @@ async function acceptEffort(
   if ('refusal' in declared) return declared.refusal;
 
   // Proof for this exact HEAD: the marker when current, else the gate runs now (not for a dry run).
-  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
+  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'), project.commonDir);
   const identity = configIdentity(project.config, trunk);
   const current =
     marker.state === 'present' &&

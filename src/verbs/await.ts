@@ -269,7 +269,7 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
   if (state === undefined || state.head === null)
     return { met: false, facts: { ...base, proof_status: 'unavailable' } };
   if (state.changed > 0) return { met: false, facts: { ...base, proof_status: 'dirty' } };
-  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'));
+  const marker = await readProofMarker(join(effort.gitDir, 'discern', 'gate-proof'), ctx.project.commonDir);
   if (marker.state !== 'present') return { met: false, facts: { ...base, proof_status: 'missing' } };
   const honored =
     marker.marker.mode === 'strict' &&

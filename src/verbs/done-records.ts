@@ -48,23 +48,27 @@ export async function recordRed(
   producers: readonly ProducerVerdict[] = [],
 ): Promise<void> {
   // The latest verdict on a tree wins: a red re-measure withdraws the green Proof and evidence it contradicts.
-  const marker = await readProofMarker(run.paths.proofMarker);
+  const marker = await readProofMarker(run.paths.proofMarker, run.paths.commonDir);
   if (marker.state === 'present' && marker.marker.tree === run.key.tree)
     await rm(run.paths.proofMarker, { force: true }).catch(() => undefined);
   await rm(await evidencePath(run.paths.evidence, run.key), { force: true }).catch(() => undefined);
-  await writeLastRun(run.paths.lastRun, {
-    format: RECORD_FORMAT,
-    commit: run.head.commit,
-    tree: run.key.tree,
-    config_digest: run.key.configDigest,
-    discern_version: run.key.version,
-    verdict: 'red',
-    failed_stage: failedStage,
-    plan: [...plan],
-    producers: [...producers],
-    at: new Date().toISOString(),
-    ...(handle ? { handle } : {}),
-  }).catch(() => undefined); // a lost red verdict only costs a re-run
+  await writeLastRun(
+    run.paths.lastRun,
+    {
+      format: RECORD_FORMAT,
+      commit: run.head.commit,
+      tree: run.key.tree,
+      config_digest: run.key.configDigest,
+      discern_version: run.key.version,
+      verdict: 'red',
+      failed_stage: failedStage,
+      plan: [...plan],
+      producers: [...producers],
+      at: new Date().toISOString(),
+      ...(handle ? { handle } : {}),
+    },
+    run.paths.commonDir,
+  ).catch(() => undefined); // a lost red verdict only costs a re-run
 }
 
 export async function recordGreen(
@@ -244,41 +248,49 @@ async function writeProof(
   // Three files with nothing in common, written at once. Evidence and the last-run verdict are conveniences
   // (replay, refusal of a re-run): losing them costs a re-run. The marker is the Proof a later call reuses.
   const [marker] = await Promise.all([
-    writeProofMarker(run.paths.proofMarker, {
-      format: RECORD_FORMAT,
-      commit: run.head.commit,
-      ...identity,
-      config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
-      ...(run.policy
-        ? {
-            policy_digest: run.policy.digest,
-            ...(run.policy.trunkTip ? { policy_trunk_tip: run.policy.trunkTip } : {}),
-            ...(run.policy.changes.length > 0 ? { policy_changes: run.policy.changes } : {}),
-          }
-        : {}),
-      mode: 'strict',
-      recorded_at: now,
-      ...(handle ? { handle } : {}),
-      proof: summary,
-      markdown: proofMarkdown(summary, producers, standards),
-      producers: [...producers],
-      standards: [...standards],
-      scopes_changed: [...scopesChanged],
-      ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
-    }).then(
+    writeProofMarker(
+      run.paths.proofMarker,
+      {
+        format: RECORD_FORMAT,
+        commit: run.head.commit,
+        ...identity,
+        config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
+        ...(run.policy
+          ? {
+              policy_digest: run.policy.digest,
+              ...(run.policy.trunkTip ? { policy_trunk_tip: run.policy.trunkTip } : {}),
+              ...(run.policy.changes.length > 0 ? { policy_changes: run.policy.changes } : {}),
+            }
+          : {}),
+        mode: 'strict',
+        recorded_at: now,
+        ...(handle ? { handle } : {}),
+        proof: summary,
+        markdown: proofMarkdown(summary, producers, standards),
+        producers: [...producers],
+        standards: [...standards],
+        scopes_changed: [...scopesChanged],
+        ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
+      },
+      run.paths.commonDir,
+    ).then(
       () => undefined,
       (error: unknown) => error,
     ),
     writeEvidence(run.paths.evidence, green).catch(() => undefined),
-    writeLastRun(run.paths.lastRun, {
-      format: RECORD_FORMAT,
-      commit: run.head.commit,
-      ...identity,
-      verdict: 'green',
-      failed_stage: null,
-      at: now,
-      ...(handle ? { handle } : {}),
-    }).catch(() => undefined),
+    writeLastRun(
+      run.paths.lastRun,
+      {
+        format: RECORD_FORMAT,
+        commit: run.head.commit,
+        ...identity,
+        verdict: 'green',
+        failed_stage: null,
+        at: now,
+        ...(handle ? { handle } : {}),
+      },
+      run.paths.commonDir,
+    ).catch(() => undefined),
   ]);
   if (marker !== undefined) {
     return {

@@ -186,7 +186,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const evidence = replaying ? await readEvidence(run.paths.evidence, run.key) : undefined;
   const replay = evidence !== undefined && covers(evidence, planned) ? evidence : undefined;
   if (replaying && replay === undefined) {
-    const last = await readLastRun(run.paths.lastRun);
+    const last = await readLastRun(run.paths.lastRun, run.paths.commonDir);
     if (
       last &&
       last.verdict === 'red' &&

@@ -80,7 +80,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only
   // the status already read and one small file, so it answers in about the time the process takes to start.
   if (reusable && state.changed === 0 && !state.detached && state.head !== null) {
-    const marker = await readProofMarker(paths.proofMarker);
+    const marker = await readProofMarker(paths.proofMarker, paths.commonDir);
     // A changed checkpoint declaration makes the Proof stale like a new commit does (the store is one small file).
     if (
       marker.state === 'present' &&

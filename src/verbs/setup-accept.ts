@@ -112,7 +112,10 @@ export async function setupAccept(
   }
   // The trunk already holds the setup branch (an accept that was interrupted after the trunk moved, or a merge
   // by hand): what remains is finished, and nothing lands.
-  const marker = await readProofMarker(gateStatePaths(checkout.gitDir, checkout.commonDir).proofMarker);
+  const marker = await readProofMarker(
+    gateStatePaths(checkout.gitDir, checkout.commonDir).proofMarker,
+    checkout.commonDir,
+  );
   const proofOf = (commit: string): ProofMarker['proof'] | undefined =>
     marker.state === 'present' && marker.marker.commit === commit && marker.marker.mode === 'strict'
       ? marker.marker.proof

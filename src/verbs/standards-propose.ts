@@ -162,7 +162,7 @@ export async function proposeBatch(
   }
   // A changed proposal changes what a Proof of this commit stands on: the marker for HEAD goes, and the next done
   // proves the commit under the new batch (replaying its jobs' evidence when it has any).
-  const marker = await readProofMarker(paths.proofMarker);
+  const marker = await readProofMarker(paths.proofMarker, paths.commonDir);
   if (marker.state === 'present' && marker.marker.commit === head.commit)
     await rm(paths.proofMarker, { force: true }).catch(() => undefined);
   const done = ctx.surface === 'mcp' ? 'discern_done' : '`discern done`';

@@ -10,16 +10,13 @@
 // prefixes of their SHA-256, which the MAC covers: matching one with different content needs a second preimage.
 // A checkpoint preparation's receipt (emergency-preparation.ts), when the repair needs one, is part of the
 // context digest (contextDigest below): an approval holds only for the preparation it was issued under.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../gate/canonical-json.js';
 import type { ExceptionChecks } from '../notes/exception-note.js';
-import { createFileExclusive, writeFileAtomic } from '../state/atomic-write.js';
+import { repositoryKey, repositoryKeyPath } from '../state/repository-key.js';
 
 export const APPROVAL_TTL_MS = 15 * 60_000;
 const VERSION = 'EA1';
-const KEY_BYTES = 32;
 /** A token issued a little in the future is a clock adjustment between calls, not an attack (it still needs the key). */
 const CLOCK_SKEW_MS = 60_000;
 
@@ -44,35 +41,14 @@ export type ApprovalVerdict =
   { ok: true; landingId: string; issuedAt: Date } | { ok: false; kind: 'forged' | 'expired' | 'changed'; why: string };
 
 export function approvalKeyPath(commonDir: string): string {
-  return join(commonDir, 'discern', 'validation-hmac-key');
+  return repositoryKeyPath(commonDir);
 }
 
-/**
- * The repository's key, created on first use: 32 random bytes, mode 0600, created exclusively (two first users
- * race to one key). A file of the wrong size is replaced: nothing it signed could be verified anyway.
- */
-export async function approvalKey(
+/** The repository's key (state/repository-key.ts), created on first use. */
+export function approvalKey(
   commonDir: string,
 ): Promise<{ ok: true; key: Buffer } | { ok: false; path: string; reason: string }> {
-  const path = approvalKeyPath(commonDir);
-  try {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const existing = await readFile(path).catch((error: NodeJS.ErrnoException) =>
-        error.code === 'ENOENT' ? undefined : Promise.reject(error),
-      );
-      if (existing !== undefined && existing.length === KEY_BYTES) return { ok: true, key: existing };
-      const fresh = randomBytes(KEY_BYTES);
-      if (existing !== undefined) {
-        await writeFileAtomic(path, fresh, { mode: 0o600 });
-        return { ok: true, key: fresh };
-      }
-      if (await createFileExclusive(path, fresh, { mode: 0o600 })) return { ok: true, key: fresh };
-      // Another process created it first: read theirs.
-    }
-    return { ok: false, path, reason: 'it kept changing while it was read' };
-  } catch (error) {
-    return { ok: false, path, reason: (error as Error).message };
-  }
+  return repositoryKey(commonDir);
 }
 
 function digest16(value: string): string {

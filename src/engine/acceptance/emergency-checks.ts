@@ -58,10 +58,13 @@ export function plannedChecks(gate: GateConfig, changedScopes: readonly string[]
   return plan.groups.flatMap((g) => g.producers.filter((p) => p.kind !== 'standard').map((p) => p.label)).sort();
 }
 
-export async function readCheckRecords(gitDir: string): Promise<{ marker?: ProofMarker; lastRun?: LastRun }> {
+export async function readCheckRecords(
+  gitDir: string,
+  commonDir: string,
+): Promise<{ marker?: ProofMarker; lastRun?: LastRun }> {
   const [marker, lastRun] = await Promise.all([
-    readProofMarker(join(gitDir, 'discern', 'gate-proof')),
-    readLastRun(join(gitDir, 'discern', 'last-gate-run')),
+    readProofMarker(join(gitDir, 'discern', 'gate-proof'), commonDir),
+    readLastRun(join(gitDir, 'discern', 'last-gate-run'), commonDir),
   ]);
   return { ...(marker.state === 'present' ? { marker: marker.marker } : {}), ...(lastRun ? { lastRun } : {}) };
 }

@@ -72,7 +72,7 @@ export async function planEmergency(
     changed.map((path) => ({ path })),
     facts.gate.scopes,
   ).scopes;
-  const records = await readCheckRecords(effort.gitDir);
+  const records = await readCheckRecords(effort.gitDir, facts.paths.commonDir);
   const classified = classifyChecks({
     head,
     planned: plannedChecks(facts.gate, scopes),

@@ -5,8 +5,9 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StateGrant, StateRecords, StateSubmission, StateTransaction } from '../../../generated/state-types.js';
 import type { DiscernAcceptanceStep } from '../../../generated/types.js';
-import { isTempName, writeFileAtomic } from '../state/atomic-write.js';
-import { stateRecordOrUndefined } from '../state/state-record.js';
+import { isTempName } from '../state/atomic-write.js';
+import { sealedRecordOrUndefined } from '../state/state-record.js';
+import { writeSealed } from '../state/seal.js';
 
 export const RECORD_FORMAT = 1;
 
@@ -19,6 +20,8 @@ export type Transaction = StateTransaction;
 export type TransactionStep = DiscernAcceptanceStep;
 
 export interface AcceptancePaths {
+  /** The git common dir: the records seal under its repository key. */
+  commonDir: string;
   submissions: string;
   grants: string;
   transactions: string;
@@ -28,6 +31,7 @@ export interface AcceptancePaths {
 export function acceptancePaths(commonDir: string): AcceptancePaths {
   const root = join(commonDir, 'discern');
   return {
+    commonDir,
     submissions: join(root, 'submissions'),
     grants: join(root, 'grants'),
     transactions: join(root, 'acceptance'),
@@ -41,23 +45,37 @@ function fileFor(dir: string, effort: string): string {
 
 type Kind = 'submission' | 'grant' | 'transaction';
 
-/** One record through the checked reader: a damaged one reads as absent, and the call's result says so. */
-function readOne<K extends Kind>(kind: K, dir: string, effort: string): Promise<StateRecords[K] | undefined> {
-  return stateRecordOrUndefined(kind, fileFor(dir, effort));
+/**
+ * One record through the sealed reader: a damaged, hand-written or copied one reads as absent, and the call's
+ * result says so. A transaction is read even unsealed: its recovery only completes or rolls back what it names,
+ * checked against git, and never starts a landing.
+ */
+function readOne<K extends Kind>(
+  kind: K,
+  paths: AcceptancePaths,
+  dir: string,
+  effort: string,
+): Promise<StateRecords[K] | undefined> {
+  return sealedRecordOrUndefined(
+    kind,
+    fileFor(dir, effort),
+    paths.commonDir,
+    kind === 'transaction' ? { unsealed: 'honour' } : {},
+  );
 }
 
-async function readAll<K extends Kind>(kind: K, dir: string): Promise<StateRecords[K][]> {
+async function readAll<K extends Kind>(kind: K, paths: AcceptancePaths, dir: string): Promise<StateRecords[K][]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: StateRecords[K][] = [];
   for (const name of names.filter((n) => n.endsWith('.json') && !isTempName(n)).sort()) {
-    const value = await readOne(kind, dir, name.slice(0, -'.json'.length));
+    const value = await readOne(kind, paths, dir, name.slice(0, -'.json'.length));
     if (value !== undefined) out.push(value);
   }
   return out;
 }
 
-function write(dir: string, effort: string, value: object): Promise<void> {
-  return writeFileAtomic(fileFor(dir, effort), `${JSON.stringify(value, null, 2)}\n`);
+function write(kind: Kind, paths: AcceptancePaths, dir: string, effort: string, value: object): Promise<void> {
+  return writeSealed(kind, fileFor(dir, effort), value, paths.commonDir);
 }
 
 function remove(dir: string, effort: string): Promise<void> {
@@ -65,22 +83,22 @@ function remove(dir: string, effort: string): Promise<void> {
 }
 
 export const submissions = {
-  read: (paths: AcceptancePaths, effort: string) => readOne('submission', paths.submissions, effort),
-  all: (paths: AcceptancePaths) => readAll('submission', paths.submissions),
-  write: (paths: AcceptancePaths, s: Submission) => write(paths.submissions, s.effort, s),
+  read: (paths: AcceptancePaths, effort: string) => readOne('submission', paths, paths.submissions, effort),
+  all: (paths: AcceptancePaths) => readAll('submission', paths, paths.submissions),
+  write: (paths: AcceptancePaths, s: Submission) => write('submission', paths, paths.submissions, s.effort, s),
   remove: (paths: AcceptancePaths, effort: string) => remove(paths.submissions, effort),
 };
 
 export const grants = {
-  read: (paths: AcceptancePaths, effort: string) => readOne('grant', paths.grants, effort),
-  all: (paths: AcceptancePaths) => readAll('grant', paths.grants),
-  write: (paths: AcceptancePaths, g: Grant) => write(paths.grants, g.effort, g),
+  read: (paths: AcceptancePaths, effort: string) => readOne('grant', paths, paths.grants, effort),
+  all: (paths: AcceptancePaths) => readAll('grant', paths, paths.grants),
+  write: (paths: AcceptancePaths, g: Grant) => write('grant', paths, paths.grants, g.effort, g),
   remove: (paths: AcceptancePaths, effort: string) => remove(paths.grants, effort),
 };
 
 export const transactions = {
-  read: (paths: AcceptancePaths, effort: string) => readOne('transaction', paths.transactions, effort),
-  all: (paths: AcceptancePaths) => readAll('transaction', paths.transactions),
-  write: (paths: AcceptancePaths, t: Transaction) => write(paths.transactions, t.effort, t),
+  read: (paths: AcceptancePaths, effort: string) => readOne('transaction', paths, paths.transactions, effort),
+  all: (paths: AcceptancePaths) => readAll('transaction', paths, paths.transactions),
+  write: (paths: AcceptancePaths, t: Transaction) => write('transaction', paths, paths.transactions, t.effort, t),
   remove: (paths: AcceptancePaths, effort: string) => remove(paths.transactions, effort),
 };

@@ -16,7 +16,7 @@ export async function checkoutProof(
   configCanonical: string,
   version: string,
 ): Promise<DiscernGateProofCheck> {
-  const read = await readProofMarker(paths.proofMarker);
+  const read = await readProofMarker(paths.proofMarker, paths.commonDir);
   if (read.state === 'missing') return { status: 'missing' };
   if (read.state === 'unreadable') return { status: 'read_failed', path: paths.proofMarker, reason: read.detail };
   const m = read.marker;

@@ -53,7 +53,7 @@ export interface CarryInput {
 export type Carry = { status: 'carried'; proof: DiscernProofSummary } | { status: 'not_carried'; reason: string };
 
 export async function carryProof(c: CarryInput): Promise<Carry> {
-  const read = await readProofMarker(c.paths.proofMarker);
+  const read = await readProofMarker(c.paths.proofMarker, c.paths.commonDir);
   const beforeIdentity = configIdentity(c.beforeConfig, c.trunk);
   if (
     read.state !== 'present' ||
@@ -148,24 +148,28 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
   });
   const identity = { tree: c.after.tree, config_digest: digest, discern_version: VERSION };
   try {
-    await writeProofMarker(c.paths.proofMarker, {
-      format: RECORD_FORMAT,
-      commit: c.after.commit,
-      ...identity,
-      config_canonical: configIdentity(c.afterConfig, c.trunk),
-      // The pin only tightens [standards]: the trunk's policy it was judged under is the previous commit's.
-      ...(marker.policy_digest !== undefined ? { policy_digest: marker.policy_digest } : {}),
-      ...(marker.policy_trunk_tip !== undefined ? { policy_trunk_tip: marker.policy_trunk_tip } : {}),
-      ...(marker.policy_changes !== undefined ? { policy_changes: marker.policy_changes } : {}),
-      mode: 'strict',
-      recorded_at: recordedAt,
-      ...(c.handle ? { handle: c.handle } : {}),
-      proof,
-      markdown: proofMarkdown(proof, marker.producers, standards),
-      producers: marker.producers,
-      standards,
-      ...(marker.scopes_changed ? { scopes_changed: marker.scopes_changed } : {}),
-    });
+    await writeProofMarker(
+      c.paths.proofMarker,
+      {
+        format: RECORD_FORMAT,
+        commit: c.after.commit,
+        ...identity,
+        config_canonical: configIdentity(c.afterConfig, c.trunk),
+        // The pin only tightens [standards]: the trunk's policy it was judged under is the previous commit's.
+        ...(marker.policy_digest !== undefined ? { policy_digest: marker.policy_digest } : {}),
+        ...(marker.policy_trunk_tip !== undefined ? { policy_trunk_tip: marker.policy_trunk_tip } : {}),
+        ...(marker.policy_changes !== undefined ? { policy_changes: marker.policy_changes } : {}),
+        mode: 'strict',
+        recorded_at: recordedAt,
+        ...(c.handle ? { handle: c.handle } : {}),
+        proof,
+        markdown: proofMarkdown(proof, marker.producers, standards),
+        producers: marker.producers,
+        standards,
+        ...(marker.scopes_changed ? { scopes_changed: marker.scopes_changed } : {}),
+      },
+      c.paths.commonDir,
+    );
   } catch (error) {
     return {
       status: 'not_carried',
@@ -182,15 +186,19 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     producers: marker.producers,
     standards,
   }).catch(() => undefined);
-  await writeLastRun(c.paths.lastRun, {
-    format: RECORD_FORMAT,
-    commit: c.after.commit,
-    ...identity,
-    verdict: 'green',
-    failed_stage: null,
-    at: recordedAt,
-    ...(c.handle ? { handle: c.handle } : {}),
-  }).catch(() => undefined);
+  await writeLastRun(
+    c.paths.lastRun,
+    {
+      format: RECORD_FORMAT,
+      commit: c.after.commit,
+      ...identity,
+      verdict: 'green',
+      failed_stage: null,
+      at: recordedAt,
+      ...(c.handle ? { handle: c.handle } : {}),
+    },
+    c.paths.commonDir,
+  ).catch(() => undefined);
   return { status: 'carried', proof };
 }
 

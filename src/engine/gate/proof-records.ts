@@ -8,15 +8,15 @@
 // Each is read through the one state reader (spec/state/{proof-marker,last-run,evidence}.schema.json): another
 // discern's shape or a damaged file reads as absent and is reported, never trusted.
 import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type {
   StateEvidence,
   StateLastRun,
   StateProducerVerdict,
   StateProofMarker,
 } from '../../../generated/state-types.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { readStateRecord, stateRecordOrUndefined } from '../state/state-record.js';
+import { readSealedRecord, sealedRecordOrUndefined } from '../state/state-record.js';
+import { writeSealed } from '../state/seal.js';
 
 export const RECORD_FORMAT = 1 as const;
 
@@ -35,14 +35,15 @@ export type Evidence = StateEvidence;
 export type MarkerRead =
   { state: 'missing' } | { state: 'unreadable'; detail: string } | { state: 'present'; marker: ProofMarker };
 
-export async function readProofMarker(path: string): Promise<MarkerRead> {
-  const read = await readStateRecord('proof-marker', path);
+/** `commonDir`: the repository's git common dir, whose key the marker's MAC must hold under. */
+export async function readProofMarker(path: string, commonDir: string): Promise<MarkerRead> {
+  const read = await readSealedRecord('proof-marker', path, commonDir);
   if (read.ok) return { state: 'present', marker: read.value };
   return read.reason === 'missing' ? { state: 'missing' } : { state: 'unreadable', detail: read.detail };
 }
 
-export function writeProofMarker(path: string, marker: ProofMarker): Promise<void> {
-  return writeFileAtomic(path, `${JSON.stringify(marker, null, 2)}\n`);
+export function writeProofMarker(path: string, marker: ProofMarker, commonDir: string): Promise<void> {
+  return writeSealed('proof-marker', path, marker, commonDir);
 }
 
 /** Whether the marker proves exactly this commit under this configuration (canonical JSON) and discern version. */
@@ -50,12 +51,12 @@ export function markerIsCurrent(marker: ProofMarker, head: string, configCanonic
   return marker.commit === head && marker.config_canonical === configCanonical && marker.discern_version === version;
 }
 
-export function readLastRun(path: string): Promise<LastRun | undefined> {
-  return stateRecordOrUndefined('last-run', path);
+export function readLastRun(path: string, commonDir: string): Promise<LastRun | undefined> {
+  return sealedRecordOrUndefined('last-run', path, commonDir);
 }
 
-export function writeLastRun(path: string, run: LastRun): Promise<void> {
-  return writeFileAtomic(path, `${JSON.stringify(run, null, 2)}\n`);
+export function writeLastRun(path: string, run: LastRun, commonDir: string): Promise<void> {
+  return writeSealed('last-run', path, run, commonDir);
 }
 
 /** node:crypto loads here, on use: the reuse path, which never reads evidence, does not pay for it. */
@@ -65,8 +66,13 @@ export async function evidencePath(dir: string, key: EvidenceKey): Promise<strin
   return join(dir, `${id}.json`);
 }
 
+/** The evidence store is <git-common-dir>/discern/evidence: its records seal under that repository's key. */
+function storeRepository(dir: string): string {
+  return dirname(dirname(dir));
+}
+
 export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evidence | undefined> {
-  const e = await stateRecordOrUndefined('evidence', await evidencePath(dir, key));
+  const e = await sealedRecordOrUndefined('evidence', await evidencePath(dir, key), storeRepository(dir));
   // The key is re-checked from the content: a hash collision or a hand-edited file must not replay.
   if (
     e === undefined ||
@@ -81,13 +87,15 @@ export async function readEvidence(dir: string, key: EvidenceKey): Promise<Evide
 export const EVIDENCE_CAPACITY = 512;
 
 export async function writeEvidence(dir: string, evidence: Evidence): Promise<void> {
-  await writeFileAtomic(
+  await writeSealed(
+    'evidence',
     await evidencePath(dir, {
       tree: evidence.tree,
       configDigest: evidence.config_digest,
       version: evidence.discern_version,
     }),
-    `${JSON.stringify(evidence, null, 2)}\n`,
+    evidence,
+    storeRepository(dir),
   );
   await pruneEvidence(dir, EVIDENCE_CAPACITY);
 }

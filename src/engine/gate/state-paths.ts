@@ -3,6 +3,8 @@
 import { join } from 'node:path';
 
 export interface GateStatePaths {
+  /** The git common dir: the sealed records (proof marker, last run, evidence) seal under its repository key. */
+  commonDir: string;
   /** <git-dir>/discern: this checkout's state. */
   checkoutDir: string;
   /** <git-common-dir>/discern: state every worktree shares. */
@@ -25,6 +27,7 @@ export function gateStatePaths(gitDir: string, commonDir: string): GateStatePath
   const checkoutDir = join(gitDir, 'discern');
   const repositoryDir = join(commonDir, 'discern');
   return {
+    commonDir,
     checkoutDir,
     repositoryDir,
     proofMarker: join(checkoutDir, 'gate-proof'),

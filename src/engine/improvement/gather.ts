@@ -79,8 +79,8 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
     tracked,
     working,
     journal,
-    readProofMarker(paths.proofMarker),
-    readLastRun(paths.lastRun),
+    readProofMarker(paths.proofMarker, paths.commonDir),
+    readLastRun(paths.lastRun, paths.commonDir),
     setupFacts(project, run),
     configChecks(project, run.env),
     refreshFacts(project, run),
@@ -447,7 +447,7 @@ async function standardValues(commonDir: string): Promise<Record<string, Standar
       const paths = gateStatePaths(gitDir, commonDir);
       const [measurements, marker] = await Promise.all([
         readMeasurements(paths.standardMeasurements),
-        readProofMarker(paths.proofMarker),
+        readProofMarker(paths.proofMarker, paths.commonDir),
       ]);
       for (const [name, m] of Object.entries(measurements))
         offer(name, { value: m.value, measured_at: m.measured_at, source: paths.standardMeasurements });

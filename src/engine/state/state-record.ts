@@ -4,7 +4,9 @@
 // `state-record-skipped` advisory, never trusted and never a crash.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { StateRecords } from '../../../generated/state-types.js';
-import { STATE_FORMATS, STATE_VALIDATORS } from '../../../generated/state-validators.js';
+import { STATE_FORMATS, STATE_VALIDATORS, type SealedKind } from '../../../generated/state-validators.js';
+import { existingRepositoryKey } from './repository-key.js';
+import { sealHolds } from './seal.js';
 import { readJsonFile } from './atomic-write.js';
 
 export type StateKind = keyof StateRecords;
@@ -29,7 +31,14 @@ export async function collectingSkips<T>(body: () => Promise<T>): Promise<{ valu
   return { value, skipped };
 }
 
-export async function readStateRecord<K extends StateKind>(kind: K, path: string): Promise<StateRead<K>> {
+/** Kinds read without a MAC; a sealed kind is read through readSealedRecord. */
+export type UnsealedKind = Exclude<StateKind, SealedKind>;
+
+export function readStateRecord<K extends UnsealedKind>(kind: K, path: string): Promise<StateRead<K>> {
+  return readCheckedRecord(kind, path);
+}
+
+async function readCheckedRecord<K extends StateKind>(kind: K, path: string): Promise<StateRead<K>> {
   const read = await readJsonFile(path);
   if (!read.ok) {
     if (read.reason === 'missing') return { ok: false, reason: 'missing' };
@@ -74,8 +83,44 @@ export function noteSkipped(kind: StateKind, path: string, why: string): void {
   if (list !== undefined && !list.some((s) => s.path === path)) list.push({ kind, path, why });
 }
 
+/**
+ * A sealed kind's record, honoured only when its MAC holds under the repository's key (seal.ts): one copied from
+ * another repository, written by hand, edited, or written before records were sealed reads as absent, and the
+ * call's result says so. `unsealed: 'honour'` is for a reader whose every use is checked against git anyway (an
+ * acceptance transaction's recovery): such a record is still read, and noted.
+ */
+export async function readSealedRecord<K extends SealedKind>(
+  kind: K,
+  path: string,
+  commonDir: string,
+  options: { unsealed?: 'skip' | 'honour' } = {},
+): Promise<StateRead<K>> {
+  const read = await readCheckedRecord(kind, path);
+  if (!read.ok) return read;
+  const key = await existingRepositoryKey(commonDir);
+  if (key !== undefined && sealHolds(kind, read.value, key)) return read;
+  const why =
+    (read.value as { mac?: unknown }).mac === undefined
+      ? `${path} carries no MAC: it was written by an earlier discern (or by hand), so it is not honoured`
+      : `${path}'s MAC does not hold under this repository's key: it was copied from elsewhere or edited, so it is not honoured`;
+  noteSkipped(kind, path, why);
+  if (options.unsealed === 'honour') return read;
+  return { ok: false, reason: 'invalid', detail: why };
+}
+
+/** readSealedRecord's value, or undefined. */
+export async function sealedRecordOrUndefined<K extends SealedKind>(
+  kind: K,
+  path: string,
+  commonDir: string,
+  options: { unsealed?: 'skip' | 'honour' } = {},
+): Promise<StateRecords[K] | undefined> {
+  const read = await readSealedRecord(kind, path, commonDir, options);
+  return read.ok ? read.value : undefined;
+}
+
 /** The record when it reads and validates; undefined (and noted) otherwise. */
-export async function stateRecordOrUndefined<K extends StateKind>(
+export async function stateRecordOrUndefined<K extends UnsealedKind>(
   kind: K,
   path: string,
 ): Promise<StateRecords[K] | undefined> {
