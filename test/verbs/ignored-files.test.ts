@@ -49,7 +49,10 @@ describe('ignored files a move would replace', () => {
     w.change('discern.toml', `${config}\n[worktree]\nignored_file_drift = false\n`, 'turn the protection off');
     w.change('local.cfg', 'user = shipped default\n', 'track local.cfg');
     assert.ok((await call('done', {}, w.path)).ok);
-    const result = await call('accept', { confirmed: true }, w.path);
+    // Turning the protection off is a change of the trunk's policy: the owner approves it first.
+    const asked = await call('accept', { confirmed: true }, w.path);
+    assert.equal(asked.error, 'awaiting_policy_approval', JSON.stringify(asked, null, 2));
+    const result = await call('accept', { confirmed: true, approve_policy: true }, w.path);
     assert.ok(result.ok, JSON.stringify(result, null, 2));
     const changes = (result.data as DiscernAcceptData).ignored_file_changes ?? [];
     assert.deepEqual(

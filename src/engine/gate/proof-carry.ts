@@ -24,11 +24,14 @@ import {
   writeEvidence,
   writeLastRun,
   writeProofMarker,
+  type ProofMarker,
 } from './proof-records.js';
 import { buildProofSummary, diffStatsAgainst, proofMarkdown } from './proof-summary.js';
 import type { GateStatePaths } from './state-paths.js';
 import { verdictOf } from './standard-verdict.js';
 import type { PinChange } from './pin-plan.js';
+import { localBranchTip } from '../git/local-branch.js';
+import { policyDigest } from '../policy/view.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -155,10 +158,7 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
         commit: c.after.commit,
         ...identity,
         config_canonical: configIdentity(c.afterConfig, c.trunk),
-        // The pin only tightens [standards]: the trunk's policy it was judged under is the previous commit's.
-        ...(marker.policy_digest !== undefined ? { policy_digest: marker.policy_digest } : {}),
-        ...(marker.policy_trunk_tip !== undefined ? { policy_trunk_tip: marker.policy_trunk_tip } : {}),
-        ...(marker.policy_changes !== undefined ? { policy_changes: marker.policy_changes } : {}),
+        ...(await carriedPolicy(c, marker)),
         mode: 'strict',
         recorded_at: recordedAt,
         ...(c.handle ? { handle: c.handle } : {}),
@@ -200,6 +200,23 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     c.paths.commonDir,
   ).catch(() => undefined);
   return { status: 'carried', proof };
+}
+
+/**
+ * The trunk's policy the pin commit stands under. Pinned on the trunk itself, the pin commit is the trunk's new tip
+ * and its configuration the policy; on an effort's branch the trunk has not moved, so it is the previous commit's.
+ */
+async function carriedPolicy(
+  c: CarryInput,
+  marker: ProofMarker,
+): Promise<Pick<ProofMarker, 'policy_digest' | 'policy_trunk_tip' | 'policy_changes'>> {
+  const tip = await localBranchTip(c.paths.commonDir, c.trunk, { cwd: c.root, env: c.env });
+  if (tip === c.after.commit) return { policy_digest: policyDigest(c.afterConfig), policy_trunk_tip: tip };
+  return {
+    ...(marker.policy_digest !== undefined ? { policy_digest: marker.policy_digest } : {}),
+    ...(marker.policy_trunk_tip !== undefined ? { policy_trunk_tip: marker.policy_trunk_tip } : {}),
+    ...(marker.policy_changes !== undefined ? { policy_changes: marker.policy_changes } : {}),
+  };
 }
 
 /** The configuration with each pinned limit substituted: what the pin commit's must equal. */
