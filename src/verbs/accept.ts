@@ -325,7 +325,7 @@ async function acceptEffort(
   const mcp = ctx.surface === 'mcp';
   const run = { cwd: mainRoot, env: ctx.env };
 
-  const state = await readWorkingState(effort.path, ctx.env, ctx.signal);
+  const state = await readWorkingState(effort.path, ctx.env, ctx.signal, { submodules: 'strict' });
   if (state.detached || state.head === null || state.branch !== effort.branch) {
     return {
       refusal: {

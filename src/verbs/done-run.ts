@@ -399,7 +399,22 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
         reproduce_cmd: gate.standards.find((d) => d.name === s.name)?.commands.join(' && ') ?? '',
       });
     }
-    const failedStage = gateRun.failedStage ?? (staleReplays.length > 0 ? 'standards' : null);
+    // A job that hid a tracked file from git status (assume-unchanged, skip-worktree) drifted the tree unseen:
+    // the flags are read again after the jobs, as they were before them.
+    const hiddenAfter =
+      run.standalone || gateRun.cancelled || gateRun.failedStage !== null
+        ? []
+        : await hiddenFromStatus(git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }));
+    for (const file of hiddenAfter.slice(0, 20))
+      report.diagnostics.push({
+        tool: 'git',
+        severity: 'error',
+        message: `${file} was hidden from git status during the run (assume-unchanged or skip-worktree): its content is not what the commit holds`,
+        file,
+        reproduce_cmd: 'git ls-files -v | grep -E "^(S|[a-z]) "',
+      });
+    const failedStage =
+      gateRun.failedStage ?? (staleReplays.length > 0 ? 'standards' : hiddenAfter.length > 0 ? 'tree_drift' : null);
     const steps = [...preSteps, ...report.steps];
     const capAdvisory: DoneAdvisory[] = gateRun.capUnavailable
       ? [

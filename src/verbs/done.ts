@@ -71,9 +71,11 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   // when the gate is certain to be wanted they start now too.
   const baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
   const early = reusable ? undefined : startGateReads(project.root, ctx, baseRef, standalone);
+  // Proof is for the committed tree: a submodule away from its gitlink is a change whatever .gitmodules says.
+  const submodules = { submodules: standalone ? ('configured' as const) : ('strict' as const) };
   const state = look
-    ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal)
-    : await readWorkingState(project.root, ctx.env, ctx.signal);
+    ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal, submodules)
+    : await readWorkingState(project.root, ctx.env, ctx.signal, submodules);
   const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
 

@@ -1,5 +1,5 @@
 // The gate's preconditions, checked in order before any project job runs and stopping at the first that
-// fails: the merge check (a linked worktree's branch contains the trunk), the standards never-loosen check,
+// fails: no replace ref standing in for HEAD, the merge check (a linked worktree's branch contains the trunk), the standards never-loosen check,
 // the tracked-artifacts guard, and a write probe of discern's state directory. Each is a read-only step
 // (disposition gate) with diagnostics when it fails.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -48,6 +48,7 @@ export interface PreconditionContext {
 
 /** The git reads the checks make: each depends only on the repository, not on an earlier check. */
 export interface PreconditionReads {
+  replaceRefs?: Promise<GitResult>;
   containsBase?: Promise<GitResult>;
   trunkConfig?: Promise<GitResult>;
   ignoredTracked?: Promise<GitResult>;
@@ -97,6 +98,40 @@ const MERGE: Check = {
           reproduce_cmd: `git merge-base --is-ancestor ${ctx.baseRef} HEAD`,
         },
       ],
+    };
+  },
+};
+
+/**
+ * No replace ref stands in for what Proof will name: HEAD, its tree, or a commit between the base and HEAD. With
+ * one, the jobs would see the stand-in's content while Proof names the real commit, and a fresh clone (replace refs
+ * are not fetched) would get the real, untested one. Other replacements (history grafts) are left alone.
+ */
+const REPLACE_REFS: Check = {
+  kind: 'replace-refs-check',
+  label: 'no replace ref stands in for the commits Proof names',
+  async run(ctx) {
+    const o = { cwd: ctx.root, env: { ...ctx.env, GIT_NO_REPLACE_OBJECTS: '1' }, signal: ctx.signal };
+    const listed = await (ctx.reads?.replaceRefs ?? replaceRefs(ctx));
+    const replaced = listed.stdout.split('\n').filter((name) => /^[0-9a-f]{40,64}$/.test(name));
+    if (replaced.length === 0) return undefined;
+    const [ids, range] = await Promise.all([
+      git(['rev-parse', 'HEAD', 'HEAD^{tree}'], o),
+      git(['rev-list', `${ctx.baseRef}..HEAD`], o),
+    ]);
+    const named = new Set([...ids.stdout.split('\n'), ...range.stdout.split('\n')].filter((x) => x.length > 0));
+    const standIns = replaced.filter((name) => named.has(name));
+    if (standIns.length === 0) return undefined;
+    return {
+      failedStage: 'replaced_objects',
+      error: 'gate_failed',
+      message: `${standIns.length === 1 ? 'A replace ref stands' : `${standIns.length} replace refs stand`} in for what Proof would name (${standIns.map((n) => `refs/replace/${n}`).join(', ')}): the jobs would test the replacement's content while Proof names the real commit, which a fresh clone gets. Delete ${standIns.length === 1 ? 'it' : 'them'} with \`git replace -d <name>\` and run done again.`,
+      diagnostics: standIns.map((name) => ({
+        tool: 'git',
+        severity: 'error' as const,
+        message: `refs/replace/${name} replaces ${name.slice(0, 12)}, which HEAD is or contains since ${ctx.base}`,
+        reproduce_cmd: 'git replace -l',
+      })),
     };
   },
 };
@@ -276,12 +311,21 @@ export function preconditionChecks(options: {
   currency?: boolean;
 }): Check[] {
   return [
+    REPLACE_REFS,
     ...(options.mergeCheck ? [MERGE] : []),
     ...(options.standards ? [STANDARDS] : []),
     ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []),
     ...(options.currency ? [MAP_INTEGRITY, REFRESH_CURRENCY] : []),
     WRITE_PROBE,
   ];
+}
+
+function replaceRefs(ctx: PreconditionContext): Promise<GitResult> {
+  return git(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/replace/'], {
+    cwd: ctx.root,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
 }
 
 function containsBase(ctx: PreconditionContext): Promise<GitResult> {
@@ -307,6 +351,7 @@ export function startPreconditionReads(
   started: PreconditionReads = {},
 ): PreconditionReads {
   const reads: PreconditionReads = {};
+  if (checks.includes(REPLACE_REFS)) reads.replaceRefs = started.replaceRefs ?? replaceRefs(ctx);
   if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
   if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
   if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = started.ignoredTracked ?? ignoredTracked(ctx);

@@ -1,4 +1,4 @@
-// The commit and tree HEAD names, in one git call.
+// The commit and tree HEAD names, in one git call, read with replace refs off (docs/decisions/0047).
 import { git } from './git.js';
 
 export interface HeadIds {
@@ -11,9 +11,10 @@ export async function readHeadIds(
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
 ): Promise<HeadIds | undefined> {
+  // With replace refs off: Proof names the commit and the tree a fresh clone gets, never a stand-in's.
   const result = await git(['rev-parse', '--quiet', 'HEAD', 'HEAD^{tree}'], {
     cwd,
-    env,
+    env: { ...env, GIT_NO_REPLACE_OBJECTS: '1' },
     ...(signal ? { signal } : {}),
   });
   const [commit, tree] = result.stdout.trim().split('\n');

@@ -59,12 +59,19 @@ function fieldsAfter(entry: string, count: number): string {
   return entry.slice(at);
 }
 
+/**
+ * `submodules: 'strict'` compares every submodule's checkout with its committed gitlink whatever
+ * `submodule.<name>.ignore` or `diff.ignoreSubmodules` say: what Proof is recorded for (a committed .gitmodules
+ * must not hide a submodule the jobs saw at another commit). Otherwise the configured rules apply.
+ */
 export async function readWorkingState(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
+  options: { submodules?: 'strict' | 'configured' } = {},
 ): Promise<WorkingState> {
-  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], {
+  const strict = options.submodules === 'strict' ? ['--ignore-submodules=none'] : [];
+  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...strict], {
     cwd,
     env,
     ...(signal ? { signal } : {}),
@@ -83,8 +90,10 @@ export async function workingStateFrom(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
+  options: { submodules?: 'strict' | 'configured' } = {},
 ): Promise<WorkingState> {
   if (!read.ok) throw new Error(`git status failed in ${cwd}: ${read.result.stderr.trim()}`);
-  if (read.status.submoduleEntries) return readWorkingState(cwd, env, signal);
+  // The read was the strict one already: for a strict question it is the answer.
+  if (read.status.submoduleEntries && options.submodules !== 'strict') return readWorkingState(cwd, env, signal);
   return parsePorcelainStatus(read.status.output);
 }
