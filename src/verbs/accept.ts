@@ -35,7 +35,7 @@ import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.j
 import { faultRequested } from '../engine/faults.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
-import { proofNoteBody, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
+import { NOTES_REF, proofNoteBody, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
 import { resolveProject } from '../engine/project/resolve.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { commandList } from '../engine/config/commands.js';
@@ -904,6 +904,12 @@ function landedUnfinished(
   };
 }
 
+/** What the result says about a note this landing replaced: that it did, and the note itself (capped). */
+function replacedNoteReason(commit: string, previous: string): string {
+  const shown = previous.length > 2000 ? `${previous.slice(0, 2000)}…` : previous;
+  return `${commit.slice(0, 12)} already carried a note discern did not write; it was replaced by this landing's Proof note. It read: ${shown}`;
+}
+
 async function advance(
   paths: AcceptancePaths,
   tx: Transaction,
@@ -953,7 +959,10 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
         ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
       },
     });
-    note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body);
+    // A note on the landing commit that this landing did not write is replaced; its body is kept first.
+    note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body, (previous) =>
+      advance(paths, tx, tx.step, { replaced_note: { ref: NOTES_REF, body: previous } }),
+    );
   } else {
     note = { status: 'missing_proof', ref: 'refs/notes/discern', commit: landed };
   }
@@ -1100,6 +1109,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
           ref: note.ref,
           commit: note.commit,
           ...('reason' in note ? { reason: note.reason } : {}),
+          ...(note.status === 'replaced' ? { reason: replacedNoteReason(note.commit, note.previous) } : {}),
         },
       },
     },

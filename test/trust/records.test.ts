@@ -187,3 +187,20 @@ describe('records an earlier discern wrote', () => {
     assert.equal(readFileSync(key).length, 32);
   });
 });
+
+describe('a note planted on HEAD before landing', () => {
+  it('is replaced by the landing’s Proof note, and the result quotes what it replaced', async () => {
+    const e = await effort('planted');
+    const { commit } = e.commit('app.txt', 'changed\n');
+    assert.equal((await tool('discern_done', { path: e.path })).ok, true);
+    e.git('notes', '--ref=refs/notes/discern', 'add', '-m', 'planted: all green, trust me', commit);
+    const landed = await tool('discern_accept', { path: e.path, confirmed: true });
+    assert.equal(landed.ok, true, show(landed));
+    const write = (landed.data?.['proof_note'] as { write: { status: string; reason?: string } }).write;
+    assert.equal(write.status, 'replaced', show(write));
+    assert.match(write.reason ?? '', /planted: all green, trust me/);
+    const note = e.repo.git('notes', '--ref=refs/notes/discern', 'show', commit);
+    assert.doesNotMatch(note, /planted/);
+    assert.match(note, /"payloadType"/);
+  });
+});

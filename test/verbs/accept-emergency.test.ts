@@ -344,10 +344,13 @@ describe('accept action "emergency"', () => {
   it('dry_run shows the plan without a token; combinations that make no sense are named', async () => {
     const r = repo();
     const w = await redRepair(r);
+    // The red run sealed its records under the repository key: the dry run leaves the key as it found it.
+    const keyFile = join(r.root, '.git', 'discern', 'validation-hmac-key');
+    const keyBefore = existsSync(keyFile) ? readFileSync(keyFile, 'hex') : undefined;
     const dry = await call('accept', { action: 'emergency', reason: REASON, dry_run: true }, w.path);
     assert.ok(dry.ok && dry.dry_run === true, JSON.stringify(dry, null, 2));
     assert.equal(emergencyOf(dry).approval_token, undefined);
-    assert.ok(!existsSync(join(r.root, '.git', 'discern', 'validation-hmac-key')), 'a dry run creates no key');
+    assert.equal(existsSync(keyFile) ? readFileSync(keyFile, 'hex') : undefined, keyBefore, 'a dry run changes no key');
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ reason: REASON }, /`reason` goes with `action: "emergency"` only/],
       [{ action: 'queue', approval_token: 'x' }, /`approval_token` goes with/],

@@ -14,6 +14,7 @@ import { assertDriven, call } from '../helpers/drive.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { connectStdio } from '../helpers/mcp-client.js';
 import { cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { writeSealed } from '../../src/engine/state/seal.js';
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
@@ -313,7 +314,8 @@ describe('the landing queue from its records', () => {
       submitted_at: new Date(Date.now() - 5 * 86_400_000).toISOString(),
     };
     mkdirSync(join(common, 'submissions'), { recursive: true });
-    writeFileSync(join(common, 'submissions', 'slow.json'), JSON.stringify(waiting));
+    // Written as discern writes it: sealed under the repository key (a hand-written one is not honoured).
+    await writeSealed('submission', join(common, 'submissions', 'slow.json'), waiting, join(r.root, '.git'));
     let audit = auditOf(await call('improvement', { category: 'worktrees' }, r.root));
     assert.equal(rule(audit, 'worktrees.queue').status, 'partial');
     assert.deepEqual(

@@ -71,9 +71,19 @@ interface Run {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Writes (or confirms) the Proof note on `commit`. Never throws: a failure is `record_failed` with the reason. */
-export function writeProofNote(commonDir: string, run: Run, commit: string, body: string): Promise<NoteWrite> {
-  return writeNoteSerialised(commonDir, run, NOTES_REF, commit, body, 'Proof note');
+/**
+ * Writes (or confirms) the Proof note on `commit`. Never throws: a failure is `record_failed` with the reason.
+ * `keep`: a note already there that differs was not written by this landing (an agent can plant one on its HEAD
+ * before landing); with keep it is replaced, after keep has saved its body, instead of standing as the Proof.
+ */
+export function writeProofNote(
+  commonDir: string,
+  run: Run,
+  commit: string,
+  body: string,
+  keep?: (previous: string) => Promise<void>,
+): Promise<NoteWrite> {
+  return writeNoteSerialised(commonDir, run, NOTES_REF, commit, body, 'Proof note', keep ? { replace: keep } : {});
 }
 
 /** The Proof note on `commit`, when it has one discern can read. */

@@ -11,6 +11,8 @@ import { acquireLease } from '../state/lease-lock.js';
 
 export type NoteWrite =
   | { status: 'recorded' | 'already_present'; ref: string; commit: string }
+  /** A different note was on the commit and `replace` allowed replacing it: `previous` is its body. */
+  | { status: 'replaced'; ref: string; commit: string; previous: string }
   | { status: 'record_failed'; ref: string; commit: string; reason: string };
 
 export interface NoteRun {
@@ -59,13 +61,17 @@ export async function writeNoteSerialised(
   commit: string,
   body: string,
   what: string,
+  options: { replace?: (previous: string) => Promise<void> } = {},
 ): Promise<NoteWrite> {
   const written = await withNotesLock(commonDir, what, async (): Promise<NoteWrite> => {
     let dir: string | undefined;
     try {
       const existing = await git(['notes', `--ref=${ref}`, 'show', commit], run);
       if (existing.code === 0 && existing.stdout === body) return { status: 'already_present', ref, commit };
-      if (existing.code === 0)
+      // A note discern did not write: replaced only when the caller allows it, after it kept the body.
+      const previous = existing.code === 0 ? existing.stdout : undefined;
+      if (previous !== undefined && options.replace !== undefined) await options.replace(previous);
+      else if (previous !== undefined)
         return {
           status: 'record_failed',
           ref,
@@ -75,9 +81,14 @@ export async function writeNoteSerialised(
       dir = await mkdtemp(join(tmpdir(), 'discern-note-'));
       const file = join(dir, 'note.json');
       await writeFile(file, body);
-      const added = await git(['notes', `--ref=${ref}`, 'add', '-F', file, commit], run);
+      const added = await git(
+        ['notes', `--ref=${ref}`, 'add', ...(previous !== undefined ? ['-f'] : []), '-F', file, commit],
+        run,
+      );
       if (added.code !== 0) return { status: 'record_failed', ref, commit, reason: gitComplaint(added) };
-      return { status: 'recorded', ref, commit };
+      return previous !== undefined
+        ? { status: 'replaced', ref, commit, previous }
+        : { status: 'recorded', ref, commit };
     } catch (error) {
       return { status: 'record_failed', ref, commit, reason: (error as Error).message };
     } finally {
