@@ -3,12 +3,12 @@
 // the real commit (which a fresh clone gets), on HEAD and on HEAD's tree. Both are refused before any job runs,
 // naming the ref; a replacement elsewhere in history (a graft) keeps working. Each case fails when the replace-ref
 // precondition or the replace-free read of HEAD is removed.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { show, trustHarness } from '../helpers/trust-harness.js';
 
 const CONFIG = `[project]
 name = "tested"
@@ -17,36 +17,7 @@ name = "tested"
 test = "test ! -f broken"
 `;
 
-type Envelope = Record<string, unknown> & {
-  ok: boolean;
-  error?: string;
-  message?: string;
-  data?: Record<string, unknown>;
-};
-
-const repos: ScratchRepo[] = [];
-let mcp: Connected;
-let elsewhere: string;
-
-before(async () => {
-  elsewhere = tempDir('discern-tested-');
-  mcp = await connectStdio(elsewhere);
-});
-after(async () => {
-  await mcp.client.close();
-  repos.forEach((r) => r.cleanup());
-  rmSync(elsewhere, { recursive: true, force: true });
-});
-
-async function tool(name: string, args: Record<string, unknown>): Promise<Envelope> {
-  const result = (await mcp.client.callTool({ name, arguments: args })) as { structuredContent?: Envelope };
-  assert.ok(result.structuredContent, `${name} answers with an envelope`);
-  return result.structuredContent;
-}
-
-function show(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}
+const { repos, tool } = trustHarness('discern-tested-');
 
 /** An effort whose HEAD adds `broken` (red), plus a green stand-in commit with the same parent. */
 async function redEffort(

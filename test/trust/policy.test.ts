@@ -4,12 +4,13 @@
 // a change to the trunk's rules lands only with approve_policy and confirmed, and an effort's trunk is the one
 // recorded when it started. Each case fails when its guard is removed: the authority read from the effort
 // (landing_authority would be authorized), the policy check (the call would land), the recorded trunk.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { show, trustHarness, type Envelope } from '../helpers/trust-harness.js';
+import { connectStdio } from '../helpers/mcp-client.js';
 
 const TRUNK_CONFIG = `[project]
 name = "trust"
@@ -29,36 +30,7 @@ limit = 10
 run = "echo DISCERN_METRIC size 5"
 `;
 
-type Envelope = Record<string, unknown> & {
-  ok: boolean;
-  error?: string;
-  message?: string;
-  data?: Record<string, unknown>;
-};
-
-const repos: ScratchRepo[] = [];
-let mcp: Connected;
-let elsewhere: string;
-
-before(async () => {
-  elsewhere = tempDir('discern-trust-');
-  mcp = await connectStdio(elsewhere);
-});
-after(async () => {
-  await mcp.client.close();
-  repos.forEach((r) => r.cleanup());
-  rmSync(elsewhere, { recursive: true, force: true });
-});
-
-async function tool(name: string, args: Record<string, unknown>, via: Connected = mcp): Promise<Envelope> {
-  const result = (await via.client.callTool({ name, arguments: args })) as { structuredContent?: Envelope };
-  assert.ok(result.structuredContent, `${name} answers with an envelope`);
-  return result.structuredContent;
-}
-
-function show(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}
+const { repos, tool, elsewhere } = trustHarness('discern-trust-');
 
 interface Effort {
   repo: ScratchRepo;
@@ -258,7 +230,7 @@ describe("an effort's trunk is the one recorded when it started", () => {
   it('DISCERN_TRUNK disagreeing with the recorded trunk is refused, naming both', async () => {
     const e = await effortWith({ 'src/app.txt': 'changed\n' });
     e.repo.git('branch', 'elsewhere', 'main');
-    const other = await connectStdio(elsewhere, { DISCERN_TRUNK: 'elsewhere' });
+    const other = await connectStdio(elsewhere(), { DISCERN_TRUNK: 'elsewhere' });
     try {
       const inWorktree = await tool('discern_accept', { path: e.path, confirmed: true }, other);
       assert.equal(inWorktree.error, 'no_trunk', show(inWorktree));

@@ -4,13 +4,13 @@
 // way an agent would forge a green answer: a marker copied from another repository and edited to name the red
 // HEAD, evidence written under the red tree's id, a grant written by hand, and a record an earlier discern wrote
 // (no MAC at all). Each case fails when the MAC check is removed from the state reader.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectStdio, type Connected } from '../helpers/mcp-client.js';
-import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { show, trustHarness, type Envelope } from '../helpers/trust-harness.js';
 
 const CONFIG = `[project]
 name = "records"
@@ -19,36 +19,7 @@ name = "records"
 test = "test ! -f broken"
 `;
 
-type Envelope = Record<string, unknown> & {
-  ok: boolean;
-  error?: string;
-  data?: Record<string, unknown>;
-  advisories?: { kind: string; evidence?: string[] }[];
-};
-
-const repos: ScratchRepo[] = [];
-let mcp: Connected;
-let elsewhere: string;
-
-before(async () => {
-  elsewhere = tempDir('discern-records-');
-  mcp = await connectStdio(elsewhere);
-});
-after(async () => {
-  await mcp.client.close();
-  repos.forEach((r) => r.cleanup());
-  rmSync(elsewhere, { recursive: true, force: true });
-});
-
-async function tool(name: string, args: Record<string, unknown>): Promise<Envelope> {
-  const result = (await mcp.client.callTool({ name, arguments: args })) as { structuredContent?: Envelope };
-  assert.ok(result.structuredContent, `${name} answers with an envelope`);
-  return result.structuredContent;
-}
-
-function show(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}
+const { repos, tool } = trustHarness('discern-records-');
 
 interface Effort {
   repo: ScratchRepo;

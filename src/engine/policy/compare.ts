@@ -10,21 +10,12 @@ import type {
   DiscernPolicyChangeKind,
 } from '../../../generated/types.js';
 import { canonicalJson } from '../gate/canonical-json.js';
+import { KNOWN_JOB_STAGES } from '../config/jobs.js';
 import { policyOf, type Policy } from './view.js';
 
 type Table = Record<string, unknown>;
 /** A value as TOML decodes it: never null or undefined. */
 type TomlValue = NonNullable<DiscernPolicyChange['trunk']>;
-
-/** The stage a known job's name gives it (spec/config.schema.json, JobsSection). */
-const KNOWN_STAGES: Readonly<Record<string, string>> = {
-  format: 'fix',
-  build: 'build',
-  lint: 'check',
-  typecheck: 'check',
-  test: 'test',
-  smoke: 'test',
-};
 
 export function comparePolicy(trunk: DiscernConfig, change: DiscernConfig): DiscernPolicyChange[] {
   const t = policyOf(trunk);
@@ -158,7 +149,7 @@ function normalJob(name: string, value: unknown): { run: string[]; stage: string
   const commands = (Array.isArray(run) ? run : run === undefined ? [] : [run]).map((c) => String(c).trim());
   return {
     run: commands,
-    stage: (table['stage'] as string | undefined) ?? KNOWN_STAGES[name],
+    stage: (table['stage'] as string | undefined) ?? KNOWN_JOB_STAGES[name],
     timeout: table['timeout'],
   };
 }
