@@ -2,10 +2,12 @@
 // the first progress fact), check the preconditions, then either replay proven evidence or run the gate, and
 // record what it established.
 import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernConfig, DiscernDoneData, DiscernResult } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
+import { indexStamp } from '../engine/git/index-stamp.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
 import { classify } from '../engine/scopes/index.js';
 import { executeGate } from '../engine/gate/execute.js';
@@ -222,6 +224,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     mergeCheck: true,
     standards: gate.standards,
     stateDir: run.paths.checkoutDir,
+    commonDir: run.paths.commonDir,
     ...(ctx.project.config.map?.dir ? { mapDir: ctx.project.config.map.dir } : {}),
     project: ctx.project,
     head: run.head.commit,
@@ -363,6 +366,10 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       lastStatus = read.ok ? read.status : undefined;
       return dirtySetFrom(read, ctx.project.root, ctx.env);
     };
+    // The index as the jobs found it: if no job wrote it, its flags are still those read before the jobs.
+    const indexBefore = run.standalone
+      ? undefined
+      : indexStamp(dirname(run.paths.checkoutDir), ctx.project.root, ctx.env);
     const gateRun = await executeGate({
       plan,
       cwd: ctx.project.root,
@@ -400,9 +407,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       });
     }
     // A job that hid a tracked file from git status (assume-unchanged, skip-worktree) drifted the tree unseen:
-    // the flags are read again after the jobs, as they were before them.
+    // the flags are read again after the jobs, as they were before them, unless the index file is untouched.
     const hiddenAfter =
-      run.standalone || gateRun.cancelled || gateRun.failedStage !== null
+      run.standalone ||
+      gateRun.cancelled ||
+      gateRun.failedStage !== null ||
+      (indexBefore !== undefined &&
+        indexBefore === indexStamp(dirname(run.paths.checkoutDir), ctx.project.root, ctx.env))
         ? []
         : await hiddenFromStatus(git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }));
     for (const file of hiddenAfter.slice(0, 20))

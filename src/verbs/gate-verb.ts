@@ -90,6 +90,7 @@ export async function runStages<O extends AnyOutcome>(
       mergeCheck: false,
       standards: [],
       stateDir: paths.checkoutDir,
+      commonDir: paths.commonDir,
     },
   );
   if (pre.failure)

@@ -127,7 +127,13 @@ describe('the desk in tmux', () => {
 
     // A smaller terminal: the desk lays itself out again, every line cut to the new width, the keys at the bottom.
     tmux('resize-window', '-t', SESSION, '-x', '48', '-y', '16');
-    lines = await waitFor(pane, 'the desk at 48 columns', (l) => l.length === 16 && /^↑↓\/jk move/.test(l[15] ?? ''));
+    // The frame must be whole (its rows drawn, not only the keys line of a redraw in progress).
+    lines = await waitFor(
+      pane,
+      'the desk at 48 columns',
+      (l) =>
+        l.length === 16 && /^↑↓\/jk move/.test(l[15] ?? '') && has('Fleet (4)')(l) && l.some((x) => x.endsWith('…')),
+    );
     assert.ok(
       lines.every((l) => [...l].length <= 48),
       lines.join('\n'),

@@ -64,6 +64,17 @@ describe('a replace ref cannot stand in for the commit Proof names', () => {
     assert.match(done.message ?? '', new RegExp(`refs/replace/${realTree}`));
   });
 
+  // The replace refs are read from the ref files: a packed one counts as much as a loose one.
+  it('a packed replace ref is refused like a loose one', async () => {
+    const e = await redEffort('packed');
+    e.git('replace', e.red, e.standIn);
+    e.git('pack-refs', '--all');
+    e.git('read-tree', '-u', '--reset', 'HEAD');
+    const done = await tool('discern_done', { path: e.path });
+    assert.equal(done.data?.['failed_stage'], 'replaced_objects', show(done));
+    assert.match(done.message ?? '', new RegExp(`refs/replace/${e.red}`));
+  });
+
   it('a graft elsewhere in history keeps working', async () => {
     const e = await redEffort('graft');
     e.git('reset', '-q', '--hard', e.standIn);

@@ -14,6 +14,7 @@ import type {
   DiscernStepKind,
 } from '../../../generated/types.js';
 import { git, gitComplaint, type GitResult } from '../git/git.js';
+import { replaceRefNames } from '../git/ref-store.js';
 import type { StandardDefinition } from '../config/standards.js';
 import { compareWithTrunk, trunkConfigRead } from './trunk-limits.js';
 import { proposalCoverage, proposalsPath, readProposals } from './standard-proposals.js';
@@ -34,6 +35,8 @@ export interface PreconditionContext {
   /** Run the merge check (a linked worktree, not standalone). */
   mergeCheck: boolean;
   standards: readonly StandardDefinition[];
+  /** The repository's git common dir, where its refs are read (without it, git is asked). */
+  commonDir?: string;
   /** discern's per-checkout state directory, probed for writing. */
   stateDir: string;
   /** `[map] dir`, for the map-integrity check. */
@@ -48,7 +51,7 @@ export interface PreconditionContext {
 
 /** The git reads the checks make: each depends only on the repository, not on an earlier check. */
 export interface PreconditionReads {
-  replaceRefs?: Promise<GitResult>;
+  replaceRefs?: Promise<string[]>;
   containsBase?: Promise<GitResult>;
   trunkConfig?: Promise<GitResult>;
   ignoredTracked?: Promise<GitResult>;
@@ -113,7 +116,7 @@ const REPLACE_REFS: Check = {
   async run(ctx) {
     const o = { cwd: ctx.root, env: { ...ctx.env, GIT_NO_REPLACE_OBJECTS: '1' }, signal: ctx.signal };
     const listed = await (ctx.reads?.replaceRefs ?? replaceRefs(ctx));
-    const replaced = listed.stdout.split('\n').filter((name) => /^[0-9a-f]{40,64}$/.test(name));
+    const replaced = listed.filter((name) => /^[0-9a-f]{40,64}$/.test(name));
     if (replaced.length === 0) return undefined;
     const [ids, range] = await Promise.all([
       git(['rev-parse', 'HEAD', 'HEAD^{tree}'], o),
@@ -320,12 +323,8 @@ export function preconditionChecks(options: {
   ];
 }
 
-function replaceRefs(ctx: PreconditionContext): Promise<GitResult> {
-  return git(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/replace/'], {
-    cwd: ctx.root,
-    env: ctx.env,
-    signal: ctx.signal,
-  });
+function replaceRefs(ctx: PreconditionContext): Promise<string[]> {
+  return replaceRefNames(ctx.commonDir, { cwd: ctx.root, env: ctx.env, signal: ctx.signal });
 }
 
 function containsBase(ctx: PreconditionContext): Promise<GitResult> {
@@ -355,7 +354,7 @@ export function startPreconditionReads(
   if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
   if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
   if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = started.ignoredTracked ?? ignoredTracked(ctx);
-  for (const read of Object.values(reads)) (read as Promise<GitResult>).catch(() => undefined);
+  for (const read of Object.values(reads)) (read as Promise<unknown>).catch(() => undefined);
   return reads;
 }
 

@@ -87,3 +87,52 @@ export function linkedGitDir(worktree: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The names under git's replace namespace (`refs/replace/`, or `GIT_REPLACE_REF_BASE` when the environment sets
+ * it): the objects something stands in for. Read from the ref files (loose refs and packed-refs), like the
+ * questions above; reftable, or no common dir known, asks git.
+ */
+export async function replaceRefNames(
+  commonDir: string | undefined,
+  run: Run & { signal?: AbortSignal },
+): Promise<string[]> {
+  const base = (run.env['GIT_REPLACE_REF_BASE'] ?? 'refs/replace/').replace(/\/*$/, '/');
+  if (commonDir === undefined || existsSync(join(commonDir, 'reftable')) || !existsSync(join(commonDir, 'refs'))) {
+    const listed = await git(['for-each-ref', '--format=%(refname)', base], run);
+    return listed.stdout
+      .split('\n')
+      .filter((l) => l.startsWith(base))
+      .map((l) => l.slice(base.length));
+  }
+  const names = new Set<string>();
+  const walk = (dir: string, rel: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const name = rel === '' ? entry : `${rel}/${entry}`;
+      try {
+        if (statSync(join(dir, entry)).isDirectory()) walk(join(dir, entry), name);
+        else if (!entry.endsWith('.lock')) names.add(name);
+      } catch {
+        // removed meanwhile
+      }
+    }
+  };
+  walk(join(commonDir, ...base.split('/').filter(Boolean)), '');
+  let packed = '';
+  try {
+    packed = readFileSync(join(commonDir, 'packed-refs'), 'utf8');
+  } catch {
+    // no packed refs
+  }
+  for (const line of packed.split('\n')) {
+    const at = line.indexOf(` ${base}`);
+    if (at > 0 && /^[0-9a-f]{40,64}$/.test(line.slice(0, at))) names.add(line.slice(at + 1 + base.length));
+  }
+  return [...names];
+}
