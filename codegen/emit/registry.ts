@@ -61,6 +61,22 @@ export function emitRegistry(
     withCodeHeader(['spec/vocabularies.yaml'], render('errors.ts.hbs', { slugs, families })),
   );
 
+  // The consent table (spec/vocabularies.yaml consent_sources): what each consent source proves and how the queue
+  // and data.landing_authority name it.
+  out.set(
+    'generated/consent-sources.ts',
+    withCodeHeader(
+      ['spec/vocabularies.yaml'],
+      `export interface ConsentSourceRow {\n  description: string;\n  person: 'asked' | 'standing' | 'asserted';\n  queue_authority: 'pre-authorized' | 'awaiting-owner';\n  landing_authority: string;\n}\n\nexport type ConsentSource = ${Object.keys(
+        v.consent_sources,
+      )
+        .map((k) => JSON.stringify(k))
+        .join(
+          ' | ',
+        )};\n\nexport const CONSENT_SOURCES: Readonly<Record<ConsentSource, ConsentSourceRow>> = ${JSON.stringify(v.consent_sources, null, 2)};\n`,
+    ),
+  );
+
   const verbs = contracts.verbs.map((c) => {
     const spec = c.verb.spec;
     return {

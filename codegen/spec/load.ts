@@ -212,6 +212,14 @@ function checkVocabularies(v: VocabulariesSpec, problems: ProblemList): void {
   for (const [slug, entry] of Object.entries(v.error_slugs)) {
     if (!(entry.family in v.error_families)) problems.add(file, `/error_slugs/${slug}/family`, `unknown family "${entry.family}"`);
   }
+  // The consent table has one row per consent source, and each row's queue authority is a queue_authority member.
+  const sources = v.open['consent_source']?.members ?? [];
+  const rows = Object.keys(v.consent_sources);
+  for (const s of sources) if (!rows.includes(s)) problems.add(file, '/consent_sources', `has no row for consent source "${s}"`);
+  for (const r of rows) if (!sources.includes(r)) problems.add(file, `/consent_sources/${r}`, `"${r}" is not a member of consent_source`);
+  const queueAuthorities = v.open['queue_authority']?.members ?? [];
+  for (const [r, row] of Object.entries(v.consent_sources))
+    if (!queueAuthorities.includes(row.queue_authority)) problems.add(file, `/consent_sources/${r}/queue_authority`, `"${row.queue_authority}" is not a member of queue_authority`);
 }
 
 function checkMcp(mcp: McpSpec, verbs: VerbModel[], problems: ProblemList): void {

@@ -24,6 +24,14 @@ export interface VocabulariesSpec {
   closed: Record<string, VocabularyEntry>;
   error_families: Record<string, ErrorFamily>;
   error_slugs: Record<string, ErrorSlugEntry>;
+  consent_sources: Record<string, ConsentSourceEntry>;
+}
+
+export interface ConsentSourceEntry {
+  description: string;
+  person: 'asked' | 'standing' | 'asserted';
+  queue_authority: string;
+  landing_authority: string;
 }
 
 export type PolicyBase = 'observation' | 'effect';

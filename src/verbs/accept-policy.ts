@@ -116,9 +116,12 @@ export function policyApproval(
   head: string,
   trunk: string,
   mcp: boolean,
+  /** The person is asked before the landing (accept-consent.ts): their answer approves the changes it lists. */
+  personAsked = false,
 ): PolicyApproval {
   const required = needsPolicyApproval(changes);
   if (required.length === 0) return { ok: true, approved: false };
+  if (personAsked) return { ok: true, approved: true };
   if (input.approve_policy === true && (input.confirmed === true || input.grant === true))
     return { ok: true, approved: true };
   const listed = required.map((c) => c.sentence ?? c.key).join('; ');

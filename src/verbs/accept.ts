@@ -12,6 +12,7 @@ import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
 import type { DiscernAcceptData, DiscernAcceptInput, DiscernProofSummary, DiscernStep } from '../../generated/types.js';
 import { decideAuthority } from '../engine/acceptance/authority.js';
+import { askForConsent, asksThePerson, type LandingConsent } from './accept-consent.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
 import { INTEGRATION_PREFIX, listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
 import { changedPaths, queueRows } from '../engine/acceptance/queue-view.js';
@@ -513,7 +514,8 @@ async function acceptEffort(
   }
 
   // A change to the trunk's policy lands only with the owner's approval of it (accept-policy.ts).
-  const policy = policyApproval(input, policyChanges, effort, head, trunk, mcp);
+  const personAsked = asksThePerson(ctx, input);
+  const policy = policyApproval(input, policyChanges, effort, head, trunk, mcp, personAsked);
   if (!policy.ok) {
     return {
       ...(steps.length > 0 ? { steps } : {}),
@@ -581,7 +583,31 @@ async function acceptEffort(
       approval.approvals,
     );
   }
-  if (!verdict.authorized || verdict.consent === undefined) {
+  // A client that can ask the person does: their answer, not the agent's confirmed, is the consent (and their
+  // approval of the policy changes the form lists).
+  let consent: LandingConsent | undefined = verdict.consent;
+  if (personAsked && verdict.authorized && (verdict.consent?.source === 'conversation' || policy.approved)) {
+    const asked = await askForConsent(
+      ctx,
+      { branch: effort.branch, head, trunk, proofLine: proof.line, policyChanges, changedPaths: changed.length },
+      effort.id,
+    );
+    if (!asked.ok)
+      return {
+        ...(steps.length > 0 ? { steps } : {}),
+        data: {
+          revision,
+          submission: submissionData,
+          queue: await queueNow(submission),
+          landing_authority: verdict.landing,
+          ...policyData,
+        },
+        refusal: asked.refusal,
+      };
+    // Standing authority stays the landing's authority; the person's answer approved its policy changes.
+    if (verdict.consent?.source === 'conversation') consent = asked.consent;
+  }
+  if (!verdict.authorized || consent === undefined) {
     return {
       ...(steps.length > 0 ? { steps } : {}),
       data: {
@@ -604,7 +630,7 @@ async function acceptEffort(
         proof,
         validation,
         steps,
-        consent: verdict.consent,
+        consent,
         revision,
         submissionData,
         changedScopes: scopesChanged,
@@ -667,7 +693,7 @@ interface LandingFacts {
   proof: DiscernProofSummary;
   validation: NonNullable<DiscernAcceptData['gate_validation']>;
   steps: DiscernStep[];
-  consent: { source: string; scopes?: string[] };
+  consent: LandingConsent;
   revision: NonNullable<DiscernAcceptData['revision']>;
   submissionData: NonNullable<DiscernAcceptData['submission']>;
   changedScopes?: string[] | undefined;
@@ -1085,7 +1111,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
           proof_line: proofLine,
         },
       ],
-      consent: tx.consent,
+      consent: tx.consent as LandingConsent,
       ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
       ...(f.changedScopes ? { scopes_changed: f.changedScopes } : {}),
       ...(f.validation ? { gate_validation: f.validation } : {}),

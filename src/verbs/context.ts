@@ -33,12 +33,36 @@ export interface VerbContext {
   surface: Surface;
   /** The MCP client's clientInfo.name, when the call came over MCP and the client named itself. */
   client?: string;
+  /** A way to ask the person directly, when the surface has one (the client's elicitation, a terminal). */
+  person?: PersonChannel;
   /**
    * For a verb that tests a tree, with the logbook on: the look at the checkout taken as the call began, to read
    * from instead of asking git again, and where the verb leaves its last status for the logbook (docs/decisions/0043).
    */
   looks?: SharedLooks;
 }
+
+/**
+ * A question put to the person through a channel outside the agent's arguments (docs/decisions/0049): an MCP
+ * client's elicitation form, or the terminal the CLI runs in. What it proves is in spec/vocabularies.yaml's
+ * consent_sources: that discern asked, not who answered.
+ */
+export interface PersonChannel {
+  via: 'elicited' | 'terminal';
+  /** The MCP client that asked (its clientInfo), recorded with the consent. */
+  client?: { name: string; version: string };
+  /** One yes-or-no question; 'unavailable' when the channel failed (the client errored or timed out). */
+  ask(question: PersonQuestion): Promise<PersonAnswer>;
+}
+
+export interface PersonQuestion {
+  /** The short label of the yes box, e.g. "Land feature at 1a2b3c4d5e6f on main". */
+  title: string;
+  /** Everything the person decides on, one fact per line. */
+  message: string;
+}
+
+export type PersonAnswer = 'approved' | 'declined' | 'cancelled' | 'unavailable';
 
 export interface ProjectVerbContext extends VerbContext {
   project: Project;

@@ -11,7 +11,7 @@ import { buildEnvelope } from '../core/envelope.js';
 import { collectingSkips, type SkippedRecord } from '../engine/state/state-record.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
-import { argumentsHelp, type LiveProgress, type Surface, type VerbContext } from './context.js';
+import { argumentsHelp, type LiveProgress, type PersonChannel, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 import { WriteDenied } from '../engine/state/write-denied.js';
 import { faultRequested } from '../engine/faults.js';
@@ -33,6 +33,8 @@ export interface InvokeOptions {
   progress?: LiveProgress;
   /** The MCP client's clientInfo.name. */
   client?: string;
+  /** The surface's way to ask the person directly, when it has one. */
+  person?: PersonChannel;
   /**
    * false: the call is not written to the logbook. The desk's own refreshes read status every few seconds; they
    * are glances at the repository, not calls anyone made, and would drown the logbook's findings.
@@ -119,6 +121,7 @@ async function runVerb(
       surface: options.surface,
       ...(options.progress ? { progress: options.progress } : {}),
       ...(options.client !== undefined ? { client: options.client } : {}),
+      ...(options.person ? { person: options.person } : {}),
     };
     let context: object = base;
     if (registration.project !== 'none') {

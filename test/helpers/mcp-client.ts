@@ -1,5 +1,5 @@
 // The SDK's own client connected to `discern mcp` over stdio: a real child process speaking the protocol.
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { DISCERN_BIN } from './cli.js';
 import { cleanEnv } from './scratch-repo.js';
@@ -10,7 +10,17 @@ export interface Connected {
   stderr: () => string;
 }
 
-export async function connectStdio(cwd: string, env: Record<string, string> = {}): Promise<Connected> {
+export interface ClientOptions {
+  /** Declare form elicitation and answer each `elicitation/create` with this (the person, as the test plays them). */
+  elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+  clientInfo?: { name: string; version: string };
+}
+
+export async function connectStdio(
+  cwd: string,
+  env: Record<string, string> = {},
+  options: ClientOptions = {},
+): Promise<Connected> {
   // StdioClientTransport passes only a few variables to the child unless env is given.
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -21,7 +31,12 @@ export async function connectStdio(cwd: string, env: Record<string, string> = {}
   });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const client = new Client({ name: 'discern-tests', version: '0.0.0' });
+  const client = new Client(
+    options.clientInfo ?? { name: 'discern-tests', version: '0.0.0' },
+    options.elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  const answer = options.elicit;
+  if (answer) client.setRequestHandler('elicitation/create', async (request) => answer(request.params));
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }

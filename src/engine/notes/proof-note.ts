@@ -24,7 +24,7 @@ export interface ProofNotePayload {
   };
   presentation: { line: string; markdown: string };
   acceptance?: {
-    consent?: { source: string; scopes?: string[] };
+    consent?: { source: string; client?: { name: string; version: string }; scopes?: string[] };
     variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[];
   };
   issuer?: { name?: string; email?: string };

@@ -30,6 +30,7 @@ import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
 import { idleCollector } from './idle-collect.js';
 import type { RawArguments } from './raw-arguments.js';
+import { declaresFormElicitation, elicitingPerson } from './elicit-person.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -66,6 +67,9 @@ export function createServer(state: ServerState): McpServer {
           ctx.mcpReq.notify(notification),
         );
         const client = server.server.getClientVersion()?.name;
+        const person = declaresFormElicitation(server.server.getClientCapabilities())
+          ? elicitingPerson((params, o) => ctx.mcpReq.elicitInput(params, o), server.server.getClientVersion(), signal)
+          : undefined;
         const options: InvokeOptions = {
           surface: 'mcp',
           defaultTarget: state.target,
@@ -73,6 +77,7 @@ export function createServer(state: ServerState): McpServer {
           signal,
           ...(notifier ? { progress: notifier.progress } : {}),
           ...(client !== undefined ? { client } : {}),
+          ...(person ? { person } : {}),
         };
         const input = state.rawArguments ? state.rawArguments.take(ctx.mcpReq.id, args) : args;
         const running = invoke(tool.verb, input, options);

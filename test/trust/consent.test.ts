@@ -1,0 +1,157 @@
+// Consent says where it came from, over the SDK's own MCP client against a real repository. A client that
+// declares elicitation is asked for the person's answer even when the agent passes confirmed: true; a decline or a
+// cancel leaves the trunk where it was (awaiting_consent); an approval is recorded as `elicited` with the client's
+// clientInfo, in the result and in the landed Proof note; the form lists the policy changes and its approval
+// stands for approve_policy. A client without elicitation keeps the reference's conversation consent. Each case
+// fails when its guard is removed: without the question the declined call would land, and the consent would read
+// conversation.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { show, trustHarness } from '../helpers/trust-harness.js';
+import { connectStdio, type Connected } from '../helpers/mcp-client.js';
+
+const CONFIG = `[project]
+name = "consent"
+
+[jobs]
+test = "test ! -f src/broken"
+
+[scopes.docs]
+paths = ["docs/**"]
+
+[acceptance]
+pre_authorized = ["docs"]
+`;
+
+const { repos, tool, elsewhere } = trustHarness('discern-consent-');
+
+/** The person as a test plays them: each question is kept, and answered with the next queued answer. */
+const asked: ElicitRequest['params'][] = [];
+const answers: ElicitResult[] = [];
+let person: Connected | undefined;
+
+before(async () => {
+  person = await connectStdio(
+    elsewhere(),
+    {},
+    {
+      clientInfo: { name: 'consent-client', version: '1.2.3' },
+      elicit: (params) => {
+        asked.push(params);
+        return answers.shift() ?? { action: 'cancel' };
+      },
+    },
+  );
+});
+after(async () => {
+  await person?.client.close();
+});
+
+interface Effort {
+  repo: ScratchRepo;
+  path: string;
+  branch: string;
+  trunkBefore: string;
+}
+
+async function effortWith(files: Record<string, string>): Promise<Effort> {
+  const repo = scratchRepo({ 'discern.toml': CONFIG, 'src/app.txt': 'ok\n', 'docs/index.md': '# Docs\n' });
+  repos.push(repo);
+  const started = await tool('discern_start', { name: 'work', path: repo.root });
+  assert.equal(started.ok, true, show(started));
+  const data = started.data as { path: string; branch: string };
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(data.path, file), text);
+  repo.git('-C', data.path, 'add', '-A');
+  repo.git('-C', data.path, 'commit', '-q', '-m', 'the change');
+  const done = await tool('discern_done', { path: data.path });
+  assert.equal(done.ok, true, show(done));
+  return { repo, path: data.path, branch: data.branch, trunkBefore: tip(repo) };
+}
+
+function tip(repo: ScratchRepo): string {
+  return repo.git('rev-parse', 'refs/heads/main').trim();
+}
+
+function askedNow(): ElicitRequest['params'] {
+  const question = asked.pop();
+  assert.ok(question, 'the client was asked');
+  assert.equal(asked.length, 0, 'exactly one question');
+  return question;
+}
+
+describe('a client that declares elicitation asks the person', () => {
+  it('confirmed: true is not consent: a declined question lands nothing', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    answers.push({ action: 'accept', content: { approve: false } });
+    const accepted = await tool('discern_accept', { path: e.path, confirmed: true }, person);
+    assert.equal(accepted.error, 'awaiting_consent', show(accepted));
+    assert.match(accepted.message ?? '', /consent-client.*declined/);
+    const question = askedNow();
+    const message = String(question.message);
+    assert.match(message, new RegExp(e.branch.replace(/[/]/g, '\\/')));
+    assert.match(message, / on main/);
+    assert.match(message, /Checks: /);
+    assert.equal(tip(e.repo), e.trunkBefore, 'the trunk has not moved');
+  });
+
+  it('a cancelled question lands nothing', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    answers.push({ action: 'cancel' });
+    const accepted = await tool('discern_accept', { path: e.path, confirmed: true }, person);
+    assert.equal(accepted.error, 'awaiting_consent', show(accepted));
+    askedNow();
+    assert.equal(tip(e.repo), e.trunkBefore);
+  });
+
+  it('an approval lands, recorded as elicited with the client, in the result and the Proof note', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    answers.push({ action: 'accept', content: { approve: true } });
+    const accepted = await tool('discern_accept', { path: e.path, confirmed: true }, person);
+    assert.equal(accepted.ok, true, show(accepted));
+    askedNow();
+    assert.deepEqual(accepted.data?.['consent'], {
+      source: 'elicited',
+      client: { name: 'consent-client', version: '1.2.3' },
+    });
+    const landed = tip(e.repo);
+    assert.notEqual(landed, e.trunkBefore);
+    const note = JSON.parse(e.repo.git('notes', '--ref=refs/notes/discern', 'show', landed)) as { payload: string };
+    const payload = JSON.parse(Buffer.from(note.payload, 'base64').toString('utf8')) as {
+      acceptance?: { consent?: unknown };
+    };
+    assert.deepEqual(payload.acceptance?.consent, {
+      source: 'elicited',
+      client: { name: 'consent-client', version: '1.2.3' },
+    });
+  });
+
+  it('the question lists the policy changes, and its approval stands for approve_policy', async () => {
+    const e = await effortWith({ 'discern.toml': CONFIG.replace('test ! -f src/broken', 'true') });
+    answers.push({ action: 'accept', content: { approve: true } });
+    const accepted = await tool('discern_accept', { path: e.path, confirmed: true }, person);
+    assert.equal(accepted.ok, true, show(accepted));
+    assert.match(String(askedNow().message), /changes main's policy[\s\S]*jobs\.test/);
+    assert.equal(accepted.data?.['policy_approved'], true, show(accepted.data));
+  });
+
+  it('standing authority needs no question: a docs-only change lands pre_authorized', async () => {
+    const e = await effortWith({ 'docs/index.md': '# Docs, edited\n' });
+    const accepted = await tool('discern_accept', { path: e.path }, person);
+    assert.equal(accepted.ok, true, show(accepted));
+    assert.equal(asked.length, 0, 'nobody was asked');
+    assert.equal((accepted.data?.['consent'] as { source: string }).source, 'pre_authorized');
+  });
+});
+
+describe('a client without elicitation', () => {
+  it('keeps the conversation consent of the reference, recorded as such', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    const accepted = await tool('discern_accept', { path: e.path, confirmed: true });
+    assert.equal(accepted.ok, true, show(accepted));
+    assert.deepEqual(accepted.data?.['consent'], { source: 'conversation' });
+  });
+});
