@@ -122,6 +122,17 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     };
   }
 
+  // The grant is the owner's act at a terminal: a CLI call whose input is not one (a pipe, `< /dev/null`) is no one's.
+  if (input.grant === true && ctx.person?.via !== 'terminal') {
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message:
+          'grant is given by the owner at an interactive terminal, and this call has none (its standard input or error is not a terminal): nothing was granted. Run `discern accept <target> --grant` yourself in a terminal.',
+        next: { rerun: 'discern accept <target> --grant' },
+      },
+    };
+  }
   const { mainRoot, efforts, trunkCheckout } = await listEfforts(project.root, ctx.env);
   let effort: Effort;
   if (input.target !== undefined) {

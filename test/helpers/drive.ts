@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { VerbId } from '../../generated/registry.js';
 import type { DiscernResult } from '../../generated/types.js';
 import { invoke } from '../../src/verbs/invoke.js';
+import type { PersonChannel } from '../../src/verbs/context.js';
 import { renderMarkdown } from '../../src/render/markdown/index.js';
 import { assertPublishedResult, resultValidator } from './published-schema.js';
 import { cleanEnv } from './scratch-repo.js';
@@ -18,6 +19,8 @@ export async function call(
   target: string,
   env: Record<string, string> = {},
   surface: 'cli' | 'mcp' = 'mcp',
+  /** A way to ask the person, as a surface would pass it (the CLI's terminal, a client's elicitation). */
+  person?: PersonChannel,
 ): Promise<DiscernResult> {
   const started = recordingSequence();
   const result = await invoke(id, input, {
@@ -25,6 +28,7 @@ export async function call(
     defaultTarget: target,
     env: cleanEnv(env),
     signal: new AbortController().signal,
+    ...(person ? { person } : {}),
   });
   const definition = `Discern${id.charAt(0).toUpperCase()}${id.slice(1)}Result`;
   const validate = resultValidator(definition);
@@ -44,6 +48,9 @@ export async function call(
   covered.set(id, set);
   return result;
 }
+
+/** The owner at an interactive terminal, for calls whose guard is that one exists (`accept --grant`). */
+export const AT_A_TERMINAL: PersonChannel = { via: 'terminal', ask: () => Promise.resolve('declined') };
 
 /** Each verb was driven through at least one success and one failure. */
 export function assertDriven(ids: readonly string[]): void {

@@ -13,6 +13,9 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { show, trustHarness } from '../helpers/trust-harness.js';
 import { connectStdio, type Connected } from '../helpers/mcp-client.js';
+import { DISCERN_BIN, runCli } from '../helpers/cli.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cleanEnv } from '../helpers/scratch-repo.js';
 
 const CONFIG = `[project]
 name = "consent"
@@ -153,5 +156,44 @@ describe('a client without elicitation', () => {
     const accepted = await tool('discern_accept', { path: e.path, confirmed: true });
     assert.equal(accepted.ok, true, show(accepted));
     assert.deepEqual(accepted.data?.['consent'], { source: 'conversation' });
+  });
+});
+
+// The grant is the owner's act at a terminal: with standard input from /dev/null there is none, and nothing is
+// granted; under a pseudo-terminal (util-linux `script`, as a person's terminal would be) it lands. The guard is
+// the terminal check in accept: without it the first call lands.
+describe('accept --grant', () => {
+  const script = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).stdout.trim();
+
+  it('without an interactive terminal is refused, and grants nothing', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    const refused = await runCli(['accept', '--grant', '--json'], { cwd: e.path });
+    const envelope = JSON.parse(refused.stdout) as { ok: boolean; error?: string; message?: string };
+    assert.equal(envelope.error, 'precondition_failed', refused.stdout);
+    assert.match(envelope.message ?? '', /interactive terminal/);
+    assert.equal(tip(e.repo), e.trunkBefore, 'the trunk has not moved');
+    const status = await tool('discern_status', { path: e.repo.root });
+    assert.doesNotMatch(JSON.stringify(status.data), /"grant"/, 'no grant was recorded');
+  });
+
+  it('at a terminal it lands on the grant', async (t) => {
+    if (script === '') {
+      if (process.env['CI'] === 'true') assert.fail('util-linux script is missing: the terminal case cannot run');
+      t.skip('util-linux `script` is not installed: the terminal case did not run');
+      return;
+    }
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    const command = [process.execPath, DISCERN_BIN, 'accept', '--grant', '--json'].map((a) => `'${a}'`).join(' ');
+    const output = execFileSync(script, ['-qec', command, '/dev/null'], {
+      cwd: e.path,
+      env: cleanEnv({}),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const json = output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1);
+    const envelope = JSON.parse(json) as { ok: boolean; data?: { consent?: unknown } };
+    assert.equal(envelope.ok, true, output);
+    assert.deepEqual(envelope.data?.consent, { source: 'grant' });
+    assert.notEqual(tip(e.repo), e.trunkBefore);
   });
 });

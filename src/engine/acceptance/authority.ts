@@ -1,9 +1,11 @@
 // Who may land an effort's commit, decided from facts: consent given in this conversation (confirmed), a
 // grant the owner recorded for the effort, or [acceptance] pre_authorized scopes covering every changed path
-// (a standing grant). Pure: the changed paths and compiled scopes are passed in.
+// (a standing grant). Pure: the changed paths and compiled scopes are passed in. How each source is named to the
+// queue and in landing_authority is spec/vocabularies.yaml's consent_sources table.
 import type { DiscernLandingAuthority } from '../../../generated/types.js';
 import type { CompiledScope } from '../scopes/index.js';
 import type { Grant } from './records.js';
+import { CONSENT_SOURCES } from '../../../generated/consent-sources.js';
 
 export interface AuthorityFacts {
   confirmed: boolean;
@@ -49,24 +51,38 @@ export function decideAuthority(facts: AuthorityFacts): AuthorityVerdict {
     return {
       authorized: true,
       consent: { source: 'grant' },
-      landing: { kind: 'authorized', source: `the owner's grant of ${facts.grant.granted_at}`, ...common },
-      queue: 'pre-authorized',
+      landing: {
+        kind: 'authorized',
+        source: CONSENT_SOURCES.grant.landing_authority.replace('{granted_at}', facts.grant.granted_at),
+        ...common,
+      },
+      queue: CONSENT_SOURCES.grant.queue_authority,
     };
   }
   if (covered) {
     return {
       authorized: true,
       consent: { source: 'pre_authorized', scopes: usedScopes },
-      landing: { kind: 'authorized', source: '[acceptance] pre_authorized', scopes: usedScopes, ...common },
-      queue: 'pre-authorized',
+      landing: {
+        kind: 'authorized',
+        source: CONSENT_SOURCES.pre_authorized.landing_authority,
+        scopes: usedScopes,
+        ...common,
+      },
+      queue: CONSENT_SOURCES.pre_authorized.queue_authority,
     };
   }
   if (facts.confirmed) {
     return {
       authorized: true,
       consent: { source: 'conversation' },
-      landing: { kind: 'authorized', source: 'consent in this conversation', ...common, ...uncoveredFacts },
-      queue: 'awaiting-owner',
+      landing: {
+        kind: 'authorized',
+        source: CONSENT_SOURCES.conversation.landing_authority,
+        ...common,
+        ...uncoveredFacts,
+      },
+      queue: CONSENT_SOURCES.conversation.queue_authority,
     };
   }
   return {

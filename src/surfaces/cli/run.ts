@@ -9,6 +9,7 @@ import { checkArgv, type ArgvCheck, type Format, type Presentation } from './arg
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
+import { terminalPerson } from './terminal-person.js';
 import { installSignalHandlers, onInterrupt, releaseSignals } from './signals.js';
 
 export async function run(argv: readonly string[]): Promise<number> {
@@ -25,11 +26,13 @@ export async function run(argv: readonly string[]): Promise<number> {
     }
     if (check.kind === 'error') return await grammarError(check);
     format = check.format;
+    const person = terminalPerson();
     const common = {
       surface: 'cli' as const,
       defaultTarget: workingDirectory(),
       env: process.env,
       signal: controller.signal,
+      ...(person ? { person } : {}),
     };
     if (check.kind === 'help')
       return await emit(

@@ -1,0 +1,27 @@
+// The person at the terminal the CLI runs in: present only when stdin and stderr are both a terminal, so a
+// command run with its input from a pipe or a file (`< /dev/null`) has no one to ask. This guards against an
+// accident, not against a process that drives a pseudo-terminal (the trust page in the manual says so).
+import { createInterface } from 'node:readline';
+import type { PersonAnswer, PersonChannel, PersonQuestion } from '../../verbs/context.js';
+
+export function terminalPerson(): PersonChannel | undefined {
+  if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) return undefined;
+  return { via: 'terminal', ask };
+}
+
+/** Shows the facts and asks for a typed "yes"; anything else declines, end of input cancels. */
+function ask(question: PersonQuestion): Promise<PersonAnswer> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    let answered = false;
+    rl.on('close', () => {
+      if (!answered) resolve('cancelled');
+    });
+    process.stderr.write(`\n${question.message}\n\n`);
+    rl.question(`${question.title}? Type yes to approve: `, (line) => {
+      answered = true;
+      rl.close();
+      resolve(line.trim().toLowerCase() === 'yes' ? 'approved' : 'declined');
+    });
+  });
+}
