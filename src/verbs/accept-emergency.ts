@@ -43,6 +43,8 @@ import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { checkPreparation, prepareEmergency, type PreparationPlace } from './accept-emergency-prepare.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
+import { shellQuote } from '../engine/process/shell-quote.js';
+import { askEmergencyApproval, declinedPlanMessage, type EmergencyConsent } from './accept-emergency-consent.js';
 
 type EmergencyData = NonNullable<DiscernAcceptData['emergency']>;
 type Preparation = NonNullable<EmergencyData['preparation']>;
@@ -54,6 +56,7 @@ export function wantsEmergency(input: DiscernAcceptInput): boolean {
     input.emergency === true ||
     input.reason !== undefined ||
     input.approval_token !== undefined ||
+    input.approve !== undefined ||
     input.recover !== undefined ||
     input.prepare !== undefined ||
     input.preparation_receipt !== undefined
@@ -122,6 +125,11 @@ export function emergencyArgumentProblem(input: DiscernAcceptInput): string | un
     if (landing.length > 0)
       return `\`dry_run\` previews and ${named(landing)} land${landing.length === 1 ? 's' : ''}: give one or the other.`;
   }
+  if (input.approve !== undefined) {
+    const excluded = given(['confirmed', 'approval_token', 'dry_run', 'prepare']);
+    if (excluded.length > 0)
+      return `\`approve\` is the owner's approval of the plan its token names, given at a terminal: it does not go with ${named(excluded)}.`;
+  }
   if (input.approval_token !== undefined && input.confirmed !== true)
     return '`approval_token` goes with `confirmed: true`, once the owner approved the plan; without `confirmed`, omit it to get the plan and a token.';
   return undefined;
@@ -142,6 +150,25 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
   const help = argumentsHelp(ctx, 'accept');
   const problem = emergencyArgumentProblem(input);
   if (problem !== undefined) return { refusal: { error: 'invalid_arguments', message: problem, next: { help } } };
+  // Who approved (docs/decisions/0049): the agent presenting the token (conversation), the person at a terminal
+  // (`--approve`), or the person asked by the client (elicited, below).
+  let token = input.approval_token;
+  let confirmedCall = input.confirmed === true;
+  let consent: EmergencyConsent = { consent: 'conversation' };
+  if (input.approve !== undefined) {
+    if (ctx.person?.via !== 'terminal')
+      return {
+        refusal: {
+          error: 'precondition_failed',
+          message:
+            '--approve is the owner approving an emergency plan at an interactive terminal, and this call has none (its standard input or error is not a terminal): nothing was approved. Run the command the preview printed yourself, in a terminal.',
+          next: { rerun: 'discern accept <effort> --action emergency --reason <the same reason> --approve <token>' },
+        },
+      };
+    token = input.approve;
+    confirmedCall = true;
+    consent = { consent: 'terminal' };
+  }
   const gate = gateConfig(project.config);
   if (!gate.ok) {
     const [first] = gate.issues;
@@ -212,21 +239,15 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     };
   // The same approved call again (its answer was lost, or it was killed): the landing it started answers,
   // even once the repair's worktree is gone.
-  const token = input.approval_token;
   const started = async (): Promise<AcceptOutcome | undefined> => {
-    if (
-      keyed === undefined ||
-      input.confirmed !== true ||
-      token === undefined ||
-      genuineClaims(keyed.key, token) === undefined
-    )
+    if (keyed === undefined || !confirmedCall || token === undefined || genuineClaims(keyed.key, token) === undefined)
       return undefined;
     const tx = await emergencyTransactions.read(project.commonDir, landingIdOf(token));
     return tx === undefined ? undefined : resume(call, tx, efforts);
   };
   if (
     keyed !== undefined &&
-    input.confirmed === true &&
+    confirmedCall &&
     token !== undefined &&
     genuineClaims(keyed.key, token) !== undefined &&
     (await emergencyTransactions.read(project.commonDir, landingIdOf(token))) !== undefined
@@ -318,7 +339,7 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
     return prepareEmergency(placeOf(made.plan), input, keyed?.key);
   }
   // The preview (no key: a dry run, which confirmed never goes with): the plan, with a token unless dry.
-  if (keyed === undefined || input.confirmed !== true) {
+  if (keyed === undefined || !confirmedCall) {
     const made = await planned();
     if (!made.ok) return planRefusal(call, made.problem);
     const blocked = await trunkBlocked(call, made.plan);
@@ -335,7 +356,19 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
       ...made.plan,
       ...(prepared.receipt !== undefined ? { preparation: prepared.receipt } : {}),
     };
-    return review(call, plan, issueApproval(keyed.key, plan, new Date()), undefined, prepared.preparation);
+    const issued = issueApproval(keyed.key, plan, new Date());
+    // A client that can ask the person does, instead of handing the agent the token (accept-emergency-consent.ts).
+    if (ctx.person?.via !== 'elicited') return review(call, plan, issued, undefined, prepared.preparation);
+    const asked = await askEmergencyApproval(ctx.person, plan);
+    if (!asked.ok) return declinedPlan(call, plan, asked.why);
+    token = issued.token;
+    consent = asked.consent;
+  } else if (consent.consent === 'terminal' && ctx.person !== undefined) {
+    // The person at the terminal sees the plan as it is now and types yes, before the landing takes the lock.
+    const made = await planned();
+    if (!made.ok) return planRefusal(call, made.problem);
+    const asked = await askEmergencyApproval(ctx.person, made.plan);
+    if (!asked.ok) return declinedPlan(call, made.plan, asked.why);
   }
   const key = keyed.key;
 
@@ -401,6 +434,7 @@ export async function acceptEmergency(input: DiscernAcceptInput, ctx: ProjectVer
       approved_at: now.toISOString(),
       reason: plan.reason,
       checks: plan.checks,
+      ...consent,
       ...(plan.preparation !== undefined
         ? { checkpoints: { preparation: plan.preparation, met: prepared.preparation?.met ?? [] } }
         : {}),
@@ -666,6 +700,8 @@ function review(
   const again = mcp
     ? `call discern_accept again with action "emergency", the same reason, confirmed: true, approval_token${receipt}`
     : `run \`discern accept ${plan.repair.effort} --emergency --reason <the same reason> --confirmed --approval-token <token>${receipt}\``;
+  // The owner can approve it themselves at a terminal, without the agent's word (the exception then says terminal).
+  const atTerminal = `discern accept ${plan.repair.effort} --action emergency --reason ${shellQuote(plan.reason)} --approve ${issued.token}${plan.preparation !== undefined ? ` --preparation-receipt ${plan.preparation}` : ''}`;
   const opening = problem ? `The approval was not accepted: ${problem.why}. ` : '';
   return {
     plan: planView(plan, issued, preparation),
@@ -683,9 +719,17 @@ function review(
     },
     refusal: {
       error: 'confirmation_required',
-      message: `${opening}Landing ${plan.repair.branch} at ${plan.repair.head.slice(0, 12)} onto ${plan.trunk.name} at ${plan.trunk.tip.slice(0, 12)} without passing Proof (${summary(plan)}) needs the owner's approval of this exact plan. Show the owner the trunk, the repair, the reason and the checks; once they approve, ${again} (${issued.landingId}, valid until ${issued.expiresAt.toISOString()}).`,
+      message: `${opening}Landing ${plan.repair.branch} at ${plan.repair.head.slice(0, 12)} onto ${plan.trunk.name} at ${plan.trunk.tip.slice(0, 12)} without passing Proof (${summary(plan)}) needs the owner's approval of this exact plan. Show the owner the trunk, the repair, the reason and the checks; once they approve, ${again} (${issued.landingId}, valid until ${issued.expiresAt.toISOString()}). Or the owner approves it at their own terminal: \`${atTerminal}\`.`,
       next: {},
     },
+  };
+}
+
+/** The plan the person was asked about and did not approve: nothing changed, and no token was handed out. */
+function declinedPlan(call: Call, plan: EmergencyPlan, why: string): AcceptOutcome {
+  return {
+    data: { revision: revisionOf(plan), emergency: emergencyOf(plan) },
+    refusal: { error: 'awaiting_consent', message: declinedPlanMessage(plan, summary(plan), why, call.mcp), next: {} },
   };
 }
 

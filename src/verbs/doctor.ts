@@ -10,6 +10,7 @@ import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
 import type { InspectVerbContext } from './context.js';
+import { doctorFilters } from './doctor-filters.js';
 
 const HINTS = VERBS.doctor.hints;
 const MIN_NODE_MAJOR = 20;
@@ -116,6 +117,23 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     }
   }
 
+  // The git filter drivers and whether done trusts each (docs/30-verbs/done.md, "Filters").
+  const filters =
+    checkout && version
+      ? await doctorFilters(checkout.root, ctx.env, resolution.ok ? resolution.project.trunk.name : undefined)
+      : undefined;
+  for (const f of filters ?? [])
+    add(
+      `filter:${f.name}`,
+      f.trusted ? 'ok' : 'warn',
+      f.commands
+        .map((c) => `${c.key} \`${c.command}\` (${c.trusted ? 'trusted' : 'not trusted'}: ${c.reason})`)
+        .join('; '),
+      f.line !== undefined
+        ? `done refuses while a .gitattributes filter= names it. To trust it, add \`${f.line}\` under [gate] in the trunk's discern.toml; otherwise remove it from git config.`
+        : undefined,
+    );
+
   const environment: DiscernDoctorData['environment'] = {
     discern: VERSION,
     platform: `${process.platform}-${process.arch}`,
@@ -129,6 +147,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     kit_version: VERSION,
     environment,
     checks,
+    ...(filters && filters.length > 0 ? { filters } : {}),
     ...(issues && issues.length > 0 ? { issues } : {}),
     ...(input.verbose && resolution.ok ? { config: resolvedConfig(resolution.project) } : {}),
     ...(input.verbose

@@ -83,6 +83,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     standards: true,
     trackedArtifacts: true,
     currency: true,
+    filters: !run.standalone,
   });
   const strict = run.mode === 'strict' && !run.standalone;
   // Independent reads run together: the change's scopes and the standards that can be replayed.
@@ -108,6 +109,11 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
   const mergeBaseConfig = configs.then((c) => c.atBase);
   const trunkConfig = configs.then((c) => c.atTrunk);
   for (const read of [mergeBaseConfig, trunkConfig]) read.catch(() => undefined);
+  // The index's flags and paths: the hidden-files check, and the filters check's look for .gitattributes.
+  const indexFlags = run.standalone
+    ? undefined
+    : (run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }));
+  indexFlags?.catch(() => undefined);
   const [change, replayable, hidden, checkpoints, judged] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying
@@ -115,11 +121,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           replayableStandards(gate.standards, m, ctx.project.root, ctx.env),
         )
       : new Map<string, Measurement>(),
-    run.standalone
-      ? []
-      : hiddenFromStatus(
-          run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }),
-        ),
+    indexFlags ? hiddenFromStatus(indexFlags) : [],
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
     run.standalone ? undefined : judgePolicy(ctx, run.base, trunkConfig, trunkTip, mergeBaseConfig),
   ]);
@@ -256,7 +258,10 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
 
   killAt(ctx.env, 'done:locked');
   // Under the lock, the checks' git reads start together and run beside the journal's opening.
-  const checkProbe = { ...probe, reads: startPreconditionReads(checks, probe, { trunkConfig }) };
+  const checkProbe = {
+    ...probe,
+    reads: startPreconditionReads(checks, probe, { trunkConfig, ...(indexFlags ? { indexFlags } : {}) }),
+  };
   let journal: Journal | undefined;
   try {
     journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);

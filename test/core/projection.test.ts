@@ -123,9 +123,11 @@ describe('projectCollections on a maximal status', () => {
       'gate_proof.proof.jobs',
       'gate_proof.proof.standard_proposals',
       'queue',
+      'queue.*.unhonoured',
       'scopes',
       'scopes.*.paths',
       'standards',
+      'unhonoured_records',
       'unlanded_branches',
     ]);
   });

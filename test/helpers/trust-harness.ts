@@ -23,13 +23,14 @@ export interface TrustHarness {
   tool(name: string, args: Record<string, unknown>, via?: Connected): Promise<Envelope>;
 }
 
-export function trustHarness(prefix: string): TrustHarness {
+/** `env`: extra variables for the server (the scratch repositories' git ignores the system config; so may it). */
+export function trustHarness(prefix: string, env: Record<string, string> = {}): TrustHarness {
   const repos: ScratchRepo[] = [];
   let mcp: Connected | undefined;
   let dir = '';
   before(async () => {
     dir = tempDir(prefix);
-    mcp = await connectStdio(dir);
+    mcp = await connectStdio(dir, env);
   });
   after(async () => {
     await mcp?.client.close();

@@ -130,6 +130,11 @@ describe('a client that declares elicitation asks the person', () => {
       source: 'elicited',
       client: { name: 'consent-client', version: '1.2.3' },
     });
+    // status shows where the last landing's consent came from.
+    const status = await tool('discern_status', { path: e.repo.root });
+    assert.equal((status.data?.['landed_proof'] as { consent?: string }).consent, 'elicited', show(status.data));
+    const text = await runCli(['status', '--markdown'], { cwd: e.repo.root });
+    assert.match(text.stdout, /Landed on consent `elicited`/);
   });
 
   it('the question lists the policy changes, and its approval stands for approve_policy', async () => {
@@ -162,9 +167,9 @@ describe('a client without elicitation', () => {
 // The grant is the owner's act at a terminal: with standard input from /dev/null there is none, and nothing is
 // granted; under a pseudo-terminal (util-linux `script`, as a person's terminal would be) it lands. The guard is
 // the terminal check in accept: without it the first call lands.
-describe('accept --grant', () => {
-  const script = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).stdout.trim();
+const script = spawnSync('sh', ['-c', 'command -v script'], { encoding: 'utf8' }).stdout.trim();
 
+describe('accept --grant', () => {
   it('without an interactive terminal is refused, and grants nothing', async () => {
     const e = await effortWith({ 'src/app.txt': 'changed\n' });
     const refused = await runCli(['accept', '--grant', '--json'], { cwd: e.path });
@@ -195,5 +200,95 @@ describe('accept --grant', () => {
     assert.equal(envelope.ok, true, output);
     assert.deepEqual(envelope.data?.consent, { source: 'grant' });
     assert.notEqual(tip(e.repo), e.trunkBefore);
+  });
+});
+
+// Emergency approval goes to the person, not to the agent: an eliciting client asks them and the agent never
+// holds the token; otherwise the preview names the terminal command with which the owner approves it themselves.
+// The exception records which. The guards: the elicitation in the preview (without it the declined call returns
+// a token), and the terminal check on --approve.
+const EMERGENCY = `[project]
+name = "emergency"
+
+[jobs]
+build = "test ! -f broken"
+`;
+
+async function redRepair(): Promise<Effort & { head: string }> {
+  const repo = scratchRepo({ 'discern.toml': EMERGENCY, 'shared.txt': 'one\n' });
+  repos.push(repo);
+  const started = await tool('discern_start', { name: 'repair', path: repo.root });
+  assert.equal(started.ok, true, show(started));
+  const data = started.data as { path: string; branch: string };
+  writeFileSync(join(data.path, 'fix.txt'), 'fixed\n');
+  writeFileSync(join(data.path, 'broken'), 'x\n');
+  repo.git('-C', data.path, 'add', '-A');
+  repo.git('-C', data.path, 'commit', '-q', '-m', 'a repair that does not build');
+  const done = await tool('discern_done', { path: data.path });
+  assert.equal(done.error, 'gate_failed', show(done));
+  const head = repo.git('-C', data.path, 'rev-parse', 'HEAD').trim();
+  return { repo, path: data.path, branch: data.branch, trunkBefore: tip(repo), head };
+}
+
+function exceptionApproval(repo: ScratchRepo, commit: string): Record<string, unknown> {
+  const note = JSON.parse(repo.git('notes', '--ref=refs/notes/discern-exceptions', 'show', commit)) as {
+    payload: string;
+  };
+  const payload = JSON.parse(Buffer.from(note.payload, 'base64').toString('utf8')) as {
+    approval: Record<string, unknown>;
+  };
+  return payload.approval;
+}
+
+const REASON = 'main does not build; this repairs it';
+
+describe('emergency approval', () => {
+  it('an eliciting client asks the person: a decline hands out no token and lands nothing', async () => {
+    const e = await redRepair();
+    answers.push({ action: 'decline' });
+    const preview = await tool('discern_accept', { path: e.path, action: 'emergency', reason: REASON }, person);
+    assert.equal(preview.error, 'awaiting_consent', show(preview));
+    assert.match(String(askedNow().message), /WITHOUT passing Proof[\s\S]*Failed: build/);
+    assert.equal((preview.data?.['emergency'] as Record<string, unknown>)['approval_token'], undefined);
+    assert.equal(tip(e.repo), e.trunkBefore);
+  });
+
+  it('an approval asked by the client lands the exception, recorded as elicited with the client', async () => {
+    const e = await redRepair();
+    answers.push({ action: 'accept', content: { approve: true } });
+    const landed = await tool('discern_accept', { path: e.path, action: 'emergency', reason: REASON }, person);
+    assert.equal(landed.ok, true, show(landed));
+    askedNow();
+    assert.equal(tip(e.repo), e.head);
+    const approval = exceptionApproval(e.repo, e.head);
+    assert.equal(approval['consent'], 'elicited');
+    assert.deepEqual(approval['client'], { name: 'consent-client', version: '1.2.3' });
+  });
+
+  it('without elicitation the preview names the terminal command; it needs a terminal, and there it lands as terminal', async (t) => {
+    const e = await redRepair();
+    const preview = await tool('discern_accept', { path: e.path, action: 'emergency', reason: REASON });
+    assert.equal(preview.error, 'confirmation_required', show(preview));
+    const command = /`(discern accept \S+ --action emergency --reason .+ --approve \S+)`/.exec(preview.message ?? '');
+    assert.ok(command?.[1], `the preview names the terminal command:\n${preview.message}`);
+    const token = String((preview.data?.['emergency'] as Record<string, unknown>)['approval_token']);
+    const args = ['accept', 'repair', '--action', 'emergency', '--reason', REASON, '--approve', token, '--json'];
+    const piped = await runCli(args, { cwd: e.repo.root });
+    assert.equal((JSON.parse(piped.stdout) as { error?: string }).error, 'precondition_failed', piped.stdout);
+    assert.equal(tip(e.repo), e.trunkBefore, 'nothing landed without a terminal');
+    if (script === '') {
+      if (process.env['CI'] === 'true') assert.fail('util-linux script is missing: the terminal case cannot run');
+      t.skip('util-linux `script` is not installed: the terminal case did not run');
+      return;
+    }
+    const line = [process.execPath, DISCERN_BIN, ...args].map((a) => `'${a}'`).join(' ');
+    const output = execFileSync(script, ['-qec', line, '/dev/null'], {
+      cwd: e.repo.root,
+      env: cleanEnv({}),
+      encoding: 'utf8',
+      input: 'yes\n',
+    });
+    assert.equal(tip(e.repo), e.head, output);
+    assert.equal(exceptionApproval(e.repo, e.head)['consent'], 'terminal');
   });
 });

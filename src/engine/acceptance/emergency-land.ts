@@ -108,7 +108,13 @@ export function exceptionPayload(tx: EmergencyTransaction): ExceptionNotePayload
     reason: tx.reason,
     checks: tx.checks,
     ...(tx.checkpoints ? { checkpoints: tx.checkpoints } : {}),
-    approval: { issued_at: tx.issued_at, approved_at: tx.approved_at, consent: 'conversation' },
+    // A record of an earlier discern has no consent: its token came through the conversation.
+    approval: {
+      issued_at: tx.issued_at,
+      approved_at: tx.approved_at,
+      consent: tx.consent ?? 'conversation',
+      ...(tx.client ? { client: tx.client } : {}),
+    },
   };
   const line = exceptionLine(tx.trunk, tx.head, tx.landing_id, tx.checks);
   return { ...base, presentation: { line, markdown: exceptionMarkdown(base, line) } };

@@ -7,7 +7,14 @@ import type { CompiledScope } from '../scopes/index.js';
 import { decideAuthority } from './authority.js';
 import type { Effort } from './efforts.js';
 import { orderQueue, type QueueFacts, type QueueRow } from './queue.js';
-import { grants, submissions, type AcceptancePaths, type Submission } from './records.js';
+import {
+  grants,
+  submissions,
+  unhonouredRecords,
+  type AcceptancePaths,
+  type Submission,
+  type UnhonouredRecord,
+} from './records.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -30,8 +37,22 @@ export async function queueRows(
 ): Promise<QueueRow[]> {
   const all = await submissions.all(paths);
   if (extra && !all.some((s) => s.effort === extra.effort)) all.push(extra);
+  // Grant and submission files an earlier discern wrote (no MAC), or copied or edited ones, are shown in their
+  // rows with the command that replaces them, and never honoured: such a submission's row always waits.
+  const notHonoured = await unhonouredRecords(paths);
+  const unsealedSubmissions = new Set<string>();
+  for (const { record, value } of notHonoured) {
+    if (record.kind !== 'submission' || all.some((s) => s.effort === record.effort)) continue;
+    all.push(value as Submission);
+    unsealedSubmissions.add(record.effort);
+  }
   const rows: { submission: Submission; facts: QueueFacts }[] = [];
   for (const submission of all) {
+    const notes: UnhonouredRecord[] = notHonoured
+      .map((u) => u.record)
+      .filter(
+        (u) => u.effort === submission.effort && (u.kind === 'grant' || unsealedSubmissions.has(submission.effort)),
+      );
     const grant = await grants.read(paths, submission.effort);
     const changed = await changedPaths(run, trunk, submission.head);
     const verdict = decideAuthority({
@@ -53,6 +74,12 @@ export async function queueRows(
         waiting = `its last landing attempt failed: ${submission.last_failure.reason}`;
       else if (verdict.queue === 'awaiting-owner') waiting = "the owner's consent";
     }
+    const oldSubmission = notes.find((u) => u.kind === 'submission');
+    const oldGrant = notes.find((u) => u.kind === 'grant');
+    if (oldSubmission)
+      waiting = `its submission was ${oldSubmission.message}: re-submit with \`${oldSubmission.command}\``;
+    else if (oldGrant && waiting === "the owner's consent")
+      waiting = `the owner's consent (its grant was ${oldGrant.message}: re-grant with \`${oldGrant.command}\`)`;
     rows.push({
       submission,
       facts: {
@@ -60,6 +87,7 @@ export async function queueRows(
         ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}),
         ...(grant ? { grantedAt: grant.granted_at } : {}),
         ...(waiting !== undefined ? { waiting } : {}),
+        ...(notes.length > 0 ? { unhonoured: notes } : {}),
       },
     });
   }

@@ -1,7 +1,7 @@
 // The landing queue, a view derived from the submissions: pre-authorized rows first (in grant order), then rows
 // awaiting the owner in submission order; each row says whether it can land now. Pure: readiness and
 // authority facts are read by the caller.
-import type { Submission } from './records.js';
+import type { Submission, UnhonouredRecord } from './records.js';
 
 export interface QueueFacts {
   authority: 'pre-authorized' | 'awaiting-owner';
@@ -9,6 +9,8 @@ export interface QueueFacts {
   grantedAt?: string;
   /** Undefined when ready; else why it waits. */
   waiting?: string;
+  /** Its submission or grant file, shown but not honoured (records.ts unhonoured). */
+  unhonoured?: UnhonouredRecord[];
 }
 
 export interface QueueRow {
@@ -23,11 +25,13 @@ export interface QueueRow {
   position: number;
   readiness: 'ready' | 'waiting';
   reason?: string;
+  unhonoured?: UnhonouredRecord[];
 }
 
 export function orderQueue(rows: readonly { submission: Submission; facts: QueueFacts }[]): QueueRow[] {
+  // A submission that is not honoured is listed last: it is not in the queue until it is re-submitted.
   const key = (r: { submission: Submission; facts: QueueFacts }): [number, string, string] => [
-    r.facts.authority === 'pre-authorized' ? 0 : 1,
+    r.facts.unhonoured?.some((u) => u.kind === 'submission') ? 2 : r.facts.authority === 'pre-authorized' ? 0 : 1,
     r.facts.authority === 'pre-authorized'
       ? (r.facts.grantedAt ?? r.submission.submitted_at)
       : r.submission.submitted_at,
@@ -50,5 +54,6 @@ export function orderQueue(rows: readonly { submission: Submission; facts: Queue
       position: i + 1,
       readiness: r.facts.waiting === undefined ? 'ready' : 'waiting',
       ...(r.facts.waiting !== undefined ? { reason: r.facts.waiting } : {}),
+      ...(r.facts.unhonoured?.length ? { unhonoured: r.facts.unhonoured } : {}),
     }));
 }

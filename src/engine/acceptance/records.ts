@@ -4,10 +4,11 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StateGrant, StateRecords, StateSubmission, StateTransaction } from '../../../generated/state-types.js';
-import type { DiscernAcceptanceStep } from '../../../generated/types.js';
-import { isTempName } from '../state/atomic-write.js';
-import { sealedRecordOrUndefined } from '../state/state-record.js';
-import { writeSealed } from '../state/seal.js';
+import type { DiscernAcceptanceStep, DiscernUnhonouredRecord } from '../../../generated/types.js';
+import { isTempName, readJsonFile } from '../state/atomic-write.js';
+import { existingRepositoryKey } from '../state/repository-key.js';
+import { checkStateValue, sealedRecordOrUndefined } from '../state/state-record.js';
+import { sealHolds, writeSealed } from '../state/seal.js';
 
 export const RECORD_FORMAT = 1;
 
@@ -102,3 +103,58 @@ export const transactions = {
   write: (paths: AcceptancePaths, t: Transaction) => write('transaction', paths, paths.transactions, t.effort, t),
   remove: (paths: AcceptancePaths, effort: string) => remove(paths.transactions, effort),
 };
+
+export type UnhonouredRecord = DiscernUnhonouredRecord;
+
+/** The one command that replaces an unhonoured record with an honoured one. */
+export function unhonouredCommand(kind: UnhonouredRecord['kind'], effort: string): string {
+  return kind === 'grant' ? `discern accept ${effort} --grant` : `discern accept ${effort} --action queue`;
+}
+
+/**
+ * The grant and submission files on disk that the sealed reader does not honour: each has the shape of its kind
+ * but no MAC (an earlier discern wrote it, before records were sealed) or one that does not hold (copied or
+ * edited). Listed so status, the queue and the desk can say so with the command that fixes it; never honoured
+ * here. A file that is not such a record at all is left to the state-record-skipped advisory.
+ */
+export async function unhonoured(paths: AcceptancePaths): Promise<UnhonouredRecord[]> {
+  return (await unhonouredRecords(paths)).map((r) => r.record);
+}
+
+/** unhonoured() with each file's content, for the queue's rows (read, shown, never honoured). */
+export async function unhonouredRecords(
+  paths: AcceptancePaths,
+): Promise<{ record: UnhonouredRecord; value: Grant | Submission }[]> {
+  const key = await existingRepositoryKey(paths.commonDir);
+  const out: { record: UnhonouredRecord; value: Grant | Submission }[] = [];
+  for (const [kind, dir] of [
+    ['grant', paths.grants],
+    ['submission', paths.submissions],
+  ] as const) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.json') && !isTempName(n)).sort()) {
+      const path = join(dir, name);
+      const read = await readJsonFile(path);
+      if (!read.ok) continue;
+      const checked = checkStateValue(kind, read.value, path);
+      if (!checked.ok) continue;
+      if (key !== undefined && sealHolds(kind, checked.value, key)) continue;
+      const effort = checked.value.effort;
+      const unsealed = (checked.value as { mac?: unknown }).mac === undefined;
+      out.push({
+        record: {
+          kind,
+          effort,
+          path,
+          why: unsealed ? 'unsealed' : 'seal_broken',
+          message: unsealed
+            ? 'written by an earlier discern, not honoured'
+            : 'its seal does not hold (copied or edited), not honoured',
+          command: unhonouredCommand(kind, effort),
+        },
+        value: checked.value,
+      });
+    }
+  }
+  return out;
+}

@@ -6,11 +6,16 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernConfig, DiscernStatusData, DiscernStatusFleetRow } from '../../../generated/types.js';
+import type {
+  DiscernConfig,
+  DiscernConsentSource,
+  DiscernStatusData,
+  DiscernStatusFleetRow,
+} from '../../../generated/types.js';
 import { decideAuthority } from '../acceptance/authority.js';
 import type { Effort } from '../acceptance/efforts.js';
 import { changedPaths, queueRows } from '../acceptance/queue-view.js';
-import { acceptancePaths } from '../acceptance/records.js';
+import { acceptancePaths, unhonoured } from '../acceptance/records.js';
 import { readTaskRecord } from '../efforts/task-record.js';
 import { checkoutProof } from '../gate/checkout-state.js';
 import { gateStatePaths } from '../gate/state-paths.js';
@@ -36,7 +41,13 @@ export interface EffortsViewOptions {
 
 type Extra = Pick<
   DiscernStatusData,
-  'fleet_collisions' | 'queue' | 'landed_proof' | 'unlanded_branches' | 'landed_exception' | 'emergency_pending'
+  | 'fleet_collisions'
+  | 'queue'
+  | 'unhonoured_records'
+  | 'landed_proof'
+  | 'unlanded_branches'
+  | 'landed_exception'
+  | 'emergency_pending'
 >;
 
 const COLLISION_PATHS_SHOWN = 6;
@@ -76,8 +87,9 @@ export async function effortsView(
       return { ...row, id, gate_proof: gateProof, landing_authority: authority.landing };
     }),
   );
-  const [queue, landed, unlanded, emergency] = await Promise.all([
+  const [queue, notHonoured, landed, unlanded, emergency] = await Promise.all([
     queueRows(acceptancePaths(options.commonDir), efforts, options.scopes, options.config, options.trunk, run),
+    unhonoured(acceptancePaths(options.commonDir)),
     landedProof(options, run),
     unlandedBranches(options, run, new Set(fleet.map((r) => r.branch).filter((b): b is string => b !== null))),
     emergencyLandings(options.commonDir, options.trunk, run),
@@ -88,6 +100,7 @@ export async function effortsView(
     extra: {
       ...(collisions.length > 0 ? { fleet_collisions: collisions } : {}),
       ...(queue.length > 0 ? { queue } : {}),
+      ...(notHonoured.length > 0 ? { unhonoured_records: notHonoured } : {}),
       ...(landed ? { landed_proof: landed } : {}),
       ...(unlanded.length > 0 ? { unlanded_branches: unlanded } : {}),
       ...emergency,
@@ -129,7 +142,9 @@ async function landedProof(
     commit: note.payload.subject.commit,
     ref: NOTES_REF,
     line: note.payload.presentation.line,
-    ...(note.payload.acceptance?.consent ? { consent: note.payload.acceptance.consent.source } : {}),
+    ...(note.payload.acceptance?.consent
+      ? { consent: note.payload.acceptance.consent.source as DiscernConsentSource }
+      : {}),
   };
 }
 

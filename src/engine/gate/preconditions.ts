@@ -1,7 +1,8 @@
 // The gate's preconditions, checked in order before any project job runs and stopping at the first that
-// fails: no replace ref standing in for HEAD, the merge check (a linked worktree's branch contains the trunk), the standards never-loosen check,
-// the tracked-artifacts guard, and a write probe of discern's state directory. Each is a read-only step
-// (disposition gate) with diagnostics when it fails.
+// fails: no replace ref standing in for HEAD, no untrusted git filter driver (done), the merge check (a linked
+// worktree's branch contains the trunk), the standards never-loosen check, the tracked-artifacts guard, and a
+// write probe of discern's state directory. Each is a read-only step (disposition gate) with diagnostics when it
+// fails.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
@@ -23,6 +24,7 @@ import { refreshDrift } from './refresh-currency.js';
 import type { Project } from '../project/resolve.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
 import { shellQuote } from '../process/shell-quote.js';
+import { untrustedFilters } from './filters-check.js';
 
 export interface PreconditionContext {
   root: string;
@@ -55,6 +57,8 @@ export interface PreconditionReads {
   containsBase?: Promise<GitResult>;
   trunkConfig?: Promise<GitResult>;
   ignoredTracked?: Promise<GitResult>;
+  /** `git ls-files -v -z`, when the caller read it: the filters check looks for .gitattributes in its directories. */
+  indexFlags?: Promise<GitResult>;
 }
 
 export interface PreconditionOutcome {
@@ -137,6 +141,13 @@ const REPLACE_REFS: Check = {
       })),
     };
   },
+};
+
+/** No git filter driver rewrites what the jobs see unless its command is trusted (filter-trust.ts). */
+const FILTERS: Check = {
+  kind: 'filters-check',
+  label: 'every git filter driver the files use is trusted by its command',
+  run: (ctx) => untrustedFilters(ctx, ctx.reads?.indexFlags),
 };
 
 const STANDARDS: Check = {
@@ -312,9 +323,11 @@ export function preconditionChecks(options: {
   standards: boolean;
   trackedArtifacts: boolean;
   currency?: boolean;
+  filters?: boolean;
 }): Check[] {
   return [
     REPLACE_REFS,
+    ...(options.filters ? [FILTERS] : []),
     ...(options.mergeCheck ? [MERGE] : []),
     ...(options.standards ? [STANDARDS] : []),
     ...(options.trackedArtifacts ? [TRACKED_ARTIFACTS] : []),
@@ -354,6 +367,8 @@ export function startPreconditionReads(
   if (checks.includes(MERGE)) reads.containsBase = started.containsBase ?? containsBase(ctx);
   if (checks.includes(STANDARDS)) reads.trunkConfig = started.trunkConfig ?? trunkConfigRead(ctx);
   if (checks.includes(TRACKED_ARTIFACTS)) reads.ignoredTracked = started.ignoredTracked ?? ignoredTracked(ctx);
+  if (checks.includes(FILTERS) && started.indexFlags) reads.indexFlags = started.indexFlags;
+  if (checks.includes(FILTERS) && !reads.trunkConfig && started.trunkConfig) reads.trunkConfig = started.trunkConfig;
   for (const read of Object.values(reads)) (read as Promise<unknown>).catch(() => undefined);
   return reads;
 }

@@ -26,7 +26,7 @@ export interface ExceptionNotePayload {
   reason: string;
   checks: ExceptionChecks;
   checkpoints?: { preparation: string; met: string[] };
-  approval: { issued_at: string; approved_at: string; consent?: string };
+  approval: { issued_at: string; approved_at: string; consent?: string; client?: { name: string; version: string } };
   presentation: { line: string; markdown: string };
 }
 

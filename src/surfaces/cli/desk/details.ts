@@ -111,6 +111,10 @@ function queueDetails(row: DiscernQueueRow): Details {
         .join(', '),
     ],
     ['Readiness', row.readiness === 'ready' ? 'ready' : `waiting${row.reason ? `: ${row.reason}` : ''}`],
+    ...(row.unhonoured ?? []).map((u): [string, string] => [
+      'Not honoured',
+      `its ${u.kind}: ${u.message}; ${u.command}`,
+    ]),
   ];
   return { title: `Queued ${row.effort}`, fields };
 }

@@ -94,6 +94,9 @@ function listBody(state: DeskState, options: LayoutOptions): Body {
   const queue = queueColumns(snapshot.queue, columns, glyphs);
   snapshot.queue.forEach((r, i) => row(`queue:${r.effort}:${r.submitted_at}`, queue[i] ?? ''));
   if (snapshot.queue.length === 0) lines.push({ text: '  empty', tone: 'muted' });
+  // Records an earlier discern wrote (or copied, edited ones) are not in the queue: each says what replaces it.
+  for (const u of snapshot.unhonoured ?? [])
+    lines.push({ text: `  ${u.kind} ${u.effort}: ${u.message}; ${u.command}`, tone: 'bad' });
   lines.push({ text: '' }, { text: `Running operations (${snapshot.operations.length})`, tone: 'heading' });
   const operations = operationColumns(snapshot.operations, now, columns, glyphs);
   snapshot.operations.forEach((r, i) => row(`operation:${r.handle}`, operations[i] ?? ''));

@@ -2,7 +2,12 @@
 // repository or a loaded operation gives a new state and the effects the executor must carry out (refresh,
 // load an operation's progress, quit). The rows of every section come from the snapshot in the order its
 // sources gave them: the fleet and the landing queue exactly as `discern status` lists them.
-import type { DiscernProgressRecord, DiscernQueueRow, DiscernStatusFleetRow } from '../../../../generated/types.js';
+import type {
+  DiscernProgressRecord,
+  DiscernQueueRow,
+  DiscernStatusFleetRow,
+  DiscernUnhonouredRecord,
+} from '../../../../generated/types.js';
 import type { DeskKey } from './keys.js';
 
 export type SectionId = 'fleet' | 'queue' | 'operations';
@@ -37,6 +42,8 @@ export interface DeskSnapshot {
   /** How many worktrees status counts; more than `fleet` holds when its projection left some out. */
   fleetTotal: number;
   queue: DiscernQueueRow[];
+  /** Grant and submission files not honoured (no MAC, or one that does not hold), as status lists them. */
+  unhonoured?: DiscernUnhonouredRecord[];
   operations: OperationRow[];
   /** By checkout path. */
   lastGates: Readonly<Record<string, LastGate>>;

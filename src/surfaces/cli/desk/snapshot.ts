@@ -23,6 +23,7 @@ export function buildSnapshot(
     fleet,
     fleetTotal: status.fleet_total ?? fleet.length,
     queue: status.queue ?? [],
+    ...(status.unhonoured_records?.length ? { unhonoured: status.unhonoured_records } : {}),
     operations: runningOperations(journal),
     lastGates: lastGates(journal),
     readAt,
