@@ -185,6 +185,7 @@ describe('config explain', () => {
       'fail_fast',
       'concurrency',
       'concurrent_test_runs',
+      'trusted_filters',
     ]);
     const job = await json(r, ['config', 'explain', 'jobs.lint']);
     assert.match((job.result['data'] as { type: string }).type, /string/);

@@ -1,5 +1,5 @@
 // Upgrading over records the start commit of the sealing work (fb5df83, discern 0.1.0) wrote, before records
-// carried a MAC: the fixture test/fixtures/state/0.1.0-fb5df83/ is a bundle of that repository plus its
+// carried a MAC: the fixture test/fixtures/upgrade/0.1.0-fb5df83/ is a bundle of that repository plus its
 // .git/discern state (README.md there says how it was made). Restored at a fresh path, the current discern must
 // run the gate again on the unchanged HEAD and say once why, show the old grant and submissions as not honoured
 // with the command that replaces each (status, the queue accept lists, the desk's lines), and not land on the
@@ -19,7 +19,7 @@ import { glyphsFor } from '../../src/surfaces/cli/desk/text.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { cleanEnv, tempDir } from '../helpers/scratch-repo.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/state/0.1.0-fb5df83/', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/upgrade/0.1.0-fb5df83/', import.meta.url));
 /** Where the fixture was made: records name absolute paths under it, rewritten to the restored location. */
 const MADE_AT = '/tmp/discern-upgrade-fixture';
 const MAIN_TIP = '737bcf006a2292685f3fa9c3dc36d17276eb3064';

@@ -12,7 +12,7 @@ import {
   trustedFiltersFrom,
 } from './filter-trust.js';
 import { trunkConfigRead } from './trunk-limits.js';
-import type { PreconditionContext, PreconditionOutcome } from './preconditions.js';
+import type { PreconditionContext, PreconditionOutcome } from './precondition-types.js';
 
 export async function untrustedFilters(
   ctx: PreconditionContext,
