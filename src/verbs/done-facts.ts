@@ -43,6 +43,15 @@ export interface DoneRun {
   standardProposals?: DiscernStandardProposal[];
   /** The trunk's policy the change was judged under, once read: the marker records its digest. */
   policy?: JudgedPolicy;
+  /** How the checkout presented the commit to the jobs, for the Proof: set once the index flags were read. */
+  checkoutFacts?: CheckoutFacts;
+}
+
+export interface CheckoutFacts {
+  /** The sparse-checkout patterns' digest and mode, in a sparse checkout. */
+  sparse?: { digest: string; cone: boolean };
+  /** Whether file modes were compared (the filesystem keeps exec bits). */
+  modesCompared: boolean;
 }
 
 export interface JudgedPolicy {

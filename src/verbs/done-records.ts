@@ -207,6 +207,7 @@ function summaryFor(
   standards: readonly DiscernGateStandard[],
   replayedFrom?: string,
 ): DiscernProofSummary {
+  const checkout = run.checkoutFacts;
   return buildProofSummary({
     branch: run.branch,
     trunk: run.base,
@@ -224,6 +225,8 @@ function summaryFor(
       ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity }
       : {}),
     ...(run.standardProposals && run.standardProposals.length > 0 ? { standardProposals: run.standardProposals } : {}),
+    ...(checkout?.sparse ? { sparse: checkout.sparse } : {}),
+    ...(checkout && !checkout.modesCompared ? { fileModesUnverified: true } : {}),
   });
 }
 

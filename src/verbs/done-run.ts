@@ -30,6 +30,8 @@ import { mergeBaseFrom } from '../engine/checkpoints/change-facts.js';
 import { mergeBaseConfigCommand } from '../engine/checkpoints/governing-config.js';
 import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
 import { readCheckoutStatus, type CheckoutStatus } from '../engine/git/checkout-status.js';
+import { outsideSparsePatterns, readSparseCheckout, type SparseCheckout } from '../engine/git/sparse-checkout.js';
+import { execBitsKept } from '../engine/git/file-modes.js';
 import { diffStatsAgainst, diffStatsFrom } from '../engine/gate/proof-summary.js';
 import { judgeStandardRun } from '../engine/gate/judge-standard-run.js';
 import {
@@ -114,6 +116,9 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     ? undefined
     : (run.early?.indexFlags ?? git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }));
   indexFlags?.catch(() => undefined);
+  // A sparse checkout's skip-worktree paths outside its patterns are expected (git/sparse-checkout.ts).
+  const sparse = run.standalone ? undefined : readSparseCheckout(ctx.project.gitDir, ctx.project.root, ctx.env);
+  sparse?.catch(() => undefined);
   const [change, replayable, hidden, checkpoints, judged] = await Promise.all([
     changedScopes(run, gate, headMergeBase),
     replaying
@@ -121,16 +126,21 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           replayableStandards(gate.standards, m, ctx.project.root, ctx.env),
         )
       : new Map<string, Measurement>(),
-    indexFlags ? hiddenFromStatus(indexFlags) : [],
+    indexFlags ? hiddenFromStatus(indexFlags, sparse, ctx.project.root) : [],
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
     run.standalone ? undefined : judgePolicy(ctx, run.base, trunkConfig, trunkTip, mergeBaseConfig),
   ]);
   if (judged !== undefined) run.policy = judged;
+  const sparsePatterns = await sparse?.catch(() => undefined);
+  run.checkoutFacts = {
+    ...(sparsePatterns ? { sparse: { digest: sparsePatterns.digest, cone: sparsePatterns.cone } } : {}),
+    modesCompared: execBitsKept(run.paths.checkoutDir),
+  };
   if (hidden.length > 0) {
     return {
       refusal: {
         error: 'dirty_worktree',
-        message: `${hidden.length} tracked file${hidden.length === 1 ? ' is' : 's are'} hidden from git status (assume-unchanged or skip-worktree: ${hidden.slice(0, 3).join(', ')}${hidden.length > 3 ? ', …' : ''}), so the working tree may differ from the commit the Proof would name. Clear the flags (\`git update-index --no-assume-unchanged --no-skip-worktree <path>\`) and commit any difference.`,
+        message: `${hidden.length} tracked file${hidden.length === 1 ? ' is' : 's are'} hidden from git status (assume-unchanged or skip-worktree${sparsePatterns ? ' inside the sparse-checkout patterns' : ''}: ${hidden.slice(0, 3).join(', ')}${hidden.length > 3 ? ', …' : ''}), so the working tree may differ from the commit the Proof would name. Clear the flags (\`git update-index --no-assume-unchanged --no-skip-worktree <path>\`) and commit any difference.`,
         next: {
           rerun: run.rerunCall,
           standalone: ctx.surface === 'mcp' ? 'discern_done with standalone: true' : 'discern done --standalone',
@@ -366,8 +376,9 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // Each dirty-set read is one strict status (git/checkout-status.ts): the one after the last stage also says
     // where HEAD is and which branch it is on, and is the logbook's second look (docs/decisions/0043).
     let lastStatus: CheckoutStatus | undefined;
+    const modes = { compareModesIn: run.paths.checkoutDir };
     const readDirty = async (): Promise<Set<string>> => {
-      const read = await readCheckoutStatus(ctx.project.root, ctx.env);
+      const read = await readCheckoutStatus(ctx.project.root, ctx.env, undefined, modes);
       lastStatus = read.ok ? read.status : undefined;
       return dirtySetFrom(read, ctx.project.root, ctx.env);
     };
@@ -412,15 +423,21 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       });
     }
     // A job that hid a tracked file from git status (assume-unchanged, skip-worktree) drifted the tree unseen:
-    // the flags are read again after the jobs, as they were before them, unless the index file is untouched.
+    // the flags are read again after the jobs, as they were before them, unless the index file is untouched. In a
+    // sparse checkout always: a job's write to a path outside the patterns changes no index and no git status.
     const hiddenAfter =
       run.standalone ||
       gateRun.cancelled ||
       gateRun.failedStage !== null ||
       (indexBefore !== undefined &&
+        sparsePatterns === undefined &&
         indexBefore === indexStamp(dirname(run.paths.checkoutDir), ctx.project.root, ctx.env))
         ? []
-        : await hiddenFromStatus(git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }));
+        : await hiddenFromStatus(
+            git(['ls-files', '-v', '-z'], { cwd: ctx.project.root, env: ctx.env }),
+            sparse,
+            ctx.project.root,
+          );
     for (const file of hiddenAfter.slice(0, 20))
       report.diagnostics.push({
         tool: 'git',
@@ -503,7 +520,10 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // The executor read the tree after the last stage that ran, and nothing ran since: that status says where
     // HEAD is. With no stage run (nothing planned), one status is read now.
     const now =
-      lastStatus ?? (await readCheckoutStatus(ctx.project.root, ctx.env).then((r) => (r.ok ? r.status : undefined)));
+      lastStatus ??
+      (await readCheckoutStatus(ctx.project.root, ctx.env, undefined, modes).then((r) =>
+        r.ok ? r.status : undefined,
+      ));
     const headNow = now?.head !== null && now?.head !== undefined ? { commit: now.head } : undefined;
     const branchNow = now?.branch ?? null;
     if (!run.standalone && (headNow?.commit !== run.head.commit || branchNow !== run.branch)) {
@@ -634,13 +654,23 @@ function committedConfigs(
   return { atTrunk: atTrunk as Promise<GitResult>, atBase };
 }
 
-/** Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. */
-async function hiddenFromStatus(indexFlags: Promise<GitResult>): Promise<string[]> {
+/**
+ * Tracked files git status does not look at (assume-unchanged, skip-worktree): their content is unknown. In a
+ * sparse checkout, skip-worktree alone (`S`) on a path outside the patterns and absent from the tree is expected.
+ */
+async function hiddenFromStatus(
+  indexFlags: Promise<GitResult>,
+  sparseRead: Promise<SparseCheckout | undefined> | undefined,
+  root: string,
+): Promise<string[]> {
   const listed = await indexFlags;
   if (listed.code !== 0) return [];
-  return listed.stdout
+  const hidden = listed.stdout
     .split('\0')
-    .filter((entry) => entry.length > 2 && (entry[0] === 'S' || /^[a-z]$/.test(entry[0] ?? '')))
+    .filter((entry) => entry.length > 2 && (entry[0] === 'S' || /^[a-z]$/.test(entry[0] ?? '')));
+  const sparse = hidden.length > 0 ? await sparseRead?.catch(() => undefined) : undefined;
+  return hidden
+    .filter((entry) => !(sparse && entry[0] === 'S' && outsideSparsePatterns(sparse, root, entry.slice(2))))
     .map((entry) => entry.slice(2));
 }
 

@@ -72,11 +72,15 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
   const early = reusable ? undefined : startGateReads(project.root, ctx, baseRef, standalone);
   // Proof is for the committed tree: a submodule away from its gitlink is a change whatever .gitmodules says.
-  const submodules = { submodules: standalone ? ('configured' as const) : ('strict' as const) };
+  // And so is a file's mode, where the filesystem keeps exec bits, whatever core.fileMode says (git/file-modes.ts).
+  const paths = gateStatePaths(project.gitDir, project.commonDir);
+  const submodules = {
+    submodules: standalone ? ('configured' as const) : ('strict' as const),
+    compareModesIn: paths.checkoutDir,
+  };
   const state = look
     ? await workingStateFrom(await look.status, project.root, ctx.env, ctx.signal, submodules)
     : await readWorkingState(project.root, ctx.env, ctx.signal, submodules);
-  const paths = gateStatePaths(project.gitDir, project.commonDir);
   const identity = configIdentity(project.config, project.trunk.name);
 
   // The fast path first: an unchanged, clean HEAD whose Proof is current gets that Proof back. It needs only

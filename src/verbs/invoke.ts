@@ -143,7 +143,9 @@ async function runVerb(
         if (TREE_VERBS.has(id)) {
           // One look serves the logbook and the verb: done and test read their status and HEAD from it rather
           // than asking git the same questions again at the same moment (docs/decisions/0043).
-          const looks: SharedLooks = { first: lookAtCheckout(checkout.root, options.env, options.signal) };
+          // done compares file modes where the filesystem keeps them (git/file-modes.ts); its look does too.
+          const modes = id === 'done' ? { compareModesIn: join(checkout.gitDir, 'discern') } : {};
+          const looks: SharedLooks = { first: lookAtCheckout(checkout.root, options.env, options.signal, modes) };
           session.looks = looks;
           session.before = import('../engine/logbook/tree-probe.js').then(
             ({ treeLookFrom }) => treeLookFrom(looks.first),

@@ -79,6 +79,10 @@ export interface ProofFacts {
   carriedFrom?: string;
   /** Loosened limits the never-loosen check let pass under a recorded proposal. */
   standardProposals?: readonly DiscernStandardProposal[];
+  /** The sparse-checkout patterns the jobs ran under, in a sparse checkout. */
+  sparse?: { digest: string; cone: boolean };
+  /** The filesystem keeps no exec bits: file modes were not compared with the commit's. */
+  fileModesUnverified?: boolean;
 }
 
 export function proofId(
@@ -116,6 +120,8 @@ export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
     ...(facts.standardProposals && facts.standardProposals.length > 0
       ? { standard_proposals: facts.standardProposals.map((p) => ({ ...p })) }
       : {}),
+    ...(facts.sparse ? { sparse: true as const, sparse_patterns: { ...facts.sparse } } : {}),
+    ...(facts.fileModesUnverified === true ? { file_modes: 'unverified' as const } : {}),
   };
 }
 
@@ -133,7 +139,8 @@ function proofLine(facts: ProofFacts, head: string, jobs: readonly string[]): st
       ? ` — loosened, awaiting the owner's approval: ${facts.standardProposals.map((p) => `${p.name} ${p.from} → ${p.to}`).join(', ')}`
       : '';
   const carried = facts.carriedFrom ? ` — carried from ${facts.carriedFrom.slice(0, 12)} (standards pinned)` : '';
-  return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}${carried}${proposed}`;
+  const checkout = `${facts.sparse ? ` — sparse checkout (${facts.sparse.cone ? 'cone' : 'non-cone'} patterns ${facts.sparse.digest.slice(0, 12)})` : ''}${facts.fileModesUnverified === true ? ' — file modes unverified' : ''}`;
+  return `discern Proof${mode}: ${where} — ${gate} — ${change}${facts.replayedFrom ? ` — replayed from ${facts.replayedFrom.slice(0, 12)}` : ''}${carried}${proposed}${checkout}`;
 }
 
 export function proofMarkdown(

@@ -7,6 +7,7 @@
 // --no-ahead-behind: nobody reads `# branch.ab`, and counting it walks history when an upstream is set.
 import { git, type GitResult } from './git.js';
 import { readHeadIds, type HeadIds } from './head.js';
+import { modeComparingArgs } from './file-modes.js';
 
 export const STRICT_STATUS_ARGS = [
   'status',
@@ -33,12 +34,19 @@ export interface CheckoutStatus {
 
 export type StatusRead = { ok: true; status: CheckoutStatus } | { ok: false; result: GitResult };
 
+/** `compareModesIn`: the checkout's state directory, given when exec bits count (file-modes.ts: done's reads). */
+export interface StatusReadOptions {
+  compareModesIn?: string;
+}
+
 export async function readCheckoutStatus(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
+  options: StatusReadOptions = {},
 ): Promise<StatusRead> {
-  const result = await git(STRICT_STATUS_ARGS, { cwd, env, ...(signal ? { signal } : {}) });
+  const args = [...modeComparingArgs(options.compareModesIn), ...STRICT_STATUS_ARGS];
+  const result = await git(args, { cwd, env, ...(signal ? { signal } : {}) });
   if (result.code !== 0) return { ok: false, result };
   return { ok: true, status: parseCheckoutStatus(result.stdout) };
 }
@@ -82,8 +90,9 @@ export function lookAtCheckout(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
+  options: StatusReadOptions = {},
 ): CheckoutLook {
-  const look = { ids: readHeadIds(cwd, env, signal), status: readCheckoutStatus(cwd, env, signal) };
+  const look = { ids: readHeadIds(cwd, env, signal), status: readCheckoutStatus(cwd, env, signal, options) };
   // Each reader awaits what it needs and handles a failure there; an unread rejection must not end the process.
   look.ids.catch(() => undefined);
   look.status.catch(() => undefined);

@@ -2,6 +2,7 @@
 // and untracked paths. -z keeps paths with spaces, quotes or newlines intact.
 import { git } from './git.js';
 import type { StatusRead } from './checkout-status.js';
+import { modeComparingArgs } from './file-modes.js';
 
 export interface WorkingState {
   /** null on a detached HEAD. */
@@ -63,19 +64,18 @@ function fieldsAfter(entry: string, count: number): string {
  * `submodules: 'strict'` compares every submodule's checkout with its committed gitlink whatever
  * `submodule.<name>.ignore` or `diff.ignoreSubmodules` say: what Proof is recorded for (a committed .gitmodules
  * must not hide a submodule the jobs saw at another commit). Otherwise the configured rules apply.
+ * `compareModesIn` (the checkout's state directory) compares file modes where the filesystem keeps exec bits.
  */
 export async function readWorkingState(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
-  options: { submodules?: 'strict' | 'configured' } = {},
+  options: { submodules?: 'strict' | 'configured'; compareModesIn?: string } = {},
 ): Promise<WorkingState> {
   const strict = options.submodules === 'strict' ? ['--ignore-submodules=none'] : [];
-  const result = await git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...strict], {
-    cwd,
-    env,
-    ...(signal ? { signal } : {}),
-  });
+  const modes = modeComparingArgs(options.compareModesIn);
+  const args = [...modes, 'status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', ...strict];
+  const result = await git(args, { cwd, env, ...(signal ? { signal } : {}) });
   if (result.code !== 0) throw new Error(`git status failed in ${cwd}: ${result.stderr.trim()}`);
   return parsePorcelainStatus(result.stdout);
 }
@@ -90,10 +90,16 @@ export async function workingStateFrom(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
-  options: { submodules?: 'strict' | 'configured' } = {},
+  options: { submodules?: 'strict' | 'configured'; compareModesIn?: string } = {},
 ): Promise<WorkingState> {
   if (!read.ok) throw new Error(`git status failed in ${cwd}: ${read.result.stderr.trim()}`);
   // The read was the strict one already: for a strict question it is the answer.
-  if (read.status.submoduleEntries && options.submodules !== 'strict') return readWorkingState(cwd, env, signal);
+  if (read.status.submoduleEntries && options.submodules !== 'strict')
+    return readWorkingState(
+      cwd,
+      env,
+      signal,
+      options.compareModesIn !== undefined ? { compareModesIn: options.compareModesIn } : {},
+    );
   return parsePorcelainStatus(read.status.output);
 }

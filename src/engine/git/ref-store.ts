@@ -20,27 +20,10 @@ export async function branchesUnder(commonDir: string, prefix: string, run: Run)
   }
   const names = new Set<string>();
   const heads = join(commonDir, 'refs', 'heads');
-  const walk = (dir: string, rel: string): void => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry);
-      const name = rel === '' ? entry : `${rel}/${entry}`;
-      try {
-        if (statSync(path).isDirectory()) walk(path, name);
-        else if (!entry.endsWith('.lock') && name.startsWith(prefix)) names.add(name);
-      } catch {
-        // removed meanwhile
-      }
-    }
-  };
   // Only the prefix's own directory can hold its branches.
   const prefixDir = prefix.split('/').filter(Boolean);
-  walk(join(heads, ...prefixDir), prefixDir.join('/'));
+  for (const name of looseRefNames(join(heads, ...prefixDir), prefixDir.join('/')))
+    if (name.startsWith(prefix)) names.add(name);
   const packed = (() => {
     try {
       return readFileSync(join(commonDir, 'packed-refs'), 'utf8');
@@ -105,25 +88,7 @@ export async function replaceRefNames(
       .filter((l) => l.startsWith(base))
       .map((l) => l.slice(base.length));
   }
-  const names = new Set<string>();
-  const walk = (dir: string, rel: string): void => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const name = rel === '' ? entry : `${rel}/${entry}`;
-      try {
-        if (statSync(join(dir, entry)).isDirectory()) walk(join(dir, entry), name);
-        else if (!entry.endsWith('.lock')) names.add(name);
-      } catch {
-        // removed meanwhile
-      }
-    }
-  };
-  walk(join(commonDir, ...base.split('/').filter(Boolean)), '');
+  const names = new Set(looseRefNames(join(commonDir, ...base.split('/').filter(Boolean)), ''));
   let packed = '';
   try {
     packed = readFileSync(join(commonDir, 'packed-refs'), 'utf8');
@@ -135,4 +100,25 @@ export async function replaceRefNames(
     if (at > 0 && /^[0-9a-f]{40,64}$/.test(line.slice(0, at))) names.add(line.slice(at + 1 + base.length));
   }
   return [...names];
+}
+
+/** The loose refs under `dir` (a directory of the files backend), named from `rel`; lock files are not refs. */
+function looseRefNames(dir: string, rel: string): string[] {
+  const names: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return names;
+  }
+  for (const entry of entries) {
+    const name = rel === '' ? entry : `${rel}/${entry}`;
+    try {
+      if (statSync(join(dir, entry)).isDirectory()) names.push(...looseRefNames(join(dir, entry), name));
+      else if (!entry.endsWith('.lock')) names.push(name);
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return names;
 }
