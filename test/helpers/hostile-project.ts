@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cleanEnv, tempDir } from './scratch-repo.js';
+import { cleanEnv, configureTestRepo, tempDir } from './scratch-repo.js';
 import { runCli } from './cli.js';
 
 /** Text the sentinel holds: no answer may ever contain it. */
@@ -66,9 +66,7 @@ function write(root: string, path: string, content: string | Buffer): void {
 function initRepo(root: string, files: Record<string, string | Buffer>): void {
   mkdirSync(root, { recursive: true });
   git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.name', 'discern test');
-  git(root, 'config', 'user.email', 'test@discern.invalid');
-  git(root, 'config', 'commit.gpgsign', 'false');
+  configureTestRepo(join(root, '.git'));
   for (const [path, content] of Object.entries(files)) write(root, path, content);
 }
 
