@@ -14,8 +14,8 @@ import type { Hostile } from './cli-argv.js';
 import { sized } from '../helpers/test-size.js';
 
 export const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261201;
-/** Generated calls per command: 30 bounded, 200 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
-export const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 20, full: 200 });
+/** Generated calls per command: 12 bounded, 200 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+export const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 12, full: 200 });
 
 /** A project whose one job is instant, so a gate run costs discern's own work, not the job's. */
 export const GOOD_CONFIG = `[project]

@@ -21,8 +21,8 @@ import { hostileJunit, hostileSarif, metricLine, progressLine, withNoise } from 
 import { sized } from '../helpers/test-size.js';
 
 const SEED = Number.parseInt(process.env['DISCERN_FUZZ_SEED'] ?? '', 10) || 20261201;
-/** Generated lines per reader: 100 bounded, 200 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
-const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 100, full: 200 });
+/** Generated lines per reader: 50 bounded, 200 full (test/helpers/test-size.ts); DISCERN_FUZZ_RUNS overrides. */
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 50, full: 200 });
 const OPTIONS = { seed: SEED, numRuns: RUNS, includeErrorInReport: true };
 
 const dir = mkdtempSync(join(tmpdir(), 'discern-fuzz-output-'));

@@ -32,7 +32,7 @@ import { sized } from '../helpers/test-size.js';
 
 const SEED = Number(process.env['DISCERN_FUZZ_SEED'] ?? 350_035);
 /** Cases per tool: 50 bounded, 200 full (test/helpers/test-size.ts). */
-const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 20, full: 200 });
+const RUNS = sized('DISCERN_FUZZ_RUNS', { bounded: 12, full: 200 });
 const BROKEN_RUNS = Math.max(10, Math.round(RUNS / 10));
 /** DISCERN_FUZZ_TRACE=1 prints every case with its answer. */
 const TRACE = process.env['DISCERN_FUZZ_TRACE'] === '1';

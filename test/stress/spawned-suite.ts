@@ -16,8 +16,8 @@ import { shard } from './cli-shards.js';
 import { NEEDS_EFFORT, PROTOCOL_COMMANDS, tuningFor } from './cli-tuning.js';
 import { sized } from '../helpers/test-size.js';
 
-/** Spawned calls per command: 3 bounded, 10 full (test/helpers/test-size.ts); DISCERN_FUZZ_SPAWNED overrides. */
-const SPAWNED = sized('DISCERN_FUZZ_SPAWNED', { bounded: 2, full: 10 });
+/** Spawned calls per command: 1 bounded, 10 full (test/helpers/test-size.ts); DISCERN_FUZZ_SPAWNED overrides. */
+const SPAWNED = sized('DISCERN_FUZZ_SPAWNED', { bounded: 1, full: 10 });
 const PARALLEL = 3;
 
 async function pool<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
