@@ -14,7 +14,9 @@
 //   peers:       the gate (done --rerun) ≤ 1.2× lefthook's parallel mode on the same four jobs, beside `discern test`
 //                and a sequential `npm run` chain; a warm MCP tool call ≤ 2× a bare echo server on the same SDK;
 //                CLI cold start against node -e 0 (bench/README.md has the latest figures).
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|all (default all), --strict (exit 1 over budget).
+//   baseline:    this build against another build (--baseline <dist/discern.js>): Proof reuse, an unchanged red
+//                tree and a replay on a new commit, each ≤ 1.1× the other build's median.
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|baseline|all (default all), --baseline PATH, --strict (exit 1 over budget).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +29,7 @@ import { acceptBench, awaitBench, startBench } from './efforts.js';
 import { patternsBench } from './patterns.js';
 import { couplingBench } from './coupling.js';
 import { coldStartPeersBench, gatePeersBench, mcpPeersBench } from './peers.js';
+import { baselineBench } from './baseline.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -170,6 +173,15 @@ if (suite === 'all' || suite === 'peers' || suite.startsWith('peers:')) {
   const parts = { gate: gatePeersBench, mcp: mcpPeersBench, start: coldStartPeersBench };
   for (const [part, run] of Object.entries(parts))
     if (!suite.startsWith('peers:') || suite === `peers:${part}`) reportGate(await run(options), options.rounds);
+}
+
+// `--suite baseline --baseline <other>/dist/discern.js`: this build against another in the same rounds. Not part of
+// `all`: it needs a second build (bench/README.md says how to make one from an earlier commit).
+if (suite === 'baseline') {
+  const baseline = option('--baseline', '');
+  if (baseline === '') throw new Error('--suite baseline needs --baseline <path to another build of dist/discern.js>');
+  const baselineRounds = Math.max(15, rounds === 21 ? 15 : rounds);
+  reportGate(await baselineBench({ bin, baseline, rounds: baselineRounds }), baselineRounds);
 }
 
 function reportGate(result: GateBenchResult, gateRounds: number): void {

@@ -2,13 +2,14 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
-export function timeCommand(command: string, args: readonly string[], cwd: string): Promise<number> {
+/** Resolves with the elapsed milliseconds; rejects when the command exits with another status than `expectExit`. */
+export function timeCommand(command: string, args: readonly string[], cwd: string, expectExit = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
     child.once('error', reject);
     child.once('close', (code) =>
-      code === 0
+      code === expectExit
         ? resolve(performance.now() - start)
         : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
     );

@@ -156,21 +156,14 @@ export async function replayEvidence(
   steps: DiscernStep[],
   base: Omit<DiscernDoneData, 'gate_ran' | 'failed_stage'>,
   handle: string | undefined,
+  stats: Promise<DiffStats>,
 ): Promise<DoneOutcome> {
-  const { ctx } = run;
   const standards: DiscernGateStandard[] = evidence.standards.map((s) =>
     s.measurement === 'measured' || s.measurement === 'replayed'
       ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit }
       : s,
   );
-  const summary = summaryFor(
-    run,
-    'strict',
-    await diffStatsAgainst(run.base, ctx.project.root, ctx.env),
-    evidence.producers,
-    standards,
-    evidence.commit,
-  );
+  const summary = summaryFor(run, 'strict', await stats, evidence.producers, standards, evidence.commit);
   const recorded = await writeProof(run, summary, evidence.producers, standards, handle, base.scopes_changed);
   return {
     steps,

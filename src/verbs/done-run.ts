@@ -348,6 +348,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     if (replay) {
+      // Nothing ran: the merge-base and the change read before are still the checkout's, so neither the Proof's
+      // diff counts nor the coupling hints ask git for them again.
+      const stats =
+        change.base !== null
+          ? diffStatsFrom(change.base, ctx.project.root, ctx.env)
+          : diffStatsAgainst(run.base, ctx.project.root, ctx.env);
+      const unchanged = run.baseRef === `refs/heads/${ctx.project.trunk.name}` ? change.change : undefined;
       envelope = await withCouplingHints(
         await replayEvidence(
           run,
@@ -355,8 +362,10 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           preSteps,
           { ...baseData, ...handleData, ...limits, ...checkpointData },
           journal?.handle,
+          stats,
         ),
         ctx,
+        unchanged,
       );
       if (advisories.length > 0)
         envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };

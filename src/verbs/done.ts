@@ -16,7 +16,7 @@ import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun, EarlyGateReads } from './done-facts.js';
 import { git } from '../engine/git/git.js';
 import { policyFacts } from './policy-facts.js';
-import { policyStillCurrent } from '../engine/policy/currency.js';
+import { policyStillCurrent } from '../engine/policy/still-current.js';
 
 export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Promise<DoneOutcome> {
   const { project } = ctx;

@@ -4,7 +4,7 @@
 // status, and Proof would name a commit whose modes differ from what the jobs ran. Where it does not (or the probe
 // cannot be made), the modes cannot be compared and Proof says so (file_modes: unverified).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // A filesystem does not change under a checkout within one process: a long-lived server probes each once.
@@ -32,10 +32,11 @@ export function execBitsKept(stateDir: string): boolean {
 }
 
 function removeProbe(probe: string): void {
+  // unlink, not rm: Node's rm loads its recursive remover even for one file, on every done.
   try {
-    rmSync(probe, { force: true });
+    unlinkSync(probe);
   } catch {
-    // A directory that cannot be searched: the probe was never made there.
+    // Never made (a directory that cannot be written or searched), or already gone.
   }
 }
 

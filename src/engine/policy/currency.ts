@@ -30,16 +30,3 @@ export async function readTrunkPolicy(f: PolicyFacts): Promise<{ tip: string | u
 export function trunkKnownValid(commonDir: string): ReturnType<typeof knownValidIn> {
   return knownValidIn(join(commonDir, 'discern', 'config-valid'));
 }
-
-/** Whether a marker's recorded policy (digest at trunk tip) is the trunk's policy now. */
-export async function policyStillCurrent(
-  recorded: { policy_digest?: string; policy_trunk_tip?: string },
-  f: PolicyFacts,
-): Promise<boolean> {
-  if (recorded.policy_digest === undefined) return false;
-  const run = { cwd: f.root, env: f.env, ...(f.signal ? { signal: f.signal } : {}) };
-  const tip = await localBranchTip(f.commonDir, f.trunk, run);
-  if (tip !== undefined && tip === recorded.policy_trunk_tip) return true;
-  const now = await readTrunkPolicy(f);
-  return now.policy.state !== 'unreadable' && now.policy.digest === recorded.policy_digest;
-}
