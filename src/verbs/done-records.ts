@@ -31,7 +31,7 @@ import {
   recordMeasurements,
   type Measurement,
 } from '../engine/gate/standard-measurements.js';
-import type { DoneAdvisory, DoneRun } from './done-facts.js';
+import type { CheckoutFacts, DoneAdvisory, DoneRun } from './done-facts.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 
 interface Common {
@@ -163,7 +163,12 @@ export async function replayEvidence(
       ? { ...s, measurement: 'replayed', replayed_from: s.replayed_from ?? evidence.commit }
       : s,
   );
-  const summary = summaryFor(run, 'strict', await stats, evidence.producers, standards, evidence.commit);
+  // The checkout facts are the recorded run's (a sparse checkout, unverified modes), not this checkout's.
+  const ranIn: CheckoutFacts = {
+    ...(evidence.sparse_patterns ? { sparse: evidence.sparse_patterns } : {}),
+    modesCompared: evidence.file_modes !== 'unverified',
+  };
+  const summary = summaryFor(run, 'strict', await stats, evidence.producers, standards, evidence.commit, ranIn);
   const recorded = await writeProof(run, summary, evidence.producers, standards, handle, base.scopes_changed);
   return {
     steps,
@@ -199,8 +204,8 @@ function summaryFor(
   producers: readonly ProducerVerdict[],
   standards: readonly DiscernGateStandard[],
   replayedFrom?: string,
+  checkout: CheckoutFacts | undefined = run.checkoutFacts,
 ): DiscernProofSummary {
-  const checkout = run.checkoutFacts;
   return buildProofSummary({
     branch: run.branch,
     trunk: run.base,
@@ -240,6 +245,9 @@ async function writeProof(
     recorded_at: now,
     producers: [...producers],
     standards: [...standards],
+    // How the checkout presented the commit to the jobs: a replay elsewhere reports what ran.
+    ...(summary.sparse_patterns ? { sparse_patterns: summary.sparse_patterns } : {}),
+    ...(summary.file_modes ? { file_modes: summary.file_modes } : {}),
   };
   // Three files with nothing in common, written at once. Evidence and the last-run verdict are conveniences
   // (replay, refusal of a re-run): losing them costs a re-run. The marker is the Proof a later call reuses.

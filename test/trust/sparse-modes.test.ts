@@ -70,6 +70,22 @@ describe('a sparse checkout', () => {
     assert.equal((again.data?.['proof'] as Record<string, unknown>)['sparse'], true, show(again));
   });
 
+  it('a replay of a sparse run says it ran sparse, in a full checkout too', async () => {
+    const e = await sparseEffort('replayed');
+    const first = await tool('discern_done', { path: e.path });
+    assert.equal(first.ok, true, show(first));
+    const patterns = (first.data?.['proof'] as Record<string, unknown>)['sparse_patterns'];
+    e.git('sparse-checkout', 'disable');
+    e.git('commit', '-q', '--allow-empty', '-m', 'the same tree, a full checkout');
+    const replayed = await tool('discern_done', { path: e.path });
+    assert.equal(replayed.ok, true, show(replayed));
+    assert.equal(replayed.data?.['gate_ran'], false, show(replayed));
+    assert.ok(replayed.data?.['replayed_from'], show(replayed));
+    const proof = replayed.data?.['proof'] as Record<string, unknown>;
+    assert.equal(proof['sparse'], true, show(proof));
+    assert.deepEqual(proof['sparse_patterns'], patterns);
+  });
+
   it('skip-worktree on a file inside the cone is refused', async () => {
     const e = await sparseEffort('inside');
     // The commit holds lib/deep/more.txt; the jobs would not see it.

@@ -148,6 +148,9 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     standards,
     recordedAt,
     carriedFrom: c.before.commit,
+    // The jobs ran where the marker says: a sparse checkout and unverified modes carry over with the verdicts.
+    ...(marker.proof.sparse_patterns ? { sparse: marker.proof.sparse_patterns } : {}),
+    ...(marker.proof.file_modes === 'unverified' ? { fileModesUnverified: true } : {}),
   });
   const identity = { tree: c.after.tree, config_digest: digest, discern_version: VERSION };
   try {
@@ -185,6 +188,8 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     recorded_at: recordedAt,
     producers: marker.producers,
     standards,
+    ...(proof.sparse_patterns ? { sparse_patterns: proof.sparse_patterns } : {}),
+    ...(proof.file_modes ? { file_modes: proof.file_modes } : {}),
   }).catch(() => undefined);
   await writeLastRun(
     c.paths.lastRun,
