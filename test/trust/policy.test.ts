@@ -227,6 +227,46 @@ describe("an effort's trunk is the one recorded when it started", () => {
     assert.match(done.message ?? '', /standard|size/i, show(done));
   });
 
+  it('when the owner renames the trunk, an older effort refuses as no_trunk and does not follow it', async () => {
+    const e = await effortWith({ 'src/app.txt': 'changed\n' });
+    e.repo.git('branch', '-m', 'main', 'develop');
+    writeFileSync(join(e.repo.root, 'discern.toml'), `[repository]\ntrunk = "develop"\n\n${TRUNK_CONFIG}`);
+    e.repo.git('commit', '-q', '-am', 'the trunk is develop now');
+    const develop = e.repo.git('rev-parse', 'refs/heads/develop').trim();
+    for (const [name, args] of [
+      ['discern_done', {}],
+      ['discern_accept', { confirmed: true }],
+    ] as const) {
+      const answer = await tool(name, { path: e.path, ...args });
+      assert.equal(answer.error, 'no_trunk', show(answer));
+      assert.match(answer.message ?? '', /"main"/);
+      assert.match(answer.message ?? '', /renamed the trunk/);
+    }
+    assert.equal(e.repo.git('rev-parse', 'refs/heads/develop').trim(), develop, 'develop has not moved');
+  });
+
+  it('a trunk with no discern.toml takes no first configuration from an effort: only setup accept lands one', async () => {
+    const repo = scratchRepo({ 'src/app.txt': 'ok\n' });
+    repos.push(repo);
+    const before = trunkTip(repo);
+    const path = join(repo.root, '..', `${repo.root.split('/').pop() ?? 'repo'}-effort`);
+    repo.git('worktree', 'add', '-q', '-b', 'agent/self-configured', path);
+    // The effort writes a policy that grants itself everything and has nothing to fail.
+    const own = `[project]\nname = "mine"\n\n[jobs]\ntest = "true"\n\n[scopes.all]\npaths = ["**"]\n\n[acceptance]\npre_authorized = ["all"]\n`;
+    writeFileSync(join(path, 'discern.toml'), own);
+    repo.git('-C', path, 'add', '-A');
+    repo.git('-C', path, 'commit', '-q', '-m', 'my own policy');
+    try {
+      const accepted = await tool('discern_accept', { path, confirmed: true });
+      assert.equal(accepted.ok, false, show(accepted));
+      assert.equal(accepted.error, 'precondition_failed', show(accepted));
+      assert.match(accepted.message ?? '', /setup accept/);
+      assert.equal(trunkTip(repo), before, 'the trunk has not moved');
+    } finally {
+      rmSync(path, { recursive: true, force: true });
+    }
+  });
+
   it('DISCERN_TRUNK disagreeing with the recorded trunk is refused, naming both', async () => {
     const e = await effortWith({ 'src/app.txt': 'changed\n' });
     e.repo.git('branch', 'elsewhere', 'main');
