@@ -1,7 +1,8 @@
 // Runs every *.test.ts under test/ with node:test through tsx. Node 20's runner neither globs nor finds
 // .ts files, so the list is collected here and passed explicitly.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSize, type TestSize } from './helpers/test-size.js';
@@ -49,6 +50,10 @@ if (caCerts !== undefined) {
   delete env['NODE_EXTRA_CA_CERTS'];
   env['DISCERN_TEST_NODE_EXTRA_CA_CERTS'] = caCerts;
 }
+// The discern key (docs/decisions/0050) lives under XDG_CONFIG_HOME: the suite's landings sign with a key of its
+// own, made in a directory removed when the run ends, never with the key of the user who runs the tests.
+const signingHome = mkdtempSync(join(tmpdir(), 'discern-test-config-'));
+env['XDG_CONFIG_HOME'] = signingHome;
 // Two files at a time: most tests wait on git and child processes, and Node 20's default on two cores is one.
 const result = spawnSync(
   process.execPath,
@@ -59,4 +64,5 @@ const result = spawnSync(
     stdio: 'inherit',
   },
 );
+rmSync(signingHome, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import type { AcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
-import type { DiscernAcceptData, DiscernAcceptInput, DiscernProofSummary, DiscernStep } from '../../generated/types.js';
+import type {
+  DiscernAcceptData,
+  DiscernAcceptInput,
+  DiscernGateStandard,
+  DiscernProofSummary,
+  DiscernStep,
+} from '../../generated/types.js';
+import { policyRequirements } from '../engine/notes/completion.js';
+import { signedLandingNote } from '../engine/notes/landing-note.js';
+import { unsignedNoteAdvisory } from '../engine/notes/signed-envelope.js';
 import { decideAuthority } from '../engine/acceptance/authority.js';
 import { askForConsent, asksThePerson, type LandingConsent } from './accept-consent.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
@@ -26,6 +35,7 @@ import {
   type Submission,
   type Transaction,
   type TransactionStep,
+  type CompletionRecord,
 } from '../engine/acceptance/records.js';
 import { moveTrunk, trunkContains, trunkMovable } from '../engine/acceptance/trunk.js';
 import { keepWhatIncomingOverwrites, trunkKeepsIgnoredFiles } from '../engine/git/incoming-overwrites.js';
@@ -36,7 +46,7 @@ import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.j
 import { faultRequested } from '../engine/faults.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
-import { NOTES_REF, proofNoteBody, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
+import { NOTES_REF, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
 import { resolveProject } from '../engine/project/resolve.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { commandList } from '../engine/config/commands.js';
@@ -467,15 +477,18 @@ async function acceptEffort(
   }
 
   let proof: DiscernProofSummary;
+  let standards: readonly DiscernGateStandard[];
   let validation: NonNullable<DiscernAcceptData['gate_validation']>;
   const steps: DiscernStep[] = [...earlier];
   if (current) {
     proof = current.proof;
+    standards = current.standards;
     validation = { mode: 'proof', commit: head };
   } else {
     const gated = await runGate(effort.path, ctx);
     if ('refusal' in gated) return gated.refusal;
     proof = gated.proof;
+    standards = gated.standards;
     steps.push(...gated.steps);
     validation = { mode: 'rerun', commit: head };
   }
@@ -546,6 +559,13 @@ async function acceptEffort(
   }
   const policyFact = {
     policy: { digest: governing.digest, tip: governing.tip, changes: policyChanges, approved: policy.approved },
+    // What the landing's Proof note records as completed, decided now (the note is written after the move).
+    completion: {
+      candidate_id: submission.submission_id,
+      policy: governing.digest,
+      requirements: policyRequirements(governing.config),
+      readings: Object.fromEntries(standards.map((s) => [s.name, s.value ?? null])),
+    },
   };
   // Loosened standards the Proof passed under land only with the owner's approval (accept-standards.ts).
   const approval = standardApproval(input, proof, effort, head, mcp);
@@ -714,6 +734,8 @@ interface LandingFacts {
   variances?: Variance[];
   /** The trunk's policy the landing was decided under, and the changes to it the landing carries. */
   policy?: LandingPolicy;
+  /** What the Proof note records as the landing's completion (transaction completion_facts). */
+  completion?: CompletionRecord;
 }
 
 /** A deterministic kill at a named landing step, for the crash tests (docs/decisions/0007). */
@@ -792,6 +814,7 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
     started_at: new Date().toISOString(),
     consent: f.consent,
     ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}),
+    ...(f.completion ? { completion_facts: f.completion } : {}),
   };
   await transactions.write(paths, tx);
   crashPoint(ctx.env, 'started');
@@ -941,6 +964,25 @@ function landedUnfinished(
   };
 }
 
+/** The result's proof_note.write: how the write went, and the signature the note carries or why it has none. */
+function noteWriteData(
+  note: NoteWrite | { status: 'missing_proof'; ref: string; commit: string },
+  signed: Transaction['note'],
+): NonNullable<DiscernAcceptData['proof_note']>['write'] {
+  const written = note.status !== 'record_failed' && note.status !== 'missing_proof';
+  const unsigned = written && signed?.unsigned !== undefined;
+  return {
+    // A note written without a signature says so first: it records the landing but never verifies.
+    status: unsigned ? 'unsigned' : note.status,
+    ref: note.ref,
+    commit: note.commit,
+    ...('reason' in note ? { reason: note.reason } : {}),
+    ...(note.status === 'replaced' ? { reason: replacedNoteReason(note.commit, note.previous) } : {}),
+    ...(unsigned ? { reason: signed?.unsigned ?? '' } : {}),
+    ...(written && signed?.signature ? { signature: signed.signature } : {}),
+  };
+}
+
 /** What the result says about a note this landing replaced: that it did, and the note itself (capped). */
 function replacedNoteReason(commit: string, previous: string): string {
   const shown = previous.length > 2000 ? `${previous.slice(0, 2000)}…` : previous;
@@ -978,26 +1020,35 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   const proofLine = tx.proof_line ?? f.proof?.line ?? `discern Proof: ${trunk} @ ${landed.slice(0, 12)}`;
 
   let note: NoteWrite | { status: 'missing_proof'; ref: string; commit: string };
+  let signed: NonNullable<Transaction['note']> | undefined = tx.note;
   if (f.proof !== undefined) {
-    const body = proofNoteBody({
-      subject: { commit: landed },
-      proof: {
-        branch: effort.branch,
+    // The body is signed once and kept: a landing resumed after a kill writes exactly the same note.
+    if (signed === undefined) {
+      const made = await signedLandingNote({
+        cwd: mainRoot,
+        env,
         trunk,
-        head: landed,
-        files_total: f.proof.files_total,
-        insertions: f.proof.insertions,
-        deletions: f.proof.deletions,
-        mode: 'strict',
-      },
-      presentation: { line: proofLine, markdown: `# discern Proof\n\n> ${proofLine}\n` },
-      acceptance: {
-        consent: tx.consent,
-        ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
-      },
-    });
+        source: { id: effort.id, branch: effort.branch, head: tx.head },
+        landed,
+        predecessor: tx.trunk_before,
+        proof: f.proof,
+        sourceProof: f.revision?.proof,
+        line: proofLine,
+        acceptance: {
+          consent: tx.consent,
+          ...(tx.variances && tx.variances.length > 0 ? { variances: tx.variances } : {}),
+        },
+        decided: tx.completion_facts,
+      });
+      signed = {
+        body: made.body,
+        ...(made.signature ? { signature: made.signature } : {}),
+        ...(made.unsigned !== undefined ? { unsigned: made.unsigned } : {}),
+      };
+      await advance(paths, tx, tx.step, { note: signed });
+    }
     // A note on the landing commit that this landing did not write is replaced; its body is kept first.
-    note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, body, (previous) =>
+    note = await writeProofNote(l.ctx.project.commonDir, { cwd: mainRoot, env }, landed, signed.body, (previous) =>
       advance(paths, tx, tx.step, { replaced_note: { ref: NOTES_REF, body: previous } }),
     );
   } else {
@@ -1024,6 +1075,8 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       next_action:
         'The landing stands; the note is a record only. Check `git notes --ref=refs/notes/discern` when convenient.',
     });
+  } else if (signed?.unsigned !== undefined) {
+    advisories.push(unsignedNoteAdvisory(landed, signed.unsigned));
   }
 
   let destroyed: string[] = [];
@@ -1140,15 +1193,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       ...(tx.ignored_kept && tx.ignored_kept.length > 0 ? { ignored_file_changes: tx.ignored_kept } : {}),
       proof_line: proofLine,
       ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
-      proof_note: {
-        write: {
-          status: note.status,
-          ref: note.ref,
-          commit: note.commit,
-          ...('reason' in note ? { reason: note.reason } : {}),
-          ...(note.status === 'replaced' ? { reason: replacedNoteReason(note.commit, note.previous) } : {}),
-        },
-      },
+      proof_note: { write: noteWriteData(note, signed) },
     },
     hints: [
       ...(tx.ignored_kept && tx.ignored_kept.length > 0
@@ -1385,7 +1430,9 @@ async function compose(
 async function runGate(
   path: string,
   ctx: ProjectVerbContext,
-): Promise<{ proof: DiscernProofSummary; steps: DiscernStep[] } | { refusal: AcceptRefused }> {
+): Promise<
+  { proof: DiscernProofSummary; standards: DiscernGateStandard[]; steps: DiscernStep[] } | { refusal: AcceptRefused }
+> {
   const resolution = await resolveProject({
     path,
     pathFrom: 'argument',
@@ -1407,7 +1454,7 @@ async function runGate(
   const outcome = await done({}, { ...ctx, target: path, project: resolution.project });
   const steps = outcome.steps ?? [];
   if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof)
-    return { proof: outcome.data.proof, steps };
+    return { proof: outcome.data.proof, standards: outcome.data.standards ?? [], steps };
   const r = outcome.refusal;
   // done's open checkpoint questions are answered through accept too (met/unmet in the follow-up call).
   const questions = r?.error === 'awaiting_declaration' ? pendingQuestions(outcome) : undefined;

@@ -23,7 +23,9 @@ import { gateStatePaths } from '../engine/gate/state-paths.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
-import { NOTES_REF, proofNoteBody, writeProofNote } from '../engine/notes/proof-note.js';
+import { NOTES_REF, readProofNote, writeProofNote, type NoteWrite } from '../engine/notes/proof-note.js';
+import { unsignedNoteAdvisory } from '../engine/notes/signed-envelope.js';
+import { signedLandingNote } from '../engine/notes/landing-note.js';
 import { chooseTrunk } from '../engine/project/resolve.js';
 import { refreshAfterSetup } from '../engine/setup/instruction-refresh.js';
 import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
@@ -254,7 +256,7 @@ export async function setupAccept(
               } as const);
         return { steps, refusal };
       }
-      const finished = await finish(place, state, { trunk, landed: tip, steps, proof });
+      const finished = await finish(place, state, { trunk, landed: tip, steps, proof, predecessor: trunkTip });
       const refresh = await refreshAfterSetup({ root: checkout.root, env: ctx.env, signal: ctx.signal });
       const data: DiscernSetupAcceptData = {
         ...finished,
@@ -291,11 +293,15 @@ interface Finish {
   landed: string;
   steps: DiscernStep[];
   proof?: ProofMarker['proof'];
+  /** The trunk's commit before the setup landed, when this call moved it: the note's completion names it. */
+  predecessor?: string;
 }
 
 /** A note that could not be written leaves the landing standing: an advisory, not a failure. */
 function noteAdvisory(landing: Landing): Pick<SetupAcceptOutcome, 'advisories'> {
   const note = landing.proof_note;
+  if (note?.status === 'unsigned')
+    return { advisories: [unsignedNoteAdvisory(note.commit, note.reason ?? 'no key could sign')] };
   if (note?.status !== 'record_failed') return {};
   return {
     advisories: [
@@ -325,25 +331,26 @@ async function finish(place: SetupPlace, state: SetupState, f: Finish): Promise<
     });
   }
   const line = f.proof?.line ?? `discern Proof: ${trunk} @ ${landed.slice(0, 12)} (setup)`;
-  const note = await writeProofNote(
-    checkout.commonDir,
-    run,
-    landed,
-    proofNoteBody({
-      subject: { commit: landed },
-      proof: {
-        branch: state.branch,
-        trunk,
-        head: landed,
-        files_total: f.proof?.files_total ?? 0,
-        insertions: f.proof?.insertions ?? 0,
-        deletions: f.proof?.deletions ?? 0,
-        mode: 'strict',
-      },
-      presentation: { line, markdown: `# discern Proof\n\n> ${line}\n` },
-      acceptance: { consent: { source: 'setup accept' } },
-    }),
-  );
+  // A setup accept finished again (after an interruption) keeps the note it already wrote: it is signed, and
+  // signing again would make another body.
+  const existing = await readProofNote(run, landed);
+  const signed =
+    existing?.payload.subject.commit === landed
+      ? undefined
+      : await signedLandingNote({
+          cwd: run.cwd,
+          env: run.env,
+          trunk,
+          source: { id: 'setup', branch: state.branch, head: landed },
+          landed,
+          predecessor: f.predecessor,
+          proof: f.proof,
+          line,
+          acceptance: { consent: { source: 'setup accept' } },
+        });
+  const note: NoteWrite = signed
+    ? await writeProofNote(checkout.commonDir, run, landed, signed.body)
+    : { status: 'already_present', ref: NOTES_REF, commit: landed };
   steps.push({
     kind: 'git',
     label: 'write the Proof note',
@@ -352,6 +359,8 @@ async function finish(place: SetupPlace, state: SetupState, f: Finish): Promise<
     outcome: note.status === 'record_failed' ? 'skipped' : 'ok',
     duration_s: 0,
   });
+  const written = note.status !== 'record_failed';
+  const unsigned = written && signed?.unsigned !== undefined;
   await deleteBranchIfLanded(checkout.root, state.branch, trunk, run.env, steps);
   const accepted: SetupState = {
     ...state,
@@ -376,10 +385,12 @@ async function finish(place: SetupPlace, state: SetupState, f: Finish): Promise<
     landed_commit: landed,
     proof_line: line,
     proof_note: {
-      status: note.status,
+      status: unsigned ? 'unsigned' : note.status,
       ref: note.ref,
       commit: note.commit,
       ...('reason' in note ? { reason: note.reason } : {}),
+      ...(unsigned ? { reason: signed?.unsigned ?? '' } : {}),
+      ...(written && signed?.signature ? { signature: signed.signature } : {}),
     },
   };
 }

@@ -133,7 +133,11 @@ describe('accept action "emergency"', () => {
     assert.equal(e.landing_id, preview.landing_id);
     assert.deepEqual(e.trunk, { name: 'main', tip: before });
     assert.deepEqual(e.checks, preview.checks);
-    assert.deepEqual(e.record, { ref: 'refs/notes/discern-exceptions', commit: w.head });
+    assert.equal(e.record?.ref, 'refs/notes/discern-exceptions');
+    assert.equal(e.record?.commit, w.head);
+    // The record is signed with the suite's discern key (no owner key is configured here).
+    assert.equal(e.record?.signature?.key_source, 'discern');
+    assert.match(e.record?.signature?.keyid ?? '', /^SHA256:[A-Za-z0-9+/]{43}$/);
     assert.match(
       e.line ?? '',
       /^discern exception E-[0-9a-f]{12}: main @ [0-9a-f]{12} landed by emergency integration, not Proof/,

@@ -16,6 +16,7 @@ import {
   exceptionLine,
   exceptionMarkdown,
   exceptionNoteBody,
+  signedExceptionNote,
   removeExceptionNote,
   writeExceptionNote,
   type ExceptionNotePayload,
@@ -26,6 +27,7 @@ import { emergencyTransactions, type EmergencyTransaction } from './emergency-re
 import { grants, submissions, type AcceptancePaths, type TransactionStep } from './records.js';
 import { moveTrunk, trunkContains } from './trunk.js';
 import { projectSecrets } from '../jobs/project-secrets.js';
+import { unsignedNoteAdvisory } from '../notes/signed-envelope.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -42,7 +44,7 @@ export interface EmergencyLandingPlace {
 }
 
 export interface CleanupAdvisory {
-  kind: 'acceptance-cleanup-incomplete';
+  kind: 'acceptance-cleanup-incomplete' | 'proof-recording-unavailable';
   evidence: [string, ...string[]];
   next_action: string;
 }
@@ -64,7 +66,7 @@ export type EmergencyResult =
       steps: DiscernStep[];
       advisories: CleanupAdvisory[];
       tx: EmergencyTransaction;
-      record: { ref: string; commit: string };
+      record: NonNullable<EmergencyTransaction['completed']>['record'];
       line: string;
       landing: LandedFacts;
     }
@@ -156,6 +158,35 @@ export async function recoverEmergency(
   return recordAndMove(place, tx, steps, { recovered: true, from });
 }
 
+/**
+ * The record's body, signed once and kept in the transaction: a resumed landing writes, and a failed one
+ * withdraws, exactly this body. A transaction of an earlier discern without one is signed now.
+ */
+async function signedNote(
+  place: EmergencyLandingPlace,
+  tx: EmergencyTransaction,
+): Promise<NonNullable<EmergencyTransaction['note']>> {
+  if (tx.note !== undefined) return tx.note;
+  const made = await signedExceptionNote(exceptionPayload(tx), { cwd: place.mainRoot, env: place.env });
+  tx.note = {
+    body: made.body,
+    ...(made.signature ? { signature: made.signature } : {}),
+    ...(made.unsigned !== undefined ? { unsigned: made.unsigned } : {}),
+  };
+  await emergencyTransactions.write(place.commonDir, tx);
+  return tx.note;
+}
+
+/** The exception record as the result names it: where it is, and its signature or why it has none. */
+function recordOf(tx: EmergencyTransaction): NonNullable<EmergencyTransaction['completed']>['record'] {
+  return {
+    ref: EXCEPTIONS_REF,
+    commit: tx.head,
+    ...(tx.note?.signature ? { signature: tx.note.signature } : {}),
+    ...(tx.note?.unsigned !== undefined ? { unsigned: tx.note.unsigned } : {}),
+  };
+}
+
 /** Writes (or confirms) the exception record; the failure, when it could not be written. */
 async function record(
   place: EmergencyLandingPlace,
@@ -166,7 +197,7 @@ async function record(
     place.commonDir,
     { cwd: place.mainRoot, env: place.env },
     tx.head,
-    exceptionNoteBody(exceptionPayload(tx)),
+    (await signedNote(place, tx)).body,
   );
   steps.push({
     kind: 'git',
@@ -204,7 +235,7 @@ async function recordAndMove(
     // to try again. Otherwise nothing landed and the approval no longer holds: both are withdrawn.
     if (recovery.recovered && (moved.reason === 'dirty_checkout' || moved.reason === 'operation_in_progress'))
       return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
-    await removeExceptionNote(place.commonDir, run, tx.head, exceptionNoteBody(exceptionPayload(tx)));
+    await removeExceptionNote(place.commonDir, run, tx.head, tx.note?.body ?? exceptionNoteBody(exceptionPayload(tx)));
     await emergencyTransactions.remove(place.commonDir, tx.landing_id);
     return { status: 'not_landed', steps, tx, reason: moved.reason, message: moved.message };
   }
@@ -278,7 +309,9 @@ async function cleanUp(
 
   await submissions.remove(place.paths, tx.effort);
   await grants.remove(place.paths, tx.effort);
-  const recordRef = { ref: EXCEPTIONS_REF, commit: tx.head };
+  const recordRef = recordOf(tx);
+  if (tx.note?.unsigned !== undefined)
+    advisories.push(unsignedNoteAdvisory(tx.head, tx.note.unsigned, 'exception record'));
   const line = exceptionPayload(tx).presentation.line;
   const landing: LandedFacts = {
     recovery_performed: recovery.recovered,

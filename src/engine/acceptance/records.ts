@@ -16,6 +16,8 @@ export const RECORD_FORMAT = 1;
 export type Submission = StateSubmission;
 export type Grant = StateGrant;
 export type Transaction = StateTransaction;
+/** What a landing's Proof note records as completed, decided before the trunk moves. */
+export type CompletionRecord = NonNullable<StateTransaction['completion_facts']>;
 
 /** The named steps of a landing, in order (spec/vocabularies.yaml acceptance_step); the file says how far it got. */
 export type TransactionStep = DiscernAcceptanceStep;

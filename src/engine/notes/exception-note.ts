@@ -4,7 +4,9 @@
 // if someone copied the note onto the Proof ref (docs/decisions/0029-emergency-integration.md). It is written
 // just before the trunk moves, and withdrawn if the move fails, so the repair is never on the trunk unrecorded.
 import { git } from '../git/git.js';
+import { SIGNING_NAMESPACES } from '../../../generated/signing.js';
 import { removeNoteSerialised, writeNoteSerialised, type NoteRun, type NoteWrite } from './serialised-note.js';
+import { envelopeBody, signedEnvelope, type NoteIssuer, type SignedBody } from './signed-envelope.js';
 
 export const EXCEPTIONS_REF = 'refs/notes/discern-exceptions';
 export const EXCEPTION_PAYLOAD_TYPE =
@@ -28,6 +30,7 @@ export interface ExceptionNotePayload {
   checkpoints?: { preparation: string; met: string[] };
   approval: { issued_at: string; approved_at: string; consent?: string; client?: { name: string; version: string } };
   presentation: { line: string; markdown: string };
+  issuer?: NoteIssuer;
 }
 
 interface ExceptionEnvelope {
@@ -52,14 +55,22 @@ export function exceptionMarkdown(payload: Omit<ExceptionNotePayload, 'presentat
   return `# discern exception\n\n> ${line}\n\nReason: ${payload.reason}\n${list('Failed', payload.checks.failed)}${list('Never ran', payload.checks.never_ran)}${list('Stale', payload.checks.stale)}${payload.checkpoints ? list('Checkpoints declared met (preparation)', payload.checkpoints.met) : ''}\n`;
 }
 
-/** The note body: one JSON line and a newline. */
+/** The note body, unsigned: one JSON line and a newline. */
 export function exceptionNoteBody(payload: ExceptionNotePayload): string {
-  const envelope: ExceptionEnvelope = {
-    payloadType: EXCEPTION_PAYLOAD_TYPE,
-    payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'),
-    signatures: [],
-  };
-  return `${JSON.stringify(envelope)}\n`;
+  return envelopeBody(EXCEPTION_PAYLOAD_TYPE, Buffer.from(JSON.stringify(payload), 'utf8'), []);
+}
+
+/** The record signed with this machine's key (as git resolves it in `cwd`); unsigned, with why, when none can. */
+export function signedExceptionNote(
+  payload: ExceptionNotePayload,
+  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<SignedBody> {
+  return signedEnvelope(
+    EXCEPTION_PAYLOAD_TYPE,
+    SIGNING_NAMESPACES.exception,
+    (issuer) => (issuer ? { ...payload, issuer } : payload),
+    place,
+  );
 }
 
 /** Reads a note body back, decoded from its exact bytes; undefined when it is not an exception record. */

@@ -1,11 +1,15 @@
 // The Proof note: a DSSE envelope (spec/proof-note.schema.json) stored as a git note on the landed trunk
 // commit under refs/notes/discern, one JSON line and a newline. The payload is base64 of the UTF-8 JSON and is
-// verified over those exact bytes, never re-serialised; this version writes no signatures.
+// verified over those exact bytes, never re-serialised. The envelope carries an SSHSIG signature over DSSE's
+// pre-authentication encoding (docs/decisions/0050), made by this machine's key (signed-envelope.ts).
 //
 // Writers are serialised by a lock shared with every discern note writer (serialised-note.ts): concurrent
 // `git notes add` calls lose notes.
 import { git } from '../git/git.js';
+import { SIGNING_NAMESPACES } from '../../../generated/signing.js';
+import type { NoteCompletion } from './completion.js';
 import { writeNoteSerialised, type NoteWrite } from './serialised-note.js';
+import { envelopeBody, signedEnvelope, type NoteIssuer, type SignedBody } from './signed-envelope.js';
 
 export const NOTES_REF = 'refs/notes/discern';
 export const PAYLOAD_TYPE =
@@ -21,13 +25,14 @@ export interface ProofNotePayload {
     insertions: number;
     deletions: number;
     mode?: 'strict' | 'report';
+    completion?: NoteCompletion;
   };
   presentation: { line: string; markdown: string };
   acceptance?: {
     consent?: { source: string; client?: { name: string; version: string }; scopes?: string[] };
     variances?: { checkpoint: string; definition_hash: string; subject: string; why: string }[];
   };
-  issuer?: { name?: string; email?: string };
+  issuer?: { name?: string; email?: string } & Partial<NoteIssuer>;
 }
 
 export interface ProofNoteEnvelope {
@@ -36,14 +41,22 @@ export interface ProofNoteEnvelope {
   signatures: { keyid?: string; sig: string }[];
 }
 
-/** The note body: one JSON line and a newline. */
+/** The note body, unsigned: one JSON line and a newline. */
 export function proofNoteBody(payload: ProofNotePayload): string {
-  const envelope: ProofNoteEnvelope = {
-    payloadType: PAYLOAD_TYPE,
-    payload: Buffer.from(JSON.stringify(payload), 'utf8').toString('base64'),
-    signatures: [],
-  };
-  return `${JSON.stringify(envelope)}\n`;
+  return envelopeBody(PAYLOAD_TYPE, Buffer.from(JSON.stringify(payload), 'utf8'), []);
+}
+
+/** The note body signed with this machine's key (as git resolves it in `cwd`); unsigned, with why, when none can. */
+export function signedProofNote(
+  payload: ProofNotePayload,
+  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<SignedBody> {
+  return signedEnvelope(
+    PAYLOAD_TYPE,
+    SIGNING_NAMESPACES.proof,
+    (issuer) => (issuer ? { ...payload, issuer: { ...payload.issuer, ...issuer } } : payload),
+    place,
+  );
 }
 
 /** Reads a note body back: the envelope and its payload decoded from the exact bytes; undefined when it is not one. */

@@ -4,11 +4,11 @@
 // terminal), with no stdin beyond the message and SSH_ASKPASS_REQUIRE=never. An encrypted key that is not in a
 // running agent fails, and the caller falls back to the discern key.
 import type { spawn as Spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackChild } from '../process/children.js';
-import { parsePublicKeyText } from './ssh-keys.js';
+import { parsePublicKeyText, type SshPublicKey } from './ssh-keys.js';
 import { parseSshsig, unarmorSshsig } from './sshsig.js';
 
 /** How long ssh-keygen may take (a hardware key waiting for a touch is stopped, not waited on). */
@@ -123,4 +123,39 @@ export async function signWithOwnerKey(
   } finally {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+export type OwnerPublicKey = { ok: true; key: SshPublicKey } | { ok: false; reason: string };
+
+/**
+ * The public half of the owner's configured key, known before signing (the note names it): a `key::` literal,
+ * a public key file, the `.pub` beside a private key file, or what `ssh-keygen -y` reads from an unencrypted one.
+ */
+export async function ownerPublicKey(
+  config: OwnerKeyConfig,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+): Promise<OwnerPublicKey> {
+  const literal = literalKey(config.signingKey);
+  if (literal !== undefined) {
+    const key = parsePublicKeyText(literal);
+    return key ? { ok: true, key } : { ok: false, reason: 'user.signingkey is not a public key discern reads' };
+  }
+  const path = expandHome(config.signingKey, baseEnv);
+  for (const candidate of [path, `${path}.pub`]) {
+    const text = await readFile(candidate, 'utf8').catch(() => undefined);
+    const key = text === undefined ? undefined : parsePublicKeyText(text);
+    if (key) return { ok: true, key };
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(baseEnv)) if (v !== undefined) env[k] = v;
+  env['SSH_ASKPASS_REQUIRE'] = 'never';
+  delete env['DISPLAY'];
+  delete env['SSH_ASKPASS'];
+  const ran = await run(expandHome(config.program, baseEnv), ['-y', '-f', path], Buffer.alloc(0), env);
+  const key = ran.code === 0 ? parsePublicKeyText(ran.stdout.toString('utf8')) : undefined;
+  if (key) return { ok: true, key };
+  return {
+    ok: false,
+    reason: `the public half of user.signingkey (${config.signingKey}) cannot be read: no ${path}.pub, and ${config.program} -y could not derive it (an encrypted key needs its .pub beside it)`,
+  };
 }
