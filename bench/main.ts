@@ -14,9 +14,11 @@
 //   peers:       the gate (done --rerun) ≤ 1.2× lefthook's parallel mode on the same four jobs, beside `discern test`
 //                and a sequential `npm run` chain; a warm MCP tool call ≤ 2× a bare echo server on the same SDK;
 //                CLI cold start against node -e 0 (bench/README.md has the latest figures).
+//   verify:      `discern verify` on a landed, signed commit ≤ 2.5× node -e 0.
 //   baseline:    this build against another build (--baseline <dist/discern.js>): Proof reuse, an unchanged red
 //                tree and a replay on a new commit, each ≤ 1.1× the other build's median.
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|baseline|all (default all), --baseline PATH, --strict (exit 1 over budget).
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|verify|baseline|all (default all), --baseline PATH, --strict (exit 1 over budget).
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,7 @@ import { patternsBench } from './patterns.js';
 import { couplingBench } from './coupling.js';
 import { coldStartPeersBench, gatePeersBench, mcpPeersBench } from './peers.js';
 import { baselineBench } from './baseline.js';
+import { verifyBench } from './verify.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}dist/discern.js`;
@@ -48,6 +51,10 @@ let over = 0;
 // makes each one parse a CA bundle as it starts (about 47 ms on the 2-core VM where the README's figures come
 // from, where it is set for a network proxy): it inflates `node -e 0` floors, and taxes discern's one process
 // against a Go peer. Runs say which environment they measured; bench/README.md gives both.
+// Landings sign their notes with the discern key under XDG_CONFIG_HOME: the bench's landings use a key of their
+// own, never the one of the user who runs it.
+process.env['XDG_CONFIG_HOME'] = mkdtempSync(join(tmpdir(), 'discern-bench-config-'));
+
 if (process.env['NODE_EXTRA_CA_CERTS'] !== undefined) {
   process.stdout.write(
     'Environment: NODE_EXTRA_CA_CERTS is set: every Node process parses that CA bundle as it starts. For a machine without it, run under `env -u NODE_EXTRA_CA_CERTS`.\n',
@@ -173,6 +180,11 @@ if (suite === 'all' || suite === 'peers' || suite.startsWith('peers:')) {
   const parts = { gate: gatePeersBench, mcp: mcpPeersBench, start: coldStartPeersBench };
   for (const [part, run] of Object.entries(parts))
     if (!suite.startsWith('peers:') || suite === `peers:${part}`) reportGate(await run(options), options.rounds);
+}
+
+if (suite === 'verify' || suite === 'all') {
+  const verifyRounds = Math.max(15, rounds === 21 ? 15 : rounds);
+  reportGate(await verifyBench({ bin, rounds: verifyRounds }), verifyRounds);
 }
 
 // `--suite baseline --baseline <other>/dist/discern.js`: this build against another in the same rounds. Not part of

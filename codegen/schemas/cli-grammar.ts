@@ -19,6 +19,7 @@ export interface GrammarFlag {
   repeatable: boolean;
   exclusive_group?: string;
   predicate?: string;
+  print?: string;
   stands_for?: string;
 }
 
@@ -144,6 +145,7 @@ function verbCommand(model: SpecModel, verb: VerbModel, input: JsonSchema, globa
       repeatable,
     };
     if (f.predicate !== undefined) flag.predicate = f.predicate;
+    if (f.print !== undefined) flag.print = f.print;
     if (f.stands_for !== undefined) flag.stands_for = f.stands_for;
     const dflt = schema['default'];
     if (typeof dflt === 'string' || typeof dflt === 'number' || typeof dflt === 'boolean') flag.default = dflt;

@@ -71,7 +71,7 @@ export interface VerbCliSpec {
   hidden?: boolean;
   usage?: string;
   positionals?: { name: string; input: string; variadic?: boolean }[];
-  flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; stands_for?: string; predicate?: string }[];
+  flags?: { input: string; spellings: string[]; value_name?: string; cli_only?: boolean; stands_for?: string; predicate?: string; print?: string }[];
   examples?: string[];
   bare?: { print?: string; predicate?: string; run?: string };
   /** Inputs the command sets itself (not flags): `discern standards` always sends action "measure". */

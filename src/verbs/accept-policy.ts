@@ -12,6 +12,8 @@ import { effortPolicyChanges as effortChanges, needsPolicyApproval } from '../en
 import { readTrunkPolicy, trunkKnownValid, type PolicyFacts } from '../engine/policy/currency.js';
 import { trunkPolicyFrom } from '../engine/policy/trunk-policy.js';
 import { trunkConfigCommand } from '../engine/gate/trunk-limits.js';
+import { touchesPolicyFile } from '../engine/policy/policy-files.js';
+import { readPolicyFileChanges } from '../engine/policy/policy-files-read.js';
 
 export interface Governing {
   /** The trunk's commit the policy was read at. */
@@ -85,14 +87,18 @@ export async function effortPolicyChanges(
   env: Readonly<Record<string, string | undefined>>,
   head: string,
   trunkRef: string,
+  /** The paths the effort changes since its merge-base: a policy file among them is read and judged too. */
+  changed: readonly string[],
 ): Promise<DiscernPolicyChange[]> {
   const run = { cwd, env };
   const mergeBase = await git(['merge-base', trunkRef, head], run);
-  const [atHead, atBase] = await Promise.all([
+  const base = mergeBase.code === 0 ? mergeBase.stdout.trim() : null;
+  const [atHead, atBase, files] = await Promise.all([
     committedConfig(run, head),
-    mergeBase.code === 0 ? committedConfig(run, mergeBase.stdout.trim()) : Promise.resolve({}),
+    base !== null ? committedConfig(run, base) : Promise.resolve({}),
+    touchesPolicyFile(changed) ? readPolicyFileChanges(run, { trunk: trunkRef, base, head }) : [],
   ]);
-  return effortChanges(governing.config, atBase, atHead);
+  return [...effortChanges(governing.config, atBase, atHead), ...files];
 }
 
 /** A commit's discern.toml as TOML decodes it; without a readable one it sets no rule at all. */

@@ -429,6 +429,7 @@ async function acceptEffort(
     ctx.env,
     head,
     governing.tip ?? `refs/heads/${trunk}`,
+    changed,
   );
   const policyData = policyChanges.length > 0 ? { policy_changes: policyChanges } : {};
 

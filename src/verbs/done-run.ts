@@ -61,6 +61,8 @@ import {
 import { attemptPending } from './done-pending.js';
 import { declarationRefusal, dropAdvisories, evaluateForDone, settleCheckpoints } from './done-checkpoints.js';
 import { withCouplingHints } from './coupling-hints.js';
+import { changedPaths, touchesPolicyFile } from '../engine/policy/policy-files.js';
+import { readPolicyFileChanges } from '../engine/policy/policy-files-read.js';
 import { killAt } from '../engine/faults.js';
 import type { GateListener } from '../engine/gate/events.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
@@ -130,7 +132,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
     run.standalone ? undefined : judgePolicy(ctx, run.base, trunkConfig, trunkTip, mergeBaseConfig),
   ]);
-  if (judged !== undefined) run.policy = judged;
+  if (judged !== undefined) {
+    // A policy file beside discern.toml (the trusted signers) is read only when the change touches it; a change
+    // set that could not be read touches every file.
+    const touched = change.change === undefined || touchesPolicyFile(changedPaths(change.change.changes));
+    if (touched)
+      judged.changes.push(
+        ...(await readPolicyFileChanges(
+          { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal },
+          { trunk: (await trunkTip) ?? run.baseRef, base: change.base, head: 'HEAD' },
+        )),
+      );
+    run.policy = judged;
+  }
   const sparsePatterns = await sparse?.catch(() => undefined);
   run.checkoutFacts = {
     ...(sparsePatterns ? { sparse: { digest: sparsePatterns.digest, cone: sparsePatterns.cone } } : {}),

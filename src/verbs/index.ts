@@ -64,6 +64,7 @@ export const HANDLERS: HandlerLoaders = {
   update: async () => (await import('./update.js')).update,
   upgrade: async () => (await import('./upgrade.js')).upgrade,
   validateConfig: async () => (await import('./validate-config.js')).validateConfig,
+  verify: async () => (await import('./verify.js')).verify,
   worktreeDrop: async () => (await import('./worktree.js')).worktreeDrop,
   worktreeEnsure: async () => (await import('./worktree.js')).worktreeEnsure,
   worktreePark: async () => (await import('./worktree.js')).worktreePark,

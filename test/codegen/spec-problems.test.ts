@@ -108,7 +108,7 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'an MCP tool missing from tool_order',
     file: 'spec/mcp.yaml',
-    edit: (t) => t.replace(', validate config, docs]', ', validate config]'),
+    edit: (t) => t.replace(', verify, docs]', ', verify]'),
     expect: /^spec\/mcp\.yaml#\/tool_order: verb "docs" has an MCP tool but is not in tool_order/,
   },
   {

@@ -25,6 +25,10 @@ const TOKEN_CLOCK = /\b(EA1)\.[0-9a-z]{6,10}\./g;
 /** Unpadded base64url SHA-256 digests, 43 symbols with digits and both cases (receipts and tokens end in one). */
 const BASE64_DIGEST = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
+/** SSH key fingerprints (`SHA256:` and 43 symbols of standard base64) and public keys: each key is the run's own. */
+const FINGERPRINT = /SHA256:[A-Za-z0-9+/]{43}(?![A-Za-z0-9+/])/g;
+const SSH_KEY = /\b(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)) [A-Za-z0-9+/]{20,}={0,2}/g;
+
 export interface NeutralOptions {
   /** The checkout the result is about, shown as /repo (its real path too, where it still exists). */
   roots: readonly string[];
@@ -50,9 +54,24 @@ export function neutralText(text: string, options: NeutralOptions): string {
   out = out.replace(COMPACT_CLOCK, (stamp) => `20260101T${'0'.repeat(stamp.length - 10)}Z`);
   out = out.replace(EPOCH_MS, '1767225600000');
   out = out.replace(TOKEN_CLOCK, (_m, kind: string) => `${kind}.00000000.`);
+  out = numbered(out, FINGERPRINT, (n) => `SHA256:${`KEY${String(n).padStart(4, '0')}`.padEnd(43, 'x')}`);
+  out = numbered(out, SSH_KEY, (n, m) => `${m.split(' ')[0] ?? 'ssh-ed25519'} AAAAKEY${String(n).padStart(4, '0')}`);
   out = neutralBase64(out);
   out = neutralHandles(out);
   return neutralOwnIds(neutralHex(out));
+}
+
+/** Each distinct match becomes the stand-in of its order of first appearance. */
+function numbered(text: string, pattern: RegExp, standIn: (n: number, match: string) => string): string {
+  const seen = new Map<string, string>();
+  return text.replace(pattern, (match) => {
+    let replaced = seen.get(match);
+    if (replaced === undefined) {
+      replaced = standIn(seen.size + 1, match);
+      seen.set(match, replaced);
+    }
+    return replaced;
+  });
 }
 
 function neutralOwnIds(text: string): string {

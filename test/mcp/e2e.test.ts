@@ -154,6 +154,13 @@ describe('calling every tool', () => {
     const both = await callTool('discern_validate_config', { toml: '', file: 'discern.toml' });
     assert.equal(both.structuredContent?.['error'], 'invalid_value');
   });
+  it('discern_verify answers for HEAD, which landed without discern: note_missing, read-only', async () => {
+    const result = await callTool('discern_verify', {});
+    assert.equal(result.structuredContent?.['error'], 'note_missing', JSON.stringify(result.structuredContent));
+    assert.equal(result.isError, true);
+    const signerLine = await callTool('discern_verify', { signer_line: true });
+    assert.equal(signerLine.structuredContent?.['error'], 'invalid_arguments', "the signer line is the CLI's");
+  });
   it('discern_docs index, page and search', async () => {
     assert.equal((await callTool('discern_docs', {})).structuredContent?.['ok'], true);
     const page = await callTool('discern_docs', { target: 'exit-codes' });
@@ -356,6 +363,7 @@ describe('calling every tool', () => {
       'discern_test',
       'discern_update',
       'discern_validate_config',
+      'discern_verify',
     ]);
   });
 });

@@ -110,7 +110,11 @@ describe('doctor', () => {
     const root = repo({ 'discern.toml': MINIMAL_CONFIG });
     const r = await call('doctor', {}, root);
     assert.ok(r.ok, JSON.stringify(r));
-    assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.name === 'job:test' && c.status === 'ok'));
+    assert.ok(
+      r.data &&
+        'checks' in r.data &&
+        r.data.checks.some((c) => 'name' in c && c.name === 'job:test' && c.status === 'ok'),
+    );
     assert.ok(!('execution_model' in (r.data ?? {})));
     assert.ok(r.hints?.some((h) => h.includes('discern doctor --verbose --json')));
     const verbose = await call('doctor', { verbose: true, path: root }, nowhere);
@@ -153,7 +157,7 @@ describe('doctor', () => {
     it(`${name} → ${error}, with the checks that ran`, async () => {
       const r = await call('doctor', {}, repo(files));
       assert.equal(r.error, error);
-      assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.status === 'fail'));
+      assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => 'status' in c && c.status === 'fail'));
     });
   }
   it('config problems are listed with their keys and lines, in file order', async () => {
@@ -180,7 +184,9 @@ describe('doctor', () => {
     const r = await call('doctor', {}, root, { PATH: '/nonexistent-discern-path' });
     assert.equal(r.error, 'precondition_failed');
     assert.match(r.message ?? '', /git (could not be started|was not found on PATH)/);
-    assert.ok(r.data && 'checks' in r.data && r.data.checks.some((c) => c.name === 'git' && c.status === 'fail'));
+    assert.ok(
+      r.data && 'checks' in r.data && r.data.checks.some((c) => 'name' in c && c.name === 'git' && c.status === 'fail'),
+    );
   });
   it('outside a repository → no_repository', async () => {
     const r = await call('doctor', {}, nowhere);

@@ -59,3 +59,53 @@ export function parseBatch(output: Buffer, count: number): (Buffer | undefined)[
   while (blobs.length < count) blobs.push(undefined);
   return blobs;
 }
+
+export interface BatchObject {
+  oid: string;
+  type: string;
+  content: Buffer;
+}
+
+/** `cat-file --batch` output as objects of any type, by position; undefined for a name git reports missing. */
+export function parseBatchObjects(output: Buffer, count: number): (BatchObject | undefined)[] {
+  const objects: (BatchObject | undefined)[] = [];
+  let at = 0;
+  for (let n = 0; n < count; n++) {
+    const end = output.indexOf(0x0a, at);
+    if (end < 0) break;
+    const header = /^([0-9a-f]{40,64}) (\S+) (\d+)$/.exec(output.subarray(at, end).toString('utf8'));
+    if (header === null) {
+      objects.push(undefined);
+      at = end + 1;
+      continue;
+    }
+    const contentEnd = end + 1 + Number(header[3]);
+    if (contentEnd > output.length) break;
+    objects.push({
+      oid: header[1] as string,
+      type: header[2] as string,
+      content: output.subarray(end + 1, contentEnd),
+    });
+    at = contentEnd + 1;
+  }
+  while (objects.length < count) objects.push(undefined);
+  return objects;
+}
+
+/** One `git cat-file --batch` over `names` (none may hold a line break), each answer an object or undefined. */
+export async function readObjects(
+  names: readonly string[],
+  run: Run,
+): Promise<{ ok: true; objects: (BatchObject | undefined)[] } | { ok: false; reason: string }> {
+  if (names.some((n) => /[\n\r\0]/.test(n))) return { ok: false, reason: 'a name holds a line break' };
+  const answered = await git(['cat-file', '--batch'], {
+    cwd: run.cwd,
+    env: run.env,
+    ...(run.signal ? { signal: run.signal } : {}),
+    input: names.map((n) => `${n}\n`).join(''),
+    bytes: true,
+  });
+  if (answered.code !== 0 || answered.stdoutBytes === undefined)
+    return { ok: false, reason: answered.stderr.trim() || `git cat-file exited ${answered.code}` };
+  return { ok: true, objects: parseBatchObjects(answered.stdoutBytes, names.length) };
+}

@@ -11,9 +11,9 @@ import type { NoteCompletion } from './completion.js';
 import { writeNoteSerialised, type NoteWrite } from './serialised-note.js';
 import { envelopeBody, signedEnvelope, type NoteIssuer, type SignedBody } from './signed-envelope.js';
 
-export const NOTES_REF = 'refs/notes/discern';
-export const PAYLOAD_TYPE =
-  'https://discern.sh/schema/v1/discern-proof-note.schema.json#/$defs/DiscernProofNotePayload';
+import { NOTES_REF, PAYLOAD_TYPE } from './note-refs.js';
+
+export { NOTES_REF, PAYLOAD_TYPE };
 
 export interface ProofNotePayload {
   subject: { commit: string };

@@ -23,7 +23,17 @@ export async function trunkPolicyFrom(shown: GitResult, trunk: string, knownVali
       return { state: 'absent', digest: NO_POLICY_DIGEST };
     return { state: 'unreadable', reason: `${name} cannot be read (${gitComplaint(shown)})` };
   }
-  const decoded = decodeToml(Buffer.from(shown.stdout, 'utf8'), name);
+  return committedPolicy(shown.stdout, name, knownValid);
+}
+
+/** The policy a committed discern.toml sets (`text`; undefined when the commit has none). */
+export async function committedPolicy(
+  text: string | undefined,
+  name: string,
+  knownValid?: KnownValid,
+): Promise<TrunkPolicy> {
+  if (text === undefined) return { state: 'absent', digest: NO_POLICY_DIGEST };
+  const decoded = decodeToml(Buffer.from(text, 'utf8'), name);
   if (!decoded.ok) return { state: 'unreadable', reason: decoded.problem.message.replace(/\.$/, '') };
   const config = decoded.value as DiscernConfig;
   if (!(knownValid && (await knownValid.has(decoded.text)))) {

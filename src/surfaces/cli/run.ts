@@ -60,8 +60,8 @@ export async function run(argv: readonly string[]): Promise<number> {
     const result = await running.finally(() => live?.clear());
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
-    if (check.format === 'human' && check.command.bare?.print !== undefined)
-      return await printBare(result, check.command.bare.print);
+    const print = barePrint(check.command, check.present, check.format);
+    if (print !== undefined) return await printBare(result, print);
     if (check.format === 'human' && check.command.bare?.run !== undefined) {
       if (!result.ok) return await answerOnStderr(result);
       const command = commandAt(result, check.command.bare.run);
@@ -148,6 +148,14 @@ function quietPredicate(
   return (
     command.bare?.predicate ??
     command.flags.find((f) => f.predicate !== undefined && present.has(f.spellings[0] ?? ''))?.predicate
+  );
+}
+
+/** The value a bare call prints alone: the command's own (`discern identity`) or a given flag's (`verify --signer-line`). */
+function barePrint(command: DiscernHelpCliCommand, present: ReadonlySet<string>, format: Format): string | undefined {
+  if (format !== 'human') return undefined;
+  return (
+    command.bare?.print ?? command.flags.find((f) => f.print !== undefined && present.has(f.spellings[0] ?? ''))?.print
   );
 }
 
