@@ -20,6 +20,7 @@ import type {
 import { policyRequirements } from '../engine/notes/completion.js';
 import { signedLandingNote } from '../engine/notes/landing-note.js';
 import { unsignedNoteAdvisory } from '../engine/notes/signed-envelope.js';
+import { mergeFetchedNotes } from '../engine/notes/fetched-notes.js';
 import { decideAuthority } from '../engine/acceptance/authority.js';
 import { askForConsent, asksThePerson, type LandingConsent } from './accept-consent.js';
 import { deleteBranchIfLanded, destroyResources, removeWorktree } from '../engine/acceptance/cleanup.js';
@@ -165,6 +166,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
           trunk,
           trunkCheckout: trunkCheckout(trunk),
           outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`),
+          notesMode: project.config.repository?.proof_notes ?? 'local',
         };
         const resumed = await withRepositoryLock(project.commonDir, 'accept', 30_000, () => recover(interrupted, l));
         if (resumed === 'busy')
@@ -236,6 +238,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   const governed = await governingPolicy(policyFacts(ctx));
   if (!governed.ok) return governed.refusal;
   const { governing } = governed;
+  landing.notesMode = governing.config.repository?.proof_notes ?? 'local';
   if (input.dry_run === true) return acceptEffort(input, landing, efforts, governing, []);
   // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
@@ -718,6 +721,8 @@ interface Landing {
   trunk: string;
   trunkCheckout: string | undefined;
   outputDir: string;
+  /** [repository] proof_notes of the policy the landing is under: with fetch, fetched notes are merged. */
+  notesMode?: 'local' | 'fetch';
 }
 
 interface LandingFacts {
@@ -1020,6 +1025,9 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   const steps = f.steps;
   const proofLine = tx.proof_line ?? f.proof?.line ?? `discern Proof: ${trunk} @ ${landed.slice(0, 12)}`;
 
+  // Notes fetched from the remotes join the local ones first ([repository] proof_notes = "fetch").
+  const fetched =
+    l.notesMode === 'fetch' ? await mergeFetchedNotes(l.ctx.project.commonDir, { cwd: mainRoot, env }) : undefined;
   let note: NoteWrite | { status: 'missing_proof'; ref: string; commit: string };
   let signed: NonNullable<Transaction['note']> | undefined = tx.note;
   if (f.proof !== undefined) {
@@ -1194,7 +1202,19 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       ...(tx.ignored_kept && tx.ignored_kept.length > 0 ? { ignored_file_changes: tx.ignored_kept } : {}),
       proof_line: proofLine,
       ...(f.proof ? { proof: { ...f.proof, line: proofLine } } : {}),
-      proof_note: { write: noteWriteData(note, signed) },
+      proof_note: {
+        write: noteWriteData(note, signed),
+        ...(fetched
+          ? {
+              fetch: {
+                status:
+                  fetched.failed !== undefined ? 'failed' : fetched.merged.length > 0 ? 'merged' : 'nothing_fetched',
+                merged_refs: fetched.merged,
+                ...(fetched.failed !== undefined ? { reason: fetched.failed } : {}),
+              },
+            }
+          : {}),
+      },
     },
     hints: [
       ...(tx.ignored_kept && tx.ignored_kept.length > 0

@@ -52,6 +52,15 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     };
   }
 
+  // CI may take a verified Proof note instead of running the gate again, when the trunk's policy says so.
+  let notTaken: string | undefined;
+  if (ci && input.rerun !== true && input.dry_run !== true && project.config.repository?.trust_notes === true) {
+    const { trustedNote } = await import('./done-trusted-note.js');
+    const trusted = await trustedNote(ctx);
+    if ('outcome' in trusted) return trusted.outcome;
+    notTaken = trusted.notTaken;
+  }
+
   const strict = !standalone && !ci;
   // When the fast path below cannot answer, the gate's machinery is certain to be needed unless a check refuses:
   // its modules compile while git reads the status, instead of after. A module loads all at once when asked for
@@ -183,7 +192,8 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   };
   // The gate's machinery (executor, journal, diagnostics) loads only when something will run.
   const { runDoneGate } = await import('./done-run.js');
-  return runDoneGate(run);
+  const outcome = await runDoneGate(run);
+  return notTaken === undefined ? outcome : { ...outcome, hints: [...(outcome.hints ?? []), notTaken] };
 }
 
 function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {

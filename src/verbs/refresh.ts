@@ -15,14 +15,19 @@ import {
   type RefreshTarget,
 } from '../engine/refresh/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { notesPushCommand } from '../engine/git/remotes.js';
+import { applyRefspecs, configuredRefspecs, planRefspecs, type RefspecChange } from '../engine/notes/fetched-notes.js';
 
 const HINTS = VERBS.refresh.hints;
 export const RETRY = 'discern refresh';
 
 export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContext): Promise<RefreshOutcome> {
-  const plan = await planRefresh(ctx.project, { env: ctx.env });
+  const [plan, notes] = await Promise.all([
+    planRefresh(ctx.project, { env: ctx.env }),
+    planNotesFetch(ctx.project, { cwd: ctx.project.root, env: ctx.env }),
+  ]);
   const dry = input.dry_run === true;
-  const preview = dry ? { dry_run: true as const, plan: planOf(plan) } : {};
+  const preview = dry ? { dry_run: true as const, plan: planOf(plan, notes) } : {};
   const [problem] = plan.errors;
   if (problem)
     return {
@@ -45,9 +50,12 @@ export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContex
   if (dry)
     return {
       dry_run: true,
-      plan: planOf(plan),
-      data: refreshData(plan, plan.targets),
-      hints: [...plan.hints, plan.targets.length === 0 ? HINTS.current : HINTS.planned],
+      plan: planOf(plan, notes),
+      data: { ...refreshData(plan, plan.targets), ...notesData(notes, notes?.changes ?? []) },
+      hints: [
+        ...plan.hints,
+        plan.targets.length === 0 && (notes?.changes.length ?? 0) === 0 ? HINTS.current : HINTS.planned,
+      ],
     };
 
   const applied = await applyRefresh(plan, { env: ctx.env, commonDir: ctx.project.commonDir });
@@ -82,17 +90,87 @@ export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContex
       },
     };
   }
+  // The files are written; the notes refspecs follow (git's config, not a file discern writes a part of).
+  const refspecs = notes ? await applyRefspecs(notes.changes, { cwd: ctx.project.root, env: ctx.env }) : undefined;
+  const notesSteps = [
+    ...(refspecs?.done ?? []).map((c) => refspecStep(c, 'ok')),
+    ...(refspecs?.failed ? [refspecStep(refspecs.failed.change, 'failed')] : []),
+  ];
+  if (refspecs?.failed) {
+    return {
+      steps: [...applied.written.map((t) => step(t, 'ok')), ...notesSteps],
+      data: {
+        ...refreshData(plan, applied.written),
+        ...notesData(notes, refspecs.done),
+        completed: applied.written.map((t) => t.path),
+        recovery: { command: RETRY, safe_to_retry: true },
+      },
+      refusal: {
+        error: 'partial_refresh',
+        message: `refresh wrote every file, then could not ${refspecs.failed.change.action} the notes refspec ${refspecs.failed.change.refspec} of remote ${refspecs.failed.change.remote}: ${refspecs.failed.reason}.`,
+        next: { recovery: `run \`${RETRY}\` again: it is safe to retry and changes only what is still out of date` },
+      },
+    };
+  }
   const wiredServer = applied.written.some((t) => t.kind === 'mcp' && !t.removes);
+  const addedFetch = (refspecs?.done ?? []).some((c) => c.action === 'add');
   const hints = [
     ...plan.hints,
     ...(wiredServer ? [HINTS.on_path] : []),
-    applied.written.length === 0 ? HINTS.current : HINTS.written,
+    ...(addedFetch && notes?.push ? [HINTS.notes_fetch.replace('{push}', notes.push)] : []),
+    applied.written.length === 0 && notesSteps.length === 0 ? HINTS.current : HINTS.written,
   ];
   return {
-    steps: applied.written.map((t) => step(t, 'ok')),
-    data: refreshData(plan, applied.written),
+    steps: [...applied.written.map((t) => step(t, 'ok')), ...notesSteps],
+    data: { ...refreshData(plan, applied.written), ...notesData(notes, refspecs?.done ?? []) },
     held: ['refresh-artifacts'],
     hints,
+  };
+}
+
+interface NotesFetchPlan {
+  mode: 'local' | 'fetch';
+  changes: RefspecChange[];
+  push?: string;
+}
+
+/** What the notes refspecs should become ([repository] proof_notes); undefined when there is no remote. */
+async function planNotesFetch(
+  project: ProjectVerbContext['project'],
+  run: { cwd: string; env: ProjectVerbContext['env'] },
+): Promise<NotesFetchPlan | undefined> {
+  const mode = project.config.repository?.proof_notes ?? 'local';
+  const { remotes, configured } = await configuredRefspecs(project.commonDir, run);
+  if (remotes.length === 0) return undefined;
+  const first = remotes[0] as string;
+  return {
+    mode,
+    changes: planRefspecs(mode, remotes, configured),
+    push: notesPushCommand(first, project.trunk.name),
+  };
+}
+
+function notesData(
+  notes: NotesFetchPlan | undefined,
+  changes: readonly RefspecChange[],
+): Pick<DiscernRefreshData, 'notes_fetch'> {
+  if (notes === undefined) return {};
+  return {
+    notes_fetch: {
+      mode: notes.mode,
+      changes: changes.map((c) => ({ remote: c.remote, refspec: c.refspec, action: c.action })),
+      ...(notes.push ? { push: notes.push } : {}),
+    },
+  };
+}
+
+function refspecStep(change: RefspecChange, outcome: DiscernStep['outcome']): DiscernStep {
+  return {
+    kind: 'git',
+    label: `${change.action === 'add' ? 'fetch' : 'stop fetching'} the notes of remote ${change.remote}`,
+    disposition: 'run',
+    outcome,
+    note: `${change.action} remote.${change.remote}.fetch ${change.refspec}`,
   };
 }
 
@@ -100,24 +178,31 @@ function step(target: RefreshTarget, outcome: DiscernStep['outcome']): DiscernSt
   return { kind: 'refresh', label: target.label, disposition: 'run', outcome, note: `${target.action} ${target.path}` };
 }
 
-function planOf(plan: RefreshPlan): DiscernPlan {
+function planOf(plan: RefreshPlan, notes: NotesFetchPlan | undefined): DiscernPlan {
   const count = plan.targets.length;
+  const refspecs = notes?.changes ?? [];
   return {
     title:
-      count === 0
+      count === 0 && refspecs.length === 0
         ? 'everything discern writes for the agents is current'
-        : `refresh would change ${count} file${count === 1 ? '' : 's'}`,
+        : `refresh would change ${count} file${count === 1 ? '' : 's'}${refspecs.length > 0 ? ` and ${refspecs.length} notes refspec${refspecs.length === 1 ? '' : 's'}` : ''}`,
     details: [
       `Agents: ${plan.agents.map((id) => AGENTS[id].name).join(', ') || 'none'}.`,
       ...(plan.sources.length > 0 ? [`Instruction sources: ${plan.sources.join(', ')}.`] : []),
       ...plan.skipped.map((s) => `Left alone: ${s.path} — ${s.reason}.`),
     ],
-    steps: plan.targets.map((t) => ({
-      kind: 'refresh',
-      label: t.label,
-      disposition: 'run' as const,
-      note: `${t.action} ${t.path}`,
-    })),
+    steps: [
+      ...plan.targets.map((t) => ({
+        kind: 'refresh' as const,
+        label: t.label,
+        disposition: 'run' as const,
+        note: `${t.action} ${t.path}`,
+      })),
+      ...refspecs.map((c) => {
+        const { outcome: _planned, ...planned } = refspecStep(c, 'ok');
+        return planned;
+      }),
+    ],
   };
 }
 

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { DiscernResult } from '../../generated/types.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import { scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
-import { proofNoteBody, signedProofNote, type ProofNotePayload } from '../../src/engine/notes/proof-note.js';
+import { proofNoteBody, type ProofNotePayload } from '../../src/engine/notes/proof-note.js';
+import { signedProofNote } from '../../src/engine/notes/signed-envelope.js';
 
 const CONFIG = '[project]\nname = "verify"\n\n[jobs]\ntest = "true"\n';
 // The discern key the landings sign with: this file's own.
@@ -110,6 +111,23 @@ describe('verify', () => {
     );
     assert.equal(signer.trusted, true);
     assert.equal(signer.key_source, 'discern');
+  });
+
+  it('status shows the last landing signed, and the command that pushes the notes once there is a remote', async () => {
+    const { repo, commit } = await landed(false);
+    const before = await call('status', {}, repo.root, env);
+    const proof = (before.data as { landed_proof?: { commit: string; signed: boolean; keyid?: string; push?: string } })
+      .landed_proof;
+    assert.equal(proof?.commit, commit, show(before));
+    assert.equal(proof?.signed, true);
+    assert.match(proof?.keyid ?? '', /^SHA256:/);
+    assert.equal(proof?.push, undefined, 'no remote, no push command');
+    repo.git('remote', 'add', 'origin', join(repo.root, '..', 'nowhere.git'));
+    const after = await call('status', {}, repo.root, env);
+    assert.equal(
+      (after.data as { landed_proof?: { push?: string } }).landed_proof?.push,
+      'git push origin main refs/notes/discern refs/notes/discern-exceptions',
+    );
   });
 
   it('a commit with no note is note_missing; a rev that names nothing is invalid_value', async () => {

@@ -16,7 +16,6 @@ import {
   exceptionLine,
   exceptionMarkdown,
   exceptionNoteBody,
-  signedExceptionNote,
   removeExceptionNote,
   writeExceptionNote,
   type ExceptionNotePayload,
@@ -27,7 +26,7 @@ import { emergencyTransactions, type EmergencyTransaction } from './emergency-re
 import { grants, submissions, type AcceptancePaths, type TransactionStep } from './records.js';
 import { moveTrunk, trunkContains } from './trunk.js';
 import { projectSecrets } from '../jobs/project-secrets.js';
-import { unsignedNoteAdvisory } from '../notes/signed-envelope.js';
+import { signedExceptionNote, unsignedNoteAdvisory } from '../notes/signed-envelope.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

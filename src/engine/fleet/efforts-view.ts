@@ -22,6 +22,7 @@ import { gateStatePaths } from '../gate/state-paths.js';
 import { git } from '../git/git.js';
 import { linkedGitDir } from '../git/ref-store.js';
 import { parseProofNote, NOTES_REF } from '../notes/proof-note.js';
+import { notesPushCommand, remoteNames } from '../git/remotes.js';
 import { emergencyLandings } from './emergency-view.js';
 import type { CompiledScope } from '../scopes/index.js';
 
@@ -138,6 +139,8 @@ async function landedProof(
   if (shown.code !== 0) return undefined;
   const note = parseProofNote(shown.stdout);
   if (note === undefined) return undefined;
+  const keyid = note.envelope.signatures.find((s) => typeof s.sig === 'string' && s.sig !== '')?.keyid;
+  const remote = remoteNames(options.commonDir)[0];
   return {
     commit: note.payload.subject.commit,
     ref: NOTES_REF,
@@ -145,6 +148,9 @@ async function landedProof(
     ...(note.payload.acceptance?.consent
       ? { consent: note.payload.acceptance.consent.source as DiscernConsentSource }
       : {}),
+    signed: note.envelope.signatures.some((s) => typeof s.sig === 'string' && s.sig !== ''),
+    ...(keyid !== undefined ? { keyid } : {}),
+    ...(remote !== undefined ? { push: notesPushCommand(remote, options.trunk) } : {}),
   };
 }
 

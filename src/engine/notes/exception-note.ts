@@ -4,9 +4,8 @@
 // if someone copied the note onto the Proof ref (docs/decisions/0029-emergency-integration.md). It is written
 // just before the trunk moves, and withdrawn if the move fails, so the repair is never on the trunk unrecorded.
 import { git } from '../git/git.js';
-import { SIGNING_NAMESPACES } from '../../../generated/signing.js';
 import { removeNoteSerialised, writeNoteSerialised, type NoteRun, type NoteWrite } from './serialised-note.js';
-import { envelopeBody, signedEnvelope, type NoteIssuer, type SignedBody } from './signed-envelope.js';
+import { envelopeBody, type NoteIssuer } from './envelope.js';
 
 export const EXCEPTIONS_REF = 'refs/notes/discern-exceptions';
 export const EXCEPTION_PAYLOAD_TYPE =
@@ -58,19 +57,6 @@ export function exceptionMarkdown(payload: Omit<ExceptionNotePayload, 'presentat
 /** The note body, unsigned: one JSON line and a newline. */
 export function exceptionNoteBody(payload: ExceptionNotePayload): string {
   return envelopeBody(EXCEPTION_PAYLOAD_TYPE, Buffer.from(JSON.stringify(payload), 'utf8'), []);
-}
-
-/** The record signed with this machine's key (as git resolves it in `cwd`); unsigned, with why, when none can. */
-export function signedExceptionNote(
-  payload: ExceptionNotePayload,
-  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
-): Promise<SignedBody> {
-  return signedEnvelope(
-    EXCEPTION_PAYLOAD_TYPE,
-    SIGNING_NAMESPACES.exception,
-    (issuer) => (issuer ? { ...payload, issuer } : payload),
-    place,
-  );
 }
 
 /** Reads a note body back, decoded from its exact bytes; undefined when it is not an exception record. */

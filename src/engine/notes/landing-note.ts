@@ -6,8 +6,8 @@ import { git } from '../git/git.js';
 import { trunkConfigCommand } from '../gate/trunk-limits.js';
 import { trunkPolicyFrom } from '../policy/trunk-policy.js';
 import { noteCompletion, policyRequirements, type NoteCompletion, type Requirement } from './completion.js';
-import { signedProofNote, type ProofNotePayload } from './proof-note.js';
-import type { SignedBody } from './signed-envelope.js';
+import type { ProofNotePayload } from './proof-note.js';
+import { signedProofNote, type SignedBody } from './signed-envelope.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

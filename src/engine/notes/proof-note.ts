@@ -6,10 +6,9 @@
 // Writers are serialised by a lock shared with every discern note writer (serialised-note.ts): concurrent
 // `git notes add` calls lose notes.
 import { git } from '../git/git.js';
-import { SIGNING_NAMESPACES } from '../../../generated/signing.js';
 import type { NoteCompletion } from './completion.js';
 import { writeNoteSerialised, type NoteWrite } from './serialised-note.js';
-import { envelopeBody, signedEnvelope, type NoteIssuer, type SignedBody } from './signed-envelope.js';
+import { envelopeBody, type NoteIssuer } from './envelope.js';
 
 import { NOTES_REF, PAYLOAD_TYPE } from './note-refs.js';
 
@@ -44,19 +43,6 @@ export interface ProofNoteEnvelope {
 /** The note body, unsigned: one JSON line and a newline. */
 export function proofNoteBody(payload: ProofNotePayload): string {
   return envelopeBody(PAYLOAD_TYPE, Buffer.from(JSON.stringify(payload), 'utf8'), []);
-}
-
-/** The note body signed with this machine's key (as git resolves it in `cwd`); unsigned, with why, when none can. */
-export function signedProofNote(
-  payload: ProofNotePayload,
-  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
-): Promise<SignedBody> {
-  return signedEnvelope(
-    PAYLOAD_TYPE,
-    SIGNING_NAMESPACES.proof,
-    (issuer) => (issuer ? { ...payload, issuer: { ...payload.issuer, ...issuer } } : payload),
-    place,
-  );
 }
 
 /** Reads a note body back: the envelope and its payload decoded from the exact bytes; undefined when it is not one. */

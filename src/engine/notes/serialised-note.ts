@@ -20,11 +20,26 @@ export interface NoteRun {
   env: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * The identity of the notes commits discern makes (a note added, removed or merged): its own, so a machine with
+ * no git identity of its own (a clean CI runner) writes notes too. What a note is worth is its signature.
+ */
+export const NOTES_IDENTITY = {
+  GIT_AUTHOR_NAME: 'discern',
+  GIT_AUTHOR_EMAIL: 'discern@localhost',
+  GIT_COMMITTER_NAME: 'discern',
+  GIT_COMMITTER_EMAIL: 'discern@localhost',
+} as const;
+
+function asDiscern(run: NoteRun): NoteRun {
+  return { cwd: run.cwd, env: { ...run.env, ...NOTES_IDENTITY } };
+}
+
 const LOCK_LEASE_MS = 30_000;
 const LOCK_WAIT_MS = 30_000;
 
 /** Runs `body` holding the repository's notes lock; a lock that cannot be had is `{ failed }`. */
-async function withNotesLock<T>(
+export async function withNotesLock<T>(
   commonDir: string,
   what: string,
   body: () => Promise<T>,
@@ -83,7 +98,7 @@ export async function writeNoteSerialised(
       await writeFile(file, body);
       const added = await git(
         ['notes', `--ref=${ref}`, 'add', ...(previous !== undefined ? ['-f'] : []), '-F', file, commit],
-        run,
+        asDiscern(run),
       );
       if (added.code !== 0) return { status: 'record_failed', ref, commit, reason: gitComplaint(added) };
       return previous !== undefined
@@ -110,7 +125,7 @@ export async function removeNoteSerialised(
   const removed = await withNotesLock(commonDir, what, async () => {
     const existing = await git(['notes', `--ref=${ref}`, 'show', commit], run);
     if (existing.code !== 0 || existing.stdout !== body) return { removed: false };
-    const gone = await git(['notes', `--ref=${ref}`, 'remove', commit], run);
+    const gone = await git(['notes', `--ref=${ref}`, 'remove', commit], asDiscern(run));
     return gone.code === 0 ? { removed: true } : { removed: false, reason: gitComplaint(gone) };
   });
   return 'failed' in removed ? { removed: false, reason: removed.failed } : removed;

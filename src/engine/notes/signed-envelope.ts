@@ -4,6 +4,13 @@
 // note is written unsigned (it fails open, as every note does) and the reason is returned for the result.
 import { dssePae } from '../signing/sshsig.js';
 import { discernSigningKey, signingKey, type KeySource, type SigningKey } from '../signing/signing-key.js';
+import { envelopeBody, type NoteIssuer } from './envelope.js';
+import { SIGNING_NAMESPACES } from '../../../generated/signing.js';
+import { PAYLOAD_TYPE } from './note-refs.js';
+import type { ProofNotePayload } from './proof-note.js';
+import { EXCEPTION_PAYLOAD_TYPE, type ExceptionNotePayload } from './exception-note.js';
+
+export type { NoteIssuer };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,21 +27,6 @@ export interface SignedBody {
   signature?: NoteSignature;
   /** Why the note carries no signature. */
   unsigned?: string;
-}
-
-export interface NoteIssuer {
-  key: string;
-  key_source: KeySource;
-  signed_at: string;
-}
-
-/** The envelope's text: one JSON line and a newline, the payload as base64 of its exact bytes. */
-export function envelopeBody(
-  payloadType: string,
-  payload: Buffer,
-  signatures: { keyid: string; sig: string }[],
-): string {
-  return `${JSON.stringify({ payloadType, payload: payload.toString('base64'), signatures })}\n`;
 }
 
 /**
@@ -95,4 +87,30 @@ export function unsignedNoteAdvisory(
     next_action:
       'The landing stands and its note records it, but `discern verify` will not verify it. Fix what the evidence names — `discern verify --signer-line` shows the key this machine signs with — and later landings are signed.',
   };
+}
+
+/** The Proof note body signed with this machine's key (as git resolves it in `cwd`); unsigned, with why, when none can. */
+export function signedProofNote(
+  payload: ProofNotePayload,
+  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<SignedBody> {
+  return signedEnvelope(
+    PAYLOAD_TYPE,
+    SIGNING_NAMESPACES.proof,
+    (issuer) => (issuer ? { ...payload, issuer: { ...payload.issuer, ...issuer } } : payload),
+    place,
+  );
+}
+
+/** The exception record signed with this machine's key; unsigned, with why, when none can. */
+export function signedExceptionNote(
+  payload: ExceptionNotePayload,
+  place: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<SignedBody> {
+  return signedEnvelope(
+    EXCEPTION_PAYLOAD_TYPE,
+    SIGNING_NAMESPACES.exception,
+    (issuer) => (issuer ? { ...payload, issuer } : payload),
+    place,
+  );
 }

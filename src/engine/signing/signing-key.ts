@@ -10,7 +10,9 @@ import { parseSshsig, signEd25519, verifySshsig } from './sshsig.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export type KeySource = 'owner' | 'discern';
+import type { KeySource } from './key-source.js';
+
+export type { KeySource };
 
 export interface SigningKey {
   source: KeySource;
