@@ -200,7 +200,11 @@ export function judgeNote(j: NoteJudgement): NoteVerdict {
   // The note is for this commit, its real tree, under the trunk's policy just before it landed.
   const names = [facts.subject, facts.head, facts.completion?.head].filter((c): c is string => c !== undefined);
   const other = names.find((c) => c !== j.commit);
-  add('commit_matches', other === undefined, other === undefined ? `names ${short}` : `names ${other}, not ${j.commit}`);
+  add(
+    'commit_matches',
+    other === undefined,
+    other === undefined ? `names ${short}` : `names ${other}, not ${j.commit}`,
+  );
   const c = facts.completion;
   if (
     add(
@@ -210,7 +214,11 @@ export function judgeNote(j: NoteJudgement): NoteVerdict {
     ) &&
     c !== undefined
   ) {
-    add('tree_matches', c.tree === j.tree, c.tree === j.tree ? `tree ${j.tree.slice(0, 12)}` : `names tree ${c.tree}, the commit's is ${j.tree}`);
+    add(
+      'tree_matches',
+      c.tree === j.tree,
+      c.tree === j.tree ? `tree ${j.tree.slice(0, 12)}` : `names tree ${c.tree}, the commit's is ${j.tree}`,
+    );
     const p = j.predecessorPolicy;
     const ok = p !== undefined && 'digest' in p && p.digest === c.policy;
     add(
@@ -223,7 +231,13 @@ export function judgeNote(j: NoteJudgement): NoteVerdict {
           : `records policy ${c.policy.slice(0, 12)}, discern.toml at ${c.predecessor.slice(0, 12)} has ${p.digest.slice(0, 12)}`,
     );
   }
-  return verdict(checks, facts, signature, j, checks.every((x) => x.ok));
+  return verdict(
+    checks,
+    facts,
+    signature,
+    j,
+    checks.every((x) => x.ok),
+  );
 }
 
 function signatureData(

@@ -132,7 +132,11 @@ export function notesRefs(commonDir: string): string[] {
 
 /** git stores a note at `<commit>` or fanned out (`ab/cdef…`, `ab/cd/ef…`) as its notes tree grows. */
 function notePaths(commit: string): string[] {
-  return [commit, `${commit.slice(0, 2)}/${commit.slice(2)}`, `${commit.slice(0, 2)}/${commit.slice(2, 4)}/${commit.slice(4)}`];
+  return [
+    commit,
+    `${commit.slice(0, 2)}/${commit.slice(2)}`,
+    `${commit.slice(0, 2)}/${commit.slice(2, 4)}/${commit.slice(4)}`,
+  ];
 }
 
 async function findNote(
