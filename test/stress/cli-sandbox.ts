@@ -1,11 +1,11 @@
 // The world the hostile CLI calls run in, laid out so that anything escaping the project shows:
 //   <sandbox>/parent/  sentinel + one scratch project per command (and its legitimate `<repo>.worktrees`)
-//   <sandbox>/home/    HOME, empty
+//   <sandbox>/home/    HOME, empty but for the discern key (.config/discern/signing/ed25519, 0600)
 //   <sandbox>/tmp/     TMPDIR, empty
 // and a marker path that only a shell running an injected `touch` would create. After every call the parent
 // must hold only those entries, the sentinel its text, HOME and TMPDIR nothing, and the marker must not exist.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../helpers/cli.js';
@@ -97,10 +97,26 @@ export function makeSandbox(): Sandbox {
     const stray = readdirSync(parent).filter((name) => !allowed.has(name));
     assert.deepEqual(stray, [], `files appeared beside the projects: ${stray.join(', ')}`);
     assert.equal(readFileSync(sentinel, 'utf8'), SENTINEL_TEXT, 'the sentinel beside the projects changed');
-    assert.deepEqual(readdirSync(home), [], 'something was written to HOME');
+    // The one thing a call may write to HOME is the discern key (`verify --signer-line`, or a landing's note),
+    // at its documented place, readable by this user alone (docs/decisions/0050).
+    const written = filesUnder(home);
+    assert.ok(
+      written.every((f) => f === '.config/discern/signing/ed25519'),
+      `something was written to HOME: ${written.join(', ')}`,
+    );
+    if (written.length > 0)
+      assert.equal(statSync(join(home, written[0]!)).mode & 0o077, 0, 'the discern key is readable by others');
     if (final) assert.deepEqual(readdirSync(tmp), [], 'something was left in TMPDIR');
   };
   return { root, parent, home, tmp, sentinel, hostile, project, assertIntact };
+}
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string, rel = ''): string[] {
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((entry) => {
+    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    return entry.isDirectory() ? filesUnder(dir, path) : [path];
+  });
 }
 
 /** The environment a call runs with: no inherited GIT_/DISCERN_ variables, HOME and TMPDIR in the sandbox. */
