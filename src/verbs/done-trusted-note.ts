@@ -4,23 +4,13 @@
 // verify changes nothing: the gate runs, and the result says why the note was not taken.
 import type { DoneOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
-import { verifyCommit } from '../engine/verification/verify-commit.js';
+import { verifyCommit, verifyPlace } from '../engine/verification/verify-commit.js';
 import type { ProjectVerbContext } from './context.js';
 
 export type TrustedNote = { outcome: DoneOutcome } | { notTaken: string };
 
 export async function trustedNote(ctx: ProjectVerbContext): Promise<TrustedNote> {
-  const { project } = ctx;
-  const verified = await verifyCommit(
-    {
-      root: project.root,
-      commonDir: project.commonDir,
-      trunk: project.trunk.name,
-      env: ctx.env,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    'HEAD',
-  );
+  const verified = await verifyCommit(verifyPlace(ctx), 'HEAD');
   const hint = VERBS.done.hints.note_not_trusted;
   if (verified.kind !== 'judged') return { notTaken: hint.replace('{error}', verified.reason) };
   if (!verified.trustNotes)

@@ -5,7 +5,7 @@
 import type { VerifyOutcome } from '../../generated/handlers.js';
 import type { DiscernVerifyData } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
-import { verifyCommit } from '../engine/verification/verify-commit.js';
+import { verifyCommit, verifyPlace } from '../engine/verification/verify-commit.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 export async function verify(
@@ -16,16 +16,7 @@ export async function verify(
   if (input.signer_line === true) return (await import('./verify-signer-line.js')).signerLine(ctx);
   const { project } = ctx;
   const rev = input.rev ?? 'HEAD';
-  const outcome = await verifyCommit(
-    {
-      root: project.root,
-      commonDir: project.commonDir,
-      trunk: project.trunk.name,
-      env: ctx.env,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    },
-    rev,
-  );
+  const outcome = await verifyCommit(verifyPlace(ctx), rev);
   if (outcome.kind === 'no_commit')
     return {
       refusal: {

@@ -39,25 +39,7 @@ export function readCommittedFiles(requests: readonly FileRequest[], run: Run): 
  * `ambiguous`) LF. The blobs' bytes by position; undefined where the answer is not a blob.
  */
 export function parseBatch(output: Buffer, count: number): (Buffer | undefined)[] {
-  const blobs: (Buffer | undefined)[] = [];
-  let at = 0;
-  for (let n = 0; n < count; n++) {
-    const end = output.indexOf(0x0a, at);
-    if (end < 0) break;
-    const header = /^[0-9a-f]{40,64} (\S+) (\d+)$/.exec(output.subarray(at, end).toString('utf8'));
-    if (header === null) {
-      blobs.push(undefined);
-      at = end + 1;
-      continue;
-    }
-    const size = Number(header[2]);
-    const contentEnd = end + 1 + size;
-    if (contentEnd > output.length) break;
-    blobs.push(header[1] === 'blob' ? output.subarray(end + 1, contentEnd) : undefined);
-    at = contentEnd + 1;
-  }
-  while (blobs.length < count) blobs.push(undefined);
-  return blobs;
+  return parseBatchObjects(output, count).map((o) => (o?.type === 'blob' ? o.content : undefined));
 }
 
 export interface BatchObject {

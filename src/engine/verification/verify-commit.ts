@@ -28,6 +28,21 @@ export interface VerifyPlace {
   signal?: AbortSignal;
 }
 
+/** The place a verb verifies in: its project's checkout, trunk and environment. */
+export function verifyPlace(ctx: {
+  project: { root: string; commonDir: string; trunk: { name: string } };
+  env: Env;
+  signal?: AbortSignal;
+}): VerifyPlace {
+  return {
+    root: ctx.project.root,
+    commonDir: ctx.project.commonDir,
+    trunk: ctx.project.trunk.name,
+    env: ctx.env,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
+}
+
 export type VerifyOutcome =
   | { kind: 'no_commit'; rev: string; reason: string }
   | { kind: 'read_failed'; reason: string }
