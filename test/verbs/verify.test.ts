@@ -130,6 +130,34 @@ describe('verify', () => {
     );
   });
 
+  it('a landing no key can sign still lands: its note is written unsigned, with why and the advisory', async () => {
+    const repo = scratchRepo({ 'discern.toml': CONFIG, 'a.txt': 'a\n' });
+    repos.push(repo);
+    // The discern key's directory cannot be made: a file stands where it would go.
+    const blocked = join(tempDir('discern-verify-blocked-'), 'not-a-directory');
+    writeFileSync(blocked, 'x');
+    const noKey = { XDG_CONFIG_HOME: blocked };
+    const started = await call('start', { name: 'work' }, repo.root, noKey);
+    const path = (started.data as { path: string }).path;
+    writeFileSync(join(path, 'b.txt'), 'b\n');
+    repo.git('-C', path, 'add', '-A');
+    repo.git('-C', path, 'commit', '-q', '-m', 'the change');
+    assert.equal((await call('done', {}, path, noKey)).ok, true);
+    const accepted = await call('accept', { confirmed: true }, path, noKey);
+    assert.equal(accepted.ok, true, show(accepted));
+    const write = (accepted.data as { proof_note: { write: { status: string; reason?: string; signature?: unknown } } })
+      .proof_note.write;
+    assert.equal(write.status, 'unsigned', show(accepted));
+    assert.match(write.reason ?? '', /discern key/);
+    assert.equal(write.signature, undefined);
+    assert.ok(
+      accepted.advisories?.some((a) => a.kind === 'proof-recording-unavailable'),
+      show(accepted),
+    );
+    const commit = repo.git('rev-parse', 'main').trim();
+    assert.equal((await call('verify', { rev: commit }, repo.root, env)).error, 'unsigned');
+  });
+
   it('a commit with no note is note_missing; a rev that names nothing is invalid_value', async () => {
     const none = await call('verify', { rev: 'main' }, shared.repo.root, env);
     assert.equal(none.error, 'note_missing', show(none));
