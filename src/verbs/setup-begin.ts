@@ -207,7 +207,7 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
         steps: planned,
       },
       data,
-      hints: [HINTS.dry_run],
+      hints: [...untrackedHint(facts.untracked), HINTS.dry_run],
     };
   }
 
@@ -295,7 +295,7 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
     duration_s: 0,
   });
   const hint = book.pages.length > 1 ? HINTS.next_page : HINTS.last_page;
-  return { steps, data: { ...data, commit: applied.commit }, hints: [hint] };
+  return { steps, data: { ...data, commit: applied.commit }, hints: [...untrackedHint(facts.untracked), hint] };
 }
 
 function alreadySetUp(branch: string): SetupBeginOutcome {
@@ -386,4 +386,11 @@ async function apply(
   if (committed.code !== 0) return undo(gitComplaint(committed));
   const commit = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
   return { ok: true, commit };
+}
+
+/** The untracked files the draft read, which a fresh clone will not have until they are committed. */
+function untrackedHint(files: readonly string[] | undefined): string[] {
+  if (files === undefined || files.length === 0) return [];
+  const shown = files.slice(0, 5).join(', ') + (files.length > 5 ? `, and ${files.length - 5} more` : '');
+  return [HINTS.untracked.replace('{files}', shown)];
 }

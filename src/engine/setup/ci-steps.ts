@@ -1,14 +1,14 @@
 // The shell commands a repository's GitHub Actions workflows run (`run:` steps), read line by line: setup
 // shows them as evidence for the jobs it proposes, so it needs the commands, not a YAML document model.
 import type { CiStep } from './facts.js';
-import { listNames, readText } from './read-files.js';
+import { listNames, readText, type Source } from './read-files.js';
 
 const WORKFLOWS = '.github/workflows';
 const MAX_STEPS = 40;
 
-export async function ciSteps(root: string): Promise<CiStep[]> {
+export async function ciSteps(root: Source): Promise<CiStep[]> {
   const steps: CiStep[] = [];
-  for (const name of await listNames(root, WORKFLOWS)) {
+  for (const name of listNames(root, WORKFLOWS)) {
     if (!/\.ya?ml$/.test(name)) continue;
     const file = `${WORKFLOWS}/${name}`;
     for (const run of runCommands((await readText(root, file)) ?? '')) {

@@ -1,7 +1,7 @@
 // Per-ecosystem detection for setup: which package manager and scripts a Node project uses, which Python tools
 // are configured, the Cargo package, the Go module, and a Makefile's targets.
 import type { NodeFacts, PythonFacts } from './facts.js';
-import { listNames, readJson, readText, readToml, record } from './read-files.js';
+import { listNames, readJson, readText, readToml, record, type Source } from './read-files.js';
 
 const LOCKFILES: readonly [string, NodeFacts['package_manager']][] = [
   ['pnpm-lock.yaml', 'pnpm'],
@@ -20,7 +20,7 @@ const NODE_TOOL_FILES: readonly [RegExp, string][] = [
 ];
 
 export async function nodeFacts(
-  root: string,
+  root: Source,
   names: readonly string[],
 ): Promise<{ facts: NodeFacts; name?: string } | undefined> {
   const manifest = await readJson(root, 'package.json');
@@ -47,7 +47,7 @@ export async function nodeFacts(
 const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'requirements.txt', 'requirements-dev.txt'];
 
 export async function pythonFacts(
-  root: string,
+  root: Source,
   names: readonly string[],
 ): Promise<{ facts: PythonFacts; name?: string } | undefined> {
   const markers = PY_MARKERS.filter((m) => names.includes(m));
@@ -87,7 +87,7 @@ export async function pythonFacts(
 }
 
 export async function rustFacts(
-  root: string,
+  root: Source,
   names: readonly string[],
 ): Promise<{ package?: string; workspace: boolean } | undefined> {
   if (!names.includes('Cargo.toml')) return undefined;
@@ -96,14 +96,14 @@ export async function rustFacts(
   return { workspace: 'workspace' in cargo, ...(typeof name === 'string' ? { package: name } : {}) };
 }
 
-export async function goFacts(root: string, names: readonly string[]): Promise<{ module: string } | undefined> {
+export async function goFacts(root: Source, names: readonly string[]): Promise<{ module: string } | undefined> {
   if (!names.includes('go.mod')) return undefined;
   const text = (await readText(root, 'go.mod')) ?? '';
   return { module: /^module\s+(\S+)/m.exec(text)?.[1] ?? '' };
 }
 
 /** Explicit targets of the top-level Makefile, in order: no special (.PHONY), pattern (%) or variable targets. */
-export async function makeTargets(root: string, names: readonly string[]): Promise<string[]> {
+export async function makeTargets(root: Source, names: readonly string[]): Promise<string[]> {
   const file = ['GNUmakefile', 'makefile', 'Makefile'].find((n) => names.includes(n));
   if (file === undefined) return [];
   const text = (await readText(root, file)) ?? '';
@@ -116,9 +116,8 @@ export async function makeTargets(root: string, names: readonly string[]): Promi
   return targets;
 }
 
-export async function docsDirs(root: string, names: readonly string[]): Promise<string[]> {
+export async function docsDirs(root: Source, names: readonly string[]): Promise<string[]> {
   const found: string[] = [];
-  for (const dir of ['docs', 'doc'])
-    if (names.includes(dir) && (await listNames(root, dir)).length > 0) found.push(dir);
+  for (const dir of ['docs', 'doc']) if (names.includes(dir) && listNames(root, dir).length > 0) found.push(dir);
   return found;
 }

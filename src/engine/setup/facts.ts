@@ -61,6 +61,8 @@ export interface RepositoryFacts {
   docs_dirs: string[];
   /** The current branch, the trunk setup proposes. */
   branch?: string;
+  /** Untracked files (not ignored) the proposal read: a fresh clone lacks them until they are committed. */
+  untracked?: string[];
   /** The jobs setup proposes from these facts, in stage order. */
   jobs: JobProposal[];
   /** Idempotent commands that make a fresh worktree usable (dependency install). */

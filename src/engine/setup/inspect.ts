@@ -7,6 +7,7 @@ import { docsDirs, goFacts, makeTargets, nodeFacts, pythonFacts, rustFacts } fro
 import type { Ecosystem, RepositoryFacts } from './facts.js';
 import { propose, type InspectedFacts } from './propose.js';
 import { listNames } from './read-files.js';
+import { readRepoView } from './repo-view.js';
 
 export interface InspectOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -14,15 +15,17 @@ export interface InspectOptions {
 }
 
 export async function inspectRepository(root: string, options: InspectOptions): Promise<RepositoryFacts> {
-  const names = await listNames(root, '.');
+  const view = await readRepoView(root, options);
+  const source = { root, view };
+  const names = listNames(source, '.');
   const [node, python, rust, go, make, ci, docs, branch] = await Promise.all([
-    nodeFacts(root, names),
-    pythonFacts(root, names),
-    rustFacts(root, names),
-    goFacts(root, names),
-    makeTargets(root, names),
-    ciSteps(root),
-    docsDirs(root, names),
+    nodeFacts(source, names),
+    pythonFacts(source, names),
+    rustFacts(source, names),
+    goFacts(source, names),
+    makeTargets(source, names),
+    ciSteps(source),
+    docsDirs(source, names),
     currentBranch(root, options),
   ]);
   const ecosystems: Ecosystem[] = [];
@@ -42,6 +45,7 @@ export async function inspectRepository(root: string, options: InspectOptions): 
     ci_steps: ci,
     docs_dirs: docs,
     ...(branch ? { branch } : {}),
+    ...(view.readUntracked.size > 0 ? { untracked: [...view.readUntracked].sort() } : {}),
   };
   return { ...inspected, ...propose(inspected) };
 }

@@ -1,19 +1,29 @@
-// Small readers for setup's inspection: a file's text or nothing, a folder's entries or nothing. Inspection
-// never fails on an unreadable or malformed file; it just learns less.
-import { readdir, readFile } from 'node:fs/promises';
+// Small readers for setup's inspection: a file's text or nothing, a folder's entries or nothing. Only what the
+// repository view lets setup read (repo-view.ts: tracked, or untracked and not ignored) is read. Inspection never
+// fails on an unreadable or malformed file; it just learns less.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
+import type { RepoView } from './repo-view.js';
 
-export async function readText(root: string, path: string): Promise<string | undefined> {
+export interface Source {
+  root: string;
+  view: RepoView;
+}
+
+export async function readText(source: Source, path: string): Promise<string | undefined> {
+  if (!source.view.has(path)) return undefined;
   try {
-    return await readFile(join(root, path), 'utf8');
+    const text = await readFile(join(source.root, path), 'utf8');
+    source.view.noteRead(path);
+    return text;
   } catch {
     return undefined;
   }
 }
 
-export async function readJson(root: string, path: string): Promise<Record<string, unknown> | undefined> {
-  const text = await readText(root, path);
+export async function readJson(source: Source, path: string): Promise<Record<string, unknown> | undefined> {
+  const text = await readText(source, path);
   if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
@@ -25,8 +35,8 @@ export async function readJson(root: string, path: string): Promise<Record<strin
   }
 }
 
-export async function readToml(root: string, path: string): Promise<Record<string, unknown> | undefined> {
-  const text = await readText(root, path);
+export async function readToml(source: Source, path: string): Promise<Record<string, unknown> | undefined> {
+  const text = await readText(source, path);
   if (text === undefined) return undefined;
   try {
     return { ...parse(text) };
@@ -35,13 +45,9 @@ export async function readToml(root: string, path: string): Promise<Record<strin
   }
 }
 
-/** Names in a folder (files and folders), sorted; empty when it does not exist. */
-export async function listNames(root: string, path: string): Promise<string[]> {
-  try {
-    return (await readdir(join(root, path))).sort();
-  } catch {
-    return [];
-  }
+/** Names in a folder (files and folders) that setup may read, sorted; empty when it has none. */
+export function listNames(source: Source, path: string): string[] {
+  return source.view.names(path);
 }
 
 export function record(value: unknown): Record<string, unknown> {

@@ -173,3 +173,22 @@ test('slugs from names', () => {
   assert.equal(slugFrom('!!!'), undefined);
   assert.equal(slugFrom('x'.repeat(80))?.length, 63);
 });
+
+test('only what git tracks, or would track, is read: an ignored lockfile is not; an untracked file is, and said', async () => {
+  const repo = scratchRepo();
+  repo.write('package.json', JSON.stringify({ name: 'ignored-lock', scripts: { test: 'node --test' } }));
+  repo.write('.gitignore', 'package-lock.json\nnode_modules/\n');
+  repo.commit('node');
+  // The user's own `npm install` left a lockfile the repository ignores, and a Makefile not yet committed.
+  repo.write('package-lock.json', '{"lockfileVersion": 3}\n');
+  repo.write('Makefile', 'lint:\n\techo lint\n');
+  const facts = await inspectRepository(repo.root, { env });
+  assert.equal(facts.node?.lockfile, undefined, 'the ignored lockfile was not read');
+  assert.deepEqual(
+    facts.ensure.map((e) => e.run),
+    ['npm install'],
+    'a fresh clone has no lockfile: npm ci would fail there',
+  );
+  assert.deepEqual(facts.make_targets, ['lint'], 'the untracked Makefile is read');
+  assert.deepEqual(facts.untracked, ['Makefile'], 'and named, to be committed before setup done');
+});
