@@ -11,6 +11,7 @@ import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
 import type { InspectVerbContext } from './context.js';
 import { doctorFilters } from './doctor-filters.js';
+import { splitScriptChecks } from './doctor-split-scripts.js';
 
 const HINTS = VERBS.doctor.hints;
 const MIN_NODE_MAJOR = 20;
@@ -116,6 +117,11 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
         add(entry.name, worst.status, `${entry.what}: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);
     }
   }
+
+  // The package scripts setup split into jobs: each should still read as it did.
+  if (resolution.ok)
+    for (const c of await splitScriptChecks(resolution.project.config, resolution.project.root))
+      add(c.name, c.status, c.detail, c.fix);
 
   // The git filter drivers and whether done trusts each (docs/30-verbs/done.md, "Filters").
   const filters =

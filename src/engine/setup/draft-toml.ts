@@ -21,7 +21,16 @@ export function renderDraft(proposal: SetupProposal): string {
     '# Proposed by `discern setup begin` from this repository’s own files. Every choice says why.',
     '',
   ];
-  lines.push('[meta]', 'schema_version = 1', `setup_version = ${str(VERSION)}`, '');
+  lines.push('[meta]', 'schema_version = 1', `setup_version = ${str(VERSION)}`);
+  const split = proposal.splitScripts ?? [];
+  if (split.length > 0)
+    lines.push(
+      ...comment(
+        'The package scripts split into one job per part below, as they read then: doctor warns when one changes.',
+      ),
+      `split_scripts = [${split.map((s) => `{ file = ${str(s.file)}, script = ${str(s.script)}, text = ${str(s.text)} }`).join(', ')}]`,
+    );
+  lines.push('');
   lines.push('[project]', `name = ${str(proposal.project.name)}`);
   if (proposal.project.slug !== undefined) lines.push(`slug = ${str(proposal.project.slug)}`);
   lines.push(

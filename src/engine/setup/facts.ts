@@ -31,12 +31,23 @@ export interface CiStep {
   run: string;
 }
 
+/** A package script setup split into one job per part, with its text then (doctor warns when it changes). */
+export interface SplitScript {
+  file: string;
+  script: string;
+  text: string;
+}
+
 /** One job setup proposes, with why: the evidence it came from. */
 export interface JobProposal {
-  name: JobName;
+  /** A known job (its name fixes its stage), or one of its own with `stage`. */
+  name: string;
+  stage?: 'fix' | 'build' | 'check' | 'test';
   /** Commands run in order (one per ecosystem that has this job). */
   run: [string, ...string[]];
   why: string;
+  /** The split script this job is a part of. */
+  source?: SplitScript;
 }
 
 export interface EnsureProposal {

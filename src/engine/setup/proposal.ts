@@ -7,7 +7,7 @@ import type { DiscernConfig, DiscernSetupConfig } from '../../../generated/types
 import { commandList } from '../config/commands.js';
 import { configuredJobs, KNOWN_JOB_STAGES, type JobStage } from '../config/jobs.js';
 import { slugify } from '../project/slug.js';
-import type { RepositoryFacts } from './facts.js';
+import type { RepositoryFacts, SplitScript } from './facts.js';
 
 export type Agent = NonNullable<NonNullable<DiscernConfig['project']>['agents']>[number];
 
@@ -38,6 +38,17 @@ export interface SetupProposal {
   ensure: { run: string; why: string }[];
   jobs: ProposedJob[];
   scopes: ProposedScope[];
+  /** Package scripts split into jobs, recorded in [meta] split_scripts for doctor. */
+  splitScripts?: SplitScript[];
+}
+
+/** The split scripts the jobs came from, each once. */
+function uniqueSources(jobs: RepositoryFacts['jobs']): SplitScript[] {
+  const out: SplitScript[] = [];
+  for (const job of jobs)
+    if (job.source && !out.some((s) => s.file === job.source?.file && s.script === job.source.script))
+      out.push({ ...job.source });
+  return out;
 }
 
 export function proposalFromFacts(facts: RepositoryFacts): SetupProposal {
@@ -58,10 +69,11 @@ export function proposalFromFacts(facts: RepositoryFacts): SetupProposal {
     ensure: facts.ensure.map((e) => ({ run: e.run, why: e.why })),
     jobs: facts.jobs.map((j) => ({
       name: j.name,
-      stage: KNOWN_JOB_STAGES[j.name] ?? 'check',
+      stage: j.stage ?? KNOWN_JOB_STAGES[j.name] ?? 'check',
       run: [...j.run],
       why: j.why,
     })),
+    splitScripts: uniqueSources(facts.jobs),
     scopes: facts.docs_dirs.map((dir) => ({
       name: dir,
       paths: [`${dir}/**`],
@@ -148,7 +160,9 @@ export function proposalFromConfig(
   const added = 'added on the setup branch';
   const agents = config.project?.agents;
   const slug = config.project?.slug;
+  const split = config.meta?.split_scripts;
   return {
+    ...(split && split.length > 0 ? { splitScripts: split.map((s) => ({ ...s })) } : {}),
     project: {
       name: config.project?.name ?? basename(context.root),
       ...(slug !== undefined ? { slug } : {}),

@@ -1,7 +1,17 @@
 // From facts to proposals: which command each known job should run, and what makes a fresh worktree usable.
 // Evidence ranks: the project's own package scripts, then its Makefile targets, then the conventional command of
 // a tool it configures. Pure: no I/O.
-import type { EnsureProposal, JobName, JobProposal, NodeFacts, PythonFacts, RepositoryFacts } from './facts.js';
+import type {
+  EnsureProposal,
+  JobName,
+  JobProposal,
+  NodeFacts,
+  PythonFacts,
+  RepositoryFacts,
+  SplitScript,
+} from './facts.js';
+import { splitChain, type ChainPart } from './chains.js';
+import { KNOWN_JOB_STAGES } from '../config/jobs.js';
 
 export type InspectedFacts = Omit<RepositoryFacts, 'jobs' | 'ensure'>;
 
@@ -33,9 +43,12 @@ export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: E
   const add = (job: JobName, candidate: Candidate | undefined): void => {
     if (candidate) byJob.set(job, [...(byJob.get(job) ?? []), candidate]);
   };
+  const parts: JobProposal[] = [];
   for (const job of JOB_ORDER) {
     const make = makeCandidate(job, facts.make_targets);
-    if (facts.node) add(job, nodeScript(job, facts.node) ?? make ?? nodeTool(job, facts.node));
+    const split = facts.node ? splitScript(job, facts.node) : undefined;
+    if (split) parts.push(...split);
+    else if (facts.node) add(job, nodeScript(job, facts.node) ?? make ?? nodeTool(job, facts.node));
     else if (make) add(job, make);
     if (facts.python) add(job, pythonTool(job, facts.python));
     if (facts.rust) add(job, RUST[job]);
@@ -52,8 +65,48 @@ export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: E
       (ci.length > 0 ? `; CI runs ${ci.map((r) => `\`${r}\``).join(', ')} too` : '');
     jobs.push({ name: job, run: [first, ...others], why });
   }
+  // The parts of split scripts, each once (a part two scripts share, such as a linter, is one job).
+  for (const part of parts)
+    if (!jobs.some((j) => j.name === part.name)) jobs.push(part);
+    else if (!jobs.some((j) => j.name === part.name && j.run[0] === part.run[0]))
+      jobs.push({ ...part, name: `${part.name}-${part.source?.script ?? 'part'}` });
   return { jobs, ensure: ensureCommands(facts) };
 }
+
+/**
+ * The script a job would run, split into one job per part when it chains tools safely (chains.ts); undefined
+ * when there is no such script or it is not a safe chain. A part named like a known job must have that job's stage.
+ */
+function splitScript(job: JobName, node: NodeFacts): JobProposal[] | undefined {
+  const script = SCRIPT_NAMES[job].find((name) => node.scripts[name] !== undefined);
+  if (script === undefined) return undefined;
+  const text = node.scripts[script] ?? '';
+  const parts = splitChain(script, {
+    exec: exec(node.package_manager),
+    scripts: node.scripts,
+    runScript: (name) => runScript(node.package_manager, name),
+  });
+  if (
+    parts === undefined ||
+    parts.some((p) => KNOWN_JOB_STAGES[p.name] !== undefined && KNOWN_JOB_STAGES[p.name] !== p.stage)
+  )
+    return undefined;
+  const source: SplitScript = { file: 'package.json', script, text };
+  return parts.map((p) => ({
+    name: p.name,
+    ...(KNOWN_JOB_STAGES[p.name] === undefined ? { stage: p.stage } : {}),
+    run: [p.run],
+    why: `package.json's \`${script}\` script runs \`${text}\`; this is its part \`${p.run}\` (${PART_KIND[p.kind]}), a job of its own so its failure reads apart and it runs beside the others`,
+    source,
+  }));
+}
+
+const PART_KIND: Record<ChainPart['kind'], string> = {
+  check: 'a read-only check',
+  test: 'a test run',
+  build: 'a build later parts read, so it runs first',
+  script: 'another script',
+};
 
 function dedupe(candidates: Candidate[]): Candidate[] {
   return candidates.filter((c, i) => candidates.findIndex((o) => o.run === c.run) === i);

@@ -192,3 +192,28 @@ test('only what git tracks, or would track, is read: an ignored lockfile is not;
   assert.deepEqual(facts.make_targets, ['lint'], 'the untracked Makefile is read');
   assert.deepEqual(facts.untracked, ['Makefile'], 'and named, to be committed before setup done');
 });
+
+test('a chained script splits into one job per part where each part is a known tool, citing the script', async () => {
+  const repo = scratchRepo();
+  repo.write(
+    'package.json',
+    JSON.stringify({
+      name: 'chained',
+      scripts: { test: 'xo && ava && tsd', lint: 'eslint --fix . && prettier --check .' },
+      devDependencies: { xo: '1', ava: '1', tsd: '1' },
+    }),
+  );
+  repo.commit('chained');
+  const facts = await inspectRepository(repo.root, { env });
+  const byName = Object.fromEntries(facts.jobs.map((j) => [j.name, j]));
+  assert.deepEqual(
+    facts.jobs.map((j) => `${j.name}:${j.stage ?? 'known'}:${j.run.join('|')}`),
+    ['lint:known:npm run lint', 'xo:check:npx xo', 'ava:test:npx ava', 'tsd:check:npx tsd'],
+    'the lint script fixes files (--fix): it stays one job; the test chain splits',
+  );
+  assert.deepEqual(byName['ava']?.source, { file: 'package.json', script: 'test', text: 'xo && ava && tsd' });
+  const draft = draftConfig(facts);
+  assertValidDraft(draft);
+  assert.match(draft, /^split_scripts = \[\{ file = "package.json", script = "test", text = "xo && ava && tsd" \}\]$/m);
+  assert.match(draft, /^\[jobs\.ava\]\nstage = "test"\nrun = "npx ava"$/m);
+});
