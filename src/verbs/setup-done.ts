@@ -2,7 +2,10 @@
 // doctor's checks, then the first gate on the branch's tip — done's own run (its lock, journal, Proof marker),
 // never a second gate — and, when it is green, record the setup as done for that exact commit. The result
 // carries Proof, the inventory the proven configuration derives, and one next action: setup accept.
-import { basename } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { gateStatePaths } from '../engine/gate/state-paths.js';
+import { writeFileAtomic } from '../engine/state/atomic-write.js';
 import type { SetupDoneOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type {
@@ -19,6 +22,11 @@ import { commitMachinery } from '../engine/setup/machinery.js';
 import { DEFAULT_AGENTS } from '../engine/setup/proposal.js';
 import { setupStatePath, writeSetupState, type SetupState } from '../engine/setup/state.js';
 import { probeWrites } from '../engine/state/write-probe.js';
+import { git } from '../engine/git/git.js';
+import { inFreshWorktree } from '../engine/setup/fresh-proof.js';
+import { resolveProject } from '../engine/project/resolve.js';
+import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
+import type { DoneOutcome } from '../../generated/handlers.js';
 import type { InspectVerbContext, ProjectVerbContext } from './context.js';
 import { onSetupBranch, setupInProgress, setupPlace, uncommitted } from './setup-context.js';
 
@@ -135,12 +143,14 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
         ]
       : [];
 
-  // The first gate: done's own run on this checkout's committed tip.
+  // The first gate, as start will use the draft: ensure and done's own run in a fresh worktree of the setup
+  // commit (fresh-proof.ts); then done here replays that evidence, so this checkout holds the Proof accept reads.
   const { done } = await import('./done.js');
   const projectCtx: ProjectVerbContext = { ...ctx, project };
-  const gated = await done(input.rerun === true ? { rerun: true } : {}, projectCtx);
+  const proved = await proveFresh(projectCtx, input.rerun === true);
+  const gated = proved.ok ? await done({}, projectCtx) : proved.outcome;
   const gateData = gated.data && 'gate_ran' in gated.data ? gated.data : undefined;
-  const steps: DiscernStep[] = [...machineryStep, ...(gated.steps ?? [])];
+  const steps: DiscernStep[] = [...machineryStep, ...proved.steps, ...(proved.ok ? (gated.steps ?? []) : [])];
   // done's advisories that mean something here (see the policy in spec/verbs/setup-done/verb.yaml).
   const advisories = [
     ...doctorWarnings,
@@ -252,4 +262,84 @@ function inventory(
       instruction_sources: [...(config.instructions?.sources ?? DEFAULT_INSTRUCTION_SOURCES)],
     },
   };
+}
+
+/**
+ * done in a fresh worktree of this checkout's tip, made ready as start makes one. ok when it recorded Proof; else
+ * its outcome (or the worktree's failure as one), which setup done reports as the gate's.
+ */
+async function proveFresh(
+  ctx: ProjectVerbContext,
+  rerun: boolean,
+): Promise<{ ok: true; steps: DiscernStep[] } | { ok: false; steps: DiscernStep[]; outcome: DoneOutcome }> {
+  const { project } = ctx;
+  const { done } = await import('./done.js');
+  const tip = (await git(['rev-parse', 'HEAD'], { cwd: project.root, env: ctx.env })).stdout.trim();
+  const fresh = await inFreshWorktree(
+    {
+      mainRoot: project.root,
+      commonDir: project.commonDir,
+      gitDir: project.gitDir,
+      config: project.config,
+      env: ctx.env,
+      signal: ctx.signal,
+      ensureTimeoutS: project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+    },
+    tip,
+    async (path): Promise<DoneOutcome> => {
+      const resolution = await resolveProject({
+        path,
+        pathFrom: 'argument',
+        requireTrunk: true,
+        env: ctx.env,
+        signal: ctx.signal,
+      });
+      if (!resolution.ok)
+        return {
+          refusal: {
+            error: 'apply_failed',
+            message: `The fresh worktree of the setup commit cannot be gated: ${resolution.refusal.message}`,
+            next: { recovery: `fix what the message names, then run \`${RERUN}\` again` },
+          },
+        };
+      // The last run's verdict travels with the proof: a red tree proven again unchanged is refused as done
+      // refuses it, and the verdict outlives the worktree.
+      const here = gateStatePaths(project.gitDir, project.commonDir).lastRun;
+      const there = gateStatePaths(resolution.project.gitDir, resolution.project.commonDir).lastRun;
+      await carry(here, there);
+      const outcome = await done(rerun ? { rerun: true } : {}, { ...ctx, target: path, project: resolution.project });
+      await carry(there, here);
+      return outcome;
+    },
+  );
+  if (!fresh.ok)
+    return {
+      ok: false,
+      steps: fresh.steps,
+      outcome: {
+        ...(fresh.diagnostics.length > 0 ? { diagnostics: fresh.diagnostics } : {}),
+        refusal:
+          fresh.stage === 'ensure'
+            ? {
+                error: 'gate_failed',
+                message: `In a fresh worktree of the setup commit, as start will make one, ${fresh.message} The draft's [repository] ensure must work on a clone that has only what is committed.`,
+                next: { rerun: RERUN },
+              }
+            : { error: 'apply_failed', message: fresh.message, next: { recovery: `run \`${RERUN}\` again` } },
+      },
+    };
+  const outcome = fresh.value;
+  const proven = outcome.refusal === undefined && outcome.data !== undefined && 'proof' in outcome.data;
+  // The gate's steps are reported here, in the order they ran: before the worktree's removal.
+  const { steps: ran, ...rest } = outcome as DoneOutcome & { steps?: DiscernStep[] };
+  const steps = [...fresh.steps.slice(0, -1), ...(ran ?? []), ...fresh.steps.slice(-1)];
+  return proven ? { ok: true, steps } : { ok: false, steps, outcome: rest as DoneOutcome };
+}
+
+/** Copies a sealed gate record from one checkout's state to another's (same repository, same key); none, none. */
+async function carry(from: string, to: string): Promise<void> {
+  const bytes = await readFile(from).catch(() => undefined);
+  if (bytes === undefined) return;
+  await mkdir(dirname(to), { recursive: true });
+  await writeFileAtomic(to, bytes).catch(() => undefined);
 }

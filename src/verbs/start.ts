@@ -2,9 +2,10 @@
 // worktrees, the starting commit, env files) are read, a pure plan decides the name and every step, dry_run
 // returns that plan, and the executor carries it out. Planning and creating the worktree happen under the
 // repository's start lock, so two starts never claim the same name; the setup commands run outside it.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { access, constants, lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import { DEFAULT_ENV_FILES, presentEnvFiles } from '../engine/efforts/env-files.js';
 import type { StartOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } from '../../generated/types.js';
@@ -19,8 +20,6 @@ import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
 import { killAt } from '../engine/faults.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
-
-const DEFAULT_ENV_FILES = ['.env', '.env.local'];
 
 export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): Promise<StartOutcome> {
   const { project } = ctx;
@@ -275,28 +274,6 @@ async function resolveCommit(
 ): Promise<string | undefined> {
   const resolved = await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{commit}`], run);
   return resolved.code === 0 ? resolved.stdout.trim() : undefined;
-}
-
-/** Env files that exist in the main checkout as regular files and are not part of the starting commit. */
-async function presentEnvFiles(
-  files: readonly string[],
-  mainRoot: string,
-  commit: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<string[]> {
-  const present: string[] = [];
-  for (const file of files) {
-    let regular: boolean;
-    try {
-      regular = statSync(join(mainRoot, file)).isFile();
-    } catch {
-      regular = false;
-    }
-    if (!regular) continue;
-    const tracked = await git(['cat-file', '-e', `${commit}:${file}`], { cwd: mainRoot, env });
-    if (tracked.code !== 0) present.push(file);
-  }
-  return present;
 }
 
 /** The first path on the way to `dir` that exists and cannot be written, or undefined when it can be created. */

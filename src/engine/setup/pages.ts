@@ -14,8 +14,12 @@ export interface PageContext {
   branch: string;
 }
 
-const BEFORE_DONE = 'before `discern setup done`';
-const BEFORE_ACCEPT = 'before `discern setup accept`';
+// What answers a moment, said as it happens: discern asks nothing itself and setup done does not wait. The owner
+// keeps or edits the draft on the setup branch; setup done proves whatever the branch holds, and setup accept,
+// the owner's to run, lands it — that call is the answer.
+const BEFORE_DONE =
+  '`discern setup accept`: the owner keeps or edits the draft on the setup branch (setup done proves what it holds), and landing it is the answer';
+const BEFORE_ACCEPT = '`discern setup accept`: running it lands the setup; not running it waits';
 const AGENTS = ['claude_code', 'codex', 'gemini', 'cursor', 'copilot'];
 
 export function setupBook(proposal: SetupProposal, context: PageContext): SetupBook {

@@ -188,14 +188,27 @@ function ensureCommands(facts: InspectedFacts): EnsureProposal[] {
   const ensure: EnsureProposal[] = [];
   const node = facts.node;
   if (node) {
-    const lock = node.lockfile ? ` (${node.lockfile})` : '';
-    const run = {
-      npm: node.lockfile ? 'npm ci' : 'npm install',
-      pnpm: 'pnpm install --frozen-lockfile',
-      yarn: 'yarn install --immutable',
-      bun: 'bun install --frozen-lockfile',
-    }[node.package_manager];
-    ensure.push({ run, why: `installs the locked Node dependencies with ${node.package_manager}${lock}` });
+    // Without a committed lockfile an install must not write one: every worktree would start dirty.
+    const locked = node.lockfile !== undefined;
+    const run = locked
+      ? {
+          npm: 'npm ci',
+          pnpm: 'pnpm install --frozen-lockfile',
+          yarn: 'yarn install --immutable',
+          bun: 'bun install --frozen-lockfile',
+        }[node.package_manager]
+      : {
+          npm: 'npm install --no-package-lock',
+          pnpm: 'pnpm install --no-lockfile',
+          yarn: 'yarn install --no-lockfile',
+          bun: 'bun install --no-save',
+        }[node.package_manager];
+    ensure.push({
+      run,
+      why: locked
+        ? `installs the locked Node dependencies with ${node.package_manager} (${node.lockfile ?? ''})`
+        : `installs the Node dependencies with ${node.package_manager}; the repository commits no lockfile, so none is written`,
+    });
   }
   const python = facts.python;
   if (python?.installer === 'uv')

@@ -71,7 +71,7 @@ test('a Node project: pnpm from its lockfile, scripts before tools, npm placehol
   assert.deepEqual(jobs(bare), {}, 'the placeholder test script is not a test suite');
   assert.deepEqual(
     bare.ensure.map((e) => e.run),
-    ['npm install'],
+    ['npm install --no-package-lock'],
   );
   assertValidDraft(draftConfig(bare));
 });
@@ -186,7 +186,7 @@ test('only what git tracks, or would track, is read: an ignored lockfile is not;
   assert.equal(facts.node?.lockfile, undefined, 'the ignored lockfile was not read');
   assert.deepEqual(
     facts.ensure.map((e) => e.run),
-    ['npm install'],
+    ['npm install --no-package-lock'],
     'a fresh clone has no lockfile: npm ci would fail there',
   );
   assert.deepEqual(facts.make_targets, ['lint'], 'the untracked Makefile is read');
