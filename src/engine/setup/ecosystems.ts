@@ -89,11 +89,15 @@ export async function pythonFacts(
 export async function rustFacts(
   root: Source,
   names: readonly string[],
-): Promise<{ package?: string; workspace: boolean } | undefined> {
+): Promise<{ package?: string; workspace: boolean; locked: boolean } | undefined> {
   if (!names.includes('Cargo.toml')) return undefined;
   const cargo = (await readToml(root, 'Cargo.toml')) ?? {};
   const name = record(cargo['package'])['name'];
-  return { workspace: 'workspace' in cargo, ...(typeof name === 'string' ? { package: name } : {}) };
+  return {
+    workspace: 'workspace' in cargo,
+    locked: names.includes('Cargo.lock'),
+    ...(typeof name === 'string' ? { package: name } : {}),
+  };
 }
 
 export async function goFacts(root: Source, names: readonly string[]): Promise<{ module: string } | undefined> {

@@ -63,7 +63,7 @@ export interface RepositoryFacts {
   node?: NodeFacts;
   python?: PythonFacts;
   /** Cargo package or workspace. */
-  rust?: { package?: string; workspace: boolean };
+  rust?: { package?: string; workspace: boolean; locked?: boolean };
   go?: { module: string };
   /** Makefile targets, in file order. */
   make_targets: string[];

@@ -172,15 +172,17 @@ function pythonTool(job: JobName, python: PythonFacts): Candidate | undefined {
 }
 
 const RUST: Partial<Record<JobName, Candidate>> = {
-  format: { run: 'cargo fmt --all', why: 'Cargo.toml: rustfmt is the Rust formatter' },
+  format: { run: 'cargo fmt --all --check', why: 'Cargo.toml: rustfmt is the Rust formatter; --check fails on unformatted code and changes nothing' },
   lint: { run: 'cargo clippy --all-targets -- -D warnings', why: 'Cargo.toml: Clippy is the Rust linter' },
   test: { run: 'cargo test', why: 'Cargo.toml: cargo test builds and runs the tests' },
 };
 
 const GO: Partial<Record<JobName, Candidate>> = {
-  format: { run: 'gofmt -w .', why: 'go.mod: gofmt is the Go formatter' },
+  format: {
+    run: 'test -z "$(gofmt -l .)"',
+    why: 'go.mod: gofmt is the Go formatter; it lists unformatted files (and exits 0 either way), so the job fails when it lists any',
+  },
   lint: { run: 'go vet ./...', why: 'go.mod: go vet reports suspicious constructs' },
-  build: { run: 'go build ./...', why: 'go.mod: go build compiles every package' },
   test: { run: 'go test ./...', why: 'go.mod: go test runs every package’s tests' },
 };
 
@@ -217,7 +219,8 @@ function ensureCommands(facts: InspectedFacts): EnsureProposal[] {
     ensure.push({ run: 'poetry install', why: 'installs the locked Python environment (poetry.lock)' });
   if (python?.installer === 'pip' && python.markers.includes('requirements.txt'))
     ensure.push({ run: 'python -m pip install -r requirements.txt', why: 'installs requirements.txt' });
-  if (facts.rust) ensure.push({ run: 'cargo fetch', why: 'downloads the crates Cargo.lock names' });
+  // cargo fetch writes Cargo.lock when the repository commits none: only a committed one is fetched ahead.
+  if (facts.rust?.locked) ensure.push({ run: 'cargo fetch', why: 'downloads the crates Cargo.lock names' });
   if (facts.go) ensure.push({ run: 'go mod download', why: 'downloads the modules go.sum names' });
   return ensure;
 }

@@ -112,13 +112,14 @@ test('a Rust workspace and a Go module get their toolchains’ conventional comm
   assert.deepEqual(r.ecosystems, ['rust']);
   assert.equal(r.rust?.workspace, true);
   assert.deepEqual(jobs(r), {
-    format: ['cargo fmt --all'],
+    format: ['cargo fmt --all --check'],
     lint: ['cargo clippy --all-targets -- -D warnings'],
     test: ['cargo test'],
   });
   assert.deepEqual(
     r.ensure.map((e) => e.run),
-    ['cargo fetch'],
+    [],
+    'no Cargo.lock is committed: cargo fetch would write one and every worktree would start dirty',
   );
   assertValidDraft(draftConfig(r));
 
@@ -133,8 +134,7 @@ test('a Rust workspace and a Go module get their toolchains’ conventional comm
   assert.deepEqual(g.go, { module: 'example.com/svc' });
   assert.deepEqual(g.make_targets, ['test', 'lint', 'vet']);
   assert.deepEqual(jobs(g), {
-    format: ['gofmt -w .'],
-    build: ['go build ./...'],
+    format: ['test -z "$(gofmt -l .)"'],
     lint: ['make lint', 'go vet ./...'],
     test: ['make test', 'go test ./...'],
   });

@@ -1,0 +1,150 @@
+// Setup on repositories shaped like real ones, with the real CLI and the real toolchains: each drafts a
+// discern.toml that works on a fresh clone — setup begin, then setup done green on the draft as written (proved in
+// a fresh worktree, as start will use it), setup accept, and then start works. A Node library with an ignored
+// lockfile the owner's own install left; a Node library whose test script chains three tools; a Rust crate; a Go
+// module. A missing toolchain skips its case loudly, and fails under CI=true (.ci/run installs them).
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanEnv, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
+import { onlyJson, runCli } from '../helpers/cli.js';
+
+const repos: ScratchRepo[] = [];
+after(() => repos.forEach((r) => r.cleanup()));
+
+/** Whether `program` runs here; under CI a missing one is a failure, elsewhere a loud skip. */
+function available(program: string, args: string[] = ['--version']): boolean {
+  const found = spawnSync(program, args, { stdio: 'ignore' }).status === 0;
+  if (!found && process.env['CI'] === 'true') assert.fail(`${program} is not installed: .ci/run installs it`);
+  return found;
+}
+
+function repo(files: Record<string, string>): ScratchRepo {
+  const r = scratchRepo(files);
+  repos.push(r);
+  return r;
+}
+
+async function cli(cwd: string, ...args: string[]): Promise<Record<string, unknown>> {
+  return onlyJson(await runCli([...args, '--json'], { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }) }));
+}
+
+/** begin → done (green on the draft as written) → accept → start; returns the draft. */
+async function setUpAndStart(r: ScratchRepo): Promise<string> {
+  const begun = await cli(r.root, 'setup', 'begin');
+  assert.equal(begun['ok'], true, JSON.stringify(begun, null, 2));
+  const draft = (begun['data'] as { draft: string }).draft;
+  const done = await cli(r.root, 'setup', 'done');
+  assert.equal(done['ok'], true, `setup done on the draft as written:\n${draft}\n${JSON.stringify(done, null, 2)}`);
+  const steps = (done['steps'] as { label: string }[]).map((s) => s.label);
+  assert.ok(
+    steps.some((l) => l.includes('in a fresh worktree')),
+    'proved in a fresh worktree',
+  );
+  const accepted = await cli(r.root, 'setup', 'accept');
+  assert.equal(accepted['ok'], true, JSON.stringify(accepted, null, 2));
+  const started = await cli(r.root, 'start', 'first-task');
+  assert.equal(started['ok'], true, `start on the landed draft:\n${JSON.stringify(started, null, 2)}`);
+  return draft;
+}
+
+/** A local package with a bin that succeeds: a stand-in for a real tool, installable with no registry. */
+function fakeTool(name: string): Record<string, string> {
+  return {
+    [`vendor/${name}/package.json`]: JSON.stringify({ name, version: '1.0.0', bin: { [name]: 'cli.js' } }),
+    [`vendor/${name}/cli.js`]: `#!/usr/bin/env node\nconsole.log('${name}: ok');\n`,
+  };
+}
+
+describe('setup drafts what works on a fresh clone', () => {
+  it('a Node library whose lockfile is ignored: the draft installs without one, and setup done is green', async (t) => {
+    if (!available('npm')) return t.skip('npm is not installed');
+    const r = repo({
+      'package.json': JSON.stringify(
+        { name: 'ignored-lock', version: '1.0.0', scripts: { test: 'node --test' } },
+        null,
+        2,
+      ),
+      '.gitignore': 'node_modules/\npackage-lock.json\n',
+      'test/sum.test.js':
+        "const test = require('node:test');\ntest('adds', () => { if (1 + 1 !== 2) throw new Error('no'); });\n",
+    });
+    // The owner's own install left a lockfile the repository ignores.
+    execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: r.root, stdio: 'ignore' });
+    assert.ok(existsSync(join(r.root, 'package-lock.json')));
+    const draft = await setUpAndStart(r);
+    assert.match(draft, /^ensure = \["npm install --no-package-lock"\]$/m, draft);
+  });
+
+  it('a Node library whose test script chains xo, ava and tsd: three jobs, proved green', async (t) => {
+    if (!available('npm')) return t.skip('npm is not installed');
+    const r = repo({
+      'package.json': JSON.stringify(
+        {
+          name: 'chained',
+          version: '1.0.0',
+          scripts: { test: 'xo && ava && tsd' },
+          devDependencies: { xo: 'file:vendor/xo', ava: 'file:vendor/ava', tsd: 'file:vendor/tsd' },
+        },
+        null,
+        2,
+      ),
+      '.gitignore': 'node_modules/\n',
+      ...fakeTool('xo'),
+      ...fakeTool('ava'),
+      ...fakeTool('tsd'),
+    });
+    // A bin is committed executable, as a published package's is (npm would make it so in every install).
+    for (const tool of ['xo', 'ava', 'tsd']) chmodSync(join(r.root, 'vendor', tool, 'cli.js'), 0o755);
+    r.git('add', '-A');
+    r.git('commit', '-q', '-m', 'executable bins');
+    const draft = await setUpAndStart(r);
+    for (const [name, stage] of [
+      ['xo', 'check'],
+      ['ava', 'test'],
+      ['tsd', 'check'],
+    ])
+      assert.match(draft, new RegExp(`^\\[jobs\\.${name}\\]\\nstage = "${stage}"\\nrun = "npx ${name}"$`, 'm'), draft);
+    assert.match(
+      draft,
+      /^split_scripts = \[\{ file = "package.json", script = "test", text = "xo && ava && tsd" \}\]$/m,
+    );
+  });
+
+  it('a Rust crate: cargo fmt --check, clippy and cargo test, proved green', async (t) => {
+    if (
+      !available('cargo') ||
+      !available('cargo', ['clippy', '--version']) ||
+      !available('cargo', ['fmt', '--version'])
+    )
+      return t.skip('cargo, clippy or rustfmt is not installed');
+    const r = repo({
+      'Cargo.toml': '[package]\nname = "ferris"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+      'src/lib.rs':
+        'pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 2), 3);\n    }\n}\n',
+      '.gitignore': '/target\n',
+    });
+    // A lockfile committed, as cargo new and a first build leave one.
+    execFileSync('cargo', ['generate-lockfile', '--offline'], { cwd: r.root, stdio: 'ignore' });
+    r.git('add', '-A');
+    r.git('commit', '-q', '-m', 'lockfile');
+    const draft = await setUpAndStart(r);
+    assert.match(draft, /^format = "cargo fmt --all --check"$/m, draft);
+    assert.match(draft, /^test = "cargo test"$/m);
+  });
+
+  it('a Go module: gofmt, go vet and go test, proved green', async (t) => {
+    if (!available('go', ['version'])) return t.skip('go is not installed');
+    const r = repo({
+      'go.mod': 'module example.com/gopher\n\ngo 1.19\n',
+      'add.go': 'package gopher\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
+      'add_test.go':
+        'package gopher\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("no")\n\t}\n}\n',
+    });
+    const draft = await setUpAndStart(r);
+    assert.match(draft, /^format = "test -z \\"\$\(gofmt -l \.\)\\""$/m, draft);
+    assert.match(draft, /^test = "go test \.\/\.\.\."$/m);
+  });
+});
