@@ -5,6 +5,7 @@ import { VERBS, VERSION } from '../../generated/registry.js';
 import type { DoctorOutcome } from '../../generated/handlers.js';
 import type { DiscernDoctorCheck, DiscernDoctorData, DiscernDoctorInput } from '../../generated/types.js';
 import { configuredCommands } from '../engine/config/configured-commands.js';
+import { commandList } from '../engine/config/commands.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
@@ -111,7 +112,10 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
         add(entry.name, 'ok', 'no command (skipped by design)');
         continue;
       }
-      const results = await Promise.all(entry.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env)));
+      const ensure = commandList(config.repository?.ensure);
+      const results = await Promise.all(
+        entry.commands.map((c) => resolveCommand(c, resolution.project.root, ctx.env, ensure)),
+      );
       const worst = results.find((r) => r.status === 'fail') ?? results.find((r) => r.status === 'warn') ?? results[0];
       if (worst)
         add(entry.name, worst.status, `${entry.what}: ${worst.detail}`, worst.status === 'ok' ? undefined : worst.fix);

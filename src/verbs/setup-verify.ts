@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { SetupVerifyOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernConfigIssue, DiscernSetupVerifyData, DiscernSetupVerifyInput } from '../../generated/types.js';
+import { commandList } from '../engine/config/commands.js';
 import { configuredCommands } from '../engine/config/configured-commands.js';
 import { configuredJobs } from '../engine/config/jobs.js';
 import { dotted } from '../engine/config/load-result.js';
@@ -64,7 +65,9 @@ export async function setupVerify(
   if (!gate.ok) for (const issue of gate.issues) issues.push({ ...issue, ...at(issue.path.split('.')) });
   for (const entry of configuredCommands(config)) {
     const resolved = await Promise.all(
-      entry.commands.map((command) => resolveCommand(command, place.checkout.root, ctx.env)),
+      entry.commands.map((command) =>
+        resolveCommand(command, place.checkout.root, ctx.env, commandList(config.repository?.ensure)),
+      ),
     );
     resolved.forEach((r, i) => {
       if (r.status === 'ok') return;

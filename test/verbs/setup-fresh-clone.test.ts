@@ -27,12 +27,23 @@ function repo(files: Record<string, string>): ScratchRepo {
   return r;
 }
 
+/** The environment of a call: `extra` adds to it (an offline pip's settings). */
+let extra: Record<string, string> = {};
+
 async function cli(cwd: string, ...args: string[]): Promise<Record<string, unknown>> {
-  return onlyJson(await runCli([...args, '--json'], { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1' }) }));
+  return onlyJson(await runCli([...args, '--json'], { cwd, env: cleanEnv({ GIT_CONFIG_NOSYSTEM: '1', ...extra }) }));
 }
 
+/**
+ * pip with no package index (none is reachable here) and no build isolation: a package with no dependencies
+ * installs from its own setup.py (`setup.py develop`), with the virtualenv's setuptools. The draft's command is
+ * the ordinary `pip install -e .`; only the machine's pip settings say offline.
+ */
+const OFFLINE_PIP = { PIP_CONFIG_FILE: '/dev/null', PIP_NO_INDEX: '1', PIP_USE_PEP517: '0' };
+
 /** begin → done (green on the draft as written) → accept → start; returns the draft. */
-async function setUpAndStart(r: ScratchRepo): Promise<string> {
+async function setUpAndStart(r: ScratchRepo, env: Record<string, string> = {}): Promise<string> {
+  extra = env;
   const begun = await cli(r.root, 'setup', 'begin');
   assert.equal(begun['ok'], true, JSON.stringify(begun, null, 2));
   const draft = (begun['data'] as { draft: string }).draft;
@@ -133,6 +144,48 @@ describe('setup drafts what works on a fresh clone', () => {
     const draft = await setUpAndStart(r);
     assert.match(draft, /^format = "cargo fmt --all --check"$/m, draft);
     assert.match(draft, /^test = "cargo test"$/m);
+  });
+
+  const SRC_LAYOUT = {
+    'setup.cfg':
+      '[metadata]\nname = calc\nversion = 0.1.0\n\n[options]\npackage_dir =\n    = src\npackages = find:\n\n[options.packages.find]\nwhere = src\n',
+    'setup.py': 'from setuptools import setup\n\nsetup()\n',
+    'src/calc/__init__.py': 'def add(a, b):\n    return a + b\n',
+    'tests/test_calc.py':
+      'import unittest\n\nfrom calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n',
+  };
+
+  it('a Python src layout with no runner: a virtualenv in the worktree, the package installed, proved green', async (t) => {
+    if (!available('python3')) return t.skip('python3 is not installed');
+    const r = repo({ ...SRC_LAYOUT, '.gitignore': '*.egg-info/\n__pycache__/\n' });
+    const draft = await setUpAndStart(r, OFFLINE_PIP);
+    assert.ok(
+      draft.includes(
+        `ensure = ["python3 -m venv .venv", "printf '*\\\\n' > .venv/.gitignore", ".venv/bin/python -m pip install -e ."]`,
+      ),
+      draft,
+    );
+    assert.ok(draft.includes('test = ".venv/bin/python -m unittest discover -s tests"'), draft);
+  });
+
+  it('a Python src layout with tox: each environment a job, docs read by a doctest not neutral, proved green', async (t) => {
+    if (!available('python3') || !available('tox')) return t.skip('python3 or tox is not installed');
+    const r = repo({
+      ...SRC_LAYOUT,
+      'tox.ini':
+        '[tox]\nenvlist = py, lint, doctest\nskipsdist = true\n\n[testenv]\nskip_install = true\nsetenv =\n    PYTHONPATH = {toxinidir}/src\ncommands = python -m unittest discover -s tests\n\n[testenv:lint]\ncommands = python -m compileall -q src\n\n[testenv:doctest]\ncommands = python -m doctest docs/usage.rst\n',
+      'docs/usage.rst': 'Usage\n=====\n\n>>> from calc import add\n>>> add(2, 2)\n4\n',
+      '.gitignore': '.tox/\n*.egg-info/\n__pycache__/\n',
+    });
+    const draft = await setUpAndStart(r, OFFLINE_PIP);
+    for (const [env, stage] of [
+      ['py', 'test'],
+      ['lint', 'check'],
+      ['doctest', 'test'],
+    ])
+      assert.ok(draft.includes(`[jobs.tox-${env}]\nstage = "${stage}"\nrun = "tox -e ${env}"`), draft);
+    assert.ok(!draft.includes('[scopes.docs]'), 'tox runs a doctest over docs/: not neutral');
+    assert.ok(!/^ensure = /m.test(draft), 'tox makes its own environments');
   });
 
   it('a Go module: gofmt, go vet and go test, proved green', async (t) => {

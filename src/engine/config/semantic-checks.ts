@@ -56,7 +56,7 @@ export async function commandIssues(
   const issues: DiscernConfigIssue[] = [];
   for (const entry of entries) {
     for (const command of entry.commands) {
-      const resolution = await resolveCommand(command, root, env);
+      const resolution = await resolveCommand(command, root, env, commandList(config.repository?.ensure));
       if (resolution.status === 'ok') continue;
       issues.push(
         at(text, entry.keys, {

@@ -71,10 +71,15 @@ export function firstProgram(command: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `ensure`: the [repository] ensure commands. A program in the checkout that one of them makes (a virtualenv's
+ * `.venv/bin/python` after `python3 -m venv .venv`) is not there before ensure runs, and is no failure.
+ */
 export async function resolveCommand(
   command: string,
   root: string,
   env: Readonly<Record<string, string | undefined>>,
+  ensure: readonly string[] = [],
 ): Promise<CommandResolution> {
   const program = firstProgram(command);
   if (program === undefined) return { status: 'ok', program: '', detail: 'only variable assignments' };
@@ -97,6 +102,9 @@ export async function resolveCommand(
   }
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : join(root, program);
+    const maker = isAbsolute(program) ? undefined : ensureThatMakes(program, ensure);
+    if (maker !== undefined && !(await isExecutableFile(path)))
+      return { status: 'ok', program, detail: `${program} is made by the ensure command \`${maker}\`` };
     if (!(await isExecutableFile(path))) {
       return {
         status: 'fail',
@@ -135,4 +143,12 @@ async function isExecutableFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The ensure command that names the first directory of `program`'s path as a word of its own, if any. */
+function ensureThatMakes(program: string, ensure: readonly string[]): string | undefined {
+  const first = program.replace(/^\.\//, '').split('/')[0] ?? '';
+  if (first === '' || first === '.' || first === '..') return undefined;
+  const word = new RegExp(`(^|[\\s'"=/])${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s'"/])`);
+  return ensure.find((command) => word.test(command));
 }

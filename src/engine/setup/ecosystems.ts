@@ -1,6 +1,7 @@
 // Per-ecosystem detection for setup: which package manager and scripts a Node project uses, which Python tools
 // are configured, the Cargo package, the Go module, and a Makefile's targets.
-import type { NodeFacts, PythonFacts } from './facts.js';
+import type { NodeFacts } from './facts.js';
+export { pythonFacts } from './python-facts.js';
 import { listNames, readJson, readText, readToml, record, type Source } from './read-files.js';
 
 const LOCKFILES: readonly [string, NodeFacts['package_manager']][] = [
@@ -42,48 +43,6 @@ export async function nodeFacts(
     facts,
     ...(typeof manifest['name'] === 'string' && manifest['name'] !== '' ? { name: manifest['name'] } : {}),
   };
-}
-
-const PY_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'tox.ini', 'requirements.txt', 'requirements-dev.txt'];
-
-export async function pythonFacts(
-  root: Source,
-  names: readonly string[],
-): Promise<{ facts: PythonFacts; name?: string } | undefined> {
-  const markers = PY_MARKERS.filter((m) => names.includes(m));
-  if (markers.length === 0) return undefined;
-  const pyproject = markers.includes('pyproject.toml') ? await readToml(root, 'pyproject.toml') : undefined;
-  const toolTable = record(pyproject?.['tool']);
-  const tools = new Set<string>();
-  for (const tool of ['pytest', 'ruff', 'black', 'mypy']) if (tool in toolTable) tools.add(tool);
-  if ('ini_options' in record(toolTable['pytest'])) tools.add('pytest');
-  if (names.includes('pytest.ini') || names.includes('conftest.py') || names.includes('tests')) tools.add('pytest');
-  if (names.includes('ruff.toml') || names.includes('.ruff.toml')) tools.add('ruff');
-  if (names.includes('mypy.ini')) tools.add('mypy');
-  const requirements = [
-    (await readText(root, 'requirements.txt')) ?? '',
-    (await readText(root, 'requirements-dev.txt')) ?? '',
-  ].join('\n');
-  const projectDeps = JSON.stringify([
-    record(pyproject?.['project'])['dependencies'],
-    record(pyproject?.['project'])['optional-dependencies'],
-    pyproject?.['dependency-groups'],
-  ]);
-  for (const tool of ['pytest', 'ruff', 'black', 'mypy'])
-    if (new RegExp(`(^|[\\s"'])${tool}\\b`, 'm').test(`${requirements}\n${projectDeps}`)) tools.add(tool);
-  const toxEnvs: string[] = [];
-  if (markers.includes('tox.ini')) {
-    tools.add('tox');
-    const tox = (await readText(root, 'tox.ini')) ?? '';
-    const envlist = /^envlist\s*=\s*(.+)$/m.exec(tox)?.[1];
-    if (envlist) toxEnvs.push(...envlist.split(/[\s,]+/).filter((e) => e !== ''));
-  }
-  const facts: PythonFacts = { markers, tools: [...tools].sort(), tox_envs: toxEnvs };
-  if (names.includes('uv.lock')) facts.installer = 'uv';
-  else if (names.includes('poetry.lock')) facts.installer = 'poetry';
-  else if (markers.some((m) => m.startsWith('requirements'))) facts.installer = 'pip';
-  const name = record(pyproject?.['project'])['name'];
-  return { facts, ...(typeof name === 'string' && name !== '' ? { name } : {}) };
 }
 
 export async function rustFacts(

@@ -16,13 +16,24 @@ export interface NodeFacts {
 }
 
 export interface PythonFacts {
-  /** The files that mark the project as Python: pyproject.toml, setup.py, setup.cfg, tox.ini, requirements.txt. */
+  /** The files that mark the project as Python: pyproject.toml, setup.py, setup.cfg, tox.ini, noxfile.py, requirements. */
   markers: string[];
   /** uv, poetry, pip (from uv.lock, poetry.lock, requirements*.txt). */
   installer?: 'uv' | 'poetry' | 'pip';
-  /** Tools configured or depended on: pytest, ruff, black, mypy, tox. */
+  /** Tools configured or depended on: pytest, ruff, black, mypy, flake8, and the runners tox, nox, hatch. */
   tools: string[];
+  /** tox.ini's environments, factors expanded. */
   tox_envs: string[];
+  nox_sessions?: string[];
+  hatch_scripts?: { env: string; script: string }[];
+  /** The project installs (pyproject [project] or [build-system], setup.py, setup.cfg). */
+  installable?: boolean;
+  /** Its optional dependency groups for tests or development (test, tests, testing, dev). */
+  extras?: string[];
+  /** Tests under tests/ and no pytest: unittest runs them. */
+  unittest?: boolean;
+  /** A runner or the test configuration reads docs/ (doctests, sphinx): docs/ is not a neutral scope. */
+  docs_in_checks?: boolean;
 }
 
 export interface CiStep {

@@ -74,7 +74,8 @@ export function proposalFromFacts(facts: RepositoryFacts): SetupProposal {
       why: j.why,
     })),
     splitScripts: uniqueSources(facts.jobs),
-    scopes: facts.docs_dirs.map((dir) => ({
+    // Documentation a runner reads (doctests, a sphinx build) is checked: a change there is not neutral.
+    scopes: (facts.python?.docs_in_checks ? [] : facts.docs_dirs).map((dir) => ({
       name: dir,
       paths: [`${dir}/**`],
       neutral: true,

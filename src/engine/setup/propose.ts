@@ -1,17 +1,10 @@
 // From facts to proposals: which command each known job should run, and what makes a fresh worktree usable.
 // Evidence ranks: the project's own package scripts, then its Makefile targets, then the conventional command of
 // a tool it configures. Pure: no I/O.
-import type {
-  EnsureProposal,
-  JobName,
-  JobProposal,
-  NodeFacts,
-  PythonFacts,
-  RepositoryFacts,
-  SplitScript,
-} from './facts.js';
+import type { EnsureProposal, JobName, JobProposal, NodeFacts, RepositoryFacts, SplitScript } from './facts.js';
 import { splitChain, type ChainPart } from './chains.js';
 import { KNOWN_JOB_STAGES } from '../config/jobs.js';
+import { pythonPlan } from './python-plan.js';
 
 export type InspectedFacts = Omit<RepositoryFacts, 'jobs' | 'ensure'>;
 
@@ -44,13 +37,17 @@ export function propose(facts: InspectedFacts): { jobs: JobProposal[]; ensure: E
     if (candidate) byJob.set(job, [...(byJob.get(job) ?? []), candidate]);
   };
   const parts: JobProposal[] = [];
+  const python = facts.python ? pythonPlan(facts.python, facts.ci_steps) : undefined;
+  // A Python runner's environments are jobs of their own names (tox-py, nox-lint), as split scripts' parts are.
+  parts.push(...(python?.jobs.filter((j) => !JOB_ORDER.includes(j.name as JobName)) ?? []));
   for (const job of JOB_ORDER) {
     const make = makeCandidate(job, facts.make_targets);
     const split = facts.node ? splitScript(job, facts.node) : undefined;
     if (split) parts.push(...split);
     else if (facts.node) add(job, nodeScript(job, facts.node) ?? make ?? nodeTool(job, facts.node));
     else if (make) add(job, make);
-    if (facts.python) add(job, pythonTool(job, facts.python));
+    const py = python?.jobs.find((j) => j.name === job);
+    if (py) add(job, { run: py.run[0], why: py.why });
     if (facts.rust) add(job, RUST[job]);
     if (facts.go) add(job, GO[job]);
   }
@@ -155,24 +152,11 @@ function nodeTool(job: JobName, node: NodeFacts): Candidate | undefined {
   return undefined;
 }
 
-function pythonTool(job: JobName, python: PythonFacts): Candidate | undefined {
-  const prefix = python.installer === 'uv' ? 'uv run ' : python.installer === 'poetry' ? 'poetry run ' : '';
-  const has = (tool: string): boolean => python.tools.includes(tool);
-  if (job === 'format' && has('ruff')) return { run: `${prefix}ruff format .`, why: 'the project configures Ruff' };
-  if (job === 'format' && has('black')) return { run: `${prefix}black .`, why: 'the project uses Black' };
-  if (job === 'lint' && has('ruff')) return { run: `${prefix}ruff check .`, why: 'the project configures Ruff' };
-  if (job === 'typecheck' && has('mypy')) return { run: `${prefix}mypy .`, why: 'the project configures mypy' };
-  if (job === 'test' && has('pytest')) return { run: `${prefix}python -m pytest`, why: 'the project uses pytest' };
-  if (job === 'test' && has('tox'))
-    return {
-      run: 'tox',
-      why: `tox.ini defines ${python.tox_envs.length > 0 ? python.tox_envs.join(', ') : 'its environments'}`,
-    };
-  return undefined;
-}
-
 const RUST: Partial<Record<JobName, Candidate>> = {
-  format: { run: 'cargo fmt --all --check', why: 'Cargo.toml: rustfmt is the Rust formatter; --check fails on unformatted code and changes nothing' },
+  format: {
+    run: 'cargo fmt --all --check',
+    why: 'Cargo.toml: rustfmt is the Rust formatter; --check fails on unformatted code and changes nothing',
+  },
   lint: { run: 'cargo clippy --all-targets -- -D warnings', why: 'Cargo.toml: Clippy is the Rust linter' },
   test: { run: 'cargo test', why: 'Cargo.toml: cargo test builds and runs the tests' },
 };
@@ -212,14 +196,7 @@ function ensureCommands(facts: InspectedFacts): EnsureProposal[] {
         : `installs the Node dependencies with ${node.package_manager}; the repository commits no lockfile, so none is written`,
     });
   }
-  const python = facts.python;
-  if (python?.installer === 'uv')
-    ensure.push({ run: 'uv sync', why: 'installs the locked Python environment (uv.lock)' });
-  if (python?.installer === 'poetry')
-    ensure.push({ run: 'poetry install', why: 'installs the locked Python environment (poetry.lock)' });
-  if (python?.installer === 'pip' && python.markers.includes('requirements.txt'))
-    ensure.push({ run: 'python -m pip install -r requirements.txt', why: 'installs requirements.txt' });
-  // cargo fetch writes Cargo.lock when the repository commits none: only a committed one is fetched ahead.
+  if (facts.python) ensure.push(...pythonPlan(facts.python, facts.ci_steps).ensure);
   if (facts.rust?.locked) ensure.push({ run: 'cargo fetch', why: 'downloads the crates Cargo.lock names' });
   if (facts.go) ensure.push({ run: 'go mod download', why: 'downloads the modules go.sum names' });
   return ensure;

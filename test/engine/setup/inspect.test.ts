@@ -76,24 +76,22 @@ test('a Node project: pnpm from its lockfile, scripts before tools, npm placehol
   assertValidDraft(draftConfig(bare));
 });
 
-test('a Python project: uv, ruff and pytest from pyproject.toml, tox as evidence', async () => {
+test('a Python project with uv: ruff, mypy and pytest from pyproject.toml, run through uv', async () => {
   const repo = scratchRepo();
   repo.write(
     'pyproject.toml',
     '[project]\nname = "Data Tools"\ndependencies = []\n[dependency-groups]\ndev = ["pytest>=8", "mypy"]\n[tool.ruff]\nline-length = 100\n',
   );
   repo.write('uv.lock', 'version = 1\n');
-  repo.write('tox.ini', '[tox]\nenvlist = py311, py312\n');
   repo.commit('python');
   const facts = await inspectRepository(repo.root, { env });
   assert.deepEqual(facts.ecosystems, ['python']);
   assert.equal(facts.python?.installer, 'uv');
-  assert.deepEqual(facts.python?.tox_envs, ['py311', 'py312']);
   assert.deepEqual(jobs(facts), {
-    format: ['uv run ruff format .'],
+    format: ['uv run ruff format --check .'],
     lint: ['uv run ruff check .'],
     typecheck: ['uv run mypy .'],
-    test: ['uv run python -m pytest'],
+    test: ['uv run pytest'],
   });
   assert.deepEqual(
     facts.ensure.map((e) => e.run),
@@ -102,6 +100,52 @@ test('a Python project: uv, ruff and pytest from pyproject.toml, tox as evidence
   const draft = draftConfig(facts);
   assert.match(draft, /^slug = "data-tools"$/m);
   assertValidDraft(draft);
+});
+
+test("a Python project with tox: each environment a job, tox's own; docs read by a doctest are not neutral", async () => {
+  const repo = scratchRepo();
+  repo.write('pyproject.toml', '[project]\nname = "calc"\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n');
+  repo.write('uv.lock', 'version = 1\n');
+  repo.write(
+    'tox.ini',
+    '[tox]\nenvlist = py{311,312}, flake8,\n    doctest\n\n[testenv]\ndeps = pytest\ncommands = pytest\n\n[testenv:doctest]\ncommands = pytest --doctest-glob="*.rst" docs/\n',
+  );
+  repo.write('docs/index.rst', 'Calc\n====\n');
+  repo.commit('python');
+  const facts = await inspectRepository(repo.root, { env });
+  assert.deepEqual(facts.python?.tox_envs, ['py311', 'py312', 'flake8', 'doctest']);
+  assert.deepEqual(
+    facts.jobs.map((j) => `${j.name}:${j.stage ?? 'known'}:${j.run.join('|')}`),
+    [
+      'tox-py311:test:tox -e py311',
+      'tox-py312:test:tox -e py312',
+      'tox-flake8:check:tox -e flake8',
+      'tox-doctest:test:tox -e doctest',
+    ],
+  );
+  assert.deepEqual(facts.ensure, [], 'tox makes its own environments');
+  const draft = draftConfig(facts);
+  assertValidDraft(draft);
+  assert.doesNotMatch(draft, /\[scopes\.docs\]/, 'tox runs doctests from docs/: it is not neutral');
+});
+
+test('a Python src layout with no runner: a virtualenv in the worktree, the package installed, unittest', async () => {
+  const repo = scratchRepo();
+  repo.write(
+    'setup.cfg',
+    '[metadata]\nname = calc\n\n[options]\npackage_dir =\n    = src\npackages = find:\n\n[options.packages.find]\nwhere = src\n',
+  );
+  repo.write('setup.py', 'from setuptools import setup\n\nsetup()\n');
+  repo.write('src/calc/__init__.py', 'def add(a, b):\n    return a + b\n');
+  repo.write('tests/test_calc.py', 'import unittest\n');
+  repo.commit('python');
+  const facts = await inspectRepository(repo.root, { env });
+  assert.deepEqual(jobs(facts), { test: ['.venv/bin/python -m unittest discover -s tests'] });
+  assert.deepEqual(
+    facts.ensure.map((e) => e.run),
+    ['python3 -m venv .venv', "printf '*\\n' > .venv/.gitignore", '.venv/bin/python -m pip install -e .'],
+  );
+  assertValidDraft(draftConfig(facts));
 });
 
 test('a Rust workspace and a Go module get their toolchains’ conventional commands', async () => {
