@@ -140,7 +140,7 @@ describe('interruption', () => {
     );
   });
 
-  it('a discern killed outright leaves its jobs; the next run in the checkout reaps them', async () => {
+  it('a discern killed outright, its watchdog too, leaves its jobs; the next run in the checkout reaps them', async () => {
     const dir = outsideDir();
     const r = gateRepo(
       `[jobs]\ntest = "if [ -f ${join(dir, 'once')} ]; then exit 0; fi; touch ${join(dir, 'once')}; sleep 30 & echo $! > ${join(dir, 'pid')}; wait"\n`,
@@ -152,11 +152,31 @@ describe('interruption', () => {
     await waitFor("the job's process group in the journal", () =>
       records(r.root).some((x) => x.verb === 'test' && x.pgids.length > 0),
     );
+    // discern's watchdog would stop the job on its death (src/engine/process/watchdog.ts, tested in
+    // test/stress/kill-recovery.test.ts): it goes first, so what is left is only the journal's record to reap by.
+    for (const watchdog of watchdogsOf(run.child.pid ?? 0)) process.kill(watchdog, 'SIGKILL');
     run.child.kill('SIGKILL');
     await run.result;
-    assert.ok(processAlive(sleeper), 'SIGKILL gives discern no chance to stop its jobs');
+    assert.ok(processAlive(sleeper), 'with discern and its watchdog killed, nothing stopped the job');
     const next = await runCli(['test', '--json'], { cwd: r.root, env: cleanEnv() });
     assert.equal(next.code, 0, next.stdout);
     await waitFor('the orphan to be reaped', () => !processAlive(sleeper));
   });
 });
+
+/** discern's watchdog processes (children of `pid` running the watchdog script), read from /proc. */
+function watchdogsOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (parent === pid && cmdline.includes('groups = new Set()')) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
