@@ -4,13 +4,14 @@
 // verify changes nothing: the gate runs, and the result says why the note was not taken.
 import type { DoneOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
-import { verifyCommit, verifyPlace } from '../engine/verification/verify-commit.js';
+import { verifyCommit } from '../engine/verification/verify-commit.js';
+import { policyFacts } from './policy-facts.js';
 import type { ProjectVerbContext } from './context.js';
 
 export type TrustedNote = { outcome: DoneOutcome } | { notTaken: string };
 
 export async function trustedNote(ctx: ProjectVerbContext): Promise<TrustedNote> {
-  const verified = await verifyCommit(verifyPlace(ctx), 'HEAD');
+  const verified = await verifyCommit(policyFacts(ctx), 'HEAD');
   const hint = VERBS.done.hints.note_not_trusted;
   if (verified.kind !== 'judged') return { notTaken: hint.replace('{error}', verified.reason) };
   if (!verified.trustNotes)

@@ -5,7 +5,8 @@
 import type { VerifyOutcome } from '../../generated/handlers.js';
 import type { DiscernVerifyData } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
-import { verifyCommit, verifyPlace } from '../engine/verification/verify-commit.js';
+import { verifyCommit } from '../engine/verification/verify-commit.js';
+import { policyFacts } from './policy-facts.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 export async function verify(
@@ -16,7 +17,7 @@ export async function verify(
   if (input.signer_line === true) return (await import('./verify-signer-line.js')).signerLine(ctx);
   const { project } = ctx;
   const rev = input.rev ?? 'HEAD';
-  const outcome = await verifyCommit(verifyPlace(ctx), rev);
+  const outcome = await verifyCommit(policyFacts(ctx), rev);
   if (outcome.kind === 'no_commit')
     return {
       refusal: {

@@ -11,6 +11,7 @@ import { ALLOWED_SIGNERS_PATH } from '../../../generated/signing.js';
 import { decodeToml } from '../config/toml.js';
 import type { BatchObject } from '../git/committed-files.js';
 import { CatFileSession } from '../git/cat-file-session.js';
+import type { PolicyFacts } from '../policy/currency.js';
 import { git } from '../git/git.js';
 import { NOTES_REF } from '../notes/note-refs.js';
 import { committedPolicy } from '../policy/trunk-policy.js';
@@ -20,28 +21,8 @@ import { judgeNote, readNoteFacts, type NoteVerdict } from './check-note.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export interface VerifyPlace {
-  root: string;
-  commonDir: string;
-  trunk: string;
-  env: Env;
-  signal?: AbortSignal;
-}
-
-/** The place a verb verifies in: its project's checkout, trunk and environment. */
-export function verifyPlace(ctx: {
-  project: { root: string; commonDir: string; trunk: { name: string } };
-  env: Env;
-  signal?: AbortSignal;
-}): VerifyPlace {
-  return {
-    root: ctx.project.root,
-    commonDir: ctx.project.commonDir,
-    trunk: ctx.project.trunk.name,
-    env: ctx.env,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  };
-}
+/** Where a commit is verified: its checkout, the trunk whose signers and policy count, the environment. */
+export type VerifyPlace = PolicyFacts;
 
 export type VerifyOutcome =
   | { kind: 'no_commit'; rev: string; reason: string }
