@@ -6,7 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanEnv, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
@@ -87,6 +87,29 @@ describe('setup drafts what works on a fresh clone', () => {
     assert.ok(existsSync(join(r.root, 'package-lock.json')));
     const draft = await setUpAndStart(r);
     assert.match(draft, /^ensure = \["npm install --no-package-lock"\]$/m, draft);
+  });
+
+  it("a draft that works only in the owner's checkout is not green: npm ci over an ignored lockfile fails in the fresh worktree", async (t) => {
+    if (!available('npm')) return t.skip('npm is not installed');
+    const r = repo({
+      'package.json': JSON.stringify(
+        { name: 'only-here', version: '1.0.0', scripts: { test: 'node --test' } },
+        null,
+        2,
+      ),
+      '.gitignore': 'node_modules/\npackage-lock.json\n',
+      'test/one.test.js': "require('node:test')('one', () => {});\n",
+    });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: r.root, stdio: 'ignore' });
+    const begun = await cli(r.root, 'setup', 'begin');
+    assert.equal(begun['ok'], true, JSON.stringify(begun));
+    // The owner changes the install to the one their checkout happens to allow: its lockfile is not committed.
+    const file = join(r.root, 'discern.toml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"npm install --no-package-lock"', '"npm ci"'));
+    r.git('commit', '-q', '-am', 'npm ci');
+    const done = await cli(r.root, 'setup', 'done');
+    assert.equal(done['error'], 'gate_failed', JSON.stringify(done, null, 2));
+    assert.match(String(done['message']), /fresh worktree of the setup commit.*npm ci/s);
   });
 
   it('a Node library whose test script chains xo, ava and tsd: three jobs, proved green', async (t) => {
