@@ -3,7 +3,8 @@
 // checkout's operation is refused by name, so a caller never mistakes a sibling's run for its own.
 import { resolve } from 'node:path';
 import type { ProgressOutcome } from '../../generated/handlers.js';
-import type { DiscernProgressRecord, DiscernProgressInput } from '../../generated/types.js';
+import { open } from 'node:fs/promises';
+import type { DiscernProgressFailure, DiscernProgressRecord, DiscernProgressInput } from '../../generated/types.js';
 import {
   executorState,
   latestOperation,
@@ -12,6 +13,7 @@ import {
   type OperationRecord,
 } from '../engine/journal/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { failuresWithResult } from './progress-failures.js';
 import { statePathsOf } from './gate-session.js';
 
 export async function progress(input: DiscernProgressInput, ctx: ProjectVerbContext): Promise<ProgressOutcome> {
@@ -33,7 +35,7 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
         },
       };
     }
-    return { data: progressData(latest.record, latest.path) };
+    return { data: await progressData(latest.record, latest.path) };
   }
   const read = await readOperation(dir, input.handle);
   if (!read.ok) {
@@ -62,7 +64,7 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
       },
     };
   }
-  return { data: progressData(record, read.path) };
+  return { data: await progressData(record, read.path) };
 }
 
 /** This checkout's most recent handles, newest first: what a mistyped or expired handle may have meant. */
@@ -75,7 +77,39 @@ async function recentHandles(dir: string, checkout: string): Promise<string[]> {
     .map((r) => r.record.handle);
 }
 
-function progressData(record: OperationRecord, path: string): DiscernProgressRecord {
+function streamedFailures(record: OperationRecord): DiscernProgressFailure[] {
+  return record.failures.map((f) => ({
+    producer: f.producer,
+    name: f.name,
+    message: f.message,
+    ...(f.file !== undefined ? { file: f.file } : {}),
+    ...(f.line !== undefined ? { line: f.line } : {}),
+    ...(f.reproduce_cmd !== undefined ? { reproduce_cmd: f.reproduce_cmd } : {}),
+    ...(f.partial ? { partial: true } : {}),
+  }));
+}
+
+/** The finished run's result: inline in the record, or the file it was moved to when it was large. */
+async function fullResult(record: OperationRecord): Promise<unknown> {
+  if (!record.result_truncated || record.result_path === undefined) return record.result;
+  try {
+    const handle = await open(record.result_path, 'r');
+    try {
+      const { size } = await handle.stat();
+      // A result file larger than this is not read back here: its reduced envelope stays in data.result.
+      if (size > MAX_RESULT_READ) return record.result;
+      return JSON.parse((await handle.readFile()).toString('utf8')) as unknown;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return record.result;
+  }
+}
+
+const MAX_RESULT_READ = 16 * 1024 * 1024;
+
+async function progressData(record: OperationRecord, path: string): Promise<DiscernProgressRecord> {
   const now = Date.now();
   const executor = executorState(record);
   return {
@@ -114,15 +148,7 @@ function progressData(record: OperationRecord, path: string): DiscernProgressRec
       partial: p.partial === true,
       ...(p.output_path ? { output_path: p.output_path } : {}),
     })),
-    failures: record.failures.map((f) => ({
-      producer: f.producer,
-      name: f.name,
-      message: f.message,
-      ...(f.file !== undefined ? { file: f.file } : {}),
-      ...(f.line !== undefined ? { line: f.line } : {}),
-      ...(f.reproduce_cmd !== undefined ? { reproduce_cmd: f.reproduce_cmd } : {}),
-      ...(f.partial ? { partial: true } : {}),
-    })),
+    failures: failuresWithResult(streamedFailures(record), await fullResult(record)),
     timings: record.timings.map((t) => ({
       interval_id: t.interval_id,
       category: t.category,

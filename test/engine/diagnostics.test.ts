@@ -32,14 +32,21 @@ function job(overrides: Partial<FailedJob> = {}): FailedJob {
 
 const validDiagnostic = resultValidator('DiscernDiagnostic');
 
-/** Every diagnostic: schema-valid, no key set to undefined, identity from the job. */
+/**
+ * Every diagnostic: schema-valid, no key set to undefined, the tool from the job, and the job's command as the
+ * reproduce command unless it was narrowed to the diagnostic's own file (test/engine/diagnostics/ covers that).
+ */
 function checked(diagnosis: Diagnosis, from: FailedJob = job()): Diagnosis {
   for (const diagnostic of diagnosis.diagnostics) {
     assert.ok(validDiagnostic(diagnostic), JSON.stringify(validDiagnostic.errors));
     for (const [key, value] of Object.entries(diagnostic))
       assert.notEqual(value, undefined, `${key} is set to undefined`);
     assert.equal(diagnostic.tool, from.tool);
-    assert.equal(diagnostic.reproduce_cmd, from.reproduce_cmd);
+    if (diagnostic.reproduce_cmd !== from.reproduce_cmd)
+      assert.ok(
+        diagnostic.file !== undefined && diagnostic.reproduce_cmd.endsWith(diagnostic.file),
+        diagnostic.reproduce_cmd,
+      );
   }
   return diagnosis;
 }
@@ -127,7 +134,19 @@ describe('tsc (TypeScript 6.0.3)', () => {
 });
 
 describe('eslint 9.39.5 stylish', () => {
+  // Errors first, each severity in output order.
   const expected: Location[] = [
+    {
+      severity: 'error',
+      message: "'unused' is assigned a value but never used",
+      file: 'src/app.js',
+      line: 4,
+      col: 7,
+      rule: 'no-unused-vars',
+    },
+    { severity: 'error', message: "'missing' is not defined", file: 'src/app.js', line: 6, col: 25, rule: 'no-undef' },
+    { severity: 'error', message: 'Missing semicolon', file: 'src/app.js', line: 6, col: 32, rule: 'semi' },
+    { severity: 'error', message: 'Parsing error: Unexpected token', file: 'src/util.js', line: 6, col: 1 },
     {
       severity: 'warning',
       message: "'count' is never reassigned. Use 'const' instead",
@@ -137,14 +156,6 @@ describe('eslint 9.39.5 stylish', () => {
       rule: 'prefer-const',
     },
     {
-      severity: 'error',
-      message: "'unused' is assigned a value but never used",
-      file: 'src/app.js',
-      line: 4,
-      col: 7,
-      rule: 'no-unused-vars',
-    },
-    {
       severity: 'warning',
       message: "Expected '===' and instead saw '=='",
       file: 'src/app.js',
@@ -152,9 +163,6 @@ describe('eslint 9.39.5 stylish', () => {
       col: 9,
       rule: 'eqeqeq',
     },
-    { severity: 'error', message: "'missing' is not defined", file: 'src/app.js', line: 6, col: 25, rule: 'no-undef' },
-    { severity: 'error', message: 'Missing semicolon', file: 'src/app.js', line: 6, col: 32, rule: 'semi' },
-    { severity: 'error', message: 'Parsing error: Unexpected token', file: 'src/util.js', line: 6, col: 1 },
   ];
   for (const name of ['eslint-stylish.txt', 'eslint-stylish-color.txt']) {
     it(name, () => {
@@ -422,7 +430,17 @@ describe('JUnit XML', () => {
 });
 
 describe('gcc 12.2.0', () => {
+  // Errors first, each severity in output order.
   const expected: Location[] = [
+    // The note that follows this error in the output is not a diagnostic of its own.
+    {
+      severity: 'error',
+      message: '‘missing_var’ undeclared (first use in this function)',
+      file: 'main.c',
+      line: 12,
+      col: 10,
+    },
+    { severity: 'error', message: 'nope.h: No such file or directory', file: 'fatal.c', line: 1, col: 10 },
     {
       severity: 'warning',
       message: 'unused variable ‘unused’',
@@ -447,15 +465,6 @@ describe('gcc 12.2.0', () => {
       col: 3,
       rule: '-Wimplicit-function-declaration',
     },
-    // The note that follows this error in the output is not a diagnostic of its own.
-    {
-      severity: 'error',
-      message: '‘missing_var’ undeclared (first use in this function)',
-      file: 'main.c',
-      line: 12,
-      col: 10,
-    },
-    { severity: 'error', message: 'nope.h: No such file or directory', file: 'fatal.c', line: 1, col: 10 },
   ];
   for (const name of ['gcc.txt', 'gcc-color.txt']) {
     it(name, () => {
@@ -505,8 +514,8 @@ describe('gcc 12.2.0', () => {
         col: 1,
         rule: 'no-tabs',
       },
-      { severity: 'warning', message: 'line too long', file: 'lib/a.py', line: 7, col: 80, rule: 'E501' },
       { severity: 'error', message: 'see [the manual] for details', file: 'src/b.c', line: 1, col: 1 },
+      { severity: 'warning', message: 'line too long', file: 'lib/a.py', line: 7, col: 80, rule: 'E501' },
     ]);
   });
 });
@@ -558,16 +567,39 @@ describe('Python 3.11.7 tracebacks', () => {
   });
 });
 
+describe('pytest 9.0.3 console output (test/engine/diagnostics/ has every --tb)', () => {
+  it("a fixture error and two failures, each at the test file's frame, each rerun alone", () => {
+    const command = 'python3 -m pytest -q -p no:cacheprovider --junitxml=pytest-junit.xml tests';
+    const diagnosis = diagnoseText(fixture('pytest-console.txt'), job({ reproduce_cmd: command }));
+    assert.equal(diagnosis.format, 'pytest');
+    assert.deepEqual(
+      diagnosis.diagnostics.map((d) => [d.file, d.line, d.rule, d.message.split('\n')[0], d.reproduce_cmd]),
+      [
+        ['tests/test_calc.py', 22, 'tests/test_calc.py::test_with_broken_fixture', 'RuntimeError: fixture exploded'],
+        [
+          'tests/test_calc.py',
+          13,
+          'tests/test_calc.py::test_wrong_result',
+          'AssertionError: nine over three <should> be & four',
+        ],
+        // divide() raised one call deeper, in the same file: the test's own line is the one to read.
+        ['tests/test_calc.py', 17, 'tests/test_calc.py::test_raises', 'ZeroDivisionError: division by zero'],
+      ].map((row) => [...row, command.replace(/ tests$/, ` ${String(row[2])}`)]),
+    );
+  });
+});
+
 describe('Tier 0: the output itself', () => {
-  it('pytest 9.0.3 console output is not a known shape: its last error-like line becomes the message', () => {
-    const diagnosis = checked(diagnoseText(fixture('pytest-console.txt'), job()));
+  it('output no parser reads: its last error-like line becomes the message', () => {
+    const text = 'collecting...\nFAILED something/odd - RuntimeError: boom\n1 failed in 0.1s\n';
+    const diagnosis = checked(diagnoseText(text, job()));
     assert.equal(diagnosis.format, 'output');
     assert.equal(diagnosis.total, 1);
     const [only] = diagnosis.diagnostics;
-    assert.equal(only?.message, 'ERROR tests/test_calc.py::test_with_broken_fixture - RuntimeError: fixture ex...');
+    assert.equal(only?.message, 'FAILED something/odd - RuntimeError: boom');
     assert.equal(only?.output_path, '/logs/step.log');
     assert.equal(only?.truncated, undefined);
-    assert.ok(only?.output?.endsWith('2 failed, 1 passed, 1 error in 1.06s'));
+    assert.ok(only?.output?.endsWith('1 failed in 0.1s'));
   });
 
   it('says the tool failed when no line looks like an error, and that it printed nothing when empty', () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiscernProgressRecord, DiscernTestData } from '../../generated/types.js';
+import { runCli } from '../helpers/cli.js';
 import { assertDriven, call } from '../helpers/drive.js';
 import {
   R1_HANDLE,
@@ -257,6 +258,54 @@ describe('done runs read back', () => {
     assert.equal(q.outcome, 'completed');
     assert.equal((q.result as { ok?: boolean } | undefined)?.ok, true);
     assert.ok(q.account.includes(line), `the account carries the Proof line: ${JSON.stringify(q.account)}`);
+  });
+});
+
+describe("a red run's diagnostics, read back by progress", () => {
+  // The failing unittest project of the diagnostics runner tests: one error and one failed assertion.
+  const project = join(import.meta.dirname, '../fixtures/diagnostics/projects/python');
+  const files = Object.fromEntries(
+    ['calc/__init__.py', 'tests/test_calc.py'].map((f) => [f, readFileSync(join(project, f), 'utf8')]),
+  );
+  const command = 'python3 -m unittest discover -s tests';
+  const expected = [
+    ['test_calc.RatioTest.test_by_zero', 'tests/test_calc.py', 23, `${command} -k test_calc.RatioTest.test_by_zero`],
+    ['test_calc.RatioTest.test_half', 'tests/test_calc.py', 20, `${command} -k test_calc.RatioTest.test_half`],
+  ];
+
+  it('unchanged_tree_rerun sends the caller to progress, which shows each failure with its place in every presentation', async () => {
+    const r = gateRepo(`[jobs]\ntest = "${command}"\n`, { ...files, '.gitignore': '__pycache__/\n' });
+    const red = envelope(await call('done', {}, r.root));
+    assert.equal(red.error, 'gate_failed', show(red));
+    const again = envelope(await call('done', {}, r.root));
+    assert.equal(again.error, 'unchanged_tree_rerun', show(again));
+
+    const p = progressData(await progress(r.root));
+    assert.deepEqual(
+      p.failures.map((f) => [f.name, f.file, f.line, f.reproduce_cmd]),
+      expected,
+    );
+    assert.ok(p.failures.every((f) => f.producer === 'test' && f.message !== ''));
+
+    const json = await runCli(['progress', '--json'], { cwd: r.root });
+    const data = (JSON.parse(json.stdout) as { data: DiscernProgressRecord }).data;
+    assert.deepEqual(data.failures, p.failures);
+    for (const args of [['progress', '--markdown'], ['progress']]) {
+      const run = await runCli(args, { cwd: r.root });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Failures\n/, run.stdout);
+      for (const [name, file, line, reproduce] of expected) {
+        const row = run.stdout.split('\n').find((l) => l.includes(String(name))) ?? '';
+        assert.ok(
+          row.includes(`${String(file)}:${String(line)}`),
+          `${args.join(' ')} shows ${String(name)} at its line:\n${run.stdout}`,
+        );
+        assert.ok(
+          run.stdout.includes(String(reproduce)),
+          `${args.join(' ')} shows ${String(reproduce)}:\n${run.stdout}`,
+        );
+      }
+    }
   });
 });
 

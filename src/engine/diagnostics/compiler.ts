@@ -33,6 +33,7 @@ export function parseCompiler(lines: readonly string[], cwd?: string): LineFindi
       line: Number(shape[2]),
       col: shape[3] === undefined ? undefined : Number(shape[3]),
       rule: flags !== null ? warningOption(flags[1] ?? '') : rule !== null ? rule[1] : undefined,
+      narrow: { file: checkoutPath(shape[1] ?? '', cwd) ?? shape[1] ?? '' },
     });
   }
   return findings;

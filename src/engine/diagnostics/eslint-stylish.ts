@@ -35,6 +35,7 @@ export function parseEslintStylish(lines: readonly string[], cwd?: string): Line
       line: Number(body[1]),
       col: Number(body[2]),
       rule: hasRule ? last : undefined,
+      narrow: file === undefined ? undefined : { file },
     });
   }
   return findings;

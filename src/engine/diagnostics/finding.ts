@@ -2,6 +2,7 @@
 // toDiagnostic drops those keys, because the generated type is checked with exactOptionalPropertyTypes and the
 // schema forbids explicit nulls.
 import type { DiscernDiagnostic } from '../../../generated/types.js';
+import type { Narrowing } from './narrowing.js';
 
 export interface Finding {
   severity: 'error' | 'warning';
@@ -11,6 +12,8 @@ export interface Finding {
   col?: number | undefined;
   rule?: string | undefined;
   fix_available?: boolean | undefined;
+  /** How to rerun just this test or file; reproduce.ts turns it into the diagnostic's reproduce_cmd. */
+  narrow?: Narrowing | undefined;
 }
 
 export interface JobIdentity {
@@ -23,6 +26,15 @@ const MAX_MESSAGE_CHARS = 2000;
 
 const MAX_RULE_CHARS = 256;
 const MAX_PATH_CHARS = 4096;
+
+/** Message lines as a diagnostic carries them: trimmed, blank lines dropped, at most `max` of them. */
+export function joinMessage(lines: readonly string[], max = 6): string {
+  return lines
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .slice(0, max)
+    .join('\n');
+}
 
 export function clipMessage(message: string): string {
   return clip(message, MAX_MESSAGE_CHARS);
@@ -61,12 +73,19 @@ export function toDiagnostic(finding: Finding, job: JobIdentity): DiscernDiagnos
   return diagnostic;
 }
 
-/** Drops repeats of the same (file, line, col, message): tools that run per package or per config often report one problem twice. */
+/** Drops repeats of the same (file, line, col, message, rule): tools that run per package or per config often report one problem twice. */
 export function dedupe<T extends Finding>(findings: readonly T[]): T[] {
   const seen = new Set<string>();
   const kept: T[] = [];
   for (const finding of findings) {
-    const key = JSON.stringify([finding.file ?? '', finding.line ?? 0, finding.col ?? 0, finding.message.trim()]);
+    // The rule is part of it: two tests failing on the same helper line are two failures.
+    const key = JSON.stringify([
+      finding.file ?? '',
+      finding.line ?? 0,
+      finding.col ?? 0,
+      finding.message.trim(),
+      finding.rule ?? '',
+    ]);
     if (seen.has(key)) continue;
     seen.add(key);
     kept.push(finding);
@@ -77,4 +96,6 @@ export function dedupe<T extends Finding>(findings: readonly T[]): T[] {
 /** A finding from a line-shape parser, with the index of the line that carries it (so two parsers never claim one line). */
 export interface LineFinding extends Finding {
   at: number;
+  /** The last line of the block the finding was read from: its lines are not read again by a later parser. */
+  through?: number;
 }

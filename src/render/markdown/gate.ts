@@ -60,7 +60,8 @@ function diagnosticItem(d: DiscernDiagnostic): string {
   const place = d.file ? `${code(`${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ''}` : ''}`)} ` : '';
   const rule = d.rule ? ` (${d.rule})` : '';
   const lines = [
-    `- **${d.tool}** ${d.severity}: ${place}${d.message}${rule}`,
+    // A message's later lines (an assertion's expected and actual) stay inside its list item.
+    `- **${d.tool}** ${d.severity}: ${place}${d.message.replace(/\n/g, '\n  ')}${rule}`,
     `  - reproduce: ${code(d.reproduce_cmd)}`,
   ];
   if (d.output)

@@ -1,0 +1,112 @@
+// `go test` (plain and -v): `--- FAIL: TestX (0.00s)` per failed test, subtests `TestX/case` indented under it,
+// and the test's log lines `    file_test.go:7: message` (under the FAIL line, or before it with -v). Go prints
+// only the file's base name; `FAIL	import/path	0.004s` ends each package, and the package's directory follows
+// from the module path in go.mod. A panic prints `panic: …` and a goroutine trace with absolute paths.
+import { posix } from 'node:path';
+import { checkoutPath } from '../checkout-path.js';
+import type { LineFinding } from '../finding.js';
+import { exactPattern } from '../narrowing.js';
+
+const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+s\)$/;
+const RUN = /^=== (?:RUN|CONT|PAUSE)\s+(\S+)$/;
+const LOG = /^\s+(\w[\w.-]*\.go):(\d+): (.*)$/;
+const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[.*\])/;
+const PANIC_FRAME = /^\s+(\/\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
+
+export interface GoContext {
+  /** The module path of go.mod in the job's directory (`example.com/calc`). */
+  module?: string;
+}
+
+interface Failure {
+  at: number;
+  name: string;
+  logs: { file: string; line: number; message: string }[];
+}
+
+export function parseGoTest(lines: readonly string[], cwd?: string, context: GoContext = {}): LineFinding[] {
+  if (!lines.some((line) => FAIL.test(line))) return [];
+  const findings: LineFinding[] = [];
+  let pending: Failure[] = [];
+  // -v prints a test's log lines after its `=== RUN`, before its `--- FAIL`.
+  const logsByTest = new Map<string, Failure['logs']>();
+  let running: string | undefined;
+  let panicFrame: { file: string; line: number } | undefined;
+  let last: Failure | undefined;
+  for (let at = 0; at < lines.length; at++) {
+    const line = lines[at] ?? '';
+    const run = RUN.exec(line);
+    if (run !== null) {
+      running = run[1];
+      continue;
+    }
+    const fail = FAIL.exec(line);
+    if (fail !== null) {
+      const name = fail[2] ?? '';
+      last = { at, name, logs: logsByTest.get(name) ?? [] };
+      pending.push(last);
+      running = undefined;
+      continue;
+    }
+    const log = LOG.exec(line);
+    if (log !== null) {
+      const entry = { file: log[1] ?? '', line: Number(log[2]), message: log[3] ?? '' };
+      if (running !== undefined) logsByTest.set(running, [...(logsByTest.get(running) ?? []), entry]);
+      else last?.logs.push(entry);
+      continue;
+    }
+    const frame = PANIC_FRAME.exec(line);
+    if (frame !== null && panicFrame === undefined && !/\/(?:go|golang)\/src\/|\/pkg\/mod\//.test(frame[1] ?? ''))
+      panicFrame = { file: frame[1] ?? '', line: Number(frame[2]) };
+    const pkg = PACKAGE.exec(line);
+    if (pkg !== null) {
+      for (const failure of pending) {
+        const finding = toFinding(failure, pkg[1] ?? '', pending, panicFrame, cwd, context);
+        if (finding !== undefined) findings.push(finding);
+      }
+      pending = [];
+      logsByTest.clear();
+      panicFrame = undefined;
+      last = undefined;
+    }
+  }
+  return findings;
+}
+
+function toFinding(
+  failure: Failure,
+  importPath: string,
+  all: readonly Failure[],
+  panic: { file: string; line: number } | undefined,
+  cwd: string | undefined,
+  context: GoContext,
+): LineFinding | undefined {
+  // A parent whose subtests failed is reported through them, unless it logged something itself.
+  const hasFailedChild = all.some((f) => f.name.startsWith(`${failure.name}/`));
+  if (hasFailedChild && failure.logs.length === 0) return undefined;
+  const dir = packageDir(importPath, context.module);
+  const first = failure.logs[0];
+  const panicFile = panic === undefined ? undefined : checkoutPath(panic.file, cwd);
+  const file = first !== undefined ? (dir === undefined ? first.file : posix.join(dir, first.file)) : panicFile;
+  const [top = '', ...subs] = failure.name.split('/');
+  const pattern = [top, ...subs].map(exactPattern).join('/');
+  return {
+    at: failure.at,
+    severity: 'error',
+    message: first?.message ?? (panic !== undefined ? 'panic' : `${failure.name} failed`),
+    file,
+    line: first?.line ?? (panicFile === undefined ? undefined : panic?.line),
+    rule: failure.name,
+    narrow: {
+      runner: 'go-test',
+      args: ['-run', pattern, dir === undefined ? importPath : dir === '.' ? '.' : `./${dir}`],
+    },
+  };
+}
+
+/** The package's directory relative to the module root, when the import path lies in the module. */
+function packageDir(importPath: string, module: string | undefined): string | undefined {
+  if (module === undefined) return undefined;
+  if (importPath === module) return '.';
+  return importPath.startsWith(`${module}/`) ? importPath.slice(module.length + 1) : undefined;
+}

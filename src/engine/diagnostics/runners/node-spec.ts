@@ -1,0 +1,126 @@
+// node:test's spec reporter (the default on a terminal, and everywhere from Node 23). Node 20.20 and later end
+// with a `✖ failing tests:` section: per failure an optional `test at file:line:col` (where the test is
+// declared), `✖ name (duration)`, then the error indented under it, stack included. Earlier Node 20 prints the
+// error only in the tree. The tree gives the suites a test sits in: `▶ suite` opens one, deeper indentation
+// nests. The diagnostic points at the stack frame in the test's own file: the failing assertion's line.
+import { checkoutPath } from '../checkout-path.js';
+import { joinMessage, type LineFinding } from '../finding.js';
+import { exactPattern } from '../narrowing.js';
+import { jsFrame, testFrame, type JsFrame } from './js-stack.js';
+
+const SUMMARY = /^✖ failing tests:$/;
+const FAILED = /^(\s*)✖ (.+?)(?: \(\d[\d.]*m?s\))?(?: # .*)?$/;
+const DECLARED = /^test at (.+):(\d+):(\d+)$/;
+const MARKER = /^\s*(?:✔|✖|▶|﹣|ℹ|\*) /;
+
+export function parseNodeSpec(lines: readonly string[], cwd?: string): LineFinding[] {
+  // The run's totals (`ℹ tests 4`, `ℹ fail 2`) say the output is node:test's; a `✖` alone is any tool's.
+  if (!lines.some((line) => /^ℹ (?:tests|fail) \d+$/.test(line))) return [];
+  const summary = lines.findIndex((line) => SUMMARY.test(line));
+  return summary === -1 ? fromTree(lines, cwd) : fromSummary(lines, summary, cwd);
+}
+
+function fromSummary(lines: readonly string[], summary: number, cwd: string | undefined): LineFinding[] {
+  const findings: LineFinding[] = [];
+  let declared: { file: string; line: number; col: number } | undefined;
+  for (let at = summary + 1; at < lines.length; at++) {
+    const line = lines[at] ?? '';
+    const where = DECLARED.exec(line);
+    if (where !== null) {
+      const file = checkoutPath(where[1] ?? '', cwd);
+      declared = file === undefined ? undefined : { file, line: Number(where[2]), col: Number(where[3]) };
+      continue;
+    }
+    const failed = FAILED.exec(line);
+    if (failed === null || (failed[1] ?? '') !== '') continue;
+    const block = blockUnder(lines, at, 0);
+    findings.push(finding(lines, at, failed[2] ?? '', line.trim(), block, declared, summary, cwd));
+    declared = undefined;
+  }
+  return findings;
+}
+
+/** Without the summary: every `✖` line with an error indented under it (a suite's own `✖` has none). */
+function fromTree(lines: readonly string[], cwd: string | undefined): LineFinding[] {
+  const findings: LineFinding[] = [];
+  for (let at = 0; at < lines.length; at++) {
+    const failed = FAILED.exec(lines[at] ?? '');
+    if (failed === null) continue;
+    const block = blockUnder(lines, at, (failed[1] ?? '').length);
+    if (block.length === 0 || MARKER.test(block.find((l) => l.trim() !== '') ?? '')) continue;
+    findings.push(finding(lines, at, failed[2] ?? '', (lines[at] ?? '').trim(), block, undefined, lines.length, cwd));
+  }
+  return findings;
+}
+
+/** The lines indented deeper than `indent` right under line `at` (blank lines included, trailing ones dropped). */
+function blockUnder(lines: readonly string[], at: number, indent: number): string[] {
+  const block: string[] = [];
+  for (let i = at + 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.trim() !== '' && line.length - line.trimStart().length <= indent) break;
+    block.push(line);
+  }
+  while (block.length > 0 && (block[block.length - 1] ?? '').trim() === '') block.pop();
+  return block;
+}
+
+function finding(
+  lines: readonly string[],
+  at: number,
+  name: string,
+  printed: string,
+  block: readonly string[],
+  declared: { file: string; line: number; col: number } | undefined,
+  treeEnd: number,
+  cwd: string | undefined,
+): LineFinding {
+  const stackStart = block.findIndex((l) => /^\s*at\s/.test(l));
+  const frames = (stackStart === -1 ? [] : block.slice(stackStart))
+    .map((l) => jsFrame(l, cwd))
+    .filter((f): f is JsFrame => f !== undefined);
+  const frame = testFrame(frames, declared?.file, /^TestContext\./) ?? declared;
+  const message = joinMessage(stackStart === -1 ? block : block.slice(0, stackStart));
+  const suites = suitesOf(lines, printed, treeEnd);
+  const file = declared?.file ?? frame?.file;
+  return {
+    at,
+    through: at + block.length,
+    severity: 'error',
+    message: message === '' ? `${name} failed` : message,
+    file: frame?.file,
+    line: frame?.line,
+    col: frame?.col,
+    rule: [...suites, name].join(' › '),
+    narrow:
+      file === undefined
+        ? undefined
+        : { runner: 'node-test', args: [`--test-name-pattern=${exactPattern(name)}`, file] },
+  };
+}
+
+/** The `▶ suite` lines above the test's own line in the tree, outermost first. */
+function suitesOf(lines: readonly string[], printed: string, treeEnd: number): string[] {
+  let at = -1;
+  for (let i = 0; i < treeEnd; i++)
+    if ((lines[i] ?? '').trim() === printed) {
+      at = i;
+      break;
+    }
+  if (at === -1) return [];
+  const suites: string[] = [];
+  let indent = indentOf(lines[at] ?? '');
+  for (let i = at - 1; i >= 0 && indent > 0; i--) {
+    const line = lines[i] ?? '';
+    const suite = /^(\s*)▶ (.+)$/.exec(line);
+    if (suite !== null && (suite[1] ?? '').length < indent) {
+      suites.unshift(suite[2] ?? '');
+      indent = (suite[1] ?? '').length;
+    }
+  }
+  return suites;
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
