@@ -60,8 +60,9 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
       panicFrame = { file: frame[1] ?? '', line: Number(frame[2]) };
     const pkg = PACKAGE.exec(line);
     if (pkg !== null) {
+      const parents = new Set(pending.flatMap((f) => ancestorsOf(f.name)));
       for (const failure of pending) {
-        const finding = toFinding(failure, pkg[1] ?? '', pending, panicFrame, cwd, context);
+        const finding = toFinding(failure, pkg[1] ?? '', parents, panicFrame, cwd, context);
         if (finding !== undefined) findings.push(finding);
       }
       pending = [];
@@ -76,14 +77,13 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
 function toFinding(
   failure: Failure,
   importPath: string,
-  all: readonly Failure[],
+  parents: ReadonlySet<string>,
   panic: { file: string; line: number } | undefined,
   cwd: string | undefined,
   context: GoContext,
 ): LineFinding | undefined {
   // A parent whose subtests failed is reported through them, unless it logged something itself.
-  const hasFailedChild = all.some((f) => f.name.startsWith(`${failure.name}/`));
-  if (hasFailedChild && failure.logs.length === 0) return undefined;
+  if (parents.has(failure.name) && failure.logs.length === 0) return undefined;
   const dir = packageDir(importPath, context.module);
   const first = failure.logs[0];
   const panicFile = panic === undefined ? undefined : checkoutPath(panic.file, cwd);
@@ -102,6 +102,12 @@ function toFinding(
       args: ['-run', pattern, dir === undefined ? importPath : dir === '.' ? '.' : `./${dir}`],
     },
   };
+}
+
+/** `TestA` and `TestA/b` for `TestA/b/c`: the tests a subtest runs inside. */
+function ancestorsOf(name: string): string[] {
+  const parts = name.split('/');
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
 /** The package's directory relative to the module root, when the import path lies in the module. */

@@ -31,8 +31,15 @@ export function parsePytest(lines: readonly string[], cwd?: string): LineFinding
   const nodeIds = summaryIds(lines);
   const sections = sectionsOf(lines);
   if (sections.length === 0) return lineMode(lines, nodeIds, cwd);
+  // A section header is the node id after the file, `::` written `.`.
+  const byHeader = new Map<string, string>();
+  for (const id of nodeIds) {
+    const header = id.slice(id.indexOf('::') + 2).replace(/::/g, '.');
+    if (!byHeader.has(header)) byHeader.set(header, id);
+  }
   return sections.map((section) => {
-    const nodeId = nodeIdFor(section.name, nodeIds);
+    // An error in setup or teardown says so before the test's name.
+    const nodeId = byHeader.get(section.name.replace(/^ERROR (?:at|collecting) (?:setup|teardown|call)? ?of /, ''));
     const testFile = nodeId === undefined ? undefined : nodeId.slice(0, nodeId.indexOf('::'));
     const frames = framesOf(section.lines, cwd);
     const frame =
@@ -58,12 +65,6 @@ function summaryIds(lines: readonly string[]): string[] {
     if (summary !== null && (summary[2] ?? '').includes('::')) ids.push(summary[2] ?? '');
   }
   return ids;
-}
-
-// A section header is the node id after the file, `::` written `.`; an error in setup says so first.
-function nodeIdFor(header: string, ids: readonly string[]): string | undefined {
-  const name = header.replace(/^ERROR (?:at|collecting) (?:setup|teardown|call)? ?of /, '');
-  return ids.find((id) => id.slice(id.indexOf('::') + 2).replace(/::/g, '.') === name);
 }
 
 function sectionsOf(lines: readonly string[]): Section[] {
