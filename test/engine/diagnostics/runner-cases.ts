@@ -1060,4 +1060,126 @@ export const RUNNER_CASES: readonly RunnerCase[] = [
       },
     ],
   },
+  // Test files that do not load, and a panic: what agents meet most after an edit.
+  {
+    id: 'node-test-load',
+    project: 'load-node',
+    command: 'node --test --test-reporter=spec',
+    tool: 'node',
+    version: 'echo "Node $(node --version)"',
+    live: true,
+    expected: [
+      {
+        file: 'test/broken.test.js',
+        line: 1,
+        col: 1,
+        message:
+          "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/repo/src/product.js' imported from /repo/test/broken.test.js",
+        reproduce: 'node --test --test-reporter=spec test/broken.test.js',
+      },
+    ],
+  },
+  {
+    id: 'node-test-load-node24',
+    project: 'load-node',
+    command: 'node --test --test-reporter=spec',
+    tool: 'node',
+    version: 'echo "Node $(node --version)"',
+    live: false,
+    node: '24',
+    expected: [
+      {
+        file: 'test/broken.test.js',
+        line: 1,
+        col: 1,
+        message:
+          "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/repo/src/product.js' imported from /repo/test/broken.test.js",
+        reproduce: 'node --test --test-reporter=spec test/broken.test.js',
+      },
+    ],
+  },
+  {
+    id: 'jest-load',
+    project: 'load-jest',
+    command: 'jest',
+    tool: 'jest',
+    version: 'echo "jest $(jest --version)"',
+    live: true,
+    expected: [
+      {
+        file: 'test/broken.test.js',
+        line: 1,
+        col: 21,
+        message: "Cannot find module '../src/product.js' from 'test/broken.test.js'",
+        reproduce: 'jest test/broken.test.js',
+      },
+    ],
+  },
+  {
+    id: 'vitest-load',
+    project: 'load-vitest',
+    command: 'vitest run',
+    tool: 'vitest',
+    version: 'vitest --version | cut -d" " -f1',
+    live: true,
+    expected: [
+      {
+        file: 'test/broken.test.js',
+        line: 2,
+        col: 1,
+        message: "Error: Cannot find module '../src/product.js' imported from /repo/test/broken.test.js",
+        reproduce: 'vitest run test/broken.test.js',
+      },
+    ],
+  },
+  {
+    id: 'mocha-load',
+    project: 'load-mocha',
+    command: 'mocha',
+    tool: 'mocha',
+    version: 'echo "mocha $(mocha --version)"',
+    live: true,
+    expected: [
+      {
+        file: 'test/broken.test.js',
+        message:
+          "Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/repo/src/product.js' imported from /repo/test/broken.test.js",
+        reproduce: 'mocha test/broken.test.js',
+      },
+    ],
+  },
+  {
+    id: 'pytest-collect',
+    project: 'load-python',
+    command: 'python3 -m pytest -p no:cacheprovider',
+    tool: 'python3',
+    version: 'echo "$(python3 -m pytest --version) on $(python3 --version)"',
+    live: true,
+    expected: [
+      {
+        file: 'tests/test_broken.py',
+        line: 1,
+        rule: 'tests/test_broken.py',
+        message: "ImportError: cannot import name 'product' from 'calc' (/repo/calc/__init__.py)",
+        reproduce: 'python3 -m pytest -p no:cacheprovider tests/test_broken.py',
+      },
+    ],
+  },
+  {
+    id: 'go-panic',
+    project: 'load-go',
+    command: 'go test ./...',
+    tool: 'go',
+    version: 'go version',
+    live: true,
+    expected: [
+      {
+        file: 'first_test.go',
+        line: 6,
+        rule: 'TestFirst',
+        message: 'panic: runtime error: index out of range [0] with length 0',
+        reproduce: "go test -run '^TestFirst$' .",
+      },
+    ],
+  },
 ];

@@ -4,11 +4,15 @@ import assert from 'node:assert/strict';
 import type { DiscernDiagnostic } from '../../../generated/types.js';
 import type { ExpectedDiagnostic, RunnerCase } from './runner-cases.js';
 
-export function projected(diagnostic: DiscernDiagnostic, runnerCase: RunnerCase): ExpectedDiagnostic {
-  const seen: ExpectedDiagnostic = {
-    file: diagnostic.file ?? '(none)',
-    message: diagnostic.message.split('\n')[0] ?? '',
-  };
+/** `checkout`: a live run's scratch directory, which the captures write `/repo` (tools quote it in messages). */
+export function projected(
+  diagnostic: DiscernDiagnostic,
+  runnerCase: RunnerCase,
+  checkout?: string,
+): ExpectedDiagnostic {
+  const first = diagnostic.message.split('\n')[0] ?? '';
+  const message = checkout === undefined ? first : first.split(checkout).join('/repo');
+  const seen: ExpectedDiagnostic = { file: diagnostic.file ?? '(none)', message };
   if (diagnostic.line !== undefined) seen.line = diagnostic.line;
   if (diagnostic.col !== undefined) seen.col = diagnostic.col;
   if (diagnostic.rule !== undefined) seen.rule = diagnostic.rule;
@@ -22,8 +26,9 @@ export function assertDiagnostics(
   diagnostics: readonly DiscernDiagnostic[],
   runnerCase: RunnerCase,
   ordered: boolean,
+  checkout?: string,
 ): void {
-  const seen = diagnostics.map((d) => projected(d, runnerCase));
+  const seen = diagnostics.map((d) => projected(d, runnerCase, checkout));
   const expected = [...runnerCase.expected];
   if (ordered) assert.deepEqual(seen, expected);
   else assert.deepEqual(sorted(seen), sorted(expected));

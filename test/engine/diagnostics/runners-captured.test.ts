@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnoseText } from '../../../src/engine/diagnostics/index.js';
+import { readProjectFacts } from '../../../src/engine/diagnostics/project-facts.js';
+import { PROJECTS } from '../../helpers/runner-projects.js';
 import { resultValidator } from '../../helpers/published-schema.js';
 import { assertDiagnostics } from './runner-check.js';
 import { RUNNER_CASES } from './runner-cases.js';
@@ -19,13 +21,14 @@ describe('runner and linter output captured from the real tools', () => {
   const versions = readFileSync(join(FIXTURES, 'VERSIONS.md'), 'utf8');
   for (const runnerCase of RUNNER_CASES) {
     const version = new RegExp(`^\\| \`${runnerCase.id}\\.txt\` \\| ([^|]+) \\|`, 'm').exec(versions)?.[1]?.trim();
-    it(`${runnerCase.id} (${version ?? 'version not recorded'})`, () => {
+    it(`${runnerCase.id} (${version ?? 'version not recorded'})`, async () => {
       assert.ok(version !== undefined, `VERSIONS.md records the tool and version of ${runnerCase.id}.txt`);
       const text = readFileSync(join(FIXTURES, `${runnerCase.id}.txt`), 'utf8');
       const diagnosis = diagnoseText(
         text,
         { tool: runnerCase.id, reproduce_cmd: runnerCase.command, output_path: '/logs/job.log', cwd: '/repo' },
-        { project: runnerCase.project === 'go' ? { goModule: 'example.com/calc' } : {} },
+        // The project's own go.mod and package.json, as diagnoseOutput reads them from the job's directory.
+        { project: await readProjectFacts(join(PROJECTS, runnerCase.project)) },
       );
       for (const diagnostic of diagnosis.diagnostics)
         assert.ok(validDiagnostic(diagnostic), JSON.stringify(validDiagnostic.errors));

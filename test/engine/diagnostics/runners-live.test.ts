@@ -44,7 +44,7 @@ describe('runners and linters, run live', () => {
       writeFileSync(outputPath, run.output);
       const job = { tool: runnerCase.id, reproduce_cmd: runnerCase.command, output_path: outputPath, cwd };
       const diagnosis = await diagnoseOutput(job);
-      assertDiagnostics(diagnosis.diagnostics, runnerCase, false);
+      assertDiagnostics(diagnosis.diagnostics, runnerCase, false, cwd);
 
       const narrowed = [...new Map(diagnosis.diagnostics.map((d) => [d.reproduce_cmd, d])).values()].filter(
         (d) => d.reproduce_cmd !== runnerCase.command,
@@ -56,7 +56,7 @@ describe('runners and linters, run live', () => {
         const again = await diagnoseOutput({ ...job, reproduce_cmd: target.reproduce_cmd });
         // Only the one test (a test runner) or the one file (a linter) ran.
         const scope = (d: { rule?: string; file?: string }) =>
-          target.rule !== undefined && !isLintRule(runnerCase) ? d.rule : d.file;
+          target.rule !== undefined && !isLinter(runnerCase) ? d.rule : d.file;
         assert.deepEqual(
           [...new Set(again.diagnostics.filter((d) => d.severity === 'error').map(scope))],
           [scope(target)],
@@ -67,7 +67,7 @@ describe('runners and linters, run live', () => {
   }
 });
 
-function isLintRule(runnerCase: RunnerCase): boolean {
+function isLinter(runnerCase: RunnerCase): boolean {
   return [
     'eslint-stylish',
     'eslint-json',

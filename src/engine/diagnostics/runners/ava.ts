@@ -80,7 +80,7 @@ function gapBefore(lines: readonly string[], at: number): number {
 
 // The error's own line (`TypeError: …`) when one was thrown; else what AVA says under the code excerpt.
 function messageOf(body: readonly string[]): string {
-  const thrown = body.find((l) => /^\s*[A-Z]\w*(?:Error|Exception)\b.*: /.test(l));
+  const thrown = body.find((l) => /^\s*(?:[A-Z]\w*)?(?:Error|Exception)\b.*: /.test(l));
   if (thrown !== undefined) return thrown.trim();
   const text = body.filter((l) => !WHERE.test(l) && !/^\s*\d+:\s/.test(l) && !/^\s*(?:›|at)\s/.test(l));
   return joinMessage(text, 4);

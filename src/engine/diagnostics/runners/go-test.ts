@@ -11,11 +11,19 @@ const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+s\)$/;
 const RUN = /^=== (?:RUN|CONT|PAUSE)\s+(\S+)$/;
 const LOG = /^\s+(\w[\w.-]*\.go):(\d+): (.*)$/;
 const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[.*\])/;
+const PANIC = /^panic: (.+?)(?: \[recovered\])?$/;
+const PANIC_FUNCTION = /^(\S+)\(.*\)$/;
 const PANIC_FRAME = /^\s+(\/\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$/;
 
 export interface GoContext {
   /** The module path of go.mod in the job's directory (`example.com/calc`). */
   module?: string;
+}
+
+interface Panic {
+  message: string;
+  /** The goroutine's frames in the checkout, innermost first, each with the function it is in. */
+  frames: { fn: string; file: string; line: number }[];
 }
 
 interface Failure {
@@ -31,7 +39,7 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
   // -v prints a test's log lines after its `=== RUN`, before its `--- FAIL`.
   const logsByTest = new Map<string, Failure['logs']>();
   let running: string | undefined;
-  let panicFrame: { file: string; line: number } | undefined;
+  let panic: Panic | undefined;
   let last: Failure | undefined;
   for (let at = 0; at < lines.length; at++) {
     const line = lines[at] ?? '';
@@ -55,19 +63,23 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
       else last?.logs.push(entry);
       continue;
     }
-    const frame = PANIC_FRAME.exec(line);
-    if (frame !== null && panicFrame === undefined && !/\/(?:go|golang)\/src\/|\/pkg\/mod\//.test(frame[1] ?? ''))
-      panicFrame = { file: frame[1] ?? '', line: Number(frame[2]) };
+    const panicked = panic === undefined ? PANIC.exec(line) : null;
+    if (panicked !== null) panic = { message: panicked[1] ?? '', frames: [] };
+    const frame = panic === undefined ? null : PANIC_FRAME.exec(line);
+    const file = frame === null ? undefined : checkoutPath(frame[1] ?? '', cwd);
+    // Frames outside the checkout are the runtime's and the testing package's.
+    if (frame !== null && file !== undefined && !file.startsWith('/'))
+      panic?.frames.push({ fn: PANIC_FUNCTION.exec(lines[at - 1] ?? '')?.[1] ?? '', file, line: Number(frame[2]) });
     const pkg = PACKAGE.exec(line);
     if (pkg !== null) {
       const parents = new Set(pending.flatMap((f) => ancestorsOf(f.name)));
       for (const failure of pending) {
-        const finding = toFinding(failure, pkg[1] ?? '', parents, panicFrame, cwd, context);
+        const finding = toFinding(failure, pkg[1] ?? '', parents, panic, context);
         if (finding !== undefined) findings.push(finding);
       }
       pending = [];
       logsByTest.clear();
-      panicFrame = undefined;
+      panic = undefined;
       last = undefined;
     }
   }
@@ -78,24 +90,27 @@ function toFinding(
   failure: Failure,
   importPath: string,
   parents: ReadonlySet<string>,
-  panic: { file: string; line: number } | undefined,
-  cwd: string | undefined,
+  panic: Panic | undefined,
   context: GoContext,
 ): LineFinding | undefined {
   // A parent whose subtests failed is reported through them, unless it logged something itself.
   if (parents.has(failure.name) && failure.logs.length === 0) return undefined;
   const dir = packageDir(importPath, context.module);
-  const first = failure.logs[0];
-  const panicFile = panic === undefined ? undefined : checkoutPath(panic.file, cwd);
-  const file = first !== undefined ? (dir === undefined ? first.file : posix.join(dir, first.file)) : panicFile;
   const [top = '', ...subs] = failure.name.split('/');
+  const first = failure.logs[0];
+  // A panic's place is the test function's own frame (`example.com/calc.TestFirst(…)`), else its innermost in the checkout.
+  const panicked =
+    first === undefined && panic !== undefined
+      ? (panic.frames.find((f) => f.fn.endsWith(`.${top}`)) ?? panic.frames[0])
+      : undefined;
+  const file = first !== undefined ? (dir === undefined ? first.file : posix.join(dir, first.file)) : panicked?.file;
   const pattern = [top, ...subs].map(exactPattern).join('/');
   return {
     at: failure.at,
     severity: 'error',
-    message: first?.message ?? (panic !== undefined ? 'panic' : `${failure.name} failed`),
+    message: first?.message ?? (panic !== undefined ? `panic: ${panic.message}` : `${failure.name} failed`),
     file,
-    line: first?.line ?? (panicFile === undefined ? undefined : panic?.line),
+    line: first?.line ?? panicked?.line,
     rule: failure.name,
     narrow: {
       runner: 'go-test',

@@ -1,6 +1,7 @@
 // Mocha's spec reporter: after `N failing`, per failure `  1) suite` with each deeper title part on its own,
 // further indented line and the last ending in `:`, then the error, a diff and the stack. Mocha does not name the
 // file; the test's own frame is the one whose function is mocha's `Context` (a test runs with it as `this`).
+import { checkoutPath } from '../checkout-path.js';
 import { joinMessage, type LineFinding } from '../finding.js';
 import { exactPattern } from '../narrowing.js';
 import { jsFrame, testFrame, type JsFrame } from './js-stack.js';
@@ -10,7 +11,7 @@ const ENTRY = /^ {2}(\d+)\) (.*)$/;
 
 export function parseMocha(lines: readonly string[], cwd?: string): LineFinding[] {
   const start = lines.findIndex((line) => FAILING.test(line));
-  if (start === -1) return [];
+  if (start === -1) return exceptionDuringRun(lines, cwd);
   const findings: LineFinding[] = [];
   for (let at = start + 1; at < lines.length; at++) {
     const entry = ENTRY.exec(lines[at] ?? '');
@@ -44,4 +45,32 @@ export function parseMocha(lines: readonly string[], cwd?: string): LineFinding[
     });
   }
   return findings;
+}
+
+// A spec file that does not load stops mocha before any test: `Exception during run: Error [ERR_MODULE_NOT_FOUND]:
+// Cannot find module '…' imported from /repo/test/broken.test.js`, then a stack. The file that failed is the one
+// named as the importer, else the first frame in the checkout.
+function exceptionDuringRun(lines: readonly string[], cwd: string | undefined): LineFinding[] {
+  const at = lines.findIndex((line) => /^\s*Exception during run: /.test(line));
+  if (at === -1) return [];
+  const message = (lines[at] ?? '').replace(/^\s*Exception during run: /, '');
+  const importer = / imported from (\S+)$/.exec(message)?.[1];
+  const frames = lines
+    .slice(at + 1)
+    .map((l) => jsFrame(l, cwd))
+    .filter((f): f is JsFrame => f !== undefined);
+  const file = importer === undefined ? testFrame(frames)?.file : checkoutPath(importer, cwd);
+  const frame = frames.find((f) => f.file === file);
+  return [
+    {
+      at,
+      through: at + frames.length,
+      severity: 'error',
+      message,
+      file,
+      line: frame?.line,
+      col: frame?.col,
+      narrow: file === undefined ? undefined : { runner: 'mocha', args: [file] },
+    },
+  ];
 }

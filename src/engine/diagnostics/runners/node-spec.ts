@@ -80,9 +80,21 @@ function finding(
     .map((l) => jsFrame(l, cwd))
     .filter((f): f is JsFrame => f !== undefined);
   const frame = testFrame(frames, declared?.file, /^TestContext\./) ?? declared;
+  const file = declared?.file ?? frame?.file;
+  // A test file that failed to load is reported under its own path, with the error Node printed above the report.
+  if (file !== undefined && /\.[cm]?[jt]sx?$/.test(name) && checkoutPath(name, cwd) === file)
+    return {
+      at,
+      through: at + block.length,
+      severity: 'error',
+      message: loadError(lines, at, name, file) ?? (joinMessage(block) || `${file} failed to run`),
+      file,
+      line: declared?.line,
+      col: declared?.col,
+      narrow: { runner: 'node-test', args: [file] },
+    };
   const message = joinMessage(stackStart === -1 ? block : block.slice(0, stackStart));
   const suites = suitesOf(lines, printed, treeEnd);
-  const file = declared?.file ?? frame?.file;
   return {
     at,
     through: at + block.length,
@@ -97,6 +109,16 @@ function finding(
         ? undefined
         : { runner: 'node-test', args: [`--test-name-pattern=${exactPattern(name)}`, file] },
   };
+}
+
+/** The last error line printed before `before` that names the test file (`… imported from /repo/test/x.test.js`). */
+function loadError(lines: readonly string[], before: number, printedPath: string, file: string): string | undefined {
+  for (let i = before - 1; i >= 0; i--) {
+    const line = lines[i] ?? '';
+    if (/^(?:[A-Z]\w*)?(?:Error|Exception)\b[^:]*: /.test(line) && (line.includes(printedPath) || line.includes(file)))
+      return line.trim();
+  }
+  return undefined;
 }
 
 /** The `▶ suite` lines above the test's own line in the tree, outermost first. */

@@ -38,9 +38,10 @@ export function parsePytest(lines: readonly string[], cwd?: string): LineFinding
     if (!byHeader.has(header)) byHeader.set(header, id);
   }
   return sections.map((section) => {
-    // An error in setup or teardown says so before the test's name.
-    const nodeId = byHeader.get(section.name.replace(/^ERROR (?:at|collecting) (?:setup|teardown|call)? ?of /, ''));
-    const testFile = nodeId === undefined ? undefined : nodeId.slice(0, nodeId.indexOf('::'));
+    // A module that failed to import is named by its path; an error in setup or teardown says so before the name.
+    const collecting = /^ERROR collecting (\S+\.py)$/.exec(section.name)?.[1];
+    const nodeId = collecting ?? byHeader.get(section.name.replace(/^ERROR at (?:setup|teardown|call) of /, ''));
+    const testFile = nodeId === undefined ? undefined : nodeId.split('::')[0];
     const frames = framesOf(section.lines, cwd);
     const frame =
       (testFile === undefined ? undefined : frames.find((f) => f.file === testFile)) ?? innermostOwn(frames);
