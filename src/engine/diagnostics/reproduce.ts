@@ -34,7 +34,19 @@ export function narrowCommand(
 
 const LINTERS: readonly RunnerName[] = ['eslint', 'biome', 'xo', 'flake8', 'ruff', 'mypy'];
 
+// The options a narrowing itself adds. Everything else it appends (a file, a node id, a test name) comes from the
+// job's output, which the change under test wrote: a word there that starts with `-` would reach the runner as an
+// option (`--config=evil.js`), so such a narrowing is not used and the job's own command stands.
+const OWN_OPTIONS = new Set(['-t', '--grep', '--match', '-run', '-k', '--lib', '--test', '--bin', '--exact']);
+
+function ownArguments(narrowing: RunnerNarrowing): boolean {
+  return [...narrowing.args, ...(narrowing.binaryArgs ?? [])].every(
+    (arg) => !arg.startsWith('-') || OWN_OPTIONS.has(arg) || /^--test-name-pattern=\^/.test(arg),
+  );
+}
+
 function narrowRunner(command: string, narrowing: RunnerNarrowing, context: ReproduceContext): string | undefined {
+  if (!ownArguments(narrowing)) return undefined;
   const words = simpleCommandWords(command);
   if (words === undefined) return undefined;
   const syntax = RUNNER_SYNTAX[narrowing.runner];

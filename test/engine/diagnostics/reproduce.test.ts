@@ -74,6 +74,18 @@ describe('narrowCommand', () => {
     it(`${command} → ${expected ?? '(the job’s command)'}`, () =>
       assert.equal(narrowCommand(command, narrowing), expected));
 
+  it('never lets a word from the output reach the runner as an option', () => {
+    assert.equal(narrowCommand('npx jest', { runner: 'jest', args: ['--config=evil.js', '-t', '^x$'] }), undefined);
+    assert.equal(narrowCommand('npx eslint src', { file: '--rulesdir=/tmp/evil' }), undefined);
+    assert.equal(narrowCommand('npx ava', { runner: 'ava', args: ['t.js', '--match', '--serial'] }), undefined);
+    assert.equal(narrowCommand('pytest', { runner: 'pytest', args: ['-p::evil'] }), undefined);
+    // A test name that merely contains a dash is fine.
+    assert.equal(
+      narrowCommand('npx ava', { runner: 'ava', args: ['t.js', '--match', 'a - b'] }),
+      "npx ava t.js --match 'a - b'",
+    );
+  });
+
   it('reads a package script that is one runner command through, with the package manager’s exec for a bin', () => {
     const scripts = {
       test: 'jest --ci',
