@@ -3,6 +3,7 @@
 // sent here by `unchanged_tree_rerun` needs without reading data.result. The result is read back from the journal,
 // so every field is checked for its type before it is used.
 import type { DiscernProgressFailure } from '../../generated/types.js';
+import { checkoutPath } from '../engine/diagnostics/checkout-path.js';
 
 /** Diagnostics taken from a result, beside what was streamed; a cap keeps the read-back bounded. */
 export const MAX_RESULT_FAILURES = 50;
@@ -10,22 +11,25 @@ export const MAX_RESULT_FAILURES = 50;
 export function failuresWithResult(
   streamed: readonly DiscernProgressFailure[],
   result: unknown,
+  /** The checkout the run was in: a streamed absolute path under it is compared as the diagnostics write it. */
+  root?: string,
 ): DiscernProgressFailure[] {
-  const seen = new Set(streamed.map(key));
+  const seen = new Set(streamed.map((failure) => key(failure, root)));
   const merged = [...streamed];
+  let added = 0;
   for (const failure of fromResult(result)) {
-    if (seen.has(key(failure))) continue;
-    seen.add(key(failure));
+    if (added >= MAX_RESULT_FAILURES) break;
+    if (seen.has(key(failure, root))) continue;
+    seen.add(key(failure, root));
     merged.push(failure);
+    added++;
   }
   return merged;
 }
 
-function fromResult(result: unknown): DiscernProgressFailure[] {
-  if (!isRecord(result) || !Array.isArray(result['diagnostics'])) return [];
-  const failures: DiscernProgressFailure[] = [];
+function* fromResult(result: unknown): Generator<DiscernProgressFailure> {
+  if (!isRecord(result) || !Array.isArray(result['diagnostics'])) return;
   for (const diagnostic of result['diagnostics'] as unknown[]) {
-    if (failures.length >= MAX_RESULT_FAILURES) break;
     if (!isRecord(diagnostic) || diagnostic['severity'] !== 'error') continue;
     const tool = text(diagnostic['tool']);
     const message = text(diagnostic['message']);
@@ -37,15 +41,17 @@ function fromResult(result: unknown): DiscernProgressFailure[] {
     if (typeof line === 'number' && Number.isSafeInteger(line) && line >= 1) failure.line = line;
     const reproduce = text(diagnostic['reproduce_cmd']);
     if (reproduce !== undefined) failure.reproduce_cmd = reproduce;
-    failures.push(failure);
+    yield failure;
   }
-  return failures;
 }
 
 // A streamed failure becomes one of the result's diagnostics too (its message prefixed with its name): the
-// producer, the test and the place say they are one failure.
-function key(failure: DiscernProgressFailure): string {
-  return JSON.stringify([failure.producer, failure.name, failure.file ?? '', failure.line ?? 0]);
+// producer, the test and the place say they are one failure. A diagnostic with no test or rule name (named by
+// its tool) is told apart by its message, or two compiler errors on one line would read as one.
+function key(failure: DiscernProgressFailure, root: string | undefined): string {
+  const file = failure.file === undefined ? '' : (checkoutPath(failure.file, root) ?? failure.file);
+  const unnamed = failure.name === failure.producer ? failure.message : '';
+  return JSON.stringify([failure.producer, failure.name, file, failure.line ?? 0, unnamed]);
 }
 
 function text(value: unknown): string | undefined {

@@ -148,7 +148,7 @@ async function progressData(record: OperationRecord, path: string): Promise<Disc
       partial: p.partial === true,
       ...(p.output_path ? { output_path: p.output_path } : {}),
     })),
-    failures: failuresWithResult(streamedFailures(record), await fullResult(record)),
+    failures: failuresWithResult(streamedFailures(record), await fullResult(record), record.checkout),
     timings: record.timings.map((t) => ({
       interval_id: t.interval_id,
       category: t.category,

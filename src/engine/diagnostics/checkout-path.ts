@@ -22,3 +22,8 @@ export function checkoutPath(raw: string, cwd?: string): string | undefined {
   }
   return path;
 }
+
+/** Whether a path as checkoutPath made it lies in the checkout: relative, with no `..` step out of it. */
+export function inCheckout(path: string): boolean {
+  return !isAbsolute(path) && !path.startsWith('/') && !/(^|[/\\])\.\.([/\\]|$)/.test(path);
+}

@@ -94,10 +94,13 @@ export function parseLineShapes(
   // Giant lines become blank rather than disappearing, so line indices (and block structure) stay honest.
   const kept =
     lines.length > HEAD_LINES + TAIL_LINES ? [...lines.slice(0, HEAD_LINES), '', ...lines.slice(-TAIL_LINES)] : lines;
-  const bounded = kept.map((line) =>
-    line.length > MAX_LINE_CHARS && !(line.length <= MAX_JSON_LINE_CHARS && line.startsWith('[{"filePath":'))
-      ? ''
-      : line,
+  const bounded = kept.map((line) => (line.length > MAX_LINE_CHARS ? '' : line));
+  // ESLint's json report is one line of any length: only its own parser sees it whole, never the regexes of
+  // the others, which were written for lines of ordinary length.
+  const withJson = kept.map((line, i) =>
+    line.length > MAX_LINE_CHARS && line.length <= MAX_JSON_LINE_CHARS && line.startsWith('[{"filePath":')
+      ? line
+      : (bounded[i] ?? ''),
   );
   const claimed = new Set<number>();
   const all: LineFinding[] = [];
@@ -106,7 +109,7 @@ export function parseLineShapes(
     let count = 0;
     // A parser may read several findings from one line (ESLint's json report); its claims bind later parsers.
     const claims: number[] = [];
-    for (const finding of parse(bounded, cwd, facts)) {
+    for (const finding of parse(format === 'eslint-json' ? withJson : bounded, cwd, facts)) {
       if (claimed.has(finding.at)) continue;
       for (let i = finding.at; i <= (finding.through ?? finding.at); i++) claims.push(i);
       all.push(finding);

@@ -15,7 +15,7 @@ export async function readProjectFacts(cwd: string | undefined): Promise<Project
   if (cwd === undefined || cwd === '') return {};
   const facts: ProjectFacts = {};
   const goMod = await readSmall(join(cwd, 'go.mod'));
-  const module = goMod === undefined ? undefined : /^\s*module\s+"?([^\s"]+)"?\s*$/m.exec(goMod)?.[1];
+  const module = goMod === undefined ? undefined : /^[ \t]*module[ \t]+"?([^\s"]+)"?[ \t]*$/m.exec(goMod)?.[1];
   if (module !== undefined) facts.goModule = module;
   const scripts = scriptsOf(await readSmall(join(cwd, 'package.json')));
   if (scripts !== undefined) facts.scripts = scripts;

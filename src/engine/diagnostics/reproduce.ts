@@ -5,6 +5,7 @@
 // syntax, a runner the command does not run, a script that chains tools — gives undefined, and the diagnostic
 // keeps the job's whole command, which still reproduces the failure. Pure.
 import { basename } from 'node:path';
+import { inCheckout } from './checkout-path.js';
 import { shellQuote } from '../process/shell-quote.js';
 import { simpleCommandWords, type ShellWord } from '../process/shell-words.js';
 import type { Narrowing, RunnerName, RunnerNarrowing } from './narrowing.js';
@@ -22,6 +23,7 @@ export function narrowCommand(
   context: ReproduceContext = {},
 ): string | undefined {
   if ('file' in narrowing) {
+    if (!inCheckout(narrowing.file) || narrowing.file.startsWith('-')) return undefined;
     // A linter's finding names a file; whichever linter the command runs is narrowed to it.
     for (const runner of LINTERS) {
       const narrowed = narrowRunner(command, { runner, args: [narrowing.file] }, context);
@@ -41,9 +43,12 @@ const OWN_OPTIONS = new Set(['-t', '--grep', '--match', '-run', '-k', '--lib', '
 
 function ownArguments(narrowing: RunnerNarrowing): boolean {
   return [...narrowing.args, ...(narrowing.binaryArgs ?? [])].every(
-    (arg) => !arg.startsWith('-') || OWN_OPTIONS.has(arg) || /^--test-name-pattern=\^/.test(arg),
+    (arg) => (!arg.startsWith('-') || OWN_OPTIONS.has(arg) || /^--test-name-pattern=\^/.test(arg)) && inCheckout(arg),
   );
 }
+
+// A file or node id from the output that names a place outside the checkout (an absolute path, a `..` step) would
+// make the rerun run code the project does not hold: such a narrowing is not used.
 
 function narrowRunner(command: string, narrowing: RunnerNarrowing, context: ReproduceContext): string | undefined {
   if (!ownArguments(narrowing)) return undefined;
@@ -51,7 +56,7 @@ function narrowRunner(command: string, narrowing: RunnerNarrowing, context: Repr
   if (words === undefined) return undefined;
   const syntax = RUNNER_SYNTAX[narrowing.runner];
   const direct = rewrite(words, narrowing, syntax);
-  if (direct !== undefined) return direct;
+  if (direct !== undefined) return direct.join(' ');
   const script = scriptOf(
     words.map((w) => w.value),
     context.scripts,
@@ -61,14 +66,21 @@ function narrowRunner(command: string, narrowing: RunnerNarrowing, context: Repr
   if (scriptWords === undefined) return undefined;
   const rewritten = rewrite(scriptWords, narrowing, syntax);
   if (rewritten === undefined) return undefined;
-  // A script runs with node_modules/.bin on PATH; outside it, the package manager's exec finds the same bin.
-  const first = basename(scriptWords[0]?.value ?? '');
-  return syntax.bin === true && !NOT_BINS.has(first) ? `${script.exec} ${rewritten}` : rewritten;
+  // A script runs with node_modules/.bin on PATH; outside it, the package manager's exec finds the same bin. The
+  // script's leading `NAME=value` words stay in front, where the shell reads them as the command's environment.
+  const assignments = scriptWords.findIndex((w) => !ASSIGNMENT.test(w.value));
+  if (assignments === -1) return undefined;
+  const first = basename(scriptWords[assignments]?.value ?? '');
+  if (syntax.bin !== true || NOT_BINS.has(first)) return rewritten.join(' ');
+  return [...rewritten.slice(0, assignments), script.exec, ...rewritten.slice(assignments)].join(' ');
 }
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 const NOT_BINS = new Set(['node', 'npx', 'pnpm', 'yarn', 'bunx', 'bun', 'python', 'python3', 'uv', 'poetry']);
 
-function rewrite(words: readonly ShellWord[], narrowing: RunnerNarrowing, syntax: RunnerSyntax): string | undefined {
+/** The command's words with the narrowing in place of its selections, or undefined when an option's arity is unknown. */
+function rewrite(words: readonly ShellWord[], narrowing: RunnerNarrowing, syntax: RunnerSyntax): string[] | undefined {
   const at = syntax.locate(words.map((w) => w.value));
   if (at === undefined) return undefined;
   const kept: string[] = words.slice(0, at).map((w) => w.raw);
@@ -78,6 +90,8 @@ function rewrite(words: readonly ShellWord[], narrowing: RunnerNarrowing, syntax
   const own = separator === -1 ? rest : rest.slice(0, separator);
   const after = separator === -1 ? [] : rest.slice(separator + 1);
   const values = new Set(syntax.values);
+  const flags = new Set(syntax.flags);
+  const keepPositionals = syntax.keepPositionals?.(words.map((w) => w.value)) === true;
   const drop = new Set(syntax.drop ?? []);
   for (let i = 0; i < own.length; i++) {
     const word = own[i] as ShellWord;
@@ -87,7 +101,17 @@ function rewrite(words: readonly ShellWord[], narrowing: RunnerNarrowing, syntax
       if (takesValue) i++;
       continue;
     }
-    if (!word.value.startsWith('-') || word.value === '-') continue; // a positional selection: replaced below
+    if (!word.value.startsWith('-') || word.value === '-') {
+      // A positional selection is replaced below, except where the runner reads positionals as settings
+      // (unittest discover's start directory and pattern).
+      if (keepPositionals) kept.push(word.raw);
+      continue;
+    }
+    // An option this table does not know, followed by a plain word: that word may be its value (`--cov src`) or a
+    // selection, and guessing wrong runs other tests or drops the failing one. The job's command stands.
+    const next = own[i + 1]?.value;
+    if (attached === undefined && !values.has(name) && !flags.has(name) && next !== undefined && !next.startsWith('-'))
+      return undefined;
     kept.push(word.raw);
     if (takesValue && i + 1 < own.length) kept.push((own[++i] as ShellWord).raw);
   }
@@ -95,7 +119,7 @@ function rewrite(words: readonly ShellWord[], narrowing: RunnerNarrowing, syntax
   const binary = [...after.map((w) => w.raw), ...(narrowing.binaryArgs ?? []).map(shellQuote)];
   if (narrowing.runner === 'cargo-test' && binary.length > 0) kept.push('--', ...dedupe(binary));
   else if (after.length > 0) kept.push('--', ...after.map((w) => w.raw));
-  return kept.join(' ');
+  return kept;
 }
 
 function splitOption(word: string): [string, string | undefined] {

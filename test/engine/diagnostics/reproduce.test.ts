@@ -69,6 +69,25 @@ describe('narrowCommand', () => {
     ['make test', pytest, undefined],
     ['tsc -p .', { file: 'src/a.ts' }, undefined],
     ['gcc -c main.c', { file: 'main.c' }, undefined],
+    // An option the table does not know, before a plain word: its value or a selection? Only the tool knows.
+    ['pytest --cov src tests', pytest, undefined],
+    ['npx jest --someNewOption test/', jest, undefined],
+    // An option known to take a value keeps it; unittest discover's start directory and pattern stay.
+    [
+      'npx mocha --exclude test/slow.js test/',
+      { runner: 'mocha', args: ['test/a.js', '--grep', '^x$'] },
+      "npx mocha --exclude test/slow.js test/a.js --grep '^x$'",
+    ],
+    [
+      'python3 -m unittest discover tests "test_*.py"',
+      { runner: 'unittest', args: ['-k', 'test_calc.T.test_a'] },
+      'python3 -m unittest discover tests "test_*.py" -k test_calc.T.test_a',
+    ],
+    [
+      'python3 -m unittest tests.test_calc',
+      { runner: 'unittest', args: ['-k', 'test_calc.T.test_a'] },
+      'python3 -m unittest -k test_calc.T.test_a',
+    ],
   ];
   for (const [command, narrowing, expected] of cases)
     it(`${command} → ${expected ?? '(the job’s command)'}`, () =>
@@ -79,6 +98,14 @@ describe('narrowCommand', () => {
     assert.equal(narrowCommand('npx eslint src', { file: '--rulesdir=/tmp/evil' }), undefined);
     assert.equal(narrowCommand('npx ava', { runner: 'ava', args: ['t.js', '--match', '--serial'] }), undefined);
     assert.equal(narrowCommand('pytest', { runner: 'pytest', args: ['-p::evil'] }), undefined);
+    // A place outside the checkout is not rerun, whatever the output says.
+    assert.equal(narrowCommand('npx eslint src', { file: '../../outside/x.js' }), undefined);
+    assert.equal(narrowCommand('npx eslint src', { file: '/tmp/evil.js' }), undefined);
+    assert.equal(
+      narrowCommand('node --test', { runner: 'node-test', args: ['--test-name-pattern=^x$', '/tmp/evil.js'] }),
+      undefined,
+    );
+    assert.equal(narrowCommand('pytest', { runner: 'pytest', args: ['tests/../../x.py::t'] }), undefined);
     // A test name that merely contains a dash is fine.
     assert.equal(
       narrowCommand('npx ava', { runner: 'ava', args: ['t.js', '--match', 'a - b'] }),
@@ -109,6 +136,11 @@ describe('narrowCommand', () => {
         { scripts },
       ),
       "node --test '--test-name-pattern=^x$' test/a.test.js",
+    );
+    // The script's environment words stay in front of the package manager's exec, where the shell reads them.
+    assert.equal(
+      narrowCommand('npm test', jest, { scripts: { test: 'NODE_OPTIONS=--experimental-vm-modules jest --ci' } }),
+      "NODE_OPTIONS=--experimental-vm-modules npx jest --ci test/a.test.js -t '^math adds \\(1\\+1\\)$'",
     );
     // A chain, or a script npm wraps with a pre-script, is not one runner command.
     assert.equal(narrowCommand('npm run both', jest, { scripts }), undefined);

@@ -7,8 +7,8 @@ import { diagnoseText } from '../../../src/engine/diagnostics/index.js';
 
 const job = (reproduce_cmd: string) => ({ tool: 'test', reproduce_cmd, output_path: '/logs/test.log', cwd: '/repo' });
 
-function located(text: string, command = 'true') {
-  const diagnosis = diagnoseText(text, job(command));
+function located(text: string, command = 'true', goModule?: string) {
+  const diagnosis = diagnoseText(text, job(command), goModule === undefined ? {} : { project: { goModule } });
   return {
     format: diagnosis.format,
     found: diagnosis.diagnostics.map((d) => [d.file, d.line, d.rule, d.message.split('\n')[0], d.reproduce_cmd]),
@@ -138,4 +138,100 @@ describe('runner report shapes beyond the captures', () => {
     ])
       assert.equal(located(text).format, 'output', text);
   });
+
+  it("go test -v with parallel tests: log lines after `=== NAME` are that test's (Go 1.20 and later)", () => {
+    const text = [
+      '=== RUN   TestA',
+      '=== PAUSE TestA',
+      '=== RUN   TestB',
+      '=== PAUSE TestB',
+      '=== CONT  TestA',
+      '=== CONT  TestB',
+      '=== NAME  TestA',
+      '    a_test.go:10: bad A',
+      '=== NAME  TestB',
+      '    a_test.go:20: bad B',
+      '--- FAIL: TestA (0.00s)',
+      '--- FAIL: TestB (0.00s)',
+      'FAIL',
+      'FAIL\texample.com/calc\t0.002s',
+    ].join('\n');
+    assert.deepEqual(
+      located(text, 'go test -v ./...', 'example.com/calc').found.map((f) => f.slice(0, 4)),
+      [
+        ['a_test.go', 10, 'TestA', 'bad A'],
+        ['a_test.go', 20, 'TestB', 'bad B'],
+      ],
+    );
+  });
+
+  it('pytest: two files with a test of one name are told apart by their own frames', () => {
+    const section = (file: string, value: number) => [
+      '___________________________________ test_ok ____________________________________',
+      '',
+      '    def test_ok():',
+      `>       assert ${value} == 0`,
+      `E       assert ${value} == 0`,
+      '',
+      `${file}:2: AssertionError`,
+    ];
+    const text = [
+      '=================================== FAILURES ===================================',
+      ...section('tests/test_api.py', 1),
+      ...section('tests/test_db.py', 2),
+      '=========================== short test summary info ============================',
+      // The summary in the other order: the frames decide, not the order.
+      'FAILED tests/test_db.py::test_ok - assert 2 == 0',
+      'FAILED tests/test_api.py::test_ok - assert 1 == 0',
+      '============================== 2 failed in 0.01s ===============================',
+    ].join('\n');
+    assert.deepEqual(located(text, 'pytest -q').found, [
+      ['tests/test_api.py', 2, 'tests/test_api.py::test_ok', 'assert 1 == 0', 'pytest -q tests/test_api.py::test_ok'],
+      ['tests/test_db.py', 2, 'tests/test_db.py::test_ok', 'assert 2 == 0', 'pytest -q tests/test_db.py::test_ok'],
+    ]);
+  });
+
+  it('mocha: an error thrown outside the test (no Context frame) is placed, but not rerun by its source file', () => {
+    const text = [
+      '  0 passing (5ms)',
+      '  1 failing',
+      '',
+      '  1) parser',
+      '       rejects bad input:',
+      '     Error: boom',
+      '      at parse (src/parse.js:3:9)',
+      '      at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+      '',
+    ].join('\n');
+    assert.deepEqual(located(text, 'npx mocha').found, [
+      ['src/parse.js', 3, 'parser › rejects bad input', 'Error: boom', 'npx mocha'],
+    ]);
+  });
+});
+
+// Output the change under test controls can be shaped to make a parser's regular expressions backtrack: every
+// parser must stay linear on it. This guards against a hang (the test's own timeout), not a speed.
+describe('outputs shaped against the parsers', () => {
+  it(
+    'long runs of spaces, parentheses and deep subtest names come back, and fast enough to finish',
+    { timeout: 120_000 },
+    () => {
+      const long = (prefix: string) => `${prefix}x${' '.repeat(16_000)}y`;
+      const text = [
+        'Exception during run: x',
+        `[{"filePath":"a.js"${' '.repeat(1_000_000)}x`,
+        ...['FAIL ', 'not ok 1 ', '    at ', '  ✖  1:1  ', '--- FAIL: T', 'E   ', ''].flatMap((p) =>
+          Array.from({ length: 40 }, () => long(p)),
+        ),
+        ...Array.from({ length: 40 }, () => `    at x${' ('.repeat(5_000)}y`),
+        ...Array.from(
+          { length: 10 },
+          (_, i) => `--- FAIL: T${i}/${Array.from({ length: 4000 }, () => 'a').join('/')} (0.00s)`,
+        ),
+        'FAIL\texample.com/calc\t0.002s',
+      ].join('\n');
+      const diagnosis = diagnoseText(text, job('true'), { project: { goModule: 'example.com/calc' } });
+      assert.ok(diagnosis.diagnostics.length > 0);
+    },
+  );
 });

@@ -4,7 +4,7 @@
 // 'message', src/lib.rs:20:9` (earlier). With RUST_BACKTRACE the section also holds the backtrace, whose frame
 // for the test function itself (`calc::tests::adds at ./src/lib.rs:20:9`) is the test's own line when the panic
 // came from a function it called.
-import { checkoutPath } from '../checkout-path.js';
+import { checkoutPath, inCheckout } from '../checkout-path.js';
 import { joinMessage, type LineFinding } from '../finding.js';
 
 const RUNNING = /^\s*Running (?:unittests )?(\S+) \(/;
@@ -98,7 +98,7 @@ function ownFrame(body: readonly string[], name: string, cwd: string | undefined
     const where = SYMBOL_AT.exec(body[i + 1] ?? '');
     if (where === null) continue;
     const file = checkoutPath(where[1] ?? '', cwd);
-    if (file !== undefined && !file.startsWith('/')) return { file, line: Number(where[2]), col: Number(where[3]) };
+    if (file !== undefined && inCheckout(file)) return { file, line: Number(where[2]), col: Number(where[3]) };
   }
   return undefined;
 }

@@ -3,12 +3,13 @@
 // only the file's base name; `FAIL	import/path	0.004s` ends each package, and the package's directory follows
 // from the module path in go.mod. A panic prints `panic: …` and a goroutine trace with absolute paths.
 import { posix } from 'node:path';
-import { checkoutPath } from '../checkout-path.js';
+import { checkoutPath, inCheckout } from '../checkout-path.js';
 import type { LineFinding } from '../finding.js';
 import { exactPattern } from '../narrowing.js';
 
 const FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+s\)$/;
-const RUN = /^=== (?:RUN|CONT|PAUSE)\s+(\S+)$/;
+// Go 1.20 and later print `=== NAME` when parallel tests' output interleaves: the log lines after it are that test's.
+const RUN = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/;
 const LOG = /^\s+(\w[\w.-]*\.go):(\d+): (.*)$/;
 const PACKAGE = /^(?:FAIL|ok)\s+(\S+)\s+(?:[\d.]+s|\(cached\)|\[.*\])/;
 const PANIC = /^panic: (.+?)(?: \[recovered\])?$/;
@@ -59,8 +60,12 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
     const log = LOG.exec(line);
     if (log !== null) {
       const entry = { file: log[1] ?? '', line: Number(log[2]), message: log[3] ?? '' };
-      if (running !== undefined) logsByTest.set(running, [...(logsByTest.get(running) ?? []), entry]);
-      else last?.logs.push(entry);
+      if (running === undefined) last?.logs.push(entry);
+      else {
+        const logs = logsByTest.get(running);
+        if (logs === undefined) logsByTest.set(running, [entry]);
+        else logs.push(entry);
+      }
       continue;
     }
     const panicked = panic === undefined ? PANIC.exec(line) : null;
@@ -68,11 +73,13 @@ export function parseGoTest(lines: readonly string[], cwd?: string, context: GoC
     const frame = panic === undefined ? null : PANIC_FRAME.exec(line);
     const file = frame === null ? undefined : checkoutPath(frame[1] ?? '', cwd);
     // Frames outside the checkout are the runtime's and the testing package's.
-    if (frame !== null && file !== undefined && !file.startsWith('/'))
+    if (frame !== null && file !== undefined && inCheckout(file))
       panic?.frames.push({ fn: PANIC_FUNCTION.exec(lines[at - 1] ?? '')?.[1] ?? '', file, line: Number(frame[2]) });
     const pkg = PACKAGE.exec(line);
     if (pkg !== null) {
-      const parents = new Set(pending.flatMap((f) => ancestorsOf(f.name)));
+      // Go prints every failing parent of a failing subtest itself, so each failure's immediate parent is enough
+      // (and building every ancestor's name would grow with the square of a deep subtest's name).
+      const parents = new Set(pending.map((f) => parentOf(f.name)));
       for (const failure of pending) {
         const finding = toFinding(failure, pkg[1] ?? '', parents, panic, context);
         if (finding !== undefined) findings.push(finding);
@@ -119,10 +126,10 @@ function toFinding(
   };
 }
 
-/** `TestA` and `TestA/b` for `TestA/b/c`: the tests a subtest runs inside. */
-function ancestorsOf(name: string): string[] {
-  const parts = name.split('/');
-  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
+/** `TestA/b` for `TestA/b/c`: the test a subtest runs inside (empty for a top-level test). */
+function parentOf(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash === -1 ? '' : name.slice(0, slash);
 }
 
 /** The package's directory relative to the module root, when the import path lies in the module. */

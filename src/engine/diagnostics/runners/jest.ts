@@ -7,7 +7,7 @@ import { joinMessage, type LineFinding } from '../finding.js';
 import { exactPattern } from '../narrowing.js';
 import { jsFrame, testFrame, type JsFrame } from './js-stack.js';
 
-const SUITE = /^(?:FAIL|PASS)\s+(\S.*?)(?:\s+\(\d[\d.]*\s*m?s\))?$/;
+const SUITE = /^(?:FAIL|PASS)\s+(\S.*?)(?: \(\d[\d.]* ?m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
 const CODE_FRAME = /^\s+>?\s*\d+ \|/;
 const END = /^(?:Test Suites:|Tests:|Snapshots:|Time:|Ran all test suites)/;

@@ -3,7 +3,7 @@
 // drop the `at` (`TestContext.<anonymous> (file:///repo/test/a.test.js:8:12)`). The frame worth pointing at is
 // the test's own: the first one in the test file when the runner names it, else the first in the checkout that is
 // not a dependency or Node itself.
-import { checkoutPath } from '../checkout-path.js';
+import { checkoutPath, inCheckout } from '../checkout-path.js';
 
 export interface JsFrame {
   /** As checkoutPath made it: relative when inside the checkout. */
@@ -14,7 +14,9 @@ export interface JsFrame {
   fn?: string;
 }
 
-const FRAME = /^\s*(?:at\s+)?(?:(?:async\s+)?([^\s(][^(]*?)\s+\()?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+// One literal space before the parenthesis, as V8 prints it: `\s+` there would backtrack over every run of spaces
+// in a long line that is not a frame, which made the match quadratic.
+const FRAME = /^\s*(?:at\s+)?(?:(?:async\s+)?([^\s(][^(]*?) \()?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 export function jsFrame(text: string, cwd: string | undefined): JsFrame | undefined {
   const match = FRAME.exec(text);
@@ -31,16 +33,22 @@ export function stackAt(lines: readonly string[], from: number, cwd: string | un
   const frames: JsFrame[] = [];
   for (let at = from; at < lines.length; at++) {
     const line = lines[at] ?? '';
-    if (!/^\s*(?:at\s|\S.*\(.*:\d+:\d+\)\s*$|(?:file:\/\/)?\S+:\d+:\d+\s*$)/.test(line)) break;
+    if (!isFrameLine(line)) break;
     const frame = jsFrame(line, cwd);
     if (frame !== undefined) frames.push(frame);
   }
   return frames;
 }
 
+/** A line shaped like a stack frame: `at …`, or ending in `file:line:col` with or without a parenthesis. Two
+ *  anchored tests, each linear, where one pattern with two `.*` around a parenthesis was quadratic. */
+function isFrameLine(line: string): boolean {
+  return /^\s*at\s/.test(line) || (/^\s*\S/.test(line) && /:\d+:\d+\)?\s*$/.test(line));
+}
+
 /** Whether a frame points into the project's own code. */
 export function ownFrame(frame: JsFrame): boolean {
-  return !frame.file.startsWith('/') && !/(^|\/)node_modules\//.test(frame.file) && !/^[a-z]+:/i.test(frame.file);
+  return inCheckout(frame.file) && !/(^|\/)node_modules\//.test(frame.file) && !/^[a-z]+:/i.test(frame.file);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { checkoutPath } from '../checkout-path.js';
 import { joinMessage, type LineFinding } from '../finding.js';
 import { exactPattern } from '../narrowing.js';
-import { jsFrame, testFrame, type JsFrame } from './js-stack.js';
+import { jsFrame, ownFrame, stackAt, testFrame, type JsFrame } from './js-stack.js';
 
 const FAILING = /^\s+\d+ failing$/;
 const ENTRY = /^ {2}(\d+)\) (.*)$/;
@@ -31,6 +31,9 @@ export function parseMocha(lines: readonly string[], cwd?: string): LineFinding[
       .map((l) => jsFrame(l, cwd))
       .filter((f): f is JsFrame => f !== undefined);
     const frame = testFrame(frames, undefined, /^Context\./);
+    // The rerun names the test's file, known only from mocha's Context frame: another frame (an async error's,
+    // thrown in the code under test) names a source file, and a rerun of it would run no test at all.
+    const own = frames.find((f) => ownFrame(f) && /^Context\./.test(f.fn ?? ''));
     const title = parts.join(' ');
     findings.push({
       at,
@@ -41,7 +44,7 @@ export function parseMocha(lines: readonly string[], cwd?: string): LineFinding[
       line: frame?.line,
       col: frame?.col,
       rule: parts.join(' › '),
-      narrow: frame === undefined ? undefined : { runner: 'mocha', args: [frame.file, '--grep', exactPattern(title)] },
+      narrow: own === undefined ? undefined : { runner: 'mocha', args: [own.file, '--grep', exactPattern(title)] },
     });
   }
   return findings;
@@ -55,10 +58,7 @@ function exceptionDuringRun(lines: readonly string[], cwd: string | undefined): 
   if (at === -1) return [];
   const message = (lines[at] ?? '').replace(/^\s*Exception during run: /, '');
   const importer = / imported from (\S+)$/.exec(message)?.[1];
-  const frames = lines
-    .slice(at + 1)
-    .map((l) => jsFrame(l, cwd))
-    .filter((f): f is JsFrame => f !== undefined);
+  const frames = stackAt(lines, at + 1, cwd);
   const file = importer === undefined ? testFrame(frames)?.file : checkoutPath(importer, cwd);
   const frame = frames.find((f) => f.file === file);
   return [

@@ -123,24 +123,34 @@ function loadError(lines: readonly string[], before: number, printedPath: string
 
 /** The `▶ suite` lines above the test's own line in the tree, outermost first. */
 function suitesOf(lines: readonly string[], printed: string, treeEnd: number): string[] {
-  let at = -1;
-  for (let i = 0; i < treeEnd; i++)
-    if ((lines[i] ?? '').trim() === printed) {
-      at = i;
-      break;
-    }
-  if (at === -1) return [];
-  const suites: string[] = [];
-  let indent = indentOf(lines[at] ?? '');
-  for (let i = at - 1; i >= 0 && indent > 0; i--) {
+  return suiteIndex(lines, treeEnd).get(printed) ?? [];
+}
+
+// Each printed line's enclosing suites, found for every line of the tree in one pass (a stack of open `▶` lines)
+// and kept per output: looked up per failure, where a search from the top for each was quadratic.
+const SUITE_INDEX = new WeakMap<readonly string[], { end: number; index: Map<string, string[]> }>();
+
+function suiteIndex(lines: readonly string[], treeEnd: number): Map<string, string[]> {
+  const cached = SUITE_INDEX.get(lines);
+  if (cached !== undefined && cached.end === treeEnd) return cached.index;
+  const index = new Map<string, string[]>();
+  const open: { indent: number; name: string }[] = [];
+  for (let i = 0; i < treeEnd; i++) {
     const line = lines[i] ?? '';
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    const indent = indentOf(line);
+    while (open.length > 0 && (open[open.length - 1]?.indent ?? 0) >= indent) open.pop();
+    if (!index.has(trimmed))
+      index.set(
+        trimmed,
+        open.map((suite) => suite.name),
+      );
     const suite = /^(\s*)▶ (.+)$/.exec(line);
-    if (suite !== null && (suite[1] ?? '').length < indent) {
-      suites.unshift(suite[2] ?? '');
-      indent = (suite[1] ?? '').length;
-    }
+    if (suite !== null) open.push({ indent, name: suite[2] ?? '' });
   }
-  return suites;
+  SUITE_INDEX.set(lines, { end: treeEnd, index });
+  return index;
 }
 
 function indentOf(line: string): number {

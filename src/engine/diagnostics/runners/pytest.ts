@@ -5,7 +5,7 @@
 // (`FAILED tests/test_x.py::Class::test - message`), which names the test's file: the diagnostic points at the
 // test's own frame in it (pytest starts each traceback at the test function), not at the innermost frame in a
 // library or the standard library. -q drops the headers but not the sections.
-import { checkoutPath } from '../checkout-path.js';
+import { checkoutPath, inCheckout } from '../checkout-path.js';
 import { joinMessage, type LineFinding } from '../finding.js';
 
 const BANNER = /^={3,} (FAILURES|ERRORS) ={3,}$/;
@@ -31,18 +31,28 @@ export function parsePytest(lines: readonly string[], cwd?: string): LineFinding
   const nodeIds = summaryIds(lines);
   const sections = sectionsOf(lines);
   if (sections.length === 0) return lineMode(lines, nodeIds, cwd);
-  // A section header is the node id after the file, `::` written `.`.
-  const byHeader = new Map<string, string>();
+  // A section header is the node id after the file, `::` written `.`. Two files may hold tests of one name: the
+  // section's own frames say which file it is, else the summary's order does (pytest prints both in one order).
+  const byHeader = new Map<string, string[]>();
   for (const id of nodeIds) {
     const header = id.slice(id.indexOf('::') + 2).replace(/::/g, '.');
-    if (!byHeader.has(header)) byHeader.set(header, id);
+    const same = byHeader.get(header);
+    if (same === undefined) byHeader.set(header, [id]);
+    else same.push(id);
   }
+  const used = new Set<string>();
   return sections.map((section) => {
+    const frames = framesOf(section.lines, cwd);
     // A module that failed to import is named by its path; an error in setup or teardown says so before the name.
     const collecting = /^ERROR collecting (\S+\.py)$/.exec(section.name)?.[1];
-    const nodeId = collecting ?? byHeader.get(section.name.replace(/^ERROR at (?:setup|teardown|call) of /, ''));
+    const candidates = byHeader.get(section.name.replace(/^ERROR at (?:setup|teardown|call) of /, '')) ?? [];
+    const nodeId =
+      collecting ??
+      candidates.find((id) => !used.has(id) && frames.some((f) => f.file === id.split('::')[0])) ??
+      candidates.find((id) => !used.has(id)) ??
+      candidates[0];
+    if (nodeId !== undefined) used.add(nodeId);
     const testFile = nodeId === undefined ? undefined : nodeId.split('::')[0];
-    const frames = framesOf(section.lines, cwd);
     const frame =
       (testFile === undefined ? undefined : frames.find((f) => f.file === testFile)) ?? innermostOwn(frames);
     return {
@@ -106,7 +116,7 @@ function framesOf(lines: readonly string[], cwd: string | undefined): Frame[] {
 
 /** The innermost frame in the checkout's own code: not an installed package, not the standard library. */
 function innermostOwn(frames: readonly Frame[]): Frame | undefined {
-  return [...frames].reverse().find((f) => !f.file.startsWith('/') && !/site-packages|dist-packages/.test(f.file));
+  return [...frames].reverse().find((f) => inCheckout(f.file) && !/site-packages|dist-packages/.test(f.file));
 }
 
 function messageOf(lines: readonly string[]): string {
@@ -131,7 +141,7 @@ function lineMode(lines: readonly string[], ids: readonly string[], cwd: string 
     const testFile = nodeId?.slice(0, nodeId.indexOf('::'));
     const file = checkoutPath(location[1] ?? '', cwd);
     // A crash inside the standard library or a package says nothing about the project: the test's file does.
-    const own = file !== undefined && !file.startsWith('/') && !/site-packages|dist-packages/.test(file);
+    const own = file !== undefined && inCheckout(file) && !/site-packages|dist-packages/.test(file);
     findings.push({
       at,
       severity: 'error',

@@ -2,7 +2,7 @@
 // `ERROR:`; Python 3.10 and earlier print `(test_calc.RatioTest)`), a `-----` rule, then a traceback. The
 // test's own frame is the one `in test_half`, not the innermost (for a failed assertion that is unittest's own
 // case.py). Rerunning one test: `-k` with its dotted name.
-import { checkoutPath } from '../checkout-path.js';
+import { checkoutPath, inCheckout } from '../checkout-path.js';
 import { joinMessage, type LineFinding } from '../finding.js';
 
 const HEADER = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+) \((\S+?)\)(?:\s.*)?$/;
@@ -26,7 +26,7 @@ export function parseUnittest(lines: readonly string[], cwd?: string): LineFindi
         if (file !== undefined) frames.push({ file, line: Number(frame[2]), fn: frame[3] ?? '' });
       } else if (!/^\s/.test(line) && !/^Traceback \(most recent call last\):$/.test(line)) body.push(line);
     }
-    const own = frames.find((f) => f.fn === method) ?? [...frames].reverse().find((f) => !f.file.startsWith('/'));
+    const own = frames.find((f) => f.fn === method) ?? [...frames].reverse().find((f) => inCheckout(f.file));
     findings.push({
       at,
       through: i - 1,
