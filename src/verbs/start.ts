@@ -12,6 +12,7 @@ import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } fro
 import { planStart, startPlanSteps, worktreeRoot, type StartPlan } from '../engine/efforts/start-plan.js';
 import { createWorktree, setUpWorktree, type StartRun } from '../engine/efforts/start-apply.js';
 import { taskRecordPath } from '../engine/efforts/task-record.js';
+import { copyPatternsAt } from '../engine/efforts/warm/warm-worktree.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { branchTip } from '../engine/await/branch-tip.js';
 import { git } from '../engine/git/git.js';
@@ -98,6 +99,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     ctx.env,
   );
   const outputDir = join(project.gitDir, 'discern', 'output');
+  const copy = await copyPatternsAt(project.config, from.commit, mainRoot, ctx.env);
 
   const claimed = await withRepositoryLock(project.commonDir, 'start', 60_000, async () => {
     const branches = await branchesUnder(project.commonDir, project.config.repository?.branch_prefix ?? 'agent/', run);
@@ -119,6 +121,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
         worktreePaths: registeredWorktreePaths(project.commonDir),
         exists: recorded,
         envFiles,
+        copy,
       },
       rooted.root,
     );
@@ -127,6 +130,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     killAt(ctx.env, 'start:locked');
     const created = await createWorktree({
       plan: planning.plan,
+      config: project.config,
       mainRoot,
       env: ctx.env,
       signal: ctx.signal,
@@ -173,6 +177,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   }
   const startRun: StartRun = {
     plan,
+    config: project.config,
     mainRoot,
     env: ctx.env,
     signal: ctx.signal,
@@ -203,7 +208,10 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     ...(applied.advisories.length > 0
       ? { advisories: applied.advisories as NonNullable<StartOutcome['advisories']> }
       : {}),
-    data: startData(plan, behind, authority, taskRecordPath(applied.worktreeGitDir), applied.resources),
+    data: {
+      ...startData(plan, behind, authority, taskRecordPath(applied.worktreeGitDir), applied.resources),
+      ...(applied.copies.length > 0 ? { copies: applied.copies } : {}),
+    },
     hints: [...(plan.nameNote ? [plan.nameNote] : []), hint],
   };
 }

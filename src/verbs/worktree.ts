@@ -3,6 +3,7 @@
 // refuse a worktree with uncommitted changes, and teardown and drop refuse a branch with commits the trunk does
 // not contain, naming them, unless --force; even forced, only drop deletes such a branch, and it reports the
 // tip to restore it from.
+import { recordedCopies, warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
@@ -432,6 +433,24 @@ export async function worktreeSetup(
   const envFiles = (project.config.worktree?.env_files ?? ['.env', '.env.local']).filter(
     (f) => existsSync(join(mainRoot, f)) && !existsSync(join(effort.path, f)),
   );
+  // A worktree brought back (or set up again after a start was cut short) takes the main checkout's installed
+  // dependencies as start does; a directory it already has is left alone.
+  const ensure = commandList(project.config.repository?.ensure);
+  const warm = await warmWorktree({
+    config: project.config,
+    mainRoot,
+    target: effort.path,
+    gitDir: effort.gitDir,
+    ensure,
+    env: ctx.env,
+    signal: ctx.signal,
+  });
+  steps.push(...warm.steps);
+  const copied = recordedCopies(warm.copies);
+  if (copied.length > 0) {
+    record.copies = [...(record.copies ?? []).filter((c) => !copied.some((n) => n.path === c.path)), ...copied];
+    await writeTaskRecord(effort.gitDir, record);
+  }
   const setup = await runSetupSteps({
     id: effort.id,
     branch: effort.branch,
@@ -441,7 +460,7 @@ export async function worktreeSetup(
     signal: ctx.signal,
     outputDir: outputDir(ctx, 'setup', effort.id),
     envFiles,
-    ensure: commandList(project.config.repository?.ensure),
+    ensure,
     ensureTimeoutS: gateTimeout,
     resources: missing,
     secrets: projectSecrets(project, mainRoot),
@@ -455,6 +474,7 @@ export async function worktreeSetup(
     branch: effort.branch,
     path: effort.path,
     ...(made.length > 0 ? { resources_created: made.map((r) => r.name) } : {}),
+    ...(warm.copies.length > 0 ? { copies: warm.copies } : {}),
   };
   if (!setup.ok)
     return {

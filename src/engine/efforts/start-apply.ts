@@ -5,7 +5,13 @@
 import { availableParallelism } from 'node:os';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DiscernAdvisory, DiscernDiagnostic, DiscernStep } from '../../../generated/types.js';
+import type {
+  DiscernAdvisory,
+  DiscernConfig,
+  DiscernDiagnostic,
+  DiscernStep,
+  DiscernWorktreeCopy,
+} from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
 import { faultRequested, killAt } from '../faults.js';
 import { git, gitComplaint } from '../git/git.js';
@@ -14,6 +20,7 @@ import { outputFileName } from '../jobs/output-dir.js';
 import { runJob } from '../jobs/run-job.js';
 import type { PlannedResource, StartPlan } from './start-plan.js';
 import { jobStep, runSetupSteps } from './setup-steps.js';
+import { recordedCopies, warmWorktree } from './warm/warm-worktree.js';
 import {
   recordResources,
   taskRecordPath,
@@ -24,6 +31,8 @@ import {
 
 export interface StartRun {
   plan: StartPlan;
+  /** The configuration start runs under: [worktree] copy. */
+  config: DiscernConfig;
   mainRoot: string;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
@@ -34,7 +43,14 @@ export interface StartRun {
 }
 
 export type StartApplied =
-  | { ok: true; steps: DiscernStep[]; worktreeGitDir: string; resources: string[]; advisories: DiscernAdvisory[] }
+  | {
+      ok: true;
+      steps: DiscernStep[];
+      worktreeGitDir: string;
+      resources: string[];
+      advisories: DiscernAdvisory[];
+      copies: DiscernWorktreeCopy[];
+    }
   | {
       ok: false;
       stage: 'checkout' | 'setup';
@@ -141,6 +157,24 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     return fail(`the task record could not be written: ${(error as Error).message}.`, [], []);
   }
 
+  // The main checkout's installed dependencies, where they are the install this worktree would make.
+  const warm = await warmWorktree({
+    config: run.config,
+    mainRoot: run.mainRoot,
+    target: plan.path,
+    gitDir: worktreeGitDir,
+    patterns: plan.copy,
+    ensure: plan.ensure,
+    env: run.env,
+    signal: run.signal,
+  });
+  steps.push(...warm.steps);
+  const copies = recordedCopies(warm.copies);
+  if (copies.length > 0) {
+    record.copies = copies;
+    await writeTaskRecord(worktreeGitDir, record).catch(() => undefined);
+  }
+
   // Each resource is recorded as soon as it exists, so a start killed later leaves nothing teardown cannot destroy.
   const recordMade = (made: readonly PlannedResource[]): Promise<void> =>
     writeTaskRecord(worktreeGitDir, {
@@ -166,7 +200,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
   killAt(run.env, 'start:setup-done');
-  return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories };
+  return { ok: true, steps, worktreeGitDir, resources: made.map((r) => r.name), advisories, copies: warm.copies };
 }
 
 async function destroyResources(

@@ -6,6 +6,7 @@ import type { DiscernConfig, DiscernPlanStep } from '../../../generated/types.js
 import { commandList } from '../config/commands.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../config/gate-settings.js';
 import { nameFromTitle, nameProblem, uniqueName } from './naming.js';
+import type { CopyPattern } from './warm/copy-entries.js';
 
 export interface StartFacts {
   config: DiscernConfig;
@@ -23,6 +24,8 @@ export interface StartFacts {
   exists: (path: string) => boolean;
   /** Env files present in the main checkout and absent from the starting commit (project-relative). */
   envFiles: readonly string[];
+  /** The [worktree] copy entries for the starting commit (copy-entries.ts). */
+  copy: readonly CopyPattern[];
 }
 
 export interface StartInputs {
@@ -53,6 +56,8 @@ export interface StartPlan {
   ensure: string[];
   ensureTimeoutS: number;
   resources: PlannedResource[];
+  /** What the new worktree may take from the main checkout ([worktree] copy, or the ecosystem's default). */
+  copy: CopyPattern[];
 }
 
 export type StartPlanning = { ok: true; plan: StartPlan } | { ok: false; problem: 'name' | 'root'; message: string };
@@ -132,6 +137,7 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
       envFiles: [...facts.envFiles],
       ensure: commandList(facts.config.repository?.ensure),
       ensureTimeoutS: gateTimeout,
+      copy: [...facts.copy],
       resources: resources.filter((r) => commandList(r.create).length > 0),
     },
   };
@@ -152,6 +158,12 @@ export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
       disposition: 'run',
       ...(plan.task.title ? { note: plan.task.title } : {}),
     },
+    ...plan.copy.map((entry): DiscernPlanStep => ({
+      kind: 'worktree-copy',
+      label: `copy ${entry.path} from the main checkout if ${entry.key.length === 1 ? 'its key file matches' : 'its key files match'}`,
+      disposition: 'run',
+      note: entry.key.join(', '),
+    })),
     ...plan.envFiles.map((file): DiscernPlanStep => ({
       kind: 'env',
       label: `copy ${file} from the main checkout`,

@@ -85,7 +85,14 @@ export async function effortsView(
         scopes: options.scopes,
         changed,
       });
-      return { ...row, id, gate_proof: gateProof, landing_authority: authority.landing };
+      const copiedBytes = record?.copies?.reduce((sum, copy) => sum + copy.bytes, 0);
+      return {
+        ...row,
+        id,
+        ...(copiedBytes !== undefined && copiedBytes > 0 ? { copied_bytes: copiedBytes } : {}),
+        gate_proof: gateProof,
+        landing_authority: authority.landing,
+      };
     }),
   );
   const [queue, notHonoured, landed, unlanded, emergency] = await Promise.all([

@@ -1,6 +1,7 @@
 // The filters a presentation template may apply to a value: `{{data.head | short | code}}`. Codegen checks every
 // filter name and its argument count against FILTERS, so a template cannot call one that does not exist.
 
+import { mibText } from '../../core/units.js';
 export interface FilterSpec {
   /** Arguments the filter takes (min, max). */
   args: [number, number];
@@ -32,6 +33,7 @@ export const FILTERS = {
       'A fenced code block (optional info string) holding the text exactly; its final line break ends the last line, not a blank one.',
   },
   seconds: { args: [0, 0], description: 'Milliseconds as whole seconds: "12 s".' },
+  mib: { args: [0, 0], description: 'Bytes in MiB: "52.3 MiB" (whole MiB from 100 up).' },
   first: { args: [0, 0], description: 'The first item of a list.' },
   lines: { args: [0, 0], description: 'A list of strings, one a line.' },
 } as const satisfies Record<string, FilterSpec>;
@@ -106,6 +108,8 @@ export function applyFilter(name: string, v: unknown, args: unknown[], env: { ke
         : keepText(env, fenced(text(v).replace(/\n$/, ''), typeof args[0] === 'string' ? args[0] : 'text'));
     case 'seconds':
       return typeof v === 'number' ? `${Math.round(v / 1000)} s` : v;
+    case 'mib':
+      return typeof v === 'number' ? mibText(v) : v;
     case 'first':
       return list[0];
     default:
