@@ -17,7 +17,8 @@
 //   verify:      `discern verify` on a landed, signed commit ≤ 2.5× node -e 0.
 //   baseline:    this build against another build (--baseline <dist/discern.js>): Proof reuse, an unchanged red
 //                tree and a replay on a new commit, each ≤ 1.1× the other build's median.
-// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|patterns|coupling|peers[:gate|:mcp|:start]|verify|baseline|all (default all), --baseline PATH, --strict (exit 1 over budget).
+// Options: --rounds N (default 21), --suite startup|orientation|gate|efforts|warm|patterns|coupling|peers[:gate|:mcp|:start]|verify|baseline|all (default all), --baseline PATH, --strict (exit 1 over budget).
+import { composedAcceptBench, warmStartBench } from './warm.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,6 +158,12 @@ if (suite === 'gate' || suite === 'all') {
 if (suite === 'efforts' || suite === 'all') {
   const options = { bin, rounds: Math.max(15, rounds === 21 ? 15 : rounds) };
   for (const run of [startBench, acceptBench, awaitBench]) reportGate(await run(options), options.rounds);
+}
+
+// Not part of `all`: it installs eslint, mocha and jest from the npm registry (or its cache) the first time.
+if (suite === 'warm') {
+  const options = { bin, rounds: Math.max(9, rounds === 21 ? 9 : rounds) };
+  for (const run of [warmStartBench, composedAcceptBench]) reportGate(await run(options), options.rounds);
 }
 
 if (suite === 'patterns' || suite === 'all') {

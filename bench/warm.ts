@@ -1,0 +1,179 @@
+// Warm worktrees (docs/decisions/0053-warm-worktrees.md), on a Node project with a few hundred installed packages
+// (eslint, mocha and jest: about 7,000 files), the npm cache warm on both sides (`--prefer-offline`):
+//   (a) `discern start` to a ready worktree (copy of node_modules, then ensure's `npm install`) against
+//       `git worktree add` plus a fresh `npm install` in the same interleaved rounds, budget ≤ 0.3×;
+//   (b) a composed `accept` (the trunk moved: integration worktree, copy, ensure, the gate) against the gate's jobs
+//       run on the combined commit, budget ≤ 1.3×.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GateBenchResult } from './gate.js';
+import { timeCommand } from './processes.js';
+import { measure } from './rounds.js';
+
+export interface WarmBenchOptions {
+  bin: string;
+  rounds: number;
+}
+
+const INSTALL = 'npm install --prefer-offline --no-audit --no-fund';
+const PACKAGES = { eslint: '9.39.5', mocha: '11.8.0', jest: '30.5.2' };
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+}
+
+function sh(cwd: string, command: string): void {
+  execFileSync('sh', ['-c', command], { cwd, stdio: 'ignore' });
+}
+
+/** The project, installed once in its main checkout and reused between runs (the install is not what is measured). */
+function nodeProject(gate: string): string {
+  const root = join(tmpdir(), 'discern-bench-warm');
+  rmSync(`${root}.worktrees`, { recursive: true, force: true });
+  if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(join(root, 'src'), { recursive: true });
+    mkdirSync(join(root, 'test'), { recursive: true });
+    writeFileSync(
+      join(root, 'package.json'),
+      `${JSON.stringify({ name: 'bench-warm', version: '1.0.0', private: true, devDependencies: PACKAGES }, null, 2)}\n`,
+    );
+    writeFileSync(join(root, '.gitignore'), 'node_modules/\n');
+    writeFileSync(
+      join(root, 'eslint.config.js'),
+      'module.exports = [{ files: ["src/**/*.js"], rules: { "no-unused-vars": "error" } }];\n',
+    );
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(join(root, 'src', `m${i}.js`), `exports.f${i} = (x) => x * ${i} + 1;\n`);
+      writeFileSync(
+        join(root, 'test', `m${i}.test.js`),
+        `const assert = require('node:assert');\nconst { f${i} } = require('../src/m${i}.js');\nit('f${i}', () => assert.equal(f${i}(2), ${2 * i + 1}));\n`,
+      );
+    }
+    sh(root, INSTALL);
+    git(root, 'init', '-q', '-b', 'main');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'project');
+  }
+  writeFileSync(
+    join(root, 'discern.toml'),
+    `[project]\nname = "bench-warm"\n\n[repository]\nensure = ["${INSTALL}"]\n\n[jobs]\n${gate}\n`,
+  );
+  git(root, 'add', 'discern.toml');
+  if (git(root, 'status', '--porcelain').trim() !== '') git(root, 'commit', '-q', '-m', 'config');
+  return root;
+}
+
+const GATE = 'lint = "npx eslint src"\ntest = "npx mocha"';
+
+function removeWorktree(root: string, path: string, branch: string): void {
+  try {
+    git(root, 'worktree', 'remove', '--force', path);
+  } catch {
+    rmSync(path, { recursive: true, force: true });
+    git(root, 'worktree', 'prune');
+  }
+  try {
+    git(root, 'branch', '-D', branch);
+  } catch {
+    // already gone
+  }
+  execFileSync('sync');
+}
+
+export async function warmStartBench(options: WarmBenchOptions): Promise<GateBenchResult> {
+  const root = nodeProject(GATE);
+  const worktrees = `${root}.worktrees`;
+  let n = 0;
+  const results = await measure(
+    [
+      {
+        name: 'git worktree add + a fresh npm install (floor)',
+        run: async () => {
+          const path = join(worktrees, `git-${++n}`);
+          const ms = await timeCommand(
+            'sh',
+            ['-c', `git worktree add -q -b bench/git-${n} "${path}" main && cd "${path}" && ${INSTALL} >/dev/null`],
+            root,
+          );
+          removeWorktree(root, path, `bench/git-${n}`);
+          return ms;
+        },
+      },
+      {
+        name: 'discern start --json (copy node_modules, then ensure)',
+        run: async () => {
+          const name = `warm-${++n}`;
+          const ms = await timeCommand(process.execPath, [options.bin, 'start', name, '--json'], root);
+          removeWorktree(root, join(worktrees, name), `agent/${name}`);
+          return ms;
+        },
+      },
+    ],
+    options.rounds,
+    1,
+  );
+  const floor = results[0]?.median ?? NaN;
+  return {
+    title: `(a) start to a ready worktree, ${Object.keys(PACKAGES).join(' + ')} installed (npm cache warm)`,
+    rows: results.map((r, i) => ({
+      name: r.name,
+      median: r.median,
+      min: r.min,
+      ratio: r.median / floor,
+      ...(i === 1 ? { budget: 0.3 } : {}),
+    })),
+    notes: [],
+  };
+}
+
+export async function composedAcceptBench(options: WarmBenchOptions): Promise<GateBenchResult> {
+  const root = nodeProject(GATE);
+  const accepts: number[] = [];
+  const gates: number[] = [];
+  for (let i = 0; i < options.rounds; i++) {
+    const name = `compose-${i}`;
+    execFileSync(process.execPath, [options.bin, 'start', name, '--json'], { cwd: root, stdio: 'ignore' });
+    const path = `${root}.worktrees/${name}`;
+    writeFileSync(join(path, 'src', `e${i}.js`), `exports.e = ${i};\n`);
+    git(path, 'add', '-A');
+    git(path, 'commit', '-q', '-m', name);
+    execFileSync(process.execPath, [options.bin, 'done', '--json'], { cwd: path, stdio: 'ignore' });
+    // The trunk moves on under the proven effort: accept composes the two and gates the combination.
+    writeFileSync(join(root, 'src', `t${i}.js`), `exports.t = ${i};\n`);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', `trunk ${i}`);
+    accepts.push(await timeCommand(process.execPath, [options.bin, 'accept', name, '--confirmed', '--json'], root));
+    // The floor: the gate's own jobs on the combined commit, which the main checkout now holds.
+    gates.push(await timeCommand('sh', ['-c', 'npx eslint src & npx mocha >/dev/null; wait'], root));
+    execFileSync('sync');
+  }
+  const sorted = (s: number[]) => [...s].sort((a, b) => a - b);
+  const median = (s: number[]) => sorted(s)[Math.floor(s.length / 2)] ?? NaN;
+  const floor = median(gates);
+  return {
+    title: '(b) composed accept against the gate on the combined commit',
+    rows: [
+      {
+        name: 'the gate jobs (eslint ∥ mocha) on the combined commit (floor)',
+        median: floor,
+        min: sorted(gates)[0] ?? NaN,
+        ratio: 1,
+      },
+      {
+        name: 'discern accept --confirmed (trunk moved: compose, copy, ensure, gate)',
+        median: median(accepts),
+        min: sorted(accepts)[0] ?? NaN,
+        ratio: median(accepts) / floor,
+        budget: 1.3,
+      },
+    ],
+    notes: [],
+  };
+}
