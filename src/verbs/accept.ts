@@ -4,6 +4,8 @@
 // transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
 // combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
 // transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { linkedGitDir } from '../engine/git/ref-store.js';
+import { warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -1386,8 +1388,20 @@ async function compose(
     tx.variances = [...(tx.variances ?? []), ...judged.variances];
     await transactions.write(paths, tx);
   }
-  // The combined tree needs what the effort's own worktree had: the ensure commands.
-  for (const command of commandList(ctx.project.config.repository?.ensure)) {
+  // The combined tree needs what the effort's own worktree had: the main checkout's installed dependencies where
+  // they are the same install, then the ensure commands over them.
+  const ensure = commandList(ctx.project.config.repository?.ensure);
+  const warm = await warmWorktree({
+    config: ctx.project.config,
+    mainRoot,
+    target: integration.path,
+    gitDir: linkedGitDir(integration.path) ?? join(paths.integration, `.${effort.id}-staging`),
+    ensure,
+    env,
+    signal: ctx.signal,
+  });
+  steps.push(...warm.steps);
+  for (const command of ensure) {
     const ensured = await runJob({
       label: 'ensure',
       commands: [command],

@@ -20,6 +20,7 @@ import {
 import { dirname, join } from 'node:path';
 import type { DiscernStartData, DiscernWorktreeCopy } from '../../generated/types.js';
 import { call } from '../helpers/drive.js';
+import { effort } from '../helpers/efforts.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo, tempDir, type ScratchRepo } from '../helpers/scratch-repo.js';
 
@@ -208,6 +209,18 @@ describe('warm worktrees', () => {
     assert.ok(!existsSync(join(d.path, 'node_modules/.pnpm/tool@1.0.0/node_modules/tool/venv')));
     assert.match(copyOf(d, '.venv').reason ?? '', /virtualenv/);
     assert.ok(!existsSync(join(d.path, '.venv')));
+  });
+
+  it("accept's integration worktree takes the copy too, and the composed gate runs over it", async () => {
+    const r = nodeProject('\n[repository]\nensure = ["test -f node_modules/left-pad/index.js"]\n');
+    const a = await effort(r, 'alpha', 'alpha.txt', 'a\n');
+    const b = await effort(r, 'beta', 'beta.txt', 'b\n');
+    assert.ok((await call('accept', { confirmed: true }, a.path)).ok);
+    const composed = await call('accept', { confirmed: true }, b.path);
+    assert.ok(composed.ok, JSON.stringify(composed, null, 2));
+    const copy = composed.steps?.find((s) => s.kind === 'worktree-copy');
+    assert.equal(copy?.outcome, 'ok', JSON.stringify(composed.steps));
+    assert.match(copy?.note ?? '', /in 5 files/);
   });
 
   it('a start killed half-way through the copy leaves no half-copied node_modules; worktree setup copies it whole', async () => {
