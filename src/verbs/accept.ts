@@ -4,6 +4,7 @@
 // transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
 // combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
 // transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { runSetupSteps } from '../engine/efforts/setup-steps.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
 import { warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
 import { randomBytes } from 'node:crypto';
@@ -53,8 +54,6 @@ import { NOTES_REF, writeProofNote, type NoteWrite } from '../engine/notes/proof
 import { resolveProject } from '../engine/project/resolve.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { commandList } from '../engine/config/commands.js';
-import { runJob } from '../engine/jobs/run-job.js';
-import { outputFileName } from '../engine/jobs/output-dir.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
@@ -1166,6 +1165,38 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   await transactions.remove(paths, effort.id);
   await removeComposition(ctx.project.commonDir, effort.id);
 
+  // The checkout that follows the trunk now holds the landed tree: it converges ([repository] ensure), so what
+  // runs there next (and the next effort's copy of its installed dependencies) matches the trunk. The landing
+  // stands whatever ensure does; a failure is an advisory with its output.
+  if (l.trunkCheckout !== undefined) {
+    const ensured = await runSetupSteps({
+      id: '',
+      branch: trunk,
+      path: l.trunkCheckout,
+      mainRoot,
+      env,
+      signal: ctx.signal,
+      outputDir: l.outputDir,
+      envFiles: [],
+      ensure: commandList(ctx.project.config.repository?.ensure),
+      ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+      resources: [],
+      secrets: projectSecrets(ctx.project, l.trunkCheckout),
+    });
+    steps.push(...ensured.steps);
+    if (!ensured.ok)
+      advisories.push({
+        kind: 'ensure-failed-after-landing',
+        evidence: [
+          `in ${l.trunkCheckout}: ${ensured.message}`,
+          ...ensured.steps.flatMap((s) =>
+            s.outcome === 'ok' || s.output_path === undefined ? [] : [`output: ${s.output_path}`],
+          ),
+        ],
+        next_action: `The landing stands. Fix the ensure command, then run it in ${l.trunkCheckout} (\`discern worktree ensure\` covers efforts' worktrees).`,
+      });
+  }
+
   const hint =
     ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
   return {
@@ -1401,36 +1432,33 @@ async function compose(
     signal: ctx.signal,
   });
   steps.push(...warm.steps);
-  for (const command of ensure) {
-    const ensured = await runJob({
-      label: 'ensure',
-      commands: [command],
-      cwd: integration.path,
-      env,
-      timeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
-      timeoutKey: '[gate] timeout',
-      outputPath: join(l.outputDir, outputFileName('integration-ensure')),
-      secrets: projectSecrets(ctx.project, integration.path),
+  const ensured = await runSetupSteps({
+    id: effort.id,
+    branch: integration.branch,
+    path: integration.path,
+    mainRoot,
+    env,
+    signal: ctx.signal,
+    outputDir: l.outputDir,
+    envFiles: [],
+    ensure,
+    setupSteps: commandList(ctx.project.config.worktree?.setup?.steps),
+    setupEnsure: commandList(ctx.project.config.worktree?.setup?.ensure),
+    ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+    resources: [],
+    secrets: projectSecrets(ctx.project, integration.path),
+  });
+  steps.push(...ensured.steps);
+  if (!ensured.ok)
+    return back({
+      steps: [...f.steps, ...steps],
+      ...(ensured.diagnostics.length > 0 ? { diagnostics: ensured.diagnostics } : {}),
+      refusal: {
+        error: 'apply_failed',
+        message: `ensure failed in the integration worktree (${ensured.message}). Nothing landed.`,
+        next: { recovery: 'fix the ensure command, then accept again' },
+      },
     });
-    steps.push({
-      kind: 'repository-ensure',
-      label: 'ensure',
-      disposition: 'run',
-      note: command,
-      outcome: ensured.outcome,
-      duration_s: Math.round(ensured.durationMs / 1000),
-      output_path: ensured.outputPath,
-    });
-    if (ensured.outcome !== 'ok')
-      return back({
-        steps: [...f.steps, ...steps],
-        refusal: {
-          error: 'apply_failed',
-          message: `ensure failed in the integration worktree ("${command}"). Nothing landed.`,
-          next: { recovery: 'fix the ensure command, then accept again' },
-        },
-      });
-  }
   const gated = await runGate(integration.path, ctx);
   if ('refusal' in gated) {
     const failed = gated.refusal;

@@ -3,12 +3,17 @@
 // or a dry run changes nothing. Then a fast-forward or a merge commit, then the [generated] regenerations,
 // whose changes are committed. It holds the checkout's operation lock, so no done or prepare races it.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { UpdateOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernStep, DiscernUpdateData, DiscernUpdateInput } from '../../generated/types.js';
 import { readIncoming, type Incoming } from '../engine/efforts/incoming.js';
 import { regenerate } from '../engine/efforts/regenerate.js';
+import { loadConfig } from '../engine/config/load.js';
+import { existingResources, runSetupSteps, type SetupResult } from '../engine/efforts/setup-steps.js';
+import { readTaskRecord } from '../engine/efforts/task-record.js';
+import { commandList } from '../engine/config/commands.js';
+import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
 import { git, gitComplaint } from '../engine/git/git.js';
 import { keepWhatIncomingOverwrites, trunkKeepsIgnoredFiles } from '../engine/git/incoming-overwrites.js';
@@ -246,6 +251,22 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
     }
     const after = (await git(['rev-parse', 'HEAD'], run)).stdout.trim();
     killAt(ctx.env, 'update:merged');
+    // What came in may need what it depends on (a new package): the checkout converges before anything runs in it.
+    const ensured = await ensureAfterMerge(ctx);
+    steps.push(...ensured.steps);
+    if (!ensured.ok)
+      return {
+        steps,
+        data: { ...data, ...kept, fast_forward: fastForward, range: { ...data.range, after } },
+        ...(ensured.diagnostics.length > 0 ? { diagnostics: ensured.diagnostics } : {}),
+        refusal: {
+          error: 'apply_failed',
+          message: `The merge is done (${after.slice(0, 12)}), but ${ensured.message}; the [generated] regenerations did not run.`,
+          next: {
+            recovery: `fix it, then run \`discern worktree ensure\` here and ${mcp ? 'call discern_done' : 'run `discern done`'}`,
+          },
+        },
+      };
     const regen = await regenerate({
       root: project.root,
       env: ctx.env,
@@ -295,6 +316,34 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
   } finally {
     releaseOperationLock(lock);
   }
+}
+
+/** [repository] ensure, and in an effort's worktree its [worktree.setup] ensure and its resources' ensure. */
+async function ensureAfterMerge(ctx: ProjectVerbContext): Promise<SetupResult> {
+  const { project } = ctx;
+  // The merged discern.toml: what came in may bring the ensure its own dependencies need. A merged file that no
+  // longer loads leaves the one read before the merge (done reports it next).
+  const merged = await loadConfig(project.configPath);
+  const config = merged.ok ? merged.config : project.config;
+  const timeoutS = config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
+  const linked = project.location === 'worktree';
+  const record = linked ? await readTaskRecord(project.gitDir) : undefined;
+  return runSetupSteps({
+    id: record?.id ?? basename(project.root),
+    branch: record?.branch ?? '',
+    path: project.root,
+    mainRoot: project.root,
+    env: ctx.env,
+    signal: ctx.signal,
+    outputDir: join(statePathsOf(project).outputs, `update-ensure-${Date.now()}`),
+    envFiles: [],
+    ensure: commandList(config.repository?.ensure),
+    ...(linked ? { setupEnsure: commandList(config.worktree?.setup?.ensure) } : {}),
+    ensureTimeoutS: timeoutS,
+    resources: [],
+    existing: existingResources(config, record?.resources ?? [], timeoutS),
+    secrets: projectSecrets(project),
+  });
 }
 
 function updateData(

@@ -35,7 +35,7 @@ import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { COMMIT_LOG_FORMAT, parseCommitLog } from '../engine/efforts/incoming.js';
 import { nameProblem } from '../engine/efforts/naming.js';
 import { parkedRecords } from '../engine/efforts/parked.js';
-import { runSetupSteps } from '../engine/efforts/setup-steps.js';
+import { existingResources, runSetupSteps } from '../engine/efforts/setup-steps.js';
 import {
   readTaskRecord,
   recordResources,
@@ -363,6 +363,8 @@ export async function worktreeSetup(
   const found = await locate(ctx, input.target, 'worktree setup');
   let effort: Effort;
   let mainRoot: string;
+  // A parked effort's worktree is made again here: its [worktree.setup] steps run, as at start.
+  let recreated = false;
   const steps: DiscernStep[] = [];
   if ('refusal' in found) {
     const record =
@@ -398,6 +400,7 @@ export async function worktreeSetup(
       };
     const gitDir = linkedGitDir(record.path) ?? '';
     await writeTaskRecord(gitDir, record);
+    recreated = true;
     await parked.remove(record.id);
     effort = { id: record.id, branch: record.branch, path: record.path, gitDir, record };
   } else {
@@ -424,6 +427,7 @@ export async function worktreeSetup(
             name,
             create: r.create,
             ...(r.destroy !== undefined ? { destroy: r.destroy } : {}),
+            ...(r.ensure !== undefined && commandList(r.ensure).length > 0 ? { ensure: r.ensure } : {}),
             required: r.required ?? true,
             retries: r.retries ?? 0,
             timeoutS: r.timeout ?? gateTimeout,
@@ -461,8 +465,11 @@ export async function worktreeSetup(
     outputDir: outputDir(ctx, 'setup', effort.id),
     envFiles,
     ensure,
+    ...(recreated ? { setupSteps: commandList(project.config.worktree?.setup?.steps) } : {}),
+    setupEnsure: commandList(project.config.worktree?.setup?.ensure),
     ensureTimeoutS: gateTimeout,
     resources: missing,
+    existing: existingResources(project.config, record.resources, gateTimeout),
     secrets: projectSecrets(project, mainRoot),
   });
   steps.push(...setup.steps);
@@ -504,6 +511,9 @@ export async function worktreeEnsure(
   const found = await locate(ctx, input.target, 'worktree ensure');
   if ('refusal' in found) return { refusal: found.refusal };
   const { effort, mainRoot } = found;
+  const { config } = ctx.project;
+  const timeoutS = config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
+  const record = await readTaskRecord(effort.gitDir);
   const setup = await runSetupSteps({
     id: effort.id,
     branch: effort.branch,
@@ -513,9 +523,11 @@ export async function worktreeEnsure(
     signal: ctx.signal,
     outputDir: outputDir(ctx, 'ensure', effort.id),
     envFiles: [],
-    ensure: commandList(ctx.project.config.repository?.ensure),
-    ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+    ensure: commandList(config.repository?.ensure),
+    setupEnsure: commandList(config.worktree?.setup?.ensure),
+    ensureTimeoutS: timeoutS,
     resources: [],
+    existing: existingResources(config, record?.resources ?? [], timeoutS),
     secrets: projectSecrets(ctx.project, mainRoot),
   });
   const data = { effort: effort.id, branch: effort.branch, path: effort.path };
@@ -533,7 +545,10 @@ export async function worktreeEnsure(
   return {
     steps: setup.steps,
     data,
-    hints: setup.steps.length === 0 ? ['[repository] ensure is empty: nothing to run.'] : [`${effort.id} is ensured.`],
+    hints:
+      setup.steps.length === 0
+        ? ['[repository] ensure, [worktree.setup] ensure and the resources’ ensure are empty: nothing to run.']
+        : [`${effort.id} is ensured.`],
   };
 }
 
@@ -633,6 +648,9 @@ export async function worktreePrune(
     (m) => m[1] ?? '',
   );
   const steps: DiscernStep[] = [];
+  // A vanished worktree's task record is still in its admin dir until git prunes it: its resources are destroyed
+  // first ([worktree.resources] gc), under the names they were created with, or named as kept.
+  const collected = await collectResources(project, pruned, dry, ctx, steps);
   if (!dry && pruned.length > 0) {
     const done = await git(['worktree', 'prune'], run);
     steps.push({
@@ -689,13 +707,19 @@ export async function worktreePrune(
     .map((r) => r.slice('refs/heads/'.length))
     .filter((b) => !held.has(b))
     .sort();
-  const data = { worktrees_pruned: pruned, records_cleared: cleared, branches_without_worktree: branches };
+  const data = {
+    worktrees_pruned: pruned,
+    records_cleared: cleared,
+    branches_without_worktree: branches,
+    ...(collected.destroyed.length > 0 ? { resources_destroyed: collected.destroyed } : {}),
+    ...(collected.kept.length > 0 ? { resources_kept: collected.kept } : {}),
+  };
   if (dry)
     return {
       dry_run: true,
       plan: {
         title: `prune would forget ${pruned.length} worktree${pruned.length === 1 ? '' : 's'} and clear ${cleared.length} record${cleared.length === 1 ? '' : 's'}`,
-        details: [...pruned, ...cleared],
+        details: [...pruned, ...cleared, ...collected.destroyed.map((r) => `destroy ${r}`)],
         steps: [],
       },
       data,
@@ -710,6 +734,41 @@ export async function worktreePrune(
           ]
         : ['Nothing is left behind.'],
   };
+}
+
+async function collectResources(
+  project: ProjectVerbContext['project'],
+  pruned: readonly string[],
+  dry: boolean,
+  ctx: ProjectVerbContext,
+  steps: DiscernStep[],
+): Promise<{ destroyed: string[]; kept: string[] }> {
+  const destroyed: string[] = [];
+  const kept: string[] = [];
+  for (const admin of pruned) {
+    const record = await readTaskRecord(join(project.commonDir, 'worktrees', admin));
+    if (record === undefined || record.resources.length === 0) continue;
+    const collect = record.resources.filter(
+      (r) => project.config.worktree?.resources?.[r.name]?.gc !== false && commandList(r.destroy).length > 0,
+    );
+    for (const r of record.resources) if (!collect.includes(r)) kept.push(`${record.id}/${r.name}`);
+    if (dry) {
+      destroyed.push(...collect.map((r) => `${record.id}/${r.name}`));
+      continue;
+    }
+    // Its directory is gone: the destroy commands run from the main checkout, with the worktree's names.
+    const result = await destroyResources(
+      { ...record, resources: collect },
+      project.root,
+      ctx.env,
+      outputDir(ctx, 'prune', record.id),
+      steps,
+      projectSecrets(project),
+    );
+    destroyed.push(...result.destroyed.map((name) => `${record.id}/${name}`));
+    kept.push(...result.failed.map((name) => `${record.id}/${name}`));
+  }
+  return { destroyed, kept };
 }
 
 /** The worktree went, but resources failed to destroy: said so, with what to do by hand. */

@@ -1,10 +1,12 @@
-// The setup steps a worktree gets after it exists — env files copied from the main checkout, the [repository]
-// ensure commands, the [worktree.resources] create commands (with retries; an optional one that fails is an
-// advisory) — shared by start and `worktree setup`. It never removes the worktree: on a failure it reports what
-// it made, and the caller decides what to undo.
+// The setup steps a worktree gets after it exists, in this order: env files copied from the main checkout, the
+// [repository] ensure commands, [worktree.setup] steps (only when the worktree is new) and ensure, the
+// [worktree.resources] create commands (with retries; an optional one that fails is an advisory) each followed by
+// its ensure, and the ensure of the resources made on an earlier pass. Shared by start, `worktree setup`,
+// `worktree ensure` and update. It never removes the worktree: on a failure it reports what it made, and the
+// caller decides what to undo.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { DiscernAdvisory, DiscernDiagnostic, DiscernStep } from '../../../generated/types.js';
+import type { DiscernAdvisory, DiscernConfig, DiscernDiagnostic, DiscernStep } from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
 import { diagnoseOutput } from '../diagnostics/index.js';
 import { outputFileName } from '../jobs/output-dir.js';
@@ -22,13 +24,26 @@ export interface SetupRun {
   outputDir: string;
   envFiles: readonly string[];
   ensure: readonly string[];
+  /** [worktree.setup] steps: given only when the worktree is new. */
+  setupSteps?: readonly string[];
+  /** [worktree.setup] ensure: given only for a linked worktree. */
+  setupEnsure?: readonly string[];
   ensureTimeoutS: number;
   resources: readonly PlannedResource[];
+  /** Resources made on an earlier pass whose ensure runs now, each under the names it was created with. */
+  existing?: readonly ExistingResource[];
   /** Called with everything made so far right after each resource is created, so it is recorded before anything
    *  else happens: a start killed later still leaves a record teardown can destroy it by. */
   onMade?: (made: readonly PlannedResource[]) => Promise<void>;
   /** Masked as `***` in the commands' captured output (jobs/redaction.ts). */
   secrets?: readonly string[];
+}
+
+export interface ExistingResource {
+  name: string;
+  ensure: string;
+  timeoutS: number;
+  env: Readonly<Record<string, string>>;
 }
 
 export type SetupResult =
@@ -88,6 +103,33 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
       );
   }
 
+  const passes: { kind: 'worktree-setup-step' | 'worktree-ensure'; key: string; commands: readonly string[] }[] = [
+    { kind: 'worktree-setup-step', key: '[worktree.setup] steps', commands: plan.setupSteps ?? [] },
+    { kind: 'worktree-ensure', key: '[worktree.setup] ensure', commands: plan.setupEnsure ?? [] },
+  ];
+  for (const { kind, key, commands } of passes)
+    for (const [i, command] of commands.entries()) {
+      const result = await runJob({
+        label: kind === 'worktree-ensure' ? 'worktree-ensure' : 'worktree-setup',
+        commands: [command],
+        cwd: plan.path,
+        env: commandEnv,
+        timeoutS: plan.ensureTimeoutS,
+        timeoutKey: '[gate] timeout',
+        outputPath: join(outputDir, outputFileName(`${kind}-${i + 1}`)),
+        signal: run.signal,
+        ...(run.secrets ? { secrets: run.secrets } : {}),
+      });
+      steps.push(
+        jobStep(kind, kind === 'worktree-ensure' ? 'worktree ensure' : 'worktree setup step', command, result),
+      );
+      if (result.outcome !== 'ok')
+        return fail(
+          failureMessage(`${key} command "${command}"`, result),
+          await diagnose(result, kind, command, plan.path),
+        );
+    }
+
   for (const resource of plan.resources) {
     let result: JobRunResult | undefined;
     for (let attempt = 0; attempt <= resource.retries; attempt++) {
@@ -110,7 +152,11 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
       made.push(resource);
       steps.push(step);
       await run.onMade?.(made);
-      continue;
+      if (resource.ensure === undefined) continue;
+      const ensured = await ensureResource(run, commandEnv, resource.name, resource.ensure, resource.timeoutS);
+      steps.push(ensured.step);
+      if (ensured.ok) continue;
+      return fail(ensured.message, ensured.diagnostics);
     }
     if (!resource.required && result.outcome === 'failed') {
       const advisory: DiscernAdvisory = {
@@ -133,11 +179,59 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
     );
   }
 
+  for (const resource of plan.existing ?? []) {
+    const ensured = await ensureResource(
+      run,
+      { ...commandEnv, ...resource.env },
+      resource.name,
+      resource.ensure,
+      resource.timeoutS,
+    );
+    steps.push(ensured.step);
+    if (!ensured.ok) return fail(ensured.message, ensured.diagnostics);
+  }
+
   return { ok: true, steps, made, advisories };
 }
 
+async function ensureResource(
+  run: SetupRun,
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  command: string,
+  timeoutS: number,
+): Promise<
+  { ok: true; step: DiscernStep } | { ok: false; step: DiscernStep; message: string; diagnostics: DiscernDiagnostic[] }
+> {
+  const result = await runJob({
+    label: `resource:${name}`,
+    commands: commandList(command),
+    cwd: run.path,
+    env,
+    timeoutS,
+    timeoutKey: `[worktree.resources.${name}] timeout`,
+    outputPath: join(run.outputDir, outputFileName(`resource-${name}-ensure`)),
+    signal: run.signal,
+    ...(run.secrets ? { secrets: run.secrets } : {}),
+  });
+  const step = jobStep('resource-ensure', `ensure resource:${name}`, command, result);
+  if (result.outcome === 'ok') return { ok: true, step };
+  return {
+    ok: false,
+    step,
+    message: failureMessage(`[worktree.resources.${name}] ensure`, result),
+    diagnostics: await diagnose(result, `resource:${name}`, command, run.path),
+  };
+}
+
 export function jobStep(
-  kind: 'repository-ensure' | 'resource-create' | 'resource-destroy',
+  kind:
+    | 'repository-ensure'
+    | 'worktree-setup-step'
+    | 'worktree-ensure'
+    | 'resource-create'
+    | 'resource-ensure'
+    | 'resource-destroy',
   label: string,
   command: string,
   result: JobRunResult,
@@ -183,4 +277,20 @@ async function diagnose(
 
 function seconds(since: number): number {
   return Math.round((performance.now() - since) / 1000);
+}
+
+/** The resources a task record says were made, whose configured ensure runs on this pass. */
+export function existingResources(
+  config: DiscernConfig,
+  recorded: readonly { name: string; env?: Readonly<Record<string, string | undefined>> }[],
+  defaultTimeoutS: number,
+): ExistingResource[] {
+  return recorded.flatMap((made) => {
+    const configured = config.worktree?.resources?.[made.name];
+    const ensure = configured?.ensure;
+    if (ensure === undefined || commandList(ensure).length === 0) return [];
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(made.env ?? {})) if (value !== undefined) env[key] = value;
+    return [{ name: made.name, ensure, timeoutS: configured?.timeout ?? defaultTimeoutS, env }];
+  });
 }

@@ -191,6 +191,8 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     outputDir: run.outputDir,
     envFiles: plan.envFiles,
     ensure: plan.ensure,
+    setupSteps: plan.setupSteps,
+    setupEnsure: plan.setupEnsure,
     ensureTimeoutS: plan.ensureTimeoutS,
     resources: plan.resources,
     onMade: recordMade,

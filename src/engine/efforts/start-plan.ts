@@ -38,6 +38,7 @@ export interface PlannedResource {
   name: string;
   create: string;
   destroy?: string;
+  ensure?: string;
   required: boolean;
   retries: number;
   timeoutS: number;
@@ -54,6 +55,9 @@ export interface StartPlan {
   task: { title?: string; brief?: string };
   envFiles: string[];
   ensure: string[];
+  /** [worktree.setup] steps and ensure, run after [repository] ensure. */
+  setupSteps: string[];
+  setupEnsure: string[];
   ensureTimeoutS: number;
   resources: PlannedResource[];
   /** What the new worktree may take from the main checkout ([worktree] copy, or the ecosystem's default). */
@@ -112,6 +116,7 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
             name,
             create: r.create,
             ...(r.destroy !== undefined && commandList(r.destroy).length > 0 ? { destroy: r.destroy } : {}),
+            ...(r.ensure !== undefined && commandList(r.ensure).length > 0 ? { ensure: r.ensure } : {}),
             required: r.required ?? true,
             retries: r.retries ?? 0,
             timeoutS: r.timeout ?? gateTimeout,
@@ -136,6 +141,8 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
       },
       envFiles: [...facts.envFiles],
       ensure: commandList(facts.config.repository?.ensure),
+      setupSteps: commandList(facts.config.worktree?.setup?.steps),
+      setupEnsure: commandList(facts.config.worktree?.setup?.ensure),
       ensureTimeoutS: gateTimeout,
       copy: [...facts.copy],
       resources: resources.filter((r) => commandList(r.create).length > 0),
@@ -172,6 +179,18 @@ export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
     ...plan.ensure.map((command): DiscernPlanStep => ({
       kind: 'repository-ensure',
       label: 'ensure',
+      disposition: 'run',
+      note: command,
+    })),
+    ...plan.setupSteps.map((command): DiscernPlanStep => ({
+      kind: 'worktree-setup-step',
+      label: 'worktree setup step',
+      disposition: 'run',
+      note: command,
+    })),
+    ...plan.setupEnsure.map((command): DiscernPlanStep => ({
+      kind: 'worktree-ensure',
+      label: 'worktree ensure',
       disposition: 'run',
       note: command,
     })),

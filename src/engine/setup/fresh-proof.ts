@@ -86,6 +86,8 @@ export async function inFreshWorktree<T>(
         place.env,
       ),
       ensure: commandList(place.config.repository?.ensure),
+      setupSteps: commandList(place.config.worktree?.setup?.steps),
+      setupEnsure: commandList(place.config.worktree?.setup?.ensure),
       ensureTimeoutS: place.ensureTimeoutS,
       resources: [],
     });
