@@ -1,11 +1,12 @@
 // Warm worktrees (docs/decisions/0053-warm-worktrees.md), on a Node project with a few hundred installed packages
 // (eslint, mocha and jest: about 7,000 files), the npm cache warm on both sides (`--prefer-offline`):
-//   (a) `discern start` to a ready worktree (copy of node_modules, then ensure's `npm install`) against
+//   (a) `discern start` to a ready worktree (a spare of node_modules renamed into place, or a copy; then ensure's
+//       `npm install`; the next spare is made in the background, and each case waits for it to settle) against
 //       `git worktree add` plus a fresh `npm install` in the same interleaved rounds, budget ≤ 0.3×;
 //   (b) a composed `accept` (the trunk moved: integration worktree, copy, ensure, the gate) against the gate's jobs
 //       run on the combined commit, budget ≤ 1.3×.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GateBenchResult } from './gate.js';
@@ -72,6 +73,16 @@ function nodeProject(gate: string): string {
 
 const GATE = 'lint = "npx eslint src"\ntest = "npx mocha"';
 
+/** Waits until the spare discern makes in the background after a copy is in place, so no case is timed beside it. */
+async function spareSettled(root: string): Promise<void> {
+  const pool = join(root, '.git', 'discern', 'warm-pool');
+  for (let i = 0; i < 600; i++) {
+    const names = existsSync(pool) ? readdirSync(pool) : [];
+    if (names.some((n) => !n.startsWith('.')) && !names.some((n) => n.startsWith('.making-'))) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function removeWorktree(root: string, path: string, branch: string): void {
   try {
     git(root, 'worktree', 'remove', '--force', path);
@@ -111,6 +122,7 @@ export async function warmStartBench(options: WarmBenchOptions): Promise<GateBen
         run: async () => {
           const name = `warm-${++n}`;
           const ms = await timeCommand(process.execPath, [options.bin, 'start', name, '--json'], root);
+          await spareSettled(root);
           removeWorktree(root, join(worktrees, name), `agent/${name}`);
           return ms;
         },
@@ -140,6 +152,7 @@ export async function composedAcceptBench(options: WarmBenchOptions): Promise<Ga
   for (let i = 0; i < options.rounds; i++) {
     const name = `compose-${i}`;
     execFileSync(process.execPath, [options.bin, 'start', name, '--json'], { cwd: root, stdio: 'ignore' });
+    await spareSettled(root);
     const path = `${root}.worktrees/${name}`;
     writeFileSync(join(path, 'src', `e${i}.js`), `exports.e = ${i};\n`);
     git(path, 'add', '-A');
@@ -150,6 +163,7 @@ export async function composedAcceptBench(options: WarmBenchOptions): Promise<Ga
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', `trunk ${i}`);
     accepts.push(await timeCommand(process.execPath, [options.bin, 'accept', name, '--confirmed', '--json'], root));
+    await spareSettled(root);
     // The floor: the gate's own jobs on the combined commit, which the main checkout now holds.
     gates.push(await timeCommand('sh', ['-c', 'npx eslint src & npx mocha >/dev/null; wait'], root));
     execFileSync('sync');

@@ -1423,6 +1423,7 @@ async function compose(
   // they are the same install, then the ensure commands over them.
   const ensure = commandList(ctx.project.config.repository?.ensure);
   const warm = await warmWorktree({
+    commonDir: ctx.project.commonDir,
     config: ctx.project.config,
     mainRoot,
     target: integration.path,

@@ -131,6 +131,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     const created = await createWorktree({
       plan: planning.plan,
       config: project.config,
+      commonDir: project.commonDir,
       mainRoot,
       env: ctx.env,
       signal: ctx.signal,
@@ -178,6 +179,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
   const startRun: StartRun = {
     plan,
     config: project.config,
+    commonDir: project.commonDir,
     mainRoot,
     env: ctx.env,
     signal: ctx.signal,

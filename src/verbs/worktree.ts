@@ -441,6 +441,7 @@ export async function worktreeSetup(
   // dependencies as start does; a directory it already has is left alone.
   const ensure = commandList(project.config.repository?.ensure);
   const warm = await warmWorktree({
+    commonDir: project.commonDir,
     config: project.config,
     mainRoot,
     target: effort.path,

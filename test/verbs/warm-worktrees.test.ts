@@ -10,6 +10,7 @@ import {
   linkSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   statSync,
@@ -221,6 +222,39 @@ describe('warm worktrees', () => {
     const copy = composed.steps?.find((s) => s.kind === 'worktree-copy');
     assert.equal(copy?.outcome, 'ok', JSON.stringify(composed.steps));
     assert.match(copy?.note ?? '', /in 5 files/);
+  });
+
+  it('after a copy, a spare is made in the background; the next start renames it into place, and only for its key files', async () => {
+    const r = nodeProject();
+    const env = cleanEnv();
+    const first = onlyJson(await runCli(['start', 'first', '--json'], { cwd: r.root, env }));
+    assert.equal(copyOf(first['data'] as DiscernStartData, 'node_modules').method === 'spare', false);
+    const pool = join(r.root, '.git', 'discern', 'warm-pool');
+    const ready = async (): Promise<string[]> => {
+      for (let i = 0; i < 300; i++) {
+        const names = existsSync(pool) ? readdirSync(pool).filter((n) => !n.startsWith('.')) : [];
+        if (names.length > 0) return names;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return [];
+    };
+    assert.equal((await ready()).length, 1, 'a spare was made');
+    const second = onlyJson(await runCli(['start', 'second', '--json'], { cwd: r.root, env }));
+    const taken = copyOf(second['data'] as DiscernStartData, 'node_modules');
+    assert.equal(taken.method, 'spare', JSON.stringify(second['steps']));
+    assert.equal(taken.files, 5);
+    const path = `${r.root}.worktrees/second`;
+    assert.equal(readFileSync(join(path, 'node_modules/@scope/deep/lib/a/b/c.js'), 'utf8'), 'exports.c = 1;\n');
+    assert.equal(readlinkSync(join(path, 'node_modules/ws')), '../packages/ws');
+    assert.ok(!existsSync(join(path, 'node_modules/.cache')));
+    assert.equal(r.git('-C', path, 'status', '--porcelain'), '');
+
+    // The lockfile changes on the trunk (and in the main checkout): the spare made for the old one is not taken.
+    assert.equal((await ready()).length, 1, 'the spare was made again');
+    r.write('package-lock.json', `${LOCK.replace('"app"', '"app3"')}\n`);
+    r.commit('a new lockfile');
+    const third = onlyJson(await runCli(['start', 'third', '--json'], { cwd: r.root, env }));
+    assert.equal(copyOf(third['data'] as DiscernStartData, 'node_modules').method === 'spare', false);
   });
 
   it('a start killed half-way through the copy leaves no half-copied node_modules; worktree setup copies it whole', async () => {

@@ -33,6 +33,8 @@ export interface StartRun {
   plan: StartPlan;
   /** The configuration start runs under: [worktree] copy. */
   config: DiscernConfig;
+  /** The git common dir: where spare installs wait. */
+  commonDir: string;
   mainRoot: string;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
@@ -159,6 +161,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
 
   // The main checkout's installed dependencies, where they are the install this worktree would make.
   const warm = await warmWorktree({
+    commonDir: run.commonDir,
     config: run.config,
     mainRoot: run.mainRoot,
     target: plan.path,

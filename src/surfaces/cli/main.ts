@@ -8,6 +8,10 @@ import { VERSION, VERSION_FLAGS } from '../../../generated/version.js';
 const argv = process.argv.slice(2);
 
 function runCli(): void {
+  // The executable this process is, for the detached discern that makes spare installs after a worktree took one.
+  import('../../engine/efforts/warm/spare-background.js')
+    .then(({ setSpareExecutable }) => setSpareExecutable(process.argv[1]))
+    .catch(() => undefined);
   import('./run.js')
     .then(async ({ run }) => {
       // Every write was awaited, so nothing is left to flush; exiting now skips teardown a CLI call does not need.
@@ -22,7 +26,14 @@ function cannotStart(error: unknown): void {
   process.exit(70);
 }
 
-if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] ?? '')) {
+const spareOrder = process.env['DISCERN_WARM_SPARE'];
+
+if (spareOrder !== undefined && argv.length === 0) {
+  // A detached discern started to make spare installs ([worktree] copy): that is all it does.
+  import('../../engine/efforts/warm/spare-background.js')
+    .then(({ makeOrderedSpares }) => makeOrderedSpares(spareOrder, process.env))
+    .then((code) => process.exit(code), cannotStart);
+} else if (argv.length === 1 && VERSION_FLAGS.includes(argv[0] ?? '')) {
   process.stdout.write(`discern ${VERSION}\n`);
 } else if (argv[0] === 'coupling' && argv.includes('--json')) {
   import('./coupling-fast.js')

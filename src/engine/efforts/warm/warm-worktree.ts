@@ -6,7 +6,9 @@ import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernConfig, DiscernStep, DiscernWorktreeCopy } from '../../../../generated/types.js';
 import { git } from '../../git/git.js';
-import { copyPatterns, type CopyPattern } from './copy-entries.js';
+import { copyPatterns, type CopyEntry, type CopyPattern } from './copy-entries.js';
+import { makeSparesInBackground } from './spare-background.js';
+import { entryDigest, takeSpare } from './spare-pool.js';
 import { copyFacts, expandPatterns } from './copy-facts.js';
 import { planCopies } from './copy-plan.js';
 import { mibText } from '../../../core/units.js';
@@ -19,6 +21,8 @@ export const DEFAULT_COPY_MAX_MIB = 2048;
 export interface WarmRequest {
   config: DiscernConfig;
   mainRoot: string;
+  /** The git common dir: where spare installs wait (spare-pool.ts). */
+  commonDir: string;
   /** The new worktree's root. */
   target: string;
   /** The new worktree's git dir: the copy in progress is staged under it, out of the tree. */
@@ -53,6 +57,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
   await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   const steps: DiscernStep[] = [];
   const copies: DiscernWorktreeCopy[] = [];
+  const taken: CopyEntry[] = [];
   for (const [index, decision] of decisions.entries()) {
     const { path } = decision.entry;
     const label = `copy ${path} from the main checkout`;
@@ -70,6 +75,26 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
     }
     if (request.signal?.aborted === true) break;
     const began = performance.now();
+    // A spare made in the background for these key files is renamed into place; else the copy is made now.
+    const spare = await takeSpare(
+      request.commonDir,
+      decision.entry,
+      await entryDigest(decision.entry, request.target),
+      join(request.target, path),
+    );
+    if (spare !== undefined) {
+      taken.push(decision.entry);
+      steps.push({
+        kind: 'worktree-copy',
+        label,
+        disposition: 'run',
+        note: `${mibText(spare.bytes)} in ${spare.files} files, a spare made ${spare.made_at} renamed into place`,
+        outcome: 'ok',
+        duration_s: Math.round((performance.now() - began) / 1000),
+      });
+      copies.push({ path, outcome: 'copied', method: 'spare', bytes: spare.bytes, files: spare.files });
+      continue;
+    }
     const copied = await copyTree({
       source: join(request.mainRoot, path),
       target: join(request.target, path),
@@ -82,6 +107,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
     });
     const duration_s = Math.round((performance.now() - began) / 1000);
     if (copied.ok) {
+      taken.push(decision.entry);
       const how = copied.method === 'clone' ? 'cloned (copy-on-write)' : 'copied';
       const linked = copied.linked > 0 ? `, ${copied.linked} pnpm store files linked` : '';
       steps.push({
@@ -116,13 +142,19 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
     copies.push({ path, outcome: copied.skipped ? 'skipped' : 'failed', reason });
   }
   await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+  // The next worktree should not wait for a copy either: a spare of each entry taken is made in the background.
+  if (request.signal?.aborted !== true)
+    makeSparesInBackground(
+      { commonDir: request.commonDir, mainRoot: request.mainRoot, entries: taken, limitBytes },
+      request.env,
+    );
   return { steps, copies };
 }
 
 /** The copies to keep in the task record: those now in place. */
 export function recordedCopies(
   copies: readonly DiscernWorktreeCopy[],
-): { path: string; bytes: number; files: number; method: 'clone' | 'copy' }[] {
+): { path: string; bytes: number; files: number; method: 'clone' | 'copy' | 'spare' }[] {
   return copies.flatMap((c) =>
     c.outcome === 'copied' && c.method !== undefined
       ? [{ path: c.path, bytes: c.bytes ?? 0, files: c.files ?? 0, method: c.method }]

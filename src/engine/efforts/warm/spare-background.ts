@@ -1,0 +1,61 @@
+// Spares are made after the call that needed one has answered, by a detached discern of their own: the caller's
+// result never waits for the copy, and a CLI call's shell gets its prompt back at once. The child is this same
+// executable with DISCERN_WARM_SPARE naming the work (surfaces/cli/main.ts reads it before anything else), so it
+// runs the very copy code start uses. It is started only when discern runs as its executable (the CLI or the MCP
+// server); a verb called in-process has no executable to start, and makes none.
+import { spawn } from 'node:child_process';
+import type { CopyEntry } from './copy-entries.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+let executable: string | undefined;
+
+/** The discern executable's path, as the entry was started with it. */
+export function setSpareExecutable(path: string | undefined): void {
+  executable = path;
+}
+
+export interface SpareOrder {
+  commonDir: string;
+  mainRoot: string;
+  entries: CopyEntry[];
+  limitBytes: number;
+}
+
+export function makeSparesInBackground(order: SpareOrder, env: Env): boolean {
+  if (executable === undefined || order.entries.length === 0 || env['DISCERN_WARM_SPARES'] === 'off') return false;
+  try {
+    const child = spawn(process.execPath, [executable], {
+      cwd: order.mainRoot,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...env, DISCERN_WARM_SPARE: JSON.stringify(order) },
+    });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The child's side: reads the order and makes each spare. */
+export async function makeOrderedSpares(text: string, env: Env): Promise<number> {
+  const { makeSpare } = await import('./spare-pool.js');
+  let order: SpareOrder;
+  try {
+    order = JSON.parse(text) as SpareOrder;
+  } catch {
+    return 2;
+  }
+  if (!Array.isArray(order.entries) || typeof order.commonDir !== 'string' || typeof order.mainRoot !== 'string')
+    return 2;
+  for (const entry of order.entries)
+    await makeSpare(order.commonDir, entry, {
+      source: `${order.mainRoot}/${entry.path}`,
+      mainRoot: order.mainRoot,
+      limitBytes: order.limitBytes,
+      env,
+    }).catch(() => undefined);
+  return 0;
+}
