@@ -19,7 +19,7 @@ export interface EffortBenchOptions {
   rounds: number;
 }
 
-function git(cwd: string, ...args: string[]): string {
+export function git(cwd: string, ...args: string[]): string {
   return execFileSync(
     'git',
     ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
@@ -28,7 +28,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** Removes a worktree and its branch, then lets the disk settle so the next timed checkout does not pay for it. */
-function removeWorktree(root: string, path: string, branch: string): void {
+export function removeWorktree(root: string, path: string, branch: string): void {
   try {
     git(root, 'worktree', 'remove', '--force', path);
   } catch {

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { git, removeWorktree } from './efforts.js';
 import type { GateBenchResult } from './gate.js';
 import { timeCommand } from './processes.js';
 import { measure } from './rounds.js';
@@ -20,14 +21,6 @@ export interface WarmBenchOptions {
 
 const INSTALL = 'npm install --prefer-offline --no-audit --no-fund';
 const PACKAGES = { eslint: '9.39.5', mocha: '11.8.0', jest: '30.5.2' };
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync(
-    'git',
-    ['-c', 'user.name=bench', '-c', 'user.email=bench@discern.invalid', '-c', 'core.hooksPath=/dev/null', ...args],
-    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-}
 
 function sh(cwd: string, command: string): void {
   execFileSync('sh', ['-c', command], { cwd, stdio: 'ignore' });
@@ -81,21 +74,6 @@ async function spareSettled(root: string): Promise<void> {
     if (names.some((n) => !n.startsWith('.')) && !names.some((n) => n.startsWith('.making-'))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-function removeWorktree(root: string, path: string, branch: string): void {
-  try {
-    git(root, 'worktree', 'remove', '--force', path);
-  } catch {
-    rmSync(path, { recursive: true, force: true });
-    git(root, 'worktree', 'prune');
-  }
-  try {
-    git(root, 'branch', '-D', branch);
-  } catch {
-    // already gone
-  }
-  execFileSync('sync');
 }
 
 export async function warmStartBench(options: WarmBenchOptions): Promise<GateBenchResult> {
