@@ -64,7 +64,12 @@ function nodeProject(gate: string): string {
   return root;
 }
 
-const GATE = 'lint = "npx eslint src"\ntest = "npx mocha"';
+/** Two gates: a short one (eslint ∥ mocha, about 0.5 s) and one with jest (eslint ∥ jest, about 2.5 s). */
+const GATES = {
+  mocha: { config: 'lint = "npx eslint src"\ntest = "npx mocha"', jobs: 'npx eslint src & npx mocha >/dev/null; wait' },
+  jest: { config: 'lint = "npx eslint src"\ntest = "npx jest"', jobs: 'npx eslint src & npx jest 2>/dev/null; wait' },
+};
+const GATE = GATES.mocha.config;
 
 /** Waits until the spare discern makes in the background after a copy is in place, so no case is timed beside it. */
 async function spareSettled(root: string): Promise<void> {
@@ -123,43 +128,48 @@ export async function warmStartBench(options: WarmBenchOptions): Promise<GateBen
   };
 }
 
-export async function composedAcceptBench(options: WarmBenchOptions): Promise<GateBenchResult> {
-  const root = nodeProject(GATE);
+export async function composedAcceptBench(
+  options: WarmBenchOptions,
+  gate: keyof typeof GATES = 'mocha',
+): Promise<GateBenchResult> {
+  const root = nodeProject(GATES[gate].config);
   const accepts: number[] = [];
   const gates: number[] = [];
+  // The project is reused between runs: each run's files are its own.
+  const run = Date.now().toString(36);
   for (let i = 0; i < options.rounds; i++) {
-    const name = `compose-${i}`;
+    const name = `compose-${run}-${i}`;
     execFileSync(process.execPath, [options.bin, 'start', name, '--json'], { cwd: root, stdio: 'ignore' });
     await spareSettled(root);
     const path = `${root}.worktrees/${name}`;
-    writeFileSync(join(path, 'src', `e${i}.js`), `exports.e = ${i};\n`);
+    writeFileSync(join(path, 'src', `e-${run}-${i}.js`), `exports.e = ${i};\n`);
     git(path, 'add', '-A');
     git(path, 'commit', '-q', '-m', name);
     execFileSync(process.execPath, [options.bin, 'done', '--json'], { cwd: path, stdio: 'ignore' });
     // The trunk moves on under the proven effort: accept composes the two and gates the combination.
-    writeFileSync(join(root, 'src', `t${i}.js`), `exports.t = ${i};\n`);
+    writeFileSync(join(root, 'src', `t-${run}-${i}.js`), `exports.t = ${i};\n`);
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', `trunk ${i}`);
     accepts.push(await timeCommand(process.execPath, [options.bin, 'accept', name, '--confirmed', '--json'], root));
     await spareSettled(root);
     // The floor: the gate's own jobs on the combined commit, which the main checkout now holds.
-    gates.push(await timeCommand('sh', ['-c', 'npx eslint src & npx mocha >/dev/null; wait'], root));
+    gates.push(await timeCommand('sh', ['-c', GATES[gate].jobs], root));
     execFileSync('sync');
   }
   const sorted = (s: number[]) => [...s].sort((a, b) => a - b);
   const median = (s: number[]) => sorted(s)[Math.floor(s.length / 2)] ?? NaN;
   const floor = median(gates);
   return {
-    title: '(b) composed accept against the gate on the combined commit',
+    title: `(b) composed accept against the gate on the combined commit (eslint ∥ ${gate})`,
     rows: [
       {
-        name: 'the gate jobs (eslint ∥ mocha) on the combined commit (floor)',
+        name: `the gate jobs (eslint ∥ ${gate}) on the combined commit (floor)`,
         median: floor,
         min: sorted(gates)[0] ?? NaN,
         ratio: 1,
       },
       {
-        name: 'discern accept --confirmed (trunk moved: compose, copy, ensure, gate)',
+        name: 'discern accept --confirmed (trunk moved: compose, spare or copy, ensure, gate, land, ensure)',
         median: median(accepts),
         min: sorted(accepts)[0] ?? NaN,
         ratio: median(accepts) / floor,

@@ -4,6 +4,7 @@
 // transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
 // combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
 // transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { emptyTrashSoon, moveInstallsAside } from '../engine/efforts/warm/trash.js';
 import { runSetupSteps } from '../engine/efforts/setup-steps.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
 import { warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
@@ -16,6 +17,7 @@ import { VERSION } from '../../generated/version.js';
 import type {
   DiscernAcceptData,
   DiscernAcceptInput,
+  DiscernConfig,
   DiscernGateStandard,
   DiscernProofSummary,
   DiscernStep,
@@ -1130,7 +1132,9 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');
+    await moveInstallsAside(ctx.project.config, ctx.project.commonDir, effort.path, env);
     removed = await removeWorktree(mainRoot, effort.path, env, steps);
+    await emptyTrashSoon(ctx.project.commonDir, mainRoot, env);
     if (removed) await advance(paths, tx, 'worktree_removed');
     crashPoint(env, 'worktree_removed');
     if (resources.failed.length > 0)
@@ -1158,7 +1162,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`],
       next_action: `Look at ${effort.branch}: it holds work the trunk does not.`,
     });
-  if (tx.integration) await dropIntegration(mainRoot, tx.integration, env);
+  if (tx.integration) await dropIntegration(mainRoot, tx.integration, env, ctx.project);
 
   await submissions.remove(paths, effort.id);
   await grants.remove(paths, effort.id);
@@ -1324,7 +1328,7 @@ async function compose(
     });
   } else {
     if (kept) await removeComposition(ctx.project.commonDir, effort.id);
-    await dropIntegration(mainRoot, integration, env);
+    await dropIntegration(mainRoot, integration, env, ctx.project);
     const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
     if (added.code !== 0)
       return back({
@@ -1391,7 +1395,7 @@ async function compose(
         created_at: new Date().toISOString(),
       });
     } else {
-      await dropIntegration(mainRoot, integration, env);
+      await dropIntegration(mainRoot, integration, env, ctx.project);
       await removeComposition(ctx.project.commonDir, effort.id);
     }
     if (stale) {
@@ -1594,14 +1598,20 @@ async function recover(tx: Transaction, l: Landing): Promise<AcceptOutcome | 'ro
 }
 
 async function rollBack(l: Landing, tx: Transaction): Promise<void> {
-  if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env);
+  if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env, l.ctx.project);
 }
 
 async function dropIntegration(
   mainRoot: string,
   integration: { path: string; branch: string },
   env: Env,
+  project: { config: DiscernConfig; commonDir: string },
 ): Promise<void> {
+  // Its installs are set aside first and deleted after the answer: removing thousands of files is most of the cost.
+  if (existsSync(integration.path)) {
+    await moveInstallsAside(project.config, project.commonDir, integration.path, env);
+    await emptyTrashSoon(project.commonDir, mainRoot, env);
+  }
   await git(['worktree', 'remove', '--force', '--force', integration.path], { cwd: mainRoot, env });
   await git(['worktree', 'prune'], { cwd: mainRoot, env });
   await git(['branch', '-D', integration.branch], { cwd: mainRoot, env });

@@ -222,6 +222,10 @@ describe('warm worktrees', () => {
     const copy = composed.steps?.find((s) => s.kind === 'worktree-copy');
     assert.equal(copy?.outcome, 'ok', JSON.stringify(composed.steps));
     assert.match(copy?.note ?? '', /in 5 files/);
+    // The landed effort's and the integration worktree's installs were set aside and deleted: nothing is left.
+    assert.ok(!existsSync(b.path));
+    const trash = join(r.root, '.git', 'discern', 'trash');
+    assert.deepEqual(existsSync(trash) ? readdirSync(trash) : [], []);
   });
 
   it('after a copy, a spare is made in the background; the next start renames it into place, and only for its key files', async () => {

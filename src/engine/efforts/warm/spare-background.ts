@@ -20,16 +20,20 @@ export interface SpareOrder {
   mainRoot: string;
   entries: CopyEntry[];
   limitBytes: number;
+  /** Delete the installs set aside in the trash (trash.ts) too. */
+  emptyTrash?: boolean;
 }
 
 export function makeSparesInBackground(order: SpareOrder, env: Env): boolean {
-  if (executable === undefined || order.entries.length === 0 || env['DISCERN_WARM_SPARES'] === 'off') return false;
+  if (executable === undefined || (order.entries.length === 0 && order.emptyTrash !== true)) return false;
+  if (env['DISCERN_WARM_SPARES'] === 'off' && order.emptyTrash !== true) return false;
+  const work: SpareOrder = env['DISCERN_WARM_SPARES'] === 'off' ? { ...order, entries: [] } : order;
   try {
     const child = spawn(process.execPath, [executable], {
       cwd: order.mainRoot,
       detached: true,
       stdio: 'ignore',
-      env: { ...env, DISCERN_WARM_SPARE: JSON.stringify(order) },
+      env: { ...env, DISCERN_WARM_SPARE: JSON.stringify(work) },
     });
     child.on('error', () => undefined);
     child.unref();
@@ -57,5 +61,9 @@ export async function makeOrderedSpares(text: string, env: Env): Promise<number>
       limitBytes: order.limitBytes,
       env,
     }).catch(() => undefined);
+  if (order.emptyTrash === true) {
+    const { emptyTrash } = await import('./trash.js');
+    await emptyTrash(order.commonDir);
+  }
   return 0;
 }
