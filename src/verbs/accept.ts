@@ -4,6 +4,7 @@
 // transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
 // combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
 // transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { worktreeRoot } from '../engine/efforts/start-plan.js';
 import { emptyTrashSoon, moveInstallsAside } from '../engine/efforts/warm/trash.js';
 import { runSetupSteps } from '../engine/efforts/setup-steps.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
@@ -1301,7 +1302,7 @@ async function compose(
       },
     });
   }
-  const integration = { path: join(paths.integration, effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
+  const integration = { path: join(integrationDir(l), effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
   // A composition kept for checkpoint answers continues when it is still this head over this trunk tip.
   const kept = await readComposition(ctx.project.commonDir, effort.id);
   const keptHead =
@@ -1492,6 +1493,16 @@ async function compose(
   // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
   const line = gated.proof.line.replace(`${integration.branch} @`, `${effort.branch} + ${trunk} @`);
   return { commit, proof: { ...gated.proof, branch: effort.branch, line }, steps };
+}
+
+/**
+ * Where integration worktrees go: beside efforts' worktrees (`<root>/.discern-integration/`, a name no effort can
+ * take), not under .git, whose path tools skip (jest finds no test in a project under a `.git` directory). A
+ * worktree root inside the checkout would make the main checkout look changed: there they stay under .git.
+ */
+function integrationDir(l: Landing): string {
+  const rooted = worktreeRoot(l.ctx.project.config, l.mainRoot);
+  return rooted.ok && !rooted.inside ? join(rooted.root, '.discern-integration') : l.paths.integration;
 }
 
 /** Runs the gate (done) in a checkout and returns its Proof, or accept's refusal carrying done's facts. */

@@ -1,6 +1,7 @@
 // status: where the caller is and what state it is in. Reads git (branch, HEAD, changes, distance from the
 // trunk, worktrees) and the configuration; changes nothing. The default result is the spec-driven projection
 // (collections capped); verbose returns them in full.
+import { policyFacts } from './policy-facts.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -142,9 +143,29 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
     ...(efforts?.extra ?? {}),
   };
+  // The landing's note is verified as `discern verify` would (in-process, one git process): status then says
+  // whether HEAD's landing record holds, not only that one exists.
+  if (data.landed_proof !== undefined)
+    data.landed_proof = {
+      ...data.landed_proof,
+      verification: await landingVerification(ctx, data.landed_proof.commit),
+    };
   const rules = VERBS.status.projection;
   if (input.verbose === true) return { data: fullCollections(data) };
   return { data: projectCollections(data, rules), hints: [VERBS.status.hints.verbose_route] };
+}
+
+async function landingVerification(
+  ctx: ProjectVerbContext,
+  commit: string,
+): Promise<NonNullable<NonNullable<DiscernStatusData['landed_proof']>['verification']>> {
+  const { verifyCommit } = await import('../engine/verification/verify-commit.js');
+  const outcome = await verifyCommit(policyFacts(ctx), commit);
+  if (outcome.kind !== 'judged') return { state: 'failed', message: outcome.reason };
+  const failure = outcome.verdict.failure;
+  if (failure === undefined) return { state: 'verified' };
+  if (failure.error === 'unsigned') return { state: 'unsigned' };
+  return { state: 'failed', error: failure.error, message: failure.message };
 }
 
 /** The configured scopes, compiled; a pattern that does not compile only matches nothing here (impact reports it). */

@@ -3,6 +3,7 @@
 // discern.toml, discern's records under the git directories, the refresh plan and the map. Rules never read;
 // they evaluate these facts (docs/decisions/0030). A record that cannot be read counts as absent, as the gate
 // reads it; nothing here writes.
+import { parseProofNote, NOTES_REF } from '../notes/proof-note.js';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -97,6 +98,7 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
   ]);
 
   const marker = proofRead.state === 'present' ? proofRead.marker : undefined;
+  const landing = await landingNote(project.commonDir, state.head, { cwd: project.root, env: run.env });
   const operations: OperationFact[] = listing.records
     .filter(({ record }) => now - Date.parse(record.started_at) <= 7 * 86_400_000)
     .map(({ record }) => ({
@@ -130,7 +132,8 @@ export async function gatherFacts(project: Project, run: Run): Promise<Facts> {
           }
         : {}),
       operations,
-      read: ['<git-dir>/discern/gate-proof', '<git-dir>/discern/last-gate-run', 'HEAD'],
+      ...(landing ? { landing } : {}),
+      read: ['<git-dir>/discern/gate-proof', '<git-dir>/discern/last-gate-run', 'HEAD', NOTES_REF],
     },
     setup: {
       ...setup,
@@ -474,4 +477,23 @@ async function acceptanceFacts(commonDir: string): Promise<Pick<Facts['worktrees
     })),
     transactions: open.map((t) => ({ effort: t.effort, step: t.step, started_at: t.started_at })),
   };
+}
+
+/** HEAD's Proof note, when HEAD is a landing: the gate ran on this exact commit (composed) or on its tree. */
+async function landingNote(
+  commonDir: string,
+  head: string | null,
+  run: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+): Promise<{ commit: string; line: string } | undefined> {
+  if (head === null) return undefined;
+  // No notes ref, no note: answered from the ref store without starting git.
+  const loose = existsSync(join(commonDir, ...NOTES_REF.split('/')));
+  const packed =
+    loose || (await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '')).includes(` ${NOTES_REF}\n`);
+  if (!packed && !existsSync(join(commonDir, 'reftable'))) return undefined;
+  const shown = await git(['notes', `--ref=${NOTES_REF}`, 'show', head], run);
+  if (shown.code !== 0) return undefined;
+  const note = parseProofNote(shown.stdout);
+  if (note === undefined || note.payload.subject.commit !== head) return undefined;
+  return { commit: head, line: note.payload.presentation.line };
 }

@@ -135,6 +135,8 @@ export interface Facts {
     lastRun?: LastRunFact;
     /** Gate operations (done, prepare, test) from the journal's retention window. */
     operations: OperationFact[];
+    /** HEAD's Proof note, when HEAD is a landing (its gate ran where accept ran it). */
+    landing?: { commit: string; line: string };
     /** Where the records were read, for evidence. */
     read: string[];
   };

@@ -135,6 +135,13 @@ const greenHead: Rule = {
       return verdict('pass', `The last gate run on HEAD ${short} (${lastRun.at}) was green.`, { read });
     if (proof.state === 'unreadable')
       return verdict('fail', 'The Proof marker cannot be read, so no green run on HEAD is known.', { read, fix });
+    // A landing's gate ran where accept ran it (the effort's worktree, or an integration worktree for a composed
+    // commit): its Proof note on HEAD is that run, though this checkout's marker knows nothing of it.
+    const landing = facts.gate.landing;
+    if (landing !== undefined && landing.commit === head)
+      return verdict('pass', `HEAD ${short} is a landing, and its Proof note records the gate run: ${landing.line}`, {
+        read,
+      });
     const older =
       proof.state === 'present'
         ? `Proof is for an older commit (${(proof.commit ?? '').slice(0, 12)}, ${proof.recorded_at ?? ''})`
