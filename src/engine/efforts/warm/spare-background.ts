@@ -62,7 +62,7 @@ export async function makeOrderedSpares(text: string, env: Env): Promise<number>
       env,
     }).catch(() => undefined);
   if (order.emptyTrash === true) {
-    const { emptyTrash } = await import('./trash.js');
+    const { emptyTrash } = await import('./trash-dir.js');
     await emptyTrash(order.commonDir);
   }
   return 0;

@@ -3,19 +3,16 @@
 // `<git-common-dir>/discern/trash/`, and deleted after the caller has its answer by the detached discern that
 // makes spares (spare-background.ts); when none can be started, they are deleted on the spot.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernConfig } from '../../../../generated/types.js';
 import { git } from '../../git/git.js';
 import { copyPatterns } from './copy-entries.js';
 import { expandPatterns } from './copy-facts.js';
 import { makeSparesInBackground } from './spare-background.js';
+import { emptyTrash, trashDir } from './trash-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export function trashDir(commonDir: string): string {
-  return join(commonDir, 'discern', 'trash');
-}
 
 /** Renames the worktree's installs ([worktree] copy entries it holds) into the trash; returns how many moved. */
 export async function moveInstallsAside(
@@ -48,10 +45,4 @@ export async function moveInstallsAside(
 export async function emptyTrashSoon(commonDir: string, mainRoot: string, env: Env): Promise<void> {
   if (makeSparesInBackground({ commonDir, mainRoot, entries: [], limitBytes: 0, emptyTrash: true }, env)) return;
   await emptyTrash(commonDir);
-}
-
-export async function emptyTrash(commonDir: string): Promise<void> {
-  const dir = trashDir(commonDir);
-  for (const name of await readdir(dir).catch(() => [] as string[]))
-    await rm(join(dir, name), { recursive: true, force: true }).catch(() => undefined);
 }
