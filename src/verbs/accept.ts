@@ -11,7 +11,8 @@ import { linkedGitDir } from '../engine/git/ref-store.js';
 import { warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { mkdir, rename } from 'node:fs/promises';
 import type { AcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
@@ -1467,7 +1468,9 @@ async function compose(
     });
   const gated = await runGate(integration.path, ctx);
   if ('refusal' in gated) {
-    const failed = gated.refusal;
+    // The red run's outputs live in the integration worktree's git dir, which goes: they are kept first, and the
+    // result names where they are now, so its diagnostics can still be read.
+    const failed = await keepGateOutputs(gated.refusal, integration.path, ctx.project.commonDir, effort.id);
     return back({
       ...failed,
       steps: [...f.steps, ...steps, ...(failed.steps ?? [])],
@@ -1493,6 +1496,22 @@ async function compose(
   // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
   const line = gated.proof.line.replace(`${integration.branch} @`, `${effort.branch} + ${trunk} @`);
   return { commit, proof: { ...gated.proof, branch: effort.branch, line }, steps };
+}
+
+/** Moves the integration gate's outputs to the common dir and points the outcome's paths at them. */
+async function keepGateOutputs<T>(outcome: T, integrationPath: string, commonDir: string, id: string): Promise<T> {
+  const gitDir = linkedGitDir(integrationPath);
+  if (gitDir === undefined) return outcome;
+  const from = join(gitDir, 'discern', 'output');
+  const to = join(commonDir, 'discern', 'output', `integration-${id}-${Date.now()}`);
+  try {
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
+  } catch {
+    return outcome;
+  }
+  const quoted = (path: string): string => JSON.stringify(path).slice(1, -1);
+  return JSON.parse(JSON.stringify(outcome).split(quoted(from)).join(quoted(to))) as T;
 }
 
 /**

@@ -175,6 +175,10 @@ describe('accept', () => {
     assert.equal(result.diagnostics?.[0]?.file, 'combo.txt');
     assert.equal(trunk(r), tip);
     assert.ok(existsSync(b.path));
+    // The integration worktree is gone, but the red run's output is kept where the diagnostic says.
+    const output = result.steps?.find((s) => s.kind === 'job' && s.label === 'test')?.output_path ?? '';
+    assert.match(output, /\/\.git\/discern\/output\/integration-two-\d+\//);
+    assert.match(readFileSync(output, 'utf8'), /combo\.txt:1:1: error: one and two together/);
   });
 
   it('a dirty checkout of the trunk refuses before anything moves', async () => {
