@@ -4,6 +4,7 @@
 // transaction: fast-forward when the trunk has not moved, else compose in an integration worktree and gate the
 // combined commit; then the Proof note, resources, worktree and branch. A call finds an interrupted
 // transaction first and finishes it (the trunk already holds the commit) or rolls it back (it does not).
+import { loadConfig } from '../engine/config/load.js';
 import { worktreeRoot } from '../engine/efforts/start-plan.js';
 import { emptyTrashSoon, moveInstallsAside } from '../engine/efforts/warm/trash.js';
 import { runSetupSteps } from '../engine/efforts/setup-steps.js';
@@ -172,6 +173,8 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
           trunkCheckout: trunkCheckout(trunk),
           outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`),
           notesMode: project.config.repository?.proof_notes ?? 'local',
+          // A recovery never composes: it finishes the landing or rolls it back.
+          trunkConfig: project.config,
         };
         const resumed = await withRepositoryLock(project.commonDir, 'accept', 30_000, () => recover(interrupted, l));
         if (resumed === 'busy')
@@ -229,6 +232,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     trunk,
     trunkCheckout: trunkCheckout(trunk),
     outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`),
+    trunkConfig: project.config,
   };
   // An effort lands on the trunk recorded when it started, whatever this call's trunk is.
   if (effort.record?.trunk !== undefined && effort.record.trunk !== trunk)
@@ -244,6 +248,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   if (!governed.ok) return governed.refusal;
   const { governing } = governed;
   landing.notesMode = governing.config.repository?.proof_notes ?? 'local';
+  landing.trunkConfig = governing.config;
   if (input.dry_run === true) return acceptEffort(input, landing, efforts, governing, []);
   // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
@@ -728,6 +733,12 @@ interface Landing {
   outputDir: string;
   /** [repository] proof_notes of the policy the landing is under: with fetch, fetched notes are merged. */
   notesMode?: 'local' | 'fetch';
+  /**
+   * The trunk's configuration the landing is decided under (its tip's, never the change's): what an integration
+   * worktree is set up with — its copies, ensure and setup commands are policy, and a change must not choose which
+   * of the main checkout's ignored directories reach the checkout its own jobs run in.
+   */
+  trunkConfig: DiscernConfig;
 }
 
 interface LandingFacts {
@@ -1134,7 +1145,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
     crashPoint(env, 'resources_destroyed');
-    await moveInstallsAside(ctx.project.config, ctx.project.commonDir, effort.path, env);
+    await moveInstallsAside(l.trunkConfig, ctx.project.commonDir, effort.path, env);
     removed = await removeWorktree(mainRoot, effort.path, env, steps);
     await emptyTrashSoon(ctx.project.commonDir, mainRoot, env);
     if (removed) await advance(paths, tx, 'worktree_removed');
@@ -1164,7 +1175,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       evidence: [`branch ${effort.branch} was kept: ${branch.reason ?? 'unknown'}`],
       next_action: `Look at ${effort.branch}: it holds work the trunk does not.`,
     });
-  if (tx.integration) await dropIntegration(mainRoot, tx.integration, env, ctx.project);
+  if (tx.integration) await dropIntegration(mainRoot, tx.integration, env, trunkSide(l));
 
   await submissions.remove(paths, effort.id);
   await grants.remove(paths, effort.id);
@@ -1175,6 +1186,10 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
   // runs there next (and the next effort's copy of its installed dependencies) matches the trunk. The landing
   // stands whatever ensure does; a failure is an advisory with its output.
   if (l.trunkCheckout !== undefined) {
+    // The trunk's configuration now: the landed commit's, which the trunk checkout holds (a change to ensure is a
+    // policy change, landed only with the owner's approval). One that does not load runs nothing.
+    const landedConfig = await loadConfig(join(l.trunkCheckout, 'discern.toml'));
+    const trunkNow = landedConfig.ok ? landedConfig.config : {};
     const ensured = await runSetupSteps({
       id: '',
       branch: trunk,
@@ -1184,8 +1199,8 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       signal: ctx.signal,
       outputDir: l.outputDir,
       envFiles: [],
-      ensure: commandList(ctx.project.config.repository?.ensure),
-      ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+      ensure: commandList(trunkNow.repository?.ensure),
+      ensureTimeoutS: trunkNow.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
       resources: [],
       secrets: projectSecrets(ctx.project, l.trunkCheckout),
     });
@@ -1330,7 +1345,7 @@ async function compose(
     });
   } else {
     if (kept) await removeComposition(ctx.project.commonDir, effort.id);
-    await dropIntegration(mainRoot, integration, env, ctx.project);
+    await dropIntegration(mainRoot, integration, env, trunkSide(l));
     const added = await git(['worktree', 'add', '-q', '-b', integration.branch, integration.path, trunkTip], run);
     if (added.code !== 0)
       return back({
@@ -1397,7 +1412,7 @@ async function compose(
         created_at: new Date().toISOString(),
       });
     } else {
-      await dropIntegration(mainRoot, integration, env, ctx.project);
+      await dropIntegration(mainRoot, integration, env, trunkSide(l));
       await removeComposition(ctx.project.commonDir, effort.id);
     }
     if (stale) {
@@ -1427,10 +1442,10 @@ async function compose(
   }
   // The combined tree needs what the effort's own worktree had: the main checkout's installed dependencies where
   // they are the same install, then the ensure commands over them.
-  const ensure = commandList(ctx.project.config.repository?.ensure);
+  const ensure = commandList(l.trunkConfig.repository?.ensure);
   const warm = await warmWorktree({
     commonDir: ctx.project.commonDir,
-    config: ctx.project.config,
+    config: l.trunkConfig,
     mainRoot,
     target: integration.path,
     gitDir: linkedGitDir(integration.path) ?? join(paths.integration, `.${effort.id}-staging`),
@@ -1449,9 +1464,9 @@ async function compose(
     outputDir: l.outputDir,
     envFiles: [],
     ensure,
-    setupSteps: commandList(ctx.project.config.worktree?.setup?.steps),
-    setupEnsure: commandList(ctx.project.config.worktree?.setup?.ensure),
-    ensureTimeoutS: ctx.project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
+    setupSteps: commandList(l.trunkConfig.worktree?.setup?.steps),
+    setupEnsure: commandList(l.trunkConfig.worktree?.setup?.ensure),
+    ensureTimeoutS: l.trunkConfig.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
     resources: [],
     secrets: projectSecrets(ctx.project, integration.path),
   });
@@ -1520,7 +1535,7 @@ async function keepGateOutputs<T>(outcome: T, integrationPath: string, commonDir
  * worktree root inside the checkout would make the main checkout look changed: there they stay under .git.
  */
 function integrationDir(l: Landing): string {
-  const rooted = worktreeRoot(l.ctx.project.config, l.mainRoot);
+  const rooted = worktreeRoot(l.trunkConfig, l.mainRoot);
   return rooted.ok && !rooted.inside ? join(rooted.root, '.discern-integration') : l.paths.integration;
 }
 
@@ -1628,7 +1643,11 @@ async function recover(tx: Transaction, l: Landing): Promise<AcceptOutcome | 'ro
 }
 
 async function rollBack(l: Landing, tx: Transaction): Promise<void> {
-  if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env, l.ctx.project);
+  if (tx.integration) await dropIntegration(l.mainRoot, tx.integration, l.ctx.env, trunkSide(l));
+}
+
+function trunkSide(l: Landing): { config: DiscernConfig; commonDir: string } {
+  return { config: l.trunkConfig, commonDir: l.ctx.project.commonDir };
 }
 
 async function dropIntegration(

@@ -121,6 +121,25 @@ describe('ensure passes', () => {
     ]);
   });
 
+  it("a composition is set up by the trunk's commands, not the change's; the main checkout then runs the landed ones", async () => {
+    const { r, log, read } = logged();
+    const a = await effort(r, 'first', 'first.txt', 'a\n');
+    const b = await effort(r, 'second', 'second.txt', 'b\n', false);
+    // The change rewrites its own ensure (a policy change the owner approves below).
+    const config = readFileSync(join(b.path, 'discern.toml'), 'utf8');
+    b.change('discern.toml', config.replace('ensure = [\'echo "repository-ensure', 'ensure = [\'echo "changed-ensure'));
+    assert.ok((await call('done', {}, b.path)).ok);
+    assert.ok((await call('accept', { confirmed: true }, a.path)).ok);
+    writeFileSync(log, '');
+    const landed = await call('accept', { confirmed: true, approve_policy: true }, b.path);
+    assert.ok(landed.ok, JSON.stringify(landed, null, 2));
+    const main = r.root.split('/').pop();
+    const lines = read();
+    assert.ok(lines.includes('repository-ensure second'), lines.join('\n'));
+    assert.ok(!lines.includes('changed-ensure second'), 'the integration worktree ran the change’s own ensure');
+    assert.equal(lines.at(-1), `changed-ensure ${main}`, 'after the landing, the trunk’s ensure is the landed one');
+  });
+
   it('prune destroys a vanished worktree’s resources unless gc = false, and names what it kept', async () => {
     const { r, log, read } = logged();
     const started = await call('start', { name: 'gone' }, r.root);

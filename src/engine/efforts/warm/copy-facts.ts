@@ -66,7 +66,7 @@ export async function copyFacts(
 }
 
 /** The paths git ignores in the checkout, asked in one check-ignore call. */
-async function ignoredPaths(paths: readonly string[], root: string, env: Env): Promise<Set<string>> {
+export async function ignoredPaths(paths: readonly string[], root: string, env: Env): Promise<Set<string>> {
   if (paths.length === 0) return new Set();
   const result = await git(['check-ignore', '--stdin', '-z'], {
     cwd: root,

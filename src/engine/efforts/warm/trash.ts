@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DiscernConfig } from '../../../../generated/types.js';
 import { git } from '../../git/git.js';
 import { copyPatterns } from './copy-entries.js';
-import { expandPatterns } from './copy-facts.js';
+import { expandPatterns, ignoredPaths } from './copy-facts.js';
 import { makeSparesInBackground } from './spare-background.js';
 import { emptyTrash, trashDir } from './trash-dir.js';
 
@@ -25,8 +25,14 @@ export async function moveInstallsAside(
     config.worktree?.copy === undefined ? await git(['ls-files', '-z'], { cwd: worktree, env }) : undefined;
   const tracked = listed?.code === 0 ? listed.stdout.split('\0').filter((p) => p !== '') : [];
   const entries = await expandPatterns(copyPatterns(config, tracked), worktree);
+  // Only what git ignores there is an install: a tracked directory named by mistake stays for git to remove.
+  const ignored = await ignoredPaths(
+    entries.map((e) => e.path),
+    worktree,
+    env,
+  );
   let moved = 0;
-  for (const entry of entries) {
+  for (const entry of entries.filter((e) => ignored.has(e.path))) {
     const from = join(worktree, entry.path);
     const info = await lstat(from).catch(() => undefined);
     if (info?.isDirectory() !== true) continue;
