@@ -157,8 +157,9 @@ try {
   const first = JSON.parse(discern(['accept', 'usage-docs', '--confirmed', '--json'], 0)) as {
     data: { landing: { fast_forward: boolean } };
   };
-  // The owner grants the other from the CLI: the trunk has moved, so it is composed, gated again, and landed.
-  const second = JSON.parse(discern(['accept', 'sum-zero', '--grant', '--json'], 0)) as {
+  // The owner consents to the other too. The trunk has moved, so it is composed, gated again, and landed. (An owner
+  // at a terminal could grant it with `--grant` instead; that needs an interactive terminal, which a demo has not.)
+  const second = JSON.parse(discern(['accept', 'sum-zero', '--confirmed', '--json'], 0)) as {
     data: { landing: { fast_forward: boolean }; proof_line: string };
   };
   process.stdout.write(
