@@ -12,7 +12,7 @@ import { linkedGitDir } from '../engine/git/ref-store.js';
 import { warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { mkdir, rename } from 'node:fs/promises';
 import type { AcceptOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
@@ -92,6 +92,8 @@ import {
 import { policyFacts } from './policy-facts.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
+import { AcceptRun } from './accept-run.js';
+import { keepNewestOutputs, sweepOldOutputs } from '../engine/jobs/output-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -250,7 +252,29 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   landing.notesMode = governing.config.repository?.proof_notes ?? 'local';
   landing.trunkConfig = governing.config;
   if (input.dry_run === true) return acceptEffort(input, landing, efforts, governing, []);
-  // Landings are serialised across the repository: one moves the trunk and cleans up at a time.
+  // The call's progress record, opened once it gates or lands (accept-run.ts), and finished with its result.
+  const run = new AcceptRun(ctx, mainRoot);
+  landing.run = run;
+  let outcome: AcceptOutcome | undefined;
+  try {
+    outcome = await serialisedAccept(input, landing, efforts, governing);
+  } finally {
+    if (outcome === undefined) await run.finish(undefined);
+  }
+  return (await run.finish(outcome)) ?? outcome;
+}
+
+/** Landings are serialised across the repository: one moves the trunk and cleans up at a time. */
+async function serialisedAccept(
+  input: DiscernAcceptInput,
+  landing: Landing,
+  efforts: readonly Effort[],
+  governing: Governing,
+): Promise<AcceptOutcome> {
+  const { ctx, paths, effort, mainRoot, trunk } = landing;
+  const { project } = ctx;
+  const mcp = ctx.surface === 'mcp';
+  const statusCall = mcp ? 'discern_status' : 'discern status';
   const serialised = await withRepositoryLock(project.commonDir, 'accept', 30_000, async () => {
     // An interrupted landing of this effort comes first: finished when the trunk holds its commit, else rolled
     // back, and this call carries on as a fresh acceptance.
@@ -317,7 +341,9 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
         // changes, and reported.
         const reason = result.refusal?.message ?? 'it did not land';
         const submission = await submissions.read(paths, ahead.id);
-        if (submission)
+        // A red composition recorded its own failure (with its failures and run): that record stays.
+        const recorded = submission?.last_failure?.head === row.head && submission.last_failure.composed_with;
+        if (submission && !recorded)
           await submissions.write(paths, {
             ...submission,
             last_failure: { head: row.head, reason, at: new Date().toISOString() },
@@ -499,7 +525,10 @@ async function acceptEffort(
     standards = current.standards;
     validation = { mode: 'proof', commit: head };
   } else {
-    const gated = await runGate(effort.path, ctx);
+    // The gate is this call's work: its handle is announced first (not for a queue-only call, whose gate is
+    // done's own run with done's own handle).
+    if (input.action !== 'queue') await landing.run?.open(effort.branch);
+    const gated = await runGate(effort.path, ctx, input.action !== 'queue' ? landing.run : undefined);
     if ('refusal' in gated) return gated.refusal;
     proof = gated.proof;
     standards = gated.standards;
@@ -739,6 +768,8 @@ interface Landing {
    * of the main checkout's ignored directories reach the checkout its own jobs run in.
    */
   trunkConfig: DiscernConfig;
+  /** The call's progress record (absent for a dry run and a recovery). */
+  run?: AcceptRun;
 }
 
 interface LandingFacts {
@@ -838,6 +869,13 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
     ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}),
     ...(f.completion ? { completion_facts: f.completion } : {}),
   };
+  await l.run?.open(effort.branch);
+  l.run?.phase(
+    'land',
+    fastForward
+      ? `landing ${effort.branch} on ${trunk} by fast-forward`
+      : `composing ${effort.branch} with the moved ${trunk}`,
+  );
   await transactions.write(paths, tx);
   crashPoint(ctx.env, 'started');
 
@@ -1035,6 +1073,7 @@ interface Finishing {
 
 /** Everything after the trunk holds the commit: the note, resources, worktree, branch, records. */
 async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<AcceptOutcome> {
+  l.run?.phase('finish', `${l.trunk} holds the landing: writing its Proof note and removing ${l.effort.id}'s worktree`);
   const { ctx, paths, effort, mainRoot, trunk } = l;
   const env = ctx.env;
   const landed = tx.landing ?? tx.head;
@@ -1190,6 +1229,8 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     // policy change, landed only with the owner's approval). One that does not load runs nothing.
     const landedConfig = await loadConfig(join(l.trunkCheckout, 'discern.toml'));
     const trunkNow = landedConfig.ok ? landedConfig.config : {};
+    if (commandList(trunkNow.repository?.ensure).length > 0)
+      l.run?.phase('ensure', `converging ${trunk}'s checkout ([repository] ensure)`);
     const ensured = await runSetupSteps({
       id: '',
       branch: trunk,
@@ -1202,6 +1243,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       ensure: commandList(trunkNow.repository?.ensure),
       ensureTimeoutS: trunkNow.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
       resources: [],
+      ...(l.run ? { listener: l.run.listener } : {}),
       secrets: projectSecrets(ctx.project, l.trunkCheckout),
     });
     steps.push(...ensured.steps);
@@ -1443,6 +1485,8 @@ async function compose(
   // The combined tree needs what the effort's own worktree had: the main checkout's installed dependencies where
   // they are the same install, then the ensure commands over them.
   const ensure = commandList(l.trunkConfig.repository?.ensure);
+  const listening = l.run ? { listener: l.run.listener } : {};
+  l.run?.phase('setup', `setting up the integration worktree ${integration.path}`);
   const warm = await warmWorktree({
     commonDir: ctx.project.commonDir,
     config: l.trunkConfig,
@@ -1452,6 +1496,7 @@ async function compose(
     ensure,
     env,
     signal: ctx.signal,
+    ...listening,
   });
   steps.push(...warm.steps);
   const ensured = await runSetupSteps({
@@ -1469,6 +1514,7 @@ async function compose(
     ensureTimeoutS: l.trunkConfig.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
     resources: [],
     secrets: projectSecrets(ctx.project, integration.path),
+    ...listening,
   });
   steps.push(...ensured.steps);
   if (!ensured.ok)
@@ -1481,11 +1527,14 @@ async function compose(
         next: { recovery: 'fix the ensure command, then accept again' },
       },
     });
-  const gated = await runGate(integration.path, ctx);
+  l.run?.phase('gate', `running the gate on ${effort.branch} composed with ${trunk} (${commit.slice(0, 12)})`);
+  const gated = await runGate(integration.path, ctx, l.run);
   if ('refusal' in gated) {
     // The red run's outputs live in the integration worktree's git dir, which goes: they are kept first, and the
     // result names where they are now, so its diagnostics can still be read.
-    const failed = await keepGateOutputs(gated.refusal, integration.path, ctx.project.commonDir, effort.id);
+    const failed = await keepGateOutputs(gated.refusal, integration.path, ctx.project.commonDir, effort.id, l.run);
+    if (failed.refusal.error === 'gate_failed')
+      await recordRedComposition(l, f.head, trunkTip, failed).catch(() => undefined);
     return back({
       ...failed,
       steps: [...f.steps, ...steps, ...(failed.steps ?? [])],
@@ -1507,24 +1556,68 @@ async function compose(
         : {}),
     });
   }
-  steps.push(...gated.steps);
+  // A green run's outputs are kept too: the record of this run names them, and they outlive the worktree.
+  steps.push(...(await keepGateOutputs(gated.steps, integration.path, ctx.project.commonDir, effort.id, l.run)));
   // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
   const line = gated.proof.line.replace(`${integration.branch} @`, `${effort.branch} + ${trunk} @`);
   return { commit, proof: { ...gated.proof, branch: effort.branch, line }, steps };
 }
 
+const KEPT_INTEGRATION_OUTPUTS = 20;
+
+/**
+ * The effort's submission remembers that this head composed with this trunk tip failed the gate, with the first
+ * failures and the run that found them: the queue shows it red, and `await --green` is not met by its own Proof.
+ */
+async function recordRedComposition(l: Landing, head: string, trunkTip: string, failed: AcceptRefused): Promise<void> {
+  const submission = await submissions.read(l.paths, l.effort.id);
+  if (submission === undefined || submission.head !== head) return;
+  const failures = (failed.diagnostics ?? []).slice(0, 5).map((d) => ({
+    tool: d.tool,
+    message: d.message.length > 500 ? `${d.message.slice(0, 499)}…` : d.message,
+    ...(d.file !== undefined ? { file: d.file } : {}),
+    ...(d.line !== undefined ? { line: d.line } : {}),
+    reproduce_cmd: d.reproduce_cmd,
+    ...(d.output_path !== undefined ? { output_path: d.output_path } : {}),
+  }));
+  const handle = l.run?.handle;
+  await submissions.write(l.paths, {
+    ...submission,
+    last_failure: {
+      head,
+      reason: failed.refusal.message,
+      at: new Date().toISOString(),
+      composed_with: trunkTip,
+      failures,
+      ...(handle !== undefined ? { handle } : {}),
+    },
+  });
+}
+
 /** Moves the integration gate's outputs to the common dir and points the outcome's paths at them. */
-async function keepGateOutputs<T>(outcome: T, integrationPath: string, commonDir: string, id: string): Promise<T> {
+async function keepGateOutputs<T>(
+  outcome: T,
+  integrationPath: string,
+  commonDir: string,
+  id: string,
+  run?: AcceptRun,
+): Promise<T> {
   const gitDir = linkedGitDir(integrationPath);
   if (gitDir === undefined) return outcome;
   const from = join(gitDir, 'discern', 'output');
-  const to = join(commonDir, 'discern', 'output', `integration-${id}-${Date.now()}`);
+  // Their own directory: the common dir's discern/output is the main checkout's runs, swept by its own rules.
+  const kept = join(commonDir, 'discern', 'integration-output');
+  const to = join(kept, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
   try {
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(kept, { recursive: true });
     await rename(from, to);
   } catch {
     return outcome;
   }
+  run?.relocate(from, to);
+  // Kept as a run's outputs are: a day, and at most the newest few (jobs/output-dir.ts).
+  await sweepOldOutputs(kept).catch(() => 0);
+  await keepNewestOutputs(kept, KEPT_INTEGRATION_OUTPUTS - 1, basename(to)).catch(() => undefined);
   const quoted = (path: string): string => JSON.stringify(path).slice(1, -1);
   return JSON.parse(JSON.stringify(outcome).split(quoted(from)).join(quoted(to))) as T;
 }
@@ -1543,6 +1636,7 @@ function integrationDir(l: Landing): string {
 async function runGate(
   path: string,
   ctx: ProjectVerbContext,
+  run?: AcceptRun,
 ): Promise<
   { proof: DiscernProofSummary; standards: DiscernGateStandard[]; steps: DiscernStep[] } | { refusal: AcceptRefused }
 > {
@@ -1564,7 +1658,12 @@ async function runGate(
       },
     };
   const { done } = await import('./done.js');
-  const outcome = await done({}, { ...ctx, target: path, project: resolution.project });
+  // Inside an accept run the gate reports into its record; the live view hears the gate's own producers.
+  const shared = run?.shared;
+  const outcome = await done(
+    {},
+    { ...ctx, target: path, project: resolution.project, ...(shared ? { operation: shared } : {}) },
+  );
   const steps = outcome.steps ?? [];
   if (outcome.refusal === undefined && outcome.data && 'proof' in outcome.data && outcome.data.proof)
     return { proof: outcome.data.proof, standards: outcome.data.standards ?? [], steps };

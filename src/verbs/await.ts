@@ -9,6 +9,7 @@ import { VERBS } from '../../generated/registry.js';
 import { VERSION } from '../../generated/version.js';
 import type { DiscernAwaitData, DiscernAwaitInput } from '../../generated/types.js';
 import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
+import { acceptancePaths, submissions } from '../engine/acceptance/records.js';
 import { branchTip } from '../engine/await/branch-tip.js';
 import { readContinuation, saveContinuation, type Continuation } from '../engine/await/continuations.js';
 import { ChangeWaker } from '../engine/await/wake.js';
@@ -21,6 +22,8 @@ import { readExceptionNote } from '../engine/notes/exception-note.js';
 import { parseHandle } from '../engine/state/handles.js';
 import type { LiveEvent } from '../engine/live/live-events.js';
 import type { ProjectVerbContext } from './context.js';
+import { buildEnvelope } from '../core/envelope.js';
+import { openJournal, statePathsOf, type Journal } from './gate-session.js';
 
 /** Without change events (some network file systems) a wait still re-checks this often. */
 const POLL_MS = 2000;
@@ -125,6 +128,97 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
     };
   }
 
+  // The call's progress record: its watch and the continuation that keeps the same watch are written before
+  // the first check, so a call that is cut off can be continued rather than rebuilt from observed state.
+  const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : [])).catch(
+    () => undefined,
+  );
+  if (saved) watch.handle = saved.handle;
+  const journal = await openAwaitJournal(watch, ctx);
+  const record = (observed: DiscernAwaitData['observed'], met?: boolean): void =>
+    journal?.writer.setWatch({
+      condition: watch.condition,
+      ...(watch.target ? { target: watch.target } : {}),
+      ...(watch.branch ? { branch: watch.branch } : {}),
+      trunk: watch.trunk,
+      observed,
+      ...(met !== undefined ? { met } : {}),
+      ...(watch.handle ? { continuation: watch.handle } : {}),
+    });
+  record({ trunk_start: watch.trunkStart });
+  let outcome: AwaitOutcome | undefined;
+  try {
+    outcome = await watchUntil(watch, input, ctx, budget, record);
+    return journal ? withHandle(outcome, journal.handle) : outcome;
+  } finally {
+    if (journal) {
+      const state =
+        outcome === undefined || ctx.signal.aborted ? 'cancelled' : outcome.refusal ? 'failed' : 'completed';
+      const data = outcome?.data as DiscernAwaitData | undefined;
+      if (data) record(data.observed, data.met);
+      const account = [
+        data === undefined
+          ? 'The watch stopped before it finished.'
+          : data.met
+            ? `${describe(watch)}: met after ${Math.round(data.elapsed_ms / 1000)} s.`
+            : `${describe(watch)}: not met within ${data.timeout_s} s${data.resume ? `; continue with ${data.resume}` : ''}.`,
+      ];
+      journal.writer.setProgress({
+        phase: 'finished',
+        state,
+        reason: account[0] ?? state,
+        next: data?.resume ? `continue the same watch with ${data.resume}` : 'nothing: the call has ended',
+        owner_must_act: false,
+      });
+      await journal.finish({
+        outcome: state,
+        ...(outcome
+          ? {
+              result: buildEnvelope({ verb: 'await', policy: VERBS.await.policy }, withHandle(outcome, journal.handle)),
+            }
+          : {}),
+        account,
+      });
+    }
+  }
+}
+
+/** Opens the call's record and announces its handle; a store that cannot be written leaves the wait unrecorded. */
+async function openAwaitJournal(watch: Watch, ctx: ProjectVerbContext): Promise<Journal | undefined> {
+  const { project } = ctx;
+  const head = await git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: project.root, env: ctx.env });
+  const branch = head.code === 0 ? head.stdout.trim() : null;
+  const journal = await openJournal(statePathsOf(project), 'await', project, branch, ctx.surface).catch(
+    () => undefined,
+  );
+  if (journal) {
+    const message = `${journal.handle} — read it back with ${journal.readBack}`;
+    journal.writer.setProgress({
+      phase: 'watching',
+      state: 'waiting',
+      reason: `waiting for ${describe(watch)}`,
+      next: `read it back with ${journal.readBack}`,
+      owner_must_act: false,
+    });
+    ctx.progress?.({ message, completed: 0, durable: true, events: [{ kind: 'phase', phase: 'announce', message }] });
+  }
+  return journal;
+}
+
+function withHandle(outcome: AwaitOutcome, handle: string): AwaitOutcome {
+  return outcome.data ? { ...outcome, data: { handle, ...outcome.data } } : outcome;
+}
+
+async function watchUntil(
+  watch: Watch,
+  input: DiscernAwaitInput,
+  ctx: ProjectVerbContext,
+  budget: { seconds: number; basis: string },
+  record: (observed: DiscernAwaitData['observed']) => void,
+): Promise<AwaitOutcome> {
+  const { project } = ctx;
+  const mcp = ctx.surface === 'mcp';
+  const commonDir = project.commonDir;
   const started = Date.now();
   const deadline = started + budget.seconds * 1000;
   const stop = new AbortController();
@@ -151,6 +245,7 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
     for (;;) {
       waker.arm();
       const observed = await check(watch, project, ctx);
+      record(observed.facts);
       if (observed.met) {
         const commit = observed.commit;
         const hint = commit
@@ -275,10 +370,29 @@ async function check(w: Watch, project: ProjectVerbContext['project'], ctx: Proj
     marker.marker.mode === 'strict' &&
     markerIsCurrent(marker.marker, state.head, configIdentity(project.config, project.trunk.name), VERSION) &&
     (await declarationsCurrent(marker.marker, effort.gitDir));
+  // Its own Proof is green, but this head composed with the trunk failed the gate (accept recorded it): not green.
+  const red = honored ? await redComposition(project.commonDir, effort.id, state.head) : undefined;
+  if (red !== undefined)
+    return { met: false, facts: { ...base, tip: state.head, proof_status: 'red-composition', composition: red } };
   return {
     met: honored,
     ...(honored ? { commit: state.head } : {}),
     facts: { ...base, tip: state.head, proof_status: honored ? 'honored' : 'stale' },
+  };
+}
+
+async function redComposition(
+  commonDir: string,
+  effort: string,
+  head: string,
+): Promise<NonNullable<DiscernAwaitData['observed']['composition']> | undefined> {
+  const submission = await submissions.read(acceptancePaths(commonDir), effort).catch(() => undefined);
+  const failure = submission?.last_failure;
+  if (failure?.head !== head || failure.composed_with === undefined) return undefined;
+  return {
+    composed_with: failure.composed_with,
+    reason: failure.reason,
+    ...(failure.handle !== undefined ? { handle: failure.handle } : {}),
   };
 }
 

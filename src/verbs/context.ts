@@ -3,6 +3,7 @@
 import type { LiveEvent } from '../engine/live/live-events.js';
 import type { Project, Resolution } from '../engine/project/resolve.js';
 import type { SharedLooks } from '../engine/git/checkout-status.js';
+import type { OperationWriter } from '../engine/journal/index.js';
 
 export type Surface = 'cli' | 'mcp';
 
@@ -40,6 +41,18 @@ export interface VerbContext {
    * from instead of asking git again, and where the verb leaves its last status for the logbook (docs/decisions/0043).
    */
   looks?: SharedLooks;
+  /**
+   * The run this call belongs to, when a verb runs another (accept's gate): the inner verb reports into its
+   * journal under its handle instead of opening and announcing one of its own.
+   */
+  operation?: SharedOperation;
+}
+
+/** A running operation's journal, lent to a verb that runs inside it. */
+export interface SharedOperation {
+  writer: OperationWriter;
+  handle: string;
+  readBack: string;
 }
 
 /**

@@ -287,15 +287,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     reads: startPreconditionReads(checks, probe, { trunkConfig, ...(indexFlags ? { indexFlags } : {}) }),
   };
   let journal: Journal | undefined;
+  // Inside another run (accept's gate) the record is that run's: its handle was announced already.
+  const lent = ctx.operation;
   try {
-    journal = await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
+    journal = lent
+      ? { ...lent, finish: () => Promise.resolve() }
+      : await openJournal(run.paths, 'done', ctx.project, run.branch, ctx.surface);
   } catch {
     // The journal is advisory: without it the run still happens, it just cannot be read back.
     journal = undefined;
   }
   killAt(ctx.env, 'done:journal-opened');
   const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), plan, journal, ctx.env);
-  if (journal)
+  if (journal && !lent)
     listener({
       type: 'phase',
       phase: 'announce',
@@ -595,7 +599,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
             ? 'completed'
             : 'failed';
       const account = accountOf(envelope);
-      listener({ type: 'phase', phase: 'finished', state: outcome, message: account[0] ?? outcome });
+      // The run a lent journal belongs to goes on after this gate: only its own end finishes it.
+      listener({
+        type: 'phase',
+        phase: lent ? 'gate-finished' : 'finished',
+        state: outcome,
+        message: account[0] ?? outcome,
+      });
       await journal.finish({ outcome, ...(envelope ? { result: journalResult(envelope) } : {}), account });
       killAt(ctx.env, 'done:journal-finished');
     }

@@ -86,10 +86,16 @@ export async function openJournal(
   project: Project,
   branch: string | null,
   surface: Surface,
+  options: { root?: string } = {},
 ): Promise<Journal> {
   // Jobs a killed discern left running in this checkout would compete with this run: stop them first.
   await reapOrphans(paths, project.root).catch(() => []);
-  const writer = await openOperation(paths.repositoryDir, { verb, checkout: project.root, branch });
+  const writer = await openOperation(paths.repositoryDir, {
+    verb,
+    checkout: project.root,
+    branch,
+    ...(options.root !== undefined ? { root: options.root } : {}),
+  });
   // A marker for status and reaping: they find this checkout's running operations without reading the store.
   const running = join(paths.runningOperations, writer.handle);
   await mkdir(paths.runningOperations, { recursive: true })
@@ -119,6 +125,14 @@ export function runListener(
     journal ? journalListener(journal.writer, journal.readBack) : undefined,
     progress ? liveSummary(producers, progress) : undefined,
   );
+}
+
+/**
+ * The caller's live channel for a verb that runs setup commands and copies rather than a gate (start, worktree
+ * setup): each copy and command is a row on a terminal and a progress notification over MCP.
+ */
+export function liveListener(progress: LiveProgress | undefined): GateListener | undefined {
+  return progress ? liveSummary([], progress) : undefined;
 }
 
 /** The labels of a plan's producers, in the order the plan runs them. */

@@ -1,16 +1,22 @@
 // progress: read a long operation back from the journal — by its R1 handle, or this checkout's most recently
 // started one. Reading changes nothing: the executor's liveness is a pid probe that sends no signal. Another
 // checkout's operation is refused by name, so a caller never mistakes a sibling's run for its own.
-import { resolve } from 'node:path';
 import type { ProgressOutcome } from '../../generated/handlers.js';
 import { open } from 'node:fs/promises';
-import type { DiscernProgressFailure, DiscernProgressRecord, DiscernProgressInput } from '../../generated/types.js';
+import type {
+  DiscernProgressFailure,
+  DiscernProgressRecord,
+  DiscernProgressInput,
+  DiscernProgressWatch,
+} from '../../generated/types.js';
 import {
   executorState,
   latestOperation,
   listOperations,
   readOperation,
+  readableFrom,
   type OperationRecord,
+  type WatchEntry,
 } from '../engine/journal/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { failuresWithResult } from './progress-failures.js';
@@ -55,11 +61,11 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
     }
   }
   const record = read.record;
-  if (record.checkout !== resolve(project.root)) {
+  if (!readableFrom(record, project.root)) {
     return {
       refusal: {
         error: 'invalid_value',
-        message: `${record.handle} is an operation of another checkout, ${record.checkout}${record.branch ? ` (branch ${record.branch})` : ''}: read it from there${ctx.surface === 'mcp' ? ' (pass that checkout as path)' : ''}.`,
+        message: `${record.handle} is an operation of another checkout, ${readerOf(record)}${record.branch ? ` (branch ${record.branch})` : ''}: read it from there${ctx.surface === 'mcp' ? ' (pass that checkout as path)' : ''}.`,
         next: { help },
       },
     };
@@ -67,11 +73,28 @@ export async function progress(input: DiscernProgressInput, ctx: ProjectVerbCont
   return { data: await progressData(record, read.path) };
 }
 
+/** The checkout that reads a record back now: where it ran, or the survivor it named once that one is gone. */
+function readerOf(record: OperationRecord): string {
+  return record.root !== undefined && !readableFrom(record, record.checkout) ? record.root : record.checkout;
+}
+
+function watchData(watch: WatchEntry): DiscernProgressWatch {
+  return {
+    condition: watch.condition as DiscernProgressWatch['condition'],
+    ...(watch.target !== undefined ? { target: watch.target } : {}),
+    ...(watch.branch !== undefined ? { branch: watch.branch } : {}),
+    trunk: watch.trunk,
+    observed: watch.observed as DiscernProgressWatch['observed'],
+    ...(watch.met !== undefined ? { met: watch.met } : {}),
+    ...(watch.continuation !== undefined ? { continuation: watch.continuation } : {}),
+  };
+}
+
 /** This checkout's most recent handles, newest first: what a mistyped or expired handle may have meant. */
 async function recentHandles(dir: string, checkout: string): Promise<string[]> {
   const { records } = await listOperations(dir).catch(() => ({ records: [] }));
   return records
-    .filter((r) => r.record.checkout === resolve(checkout))
+    .filter((r) => readableFrom(r.record, checkout))
     .sort((a, b) => b.record.started_at.localeCompare(a.record.started_at))
     .slice(0, 5)
     .map((r) => r.record.handle);
@@ -117,11 +140,13 @@ async function progressData(record: OperationRecord, path: string): Promise<Disc
     operation: {
       verb: record.verb,
       path: record.checkout,
+      ...(record.root !== undefined ? { root: record.root } : {}),
       branch: record.branch,
       started_at: record.started_at,
       ...(record.finished_at ? { finished_at: record.finished_at } : {}),
     },
     record_path: path,
+    ...(record.watch !== undefined ? { watch: watchData(record.watch) } : {}),
     executor,
     ...(executor === 'unknown'
       ? {

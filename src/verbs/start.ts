@@ -19,6 +19,7 @@ import { git } from '../engine/git/git.js';
 import { branchesUnder, registeredWorktreePaths } from '../engine/git/ref-store.js';
 import { listWorktrees } from '../engine/git/worktree-list.js';
 import type { ProjectVerbContext } from './context.js';
+import { liveListener } from './gate-session.js';
 import { killAt } from '../engine/faults.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
@@ -186,6 +187,8 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
     outputDir,
     secrets: projectSecrets(ctx.project, mainRoot),
   };
+  const live = liveListener(ctx.progress);
+  if (live) startRun.listener = live;
   const applied = await setUpWorktree(startRun, claimed.created.steps);
   if (!applied.ok) {
     const undone = applied.undone

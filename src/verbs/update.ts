@@ -21,7 +21,7 @@ import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { classify } from '../engine/scopes/index.js';
 import type { ProjectVerbContext } from './context.js';
 import { readBack } from './done-facts.js';
-import { releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
+import { liveListener, releaseOperationLock, statePathsOf, takeOperationLock } from './gate-session.js';
 import { killAt } from '../engine/faults.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
@@ -328,6 +328,7 @@ async function ensureAfterMerge(ctx: ProjectVerbContext): Promise<SetupResult> {
   const timeoutS = config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
   const linked = project.location === 'worktree';
   const record = linked ? await readTaskRecord(project.gitDir) : undefined;
+  const live = liveListener(ctx.progress);
   return runSetupSteps({
     id: record?.id ?? basename(project.root),
     branch: record?.branch ?? '',
@@ -343,6 +344,7 @@ async function ensureAfterMerge(ctx: ProjectVerbContext): Promise<SetupResult> {
     resources: [],
     existing: existingResources(config, record?.resources ?? [], timeoutS),
     secrets: projectSecrets(project),
+    ...(live ? { listener: live } : {}),
   });
 }
 

@@ -47,6 +47,8 @@ import { git, gitComplaint } from '../engine/git/git.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { linkedGitDir } from '../engine/git/ref-store.js';
 import type { ProjectVerbContext } from './context.js';
+import { liveListener } from './gate-session.js';
+import type { GateListener } from '../engine/gate/events.js';
 import type { Refusal } from '../core/outcome.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 
@@ -440,6 +442,7 @@ export async function worktreeSetup(
   // A worktree brought back (or set up again after a start was cut short) takes the main checkout's installed
   // dependencies as start does; a directory it already has is left alone.
   const ensure = commandList(project.config.repository?.ensure);
+  const listening = listenerOf(ctx);
   const warm = await warmWorktree({
     commonDir: project.commonDir,
     config: project.config,
@@ -449,6 +452,7 @@ export async function worktreeSetup(
     ensure,
     env: ctx.env,
     signal: ctx.signal,
+    ...listening,
   });
   steps.push(...warm.steps);
   const copied = recordedCopies(warm.copies);
@@ -472,6 +476,7 @@ export async function worktreeSetup(
     resources: missing,
     existing: existingResources(project.config, record.resources, gateTimeout),
     secrets: projectSecrets(project, mainRoot),
+    ...listening,
   });
   steps.push(...setup.steps);
   // What was made is recorded whatever happened next, so teardown destroys it.
@@ -524,6 +529,7 @@ export async function worktreeEnsure(
     signal: ctx.signal,
     outputDir: outputDir(ctx, 'ensure', effort.id),
     envFiles: [],
+    ...listenerOf(ctx),
     ensure: commandList(config.repository?.ensure),
     setupEnsure: commandList(config.worktree?.setup?.ensure),
     ensureTimeoutS: timeoutS,
@@ -813,4 +819,10 @@ async function renameRecords(
     await grants.write(paths, { ...grant, effort: to, branch });
     await grants.remove(paths, from);
   }
+}
+
+/** The caller's live view as a setup run's listener, when the caller has one. */
+function listenerOf(ctx: ProjectVerbContext): { listener?: GateListener } {
+  const live = liveListener(ctx.progress);
+  return live ? { listener: live } : {};
 }

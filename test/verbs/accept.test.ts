@@ -177,7 +177,7 @@ describe('accept', () => {
     assert.ok(existsSync(b.path));
     // The integration worktree is gone, but the red run's output is kept where the diagnostic says.
     const output = result.steps?.find((s) => s.kind === 'job' && s.label === 'test')?.output_path ?? '';
-    assert.match(output, /\/\.git\/discern\/output\/integration-two-\d+\//);
+    assert.match(output, /\/\.git\/discern\/integration-output\/[0-9TZ-]+-two\//);
     assert.match(readFileSync(output, 'utf8'), /combo\.txt:1:1: error: one and two together/);
   });
 

@@ -64,15 +64,26 @@ export async function queueRows(
     });
     const effort = efforts.find((e) => e.id === submission.effort);
     let waiting: string | undefined;
+    let red: QueueFacts['red'];
     if (effort === undefined) waiting = 'its worktree is gone';
     else {
       const state = await readWorkingState(effort.path, run.env).catch(() => undefined);
       if (state === undefined) waiting = 'its worktree cannot be read';
       else if (state.head !== submission.head) waiting = 'its HEAD moved since it was submitted';
       else if (state.changed > 0) waiting = 'its worktree has uncommitted changes';
-      else if (submission.last_failure?.head === submission.head)
-        waiting = `its last landing attempt failed: ${submission.last_failure.reason}`;
-      else if (verdict.queue === 'awaiting-owner') waiting = "the owner's consent";
+      else if (submission.last_failure?.head === submission.head) {
+        const failure = submission.last_failure;
+        waiting =
+          failure.composed_with !== undefined
+            ? `the gate failed on it composed with ${trunk} at ${failure.composed_with.slice(0, 12)}: change the work (a new head), or accept it again once ${trunk} has what it needs`
+            : `its last landing attempt failed: ${failure.reason}`;
+        if (failure.composed_with !== undefined)
+          red = {
+            composedWith: failure.composed_with,
+            failures: failure.failures ?? [],
+            ...(failure.handle !== undefined ? { handle: failure.handle } : {}),
+          };
+      } else if (verdict.queue === 'awaiting-owner') waiting = "the owner's consent";
     }
     const oldSubmission = notes.find((u) => u.kind === 'submission');
     const oldGrant = notes.find((u) => u.kind === 'grant');
@@ -88,6 +99,7 @@ export async function queueRows(
         ...(grant ? { grantedAt: grant.granted_at } : {}),
         ...(waiting !== undefined ? { waiting } : {}),
         ...(notes.length > 0 ? { unhonoured: notes } : {}),
+        ...(red !== undefined && oldSubmission === undefined ? { red } : {}),
       },
     });
   }

@@ -1,6 +1,7 @@
 // The landing queue, a view derived from the submissions: pre-authorized rows first (in grant order), then rows
 // awaiting the owner in submission order; each row says whether it can land now. Pure: readiness and
 // authority facts are read by the caller.
+import type { DiscernQueueFailure, DiscernQueueRow } from '../../../generated/types.js';
 import type { Submission, UnhonouredRecord } from './records.js';
 
 export interface QueueFacts {
@@ -11,22 +12,13 @@ export interface QueueFacts {
   waiting?: string;
   /** Its submission or grant file, shown but not honoured (records.ts unhonoured). */
   unhonoured?: UnhonouredRecord[];
+  /** Its head composed with the trunk failed the gate: red until the head changes or a landing composes it green. */
+  red?: { composedWith: string; failures: QueueFailure[]; handle?: string };
 }
 
-export interface QueueRow {
-  effort: string;
-  branch: string;
-  path: string;
-  head: string;
-  submitted_at: string;
-  authority: 'pre-authorized' | 'awaiting-owner';
-  authority_source?: string;
-  granted_at?: string;
-  position: number;
-  readiness: 'ready' | 'waiting';
-  reason?: string;
-  unhonoured?: UnhonouredRecord[];
-}
+/** A row as status, accept and a dry run publish it. */
+export type QueueRow = DiscernQueueRow;
+type QueueFailure = DiscernQueueFailure;
 
 export function orderQueue(rows: readonly { submission: Submission; facts: QueueFacts }[]): QueueRow[] {
   // A submission that is not honoured is listed last: it is not in the queue until it is re-submitted.
@@ -52,8 +44,15 @@ export function orderQueue(rows: readonly { submission: Submission; facts: Queue
       ...(r.facts.authoritySource ? { authority_source: r.facts.authoritySource } : {}),
       ...(r.facts.grantedAt ? { granted_at: r.facts.grantedAt } : {}),
       position: i + 1,
-      readiness: r.facts.waiting === undefined ? 'ready' : 'waiting',
+      readiness: r.facts.red !== undefined ? 'red' : r.facts.waiting === undefined ? 'ready' : 'waiting',
       ...(r.facts.waiting !== undefined ? { reason: r.facts.waiting } : {}),
       ...(r.facts.unhonoured?.length ? { unhonoured: r.facts.unhonoured } : {}),
+      ...(r.facts.red
+        ? {
+            composed_with: r.facts.red.composedWith,
+            failures: r.facts.red.failures,
+            ...(r.facts.red.handle ? { handle: r.facts.red.handle } : {}),
+          }
+        : {}),
     }));
 }

@@ -10,7 +10,8 @@ import type { DiscernAdvisory, DiscernConfig, DiscernDiagnostic, DiscernStep } f
 import { commandList } from '../config/commands.js';
 import { diagnoseOutput } from '../diagnostics/index.js';
 import { outputFileName } from '../jobs/output-dir.js';
-import { runJob, type JobRunResult } from '../jobs/run-job.js';
+import { runJob, type JobRunResult, type JobSpec } from '../jobs/run-job.js';
+import type { GateListener } from '../gate/events.js';
 import type { PlannedResource } from './start-plan.js';
 
 export interface SetupRun {
@@ -37,6 +38,8 @@ export interface SetupRun {
   onMade?: (made: readonly PlannedResource[]) => Promise<void>;
   /** Masked as `***` in the commands' captured output (jobs/redaction.ts). */
   secrets?: readonly string[];
+  /** Told as each command starts, reports and ends: a live view's rows, an accept run's journal. */
+  listener?: GateListener;
 }
 
 export interface ExistingResource {
@@ -84,7 +87,7 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   const outputDir = run.outputDir;
   const commandEnv = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
   for (const [i, command] of plan.ensure.entries()) {
-    const result = await runJob({
+    const result = await reported(run, `ensure: ${command}`, {
       label: 'ensure',
       commands: [command],
       cwd: plan.path,
@@ -109,17 +112,21 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   ];
   for (const { kind, key, commands } of passes)
     for (const [i, command] of commands.entries()) {
-      const result = await runJob({
-        label: kind === 'worktree-ensure' ? 'worktree-ensure' : 'worktree-setup',
-        commands: [command],
-        cwd: plan.path,
-        env: commandEnv,
-        timeoutS: plan.ensureTimeoutS,
-        timeoutKey: '[gate] timeout',
-        outputPath: join(outputDir, outputFileName(`${kind}-${i + 1}`)),
-        signal: run.signal,
-        ...(run.secrets ? { secrets: run.secrets } : {}),
-      });
+      const result = await reported(
+        run,
+        `${kind === 'worktree-ensure' ? 'worktree ensure' : 'worktree setup'}: ${command}`,
+        {
+          label: kind === 'worktree-ensure' ? 'worktree-ensure' : 'worktree-setup',
+          commands: [command],
+          cwd: plan.path,
+          env: commandEnv,
+          timeoutS: plan.ensureTimeoutS,
+          timeoutKey: '[gate] timeout',
+          outputPath: join(outputDir, outputFileName(`${kind}-${i + 1}`)),
+          signal: run.signal,
+          ...(run.secrets ? { secrets: run.secrets } : {}),
+        },
+      );
       steps.push(
         jobStep(kind, kind === 'worktree-ensure' ? 'worktree ensure' : 'worktree setup step', command, result),
       );
@@ -133,7 +140,7 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   for (const resource of plan.resources) {
     let result: JobRunResult | undefined;
     for (let attempt = 0; attempt <= resource.retries; attempt++) {
-      result = await runJob({
+      result = await reported(run, `resource ${resource.name}${attempt > 0 ? ` (attempt ${attempt + 1})` : ''}`, {
         label: `resource:${resource.name}`,
         commands: commandList(resource.create),
         cwd: plan.path,
@@ -203,7 +210,7 @@ async function ensureResource(
 ): Promise<
   { ok: true; step: DiscernStep } | { ok: false; step: DiscernStep; message: string; diagnostics: DiscernDiagnostic[] }
 > {
-  const result = await runJob({
+  const result = await reported(run, `ensure resource ${name}`, {
     label: `resource:${name}`,
     commands: commandList(command),
     cwd: run.path,
@@ -222,6 +229,32 @@ async function ensureResource(
     message: failureMessage(`[worktree.resources.${name}] ensure`, result),
     diagnostics: await diagnose(result, `resource:${name}`, command, run.path),
   };
+}
+
+/**
+ * Runs one setup command and tells the run's listener about it as a producer of its own: its start, the
+ * DISCERN_PROGRESS lines and output counts it writes, and its end. An ensure that installs for minutes is then
+ * a row on a terminal and a progress notification over MCP, not a silent wait.
+ */
+async function reported(run: SetupRun, label: string, spec: JobSpec): Promise<JobRunResult> {
+  const tell = run.listener;
+  if (tell === undefined) return runJob(spec);
+  tell({ type: 'producer-start', label, group: 'setup' });
+  const result = await runJob({
+    ...spec,
+    onProgress: (fact) => tell({ type: 'producer-progress', label, fact }),
+    onOutput: (counts) =>
+      tell({ type: 'producer-output', label, lines: counts.lines, errorLikeLines: counts.errorLikeLines }),
+    onProcessGroup: (event, pgid) => tell({ type: 'producer-pgid', label, event, pgid }),
+  });
+  tell({
+    type: 'producer-end',
+    label,
+    outcome: result.outcome,
+    durationMs: result.durationMs,
+    outputPath: result.outputPath,
+  });
+  return result;
 }
 
 export function jobStep(

@@ -2,6 +2,7 @@
 // commands and resources, in that order. Anything that fails — a command, a write, a cancellation — undoes
 // what was created, in reverse: resources destroyed, then the worktree removed and the branch deleted (it
 // holds no commit of its own yet, so nothing is lost). Every step, undo steps included, is reported.
+import type { GateListener } from '../gate/events.js';
 import { availableParallelism } from 'node:os';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,6 +43,8 @@ export interface StartRun {
   outputDir: string;
   /** Masked as `***` in every command's captured output (jobs/redaction.ts). */
   secrets?: readonly string[];
+  /** Told as copies and setup commands start, advance and end: the caller's live view. */
+  listener?: GateListener;
 }
 
 export type StartApplied =
@@ -170,6 +173,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     ensure: plan.ensure,
     env: run.env,
     signal: run.signal,
+    ...(run.listener ? { listener: run.listener } : {}),
   });
   steps.push(...warm.steps);
   const copies = recordedCopies(warm.copies);
@@ -198,6 +202,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     setupEnsure: plan.setupEnsure,
     ensureTimeoutS: plan.ensureTimeoutS,
     resources: plan.resources,
+    ...(run.listener ? { listener: run.listener } : {}),
     onMade: recordMade,
     ...(run.secrets ? { secrets: run.secrets } : {}),
   });

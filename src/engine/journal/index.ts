@@ -16,6 +16,7 @@ export {
   type StepEvent,
   type TimingEntry,
   type WaitEntry,
+  type WatchEntry,
 } from './record.js';
 export {
   openOperation,
@@ -30,6 +31,7 @@ export {
   latestOperation,
   listOperations,
   readOperation,
+  readableFrom,
   runningOperations,
   type LatestOperationResult,
   type ReadOperationResult,

@@ -2,6 +2,7 @@
 // checkout's latest or running operations. Records are replaced atomically, so every read sees one whole
 // version; a record can still be unreadable (damaged, or written by a newer discern) and each case gets its
 // own reason so the caller can say what to do.
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readJsonFile } from '../state/atomic-write.js';
@@ -128,7 +129,7 @@ export async function latestOperation(commonDiscernDir: string, checkout: string
     };
   }
   const root = resolve(checkout);
-  const mine = records.filter((r) => r.record.checkout === root);
+  const mine = records.filter((r) => readableFrom(r.record, root));
   if (mine.length === 0)
     return {
       ok: false,
@@ -155,6 +156,17 @@ export async function runningOperations(commonDiscernDir: string, checkout?: str
         executorState(r.record) !== 'gone',
     )
     .sort((a, b) => startedMs(b.record) - startedMs(a.record));
+}
+
+/**
+ * Whether a checkout reads this operation back as its own: the checkout it ran in, or — once a landing removed
+ * that checkout — the surviving one it named (`root`). While the checkout it ran in is still there, it alone
+ * reads it: another live checkout's operation is refused by name.
+ */
+export function readableFrom(record: OperationRecord, checkout: string): boolean {
+  const root = resolve(checkout);
+  if (record.checkout === root) return true;
+  return record.root === root && !existsSync(join(record.checkout, '.git'));
 }
 
 /** Whether the process that runs (or ran) the operation still exists; 'unknown' for another machine. */

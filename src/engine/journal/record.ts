@@ -78,6 +78,8 @@ export interface OperationRecord {
   verb: string;
   /** Absolute path of the checkout root the operation runs in. */
   checkout: string;
+  /** The checkout that reads this operation back once a landing removed `checkout` (the main checkout). */
+  root?: string;
   branch: string | null;
   pid: number;
   hostname: string;
@@ -102,7 +104,12 @@ export interface OperationRecord {
   result_path?: string;
   account: string[];
   dropped?: DroppedCounts;
+  /** An await's watch, kept current so a stopped call can be continued with the same watch. */
+  watch?: WatchEntry;
 }
+
+/** What an await watches, what it last saw, and the continuation that keeps the same watch. */
+export type WatchEntry = NonNullable<StateOperation['watch']>;
 
 /** Bounds that keep a record small enough to rewrite several times a second. */
 export const LIMITS = { failures: 200, timings: 500, waits: 100, steps: 1000 } as const;

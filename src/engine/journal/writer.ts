@@ -26,6 +26,7 @@ import {
   type ProgressFact,
   type StepEvent,
   type WaitEntry,
+  type WatchEntry,
 } from './record.js';
 import { measureResult, reduceResult, RESULT_INLINE_LIMIT } from './result.js';
 import { evictOperations, type RetentionOptions } from './retention.js';
@@ -36,6 +37,8 @@ export interface OpenOperationOptions {
   verb: string;
   /** The checkout root the operation runs in (stored as an absolute path). */
   checkout: string;
+  /** The checkout that survives `checkout` when the operation may remove it (a landing): read back from there. */
+  root?: string;
   branch: string | null;
   /** The executing process (default: this one). */
   pid?: number;
@@ -90,6 +93,9 @@ export async function openOperation(commonDiscernDir: string, options: OpenOpera
       handle,
       verb: options.verb,
       checkout: resolve(options.checkout),
+      ...(options.root !== undefined && resolve(options.root) !== resolve(options.checkout)
+        ? { root: resolve(options.root) }
+        : {}),
       branch: options.branch,
       pid: options.pid ?? process.pid,
       hostname: local.hostname,
@@ -243,6 +249,27 @@ export class OperationWriter {
     wait.state = 'done';
     wait.finished_at = new Date().toISOString();
     this.touch(false);
+  }
+
+  /** An await's watch as it stands: written at once, so a reader always has the latest continuation. */
+  setWatch(watch: WatchEntry): void {
+    if (this.finished) return;
+    this.record.watch = structuredClone(watch);
+    this.touch(true);
+  }
+
+  /**
+   * Output files moved (an integration worktree's, kept in the common dir before the worktree goes): producers'
+   * output paths under `from` now name the same file under `to`.
+   */
+  relocateOutputs(from: string, to: string): void {
+    if (this.finished) return;
+    for (const entry of Object.values(this.record.producers)) {
+      const path = entry.output_path;
+      if (path !== undefined && (path === from || path.startsWith(`${from}/`)))
+        entry.output_path = `${to}${path.slice(from.length)}`;
+    }
+    this.touch(true);
   }
 
   step(event: StepEvent): void {

@@ -13,6 +13,7 @@ import { copyFacts, expandPatterns } from './copy-facts.js';
 import { planCopies } from './copy-plan.js';
 import { mibText } from '../../../core/units.js';
 import { copyTree, type CopyProgress } from './tree-copy.js';
+import type { GateListener } from '../../gate/events.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,7 +34,8 @@ export interface WarmRequest {
   ensure: readonly string[];
   env: Env;
   signal?: AbortSignal;
-  onProgress?: (path: string, progress: CopyProgress) => void;
+  /** Told as each copy starts, advances and ends, as a producer of its own (a live row, an accept run's journal). */
+  listener?: GateListener;
 }
 
 export interface WarmResult {
@@ -75,6 +77,10 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
     }
     if (request.signal?.aborted === true) break;
     const began = performance.now();
+    const tell = request.listener;
+    const ended = (outcome: 'ok' | 'failed' | 'skipped', detail: string): void =>
+      tell?.({ type: 'producer-end', label, outcome, durationMs: performance.now() - began, detail });
+    tell?.({ type: 'producer-start', label, group: 'copy' });
     // A spare made in the background for these key files is renamed into place; else the copy is made now.
     const spare = await takeSpare(
       request.commonDir,
@@ -93,6 +99,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
         duration_s: Math.round((performance.now() - began) / 1000),
       });
       copies.push({ path, outcome: 'copied', method: 'spare', bytes: spare.bytes, files: spare.files });
+      ended('ok', `${mibText(spare.bytes)}, a spare renamed into place`);
       continue;
     }
     const copied = await copyTree({
@@ -103,7 +110,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
       limitBytes,
       env: request.env,
       ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.onProgress ? { onProgress: (p: CopyProgress) => request.onProgress?.(path, p) } : {}),
+      ...(tell ? { onProgress: (p: CopyProgress) => tell(copyProgress(label, p)) } : {}),
     });
     const duration_s = Math.round((performance.now() - began) / 1000);
     if (copied.ok) {
@@ -126,6 +133,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
         files: copied.files,
         ...(copied.linked > 0 ? { linked: copied.linked } : {}),
       });
+      ended('ok', `${mibText(copied.bytes)} ${how}`);
       continue;
     }
     const reason = copied.skipped
@@ -140,6 +148,7 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
       duration_s,
     });
     copies.push({ path, outcome: copied.skipped ? 'skipped' : 'failed', reason });
+    ended(copied.skipped ? 'skipped' : 'failed', reason);
   }
   await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   // The next worktree should not wait for a copy either: a spare of each entry taken is made in the background.
@@ -149,6 +158,18 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
       request.env,
     );
   return { steps, copies };
+}
+
+/** A copy's advance as a producer's progress: files done of the files walked, and the bytes so far. */
+function copyProgress(label: string, p: CopyProgress): Parameters<GateListener>[0] {
+  return {
+    type: 'producer-progress',
+    label,
+    fact: {
+      units: { kind: 'files', completed: p.files, total: p.totalFiles },
+      results: { MiB: Math.round(p.bytes / (1024 * 1024)) },
+    },
+  };
 }
 
 /** The copies to keep in the task record: those now in place. */
