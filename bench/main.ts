@@ -164,7 +164,8 @@ if (suite === 'efforts' || suite === 'all') {
 if (suite === 'warm') {
   const options = { bin, rounds: Math.max(9, rounds === 21 ? 9 : rounds) };
   reportGate(await warmStartBench(options), options.rounds);
-  for (const gate of ['mocha', 'jest'] as const) reportGate(await composedAcceptBench(options, gate), options.rounds);
+  for (const gate of ['mocha', 'jest', 'suite'] as const)
+    reportGate(await composedAcceptBench(options, gate), options.rounds);
 }
 
 if (suite === 'patterns' || suite === 'all') {

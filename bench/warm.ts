@@ -55,6 +55,7 @@ function nodeProject(gate: string): string {
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'project');
   }
+  addSuite(root);
   writeFileSync(
     join(root, 'discern.toml'),
     `[project]\nname = "bench-warm"\n\n[repository]\nensure = ["${INSTALL}"]\n\n[jobs]\n${gate}\n`,
@@ -64,11 +65,42 @@ function nodeProject(gate: string): string {
   return root;
 }
 
-/** Two gates: a short one (eslint ∥ mocha, about 0.5 s) and one with jest (eslint ∥ jest, about 2.5 s). */
+/**
+ * Three gates: a short one (eslint ∥ mocha, about 0.5 s), jest over the 40 small test files (about 2.2 s), and
+ * jest over a suite of the size a project with a few hundred packages has (SUITE_FILES files, about 8 s).
+ */
 const GATES = {
   mocha: { config: 'lint = "npx eslint src"\ntest = "npx mocha"', jobs: 'npx eslint src & npx mocha >/dev/null; wait' },
-  jest: { config: 'lint = "npx eslint src"\ntest = "npx jest"', jobs: 'npx eslint src & npx jest 2>/dev/null; wait' },
+  jest: {
+    config: 'lint = "npx eslint src"\ntest = "npx jest test/"',
+    jobs: 'npx eslint src & npx jest test/ 2>/dev/null; wait',
+  },
+  suite: { config: 'lint = "npx eslint src"\ntest = "npx jest"', jobs: 'npx eslint src & npx jest 2>/dev/null; wait' },
 };
+
+const SUITE_FILES = 120;
+
+/** The larger suite: each file tests a module with a little real work, as unit tests of a real project do. */
+function addSuite(root: string): void {
+  const dir = join(root, 'suite');
+  if (existsSync(join(dir, `s${SUITE_FILES - 1}.test.js`))) return;
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < SUITE_FILES; i++)
+    writeFileSync(
+      join(dir, `s${i}.test.js`),
+      [
+        `const { f${i % 40} } = require('../src/m${i % 40}.js');`,
+        `const work = (n) => { let x = 0; for (let k = 0; k < n; k++) x = (x * 31 + k) % 1000003; return x; };`,
+        ...[0, 1, 2, 3].map(
+          (t) =>
+            `test('s${i}.${t}', () => { expect(work(200000 + ${t})).toBeGreaterThan(-1); expect(f${i % 40}(${t})).toBe(${t} * ${i % 40} + 1); });`,
+        ),
+        '',
+      ].join('\n'),
+    );
+  git(root, 'add', 'suite');
+  git(root, 'commit', '-q', '-m', 'suite');
+}
 const GATE = GATES.mocha.config;
 
 /** Waits until the spare discern makes in the background after a copy is in place, so no case is timed beside it. */

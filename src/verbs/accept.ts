@@ -93,6 +93,7 @@ import { policyFacts } from './policy-facts.js';
 import { acceptEmergency, wantsEmergency } from './accept-emergency.js';
 import { projectSecrets } from '../engine/jobs/project-secrets.js';
 import { AcceptRun } from './accept-run.js';
+import { convergedReason, installDigest, writeEnsureStamp } from '../engine/efforts/warm/ensure-stamp.js';
 import { keepNewestOutputs, sweepOldOutputs } from '../engine/jobs/output-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -1229,8 +1230,15 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
     // policy change, landed only with the owner's approval). One that does not load runs nothing.
     const landedConfig = await loadConfig(join(l.trunkCheckout, 'discern.toml'));
     const trunkNow = landedConfig.ok ? landedConfig.config : {};
-    if (commandList(trunkNow.repository?.ensure).length > 0)
-      l.run?.phase('ensure', `converging ${trunk}'s checkout ([repository] ensure)`);
+    const trunkEnsure = commandList(trunkNow.repository?.ensure);
+    if (trunkEnsure.length > 0) l.run?.phase('ensure', `converging ${trunk}'s checkout ([repository] ensure)`);
+    // A landing that changed no lockfile or manifest leaves the install ensure converged last time as it was.
+    const converged = await convergedReason(
+      ctx.project.commonDir,
+      l.trunkCheckout,
+      l.trunkCheckout,
+      await installDigest(l.trunkCheckout, trunkNow, trunkEnsure, env),
+    );
     const ensured = await runSetupSteps({
       id: '',
       branch: trunk,
@@ -1240,13 +1248,19 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       signal: ctx.signal,
       outputDir: l.outputDir,
       envFiles: [],
-      ensure: commandList(trunkNow.repository?.ensure),
+      ensure: trunkEnsure,
+      ...(converged !== undefined ? { ensureConverged: converged } : {}),
       ensureTimeoutS: trunkNow.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
       resources: [],
       ...(l.run ? { listener: l.run.listener } : {}),
       secrets: projectSecrets(ctx.project, l.trunkCheckout),
     });
     steps.push(...ensured.steps);
+    // What this ensure converged is stamped: the next composition's copy, and the next landing, can rely on it.
+    if (ensured.ok && converged === undefined) {
+      const digest = await installDigest(l.trunkCheckout, trunkNow, trunkEnsure, env);
+      if (digest !== undefined) await writeEnsureStamp(ctx.project.commonDir, l.trunkCheckout, digest);
+    }
     if (!ensured.ok)
       advisories.push({
         kind: 'ensure-failed-after-landing',
@@ -1360,9 +1374,9 @@ async function compose(
       },
     });
   }
-  const integration = { path: join(integrationDir(l), effort.id), branch: `${INTEGRATION_PREFIX}${effort.id}` };
   // A composition kept for checkpoint answers continues when it is still this head over this trunk tip.
   const kept = await readComposition(ctx.project.commonDir, effort.id);
+  const integration = { path: integrationPath(l, kept), branch: `${INTEGRATION_PREFIX}${effort.id}` };
   const keptHead =
     kept && existsSync(kept.integration.path)
       ? (await git(['rev-parse', 'HEAD'], { cwd: kept.integration.path, env }).catch(() => undefined))?.stdout.trim()
@@ -1499,6 +1513,13 @@ async function compose(
     ...listening,
   });
   steps.push(...warm.steps);
+  // Packages copied from a main checkout whose install discern converged to these same files need no install.
+  const converged = await convergedReason(
+    ctx.project.commonDir,
+    mainRoot,
+    integration.path,
+    await installDigest(integration.path, l.trunkConfig, ensure, env),
+  );
   const ensured = await runSetupSteps({
     id: effort.id,
     branch: integration.branch,
@@ -1509,6 +1530,7 @@ async function compose(
     outputDir: l.outputDir,
     envFiles: [],
     ensure,
+    ...(converged !== undefined ? { ensureConverged: converged } : {}),
     setupSteps: commandList(l.trunkConfig.worktree?.setup?.steps),
     setupEnsure: commandList(l.trunkConfig.worktree?.setup?.ensure),
     ensureTimeoutS: l.trunkConfig.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S,
@@ -1620,6 +1642,18 @@ async function keepGateOutputs<T>(
   await keepNewestOutputs(kept, KEPT_INTEGRATION_OUTPUTS - 1, basename(to)).catch(() => undefined);
   const quoted = (path: string): string => JSON.stringify(path).slice(1, -1);
   return JSON.parse(JSON.stringify(outcome).split(quoted(from)).join(quoted(to))) as T;
+}
+
+/**
+ * One path for every composition, so tools that key their caches by the project's absolute path (jest's haste
+ * map and transforms, for one) find them warm from the last landing instead of starting cold; acceptance is
+ * serialised, so one path serves them in turn. A composition kept for checkpoint answers keeps its own path, and
+ * while something holds the shared one (a kept composition, or what a killed run left) the effort's id is used.
+ */
+function integrationPath(l: Landing, kept: { integration: { path: string } } | undefined): string {
+  if (kept !== undefined) return kept.integration.path;
+  const shared = join(integrationDir(l), '_compose'); // no effort id has an underscore (slugs)
+  return existsSync(shared) ? join(integrationDir(l), l.effort.id) : shared;
 }
 
 /**

@@ -196,6 +196,27 @@ describe('accept and await announce a handle that survives the landing', () => {
     }
   });
 
+  it('over MCP, start reports its copies and ensure commands as they run', async () => {
+    const r = repo();
+    const mcp = await connectStdio(r.root);
+    try {
+      const seen: { progress: number; message?: string | undefined }[] = [];
+      const result = await mcp.client.callTool(
+        { name: 'discern_start', arguments: { name: 'shown' } },
+        { onprogress: (p) => seen.push(p) },
+      );
+      assert.equal((result.structuredContent as { ok: boolean }).ok, true, JSON.stringify(result.structuredContent));
+      const messages = seen.map((s) => s.message ?? '');
+      assert.ok(
+        messages.some((m) => m.includes('ensure: node -e 0')),
+        JSON.stringify(messages),
+      );
+      for (let i = 1; i < seen.length; i++) assert.ok((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0));
+    } finally {
+      await mcp.client.close();
+    }
+  });
+
   it('a dry run, a refusal before any gate, and a queue-only call announce no handle', async () => {
     const r = repo();
     const work = await effort(r, 'quiet', 'a.txt', 'a\n');

@@ -112,9 +112,10 @@ describe('ensure passes', () => {
     assert.ok(landed.ok, JSON.stringify(landed, null, 2));
     const main = r.root.split('/').pop();
     assert.deepEqual(read(), [
-      'repository-ensure beta',
-      'setup-step beta',
-      'setup-ensure beta',
+      // The integration worktree is at .discern-integration/_compose.
+      'repository-ensure _compose',
+      'setup-step _compose',
+      'setup-ensure _compose',
       'cache-destroy beta',
       'db-destroy beta',
       `repository-ensure ${main}`,
@@ -135,8 +136,8 @@ describe('ensure passes', () => {
     assert.ok(landed.ok, JSON.stringify(landed, null, 2));
     const main = r.root.split('/').pop();
     const lines = read();
-    assert.ok(lines.includes('repository-ensure second'), lines.join('\n'));
-    assert.ok(!lines.includes('changed-ensure second'), 'the integration worktree ran the change’s own ensure');
+    assert.ok(lines.includes('repository-ensure _compose'), lines.join('\n'));
+    assert.ok(!lines.includes('changed-ensure _compose'), 'the integration worktree ran the change’s own ensure');
     assert.equal(lines.at(-1), `changed-ensure ${main}`, 'after the landing, the trunk’s ensure is the landed one');
   });
 

@@ -221,7 +221,7 @@ describe('warm worktrees', () => {
     assert.ok(composed.ok, JSON.stringify(composed, null, 2));
     // Beside the efforts' worktrees, not under .git: jest, for one, finds no test in a project under a .git dir.
     const compose = composed.steps?.find((s) => s.label.startsWith('compose agent/beta'));
-    assert.equal(compose?.note, `${r.root}.worktrees/.discern-integration/beta`);
+    assert.equal(compose?.note, `${r.root}.worktrees/.discern-integration/_compose`);
     const copy = composed.steps?.find((s) => s.kind === 'worktree-copy');
     assert.equal(copy?.outcome, 'ok', JSON.stringify(composed.steps));
     assert.match(copy?.note ?? '', /in 5 files/);

@@ -25,6 +25,8 @@ export interface SetupRun {
   outputDir: string;
   envFiles: readonly string[];
   ensure: readonly string[];
+  /** Why the ensure commands have nothing to do (ensure-stamp.ts): they are reported skipped, not run. */
+  ensureConverged?: string;
   /** [worktree.setup] steps: given only when the worktree is new. */
   setupSteps?: readonly string[];
   /** [worktree.setup] ensure: given only for a linked worktree. */
@@ -87,6 +89,18 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
   const outputDir = run.outputDir;
   const commandEnv = { ...run.env, DISCERN_EFFORT: plan.id, DISCERN_BRANCH: plan.branch, DISCERN_WORKTREE: plan.path };
   for (const [i, command] of plan.ensure.entries()) {
+    if (plan.ensureConverged !== undefined) {
+      steps.push({
+        kind: 'repository-ensure',
+        label: 'ensure',
+        disposition: 'skip',
+        note: `${command}: nothing to do — ${plan.ensureConverged}`,
+        outcome: 'skipped',
+        duration_s: 0,
+      });
+      run.listener?.({ type: 'producer-end', label: `ensure: ${command}`, outcome: 'skipped', durationMs: 0 });
+      continue;
+    }
     const result = await reported(run, `ensure: ${command}`, {
       label: 'ensure',
       commands: [command],
