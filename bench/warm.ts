@@ -70,12 +70,21 @@ function nodeProject(gate: string): string {
  * jest over a suite of the size a project with a few hundred packages has (SUITE_FILES files, about 8 s).
  */
 const GATES = {
-  mocha: { config: 'lint = "npx eslint src"\ntest = "npx mocha"', jobs: 'npx eslint src & npx mocha >/dev/null; wait' },
+  mocha: {
+    label: 'eslint ∥ mocha',
+    config: 'lint = "npx eslint src"\ntest = "npx mocha"',
+    jobs: 'npx eslint src & npx mocha >/dev/null; wait',
+  },
   jest: {
+    label: 'eslint ∥ jest, 40 test files',
     config: 'lint = "npx eslint src"\ntest = "npx jest test/"',
     jobs: 'npx eslint src & npx jest test/ 2>/dev/null; wait',
   },
-  suite: { config: 'lint = "npx eslint src"\ntest = "npx jest"', jobs: 'npx eslint src & npx jest 2>/dev/null; wait' },
+  suite: {
+    label: 'eslint ∥ jest, 160 test files',
+    config: 'lint = "npx eslint src"\ntest = "npx jest"',
+    jobs: 'npx eslint src & npx jest 2>/dev/null; wait',
+  },
 };
 
 const SUITE_FILES = 120;
@@ -103,12 +112,18 @@ function addSuite(root: string): void {
 }
 const GATE = GATES.mocha.config;
 
-/** Waits until the spare discern makes in the background after a copy is in place, so no case is timed beside it. */
+/**
+ * Waits until what discern does in the background after a call has finished — the spare it makes after a copy,
+ * and the deletion of the installs a landing set aside — so no case, floor or discern, is timed beside it.
+ */
 async function spareSettled(root: string): Promise<void> {
   const pool = join(root, '.git', 'discern', 'warm-pool');
-  for (let i = 0; i < 600; i++) {
+  const trash = join(root, '.git', 'discern', 'trash');
+  for (let i = 0; i < 1200; i++) {
     const names = existsSync(pool) ? readdirSync(pool) : [];
-    if (names.some((n) => !n.startsWith('.')) && !names.some((n) => n.startsWith('.making-'))) return;
+    const spared = names.some((n) => !n.startsWith('.')) && !names.some((n) => n.startsWith('.making-'));
+    const emptied = !existsSync(trash) || readdirSync(trash).length === 0;
+    if (spared && emptied) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -192,10 +207,10 @@ export async function composedAcceptBench(
   const median = (s: number[]) => sorted(s)[Math.floor(s.length / 2)] ?? NaN;
   const floor = median(gates);
   return {
-    title: `(b) composed accept against the gate on the combined commit (eslint ∥ ${gate})`,
+    title: `(b) composed accept against the gate on the combined commit (${GATES[gate].label})`,
     rows: [
       {
-        name: `the gate jobs (eslint ∥ ${gate}) on the combined commit (floor)`,
+        name: `the gate jobs (${GATES[gate].label}) on the combined commit (floor)`,
         median: floor,
         min: sorted(gates)[0] ?? NaN,
         ratio: 1,

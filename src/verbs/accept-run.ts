@@ -12,6 +12,7 @@ import { buildEnvelope } from '../core/envelope.js';
 import { fanOut, type GateEvent, type GateListener } from '../engine/gate/events.js';
 import { journalListener } from '../engine/gate/journal-listener.js';
 import { liveSummary } from '../engine/gate/live-summary.js';
+import { makeSparesInBackground, type SpareOrder } from '../engine/efforts/warm/spare-background.js';
 import type { ProjectVerbContext, SharedOperation } from './context.js';
 import { openJournal, statePathsOf, type Journal } from './gate-session.js';
 
@@ -20,21 +21,24 @@ export class AcceptRun {
   private opening: Promise<void> | undefined;
   private journalEvents: GateListener | undefined;
   private readonly live: GateListener | undefined;
+  private readonly spares: SpareOrder[] = [];
 
   constructor(
     private readonly ctx: ProjectVerbContext,
     /** The checkout that survives the landing: the main checkout. */
     private readonly root: string,
+    /** The selected effort's branch (a walk may land others ahead of it in the same run). */
+    private readonly branch: string,
   ) {
     this.live = ctx.progress ? liveSummary([], ctx.progress) : undefined;
   }
 
   /** Opens the record and announces its handle, once; a journal that cannot be written leaves the run unrecorded. */
-  open(branch: string): Promise<void> {
+  open(): Promise<void> {
     this.opening ??= (async () => {
       try {
         const { ctx } = this;
-        const journal = await openJournal(statePathsOf(ctx.project), 'accept', ctx.project, branch, ctx.surface, {
+        const journal = await openJournal(statePathsOf(ctx.project), 'accept', ctx.project, this.branch, ctx.surface, {
           root: this.root,
         });
         this.journal = journal;
@@ -68,6 +72,11 @@ export class AcceptRun {
     this.tell({ type: 'phase', phase, message });
   }
 
+  /** Spares to make once the call has its answer: made during the landing they would slow its gate. */
+  afterward(order: SpareOrder): void {
+    this.spares.push(order);
+  }
+
   /** A kept output directory moved: the record's output paths follow it. */
   relocate(from: string, to: string): void {
     this.journal?.writer.relocateOutputs(from, to);
@@ -75,6 +84,8 @@ export class AcceptRun {
 
   /** Records the end with the call's result, and puts the handle in it; never throws. */
   async finish(outcome: AcceptOutcome | undefined): Promise<AcceptOutcome | undefined> {
+    if (!this.ctx.signal.aborted)
+      for (const order of this.spares.splice(0)) makeSparesInBackground(order, this.ctx.env);
     await this.opening;
     const journal = this.journal;
     if (journal === undefined) return outcome;

@@ -254,7 +254,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
   landing.trunkConfig = governing.config;
   if (input.dry_run === true) return acceptEffort(input, landing, efforts, governing, []);
   // The call's progress record, opened once it gates or lands (accept-run.ts), and finished with its result.
-  const run = new AcceptRun(ctx, mainRoot);
+  const run = new AcceptRun(ctx, mainRoot, effort.branch);
   landing.run = run;
   let outcome: AcceptOutcome | undefined;
   try {
@@ -528,7 +528,7 @@ async function acceptEffort(
   } else {
     // The gate is this call's work: its handle is announced first (not for a queue-only call, whose gate is
     // done's own run with done's own handle).
-    if (input.action !== 'queue') await landing.run?.open(effort.branch);
+    if (input.action !== 'queue') await landing.run?.open();
     const gated = await runGate(effort.path, ctx, input.action !== 'queue' ? landing.run : undefined);
     if ('refusal' in gated) return gated.refusal;
     proof = gated.proof;
@@ -870,7 +870,7 @@ async function land(l: Landing, f: LandingFacts): Promise<AcceptOutcome> {
     ...(f.variances && f.variances.length > 0 ? { variances: f.variances } : {}),
     ...(f.completion ? { completion_facts: f.completion } : {}),
   };
-  await l.run?.open(effort.branch);
+  await l.run?.open();
   l.run?.phase(
     'land',
     fastForward
@@ -1181,6 +1181,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
       l.outputDir,
       steps,
       projectSecrets(ctx.project),
+      l.run?.listener,
     );
     destroyed = resources.destroyed;
     await advance(paths, tx, 'resources_destroyed');
@@ -1511,8 +1512,11 @@ async function compose(
     env,
     signal: ctx.signal,
     ...listening,
+    deferSpares: true,
   });
   steps.push(...warm.steps);
+  // The spare is made once the call has its answer, not beside the composed gate (accept-run.ts).
+  if (warm.spareOrder) l.run?.afterward(warm.spareOrder);
   // Packages copied from a main checkout whose install discern converged to these same files need no install.
   const converged = await convergedReason(
     ctx.project.commonDir,

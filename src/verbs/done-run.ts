@@ -581,11 +581,19 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       !run.standalone && run.baseRef === `refs/heads/${ctx.project.trunk.name}` && gateRun.dirtyAfter?.size === 0
         ? change.change
         : undefined;
-    envelope = await withCouplingHints(
-      await recordGreen(run, gateRun, report, common, data, [...advisories, ...capAdvisory], journal?.handle, stats),
-      ctx,
-      unchanged,
+    const green = await recordGreen(
+      run,
+      gateRun,
+      report,
+      common,
+      data,
+      [...advisories, ...capAdvisory],
+      journal?.handle,
+      stats,
     );
+    // Hints of files that change together are for an agent about to commit more; a gate inside another run
+    // (accept's composition) reports none, and reading the history for them would only delay the landing.
+    envelope = lent ? green : await withCouplingHints(green, ctx, unchanged);
     killAt(ctx.env, 'done:proof-recorded');
     return envelope;
   } finally {

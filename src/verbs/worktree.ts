@@ -4,6 +4,7 @@
 // not contain, naming them, unless --force; even forced, only drop deletes such a branch, and it reports the
 // tip to restore it from.
 import { recordedCopies, warmWorktree } from '../engine/efforts/warm/warm-worktree.js';
+import { makeSparesInBackground } from '../engine/efforts/warm/spare-background.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
@@ -453,6 +454,7 @@ export async function worktreeSetup(
     env: ctx.env,
     signal: ctx.signal,
     ...listening,
+    deferSpares: true,
   });
   steps.push(...warm.steps);
   const copied = recordedCopies(warm.copies);
@@ -479,6 +481,7 @@ export async function worktreeSetup(
     ...listening,
   });
   steps.push(...setup.steps);
+  if (warm.spareOrder && !ctx.signal.aborted) makeSparesInBackground(warm.spareOrder, ctx.env);
   // What was made is recorded whatever happened next, so teardown destroys it.
   const made = recordResources(setup.made, effort);
   if (made.length > 0) await writeTaskRecord(effort.gitDir, { ...record, resources: [...record.resources, ...made] });

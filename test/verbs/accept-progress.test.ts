@@ -57,6 +57,25 @@ interface ProgressData {
   };
 }
 
+/** One tool call over the SDK's client with a progress token: its result, and its notifications' messages in order. */
+async function withProgress(
+  root: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ envelope: { ok: boolean; data: Record<string, unknown> }; messages: string[] }> {
+  const mcp = await connectStdio(root);
+  try {
+    const seen: { progress: number; message?: string | undefined }[] = [];
+    const result = await mcp.client.callTool({ name, arguments: args }, { onprogress: (p) => seen.push(p) });
+    const envelope = result.structuredContent as { ok: boolean; data: Record<string, unknown> };
+    assert.equal(envelope.ok, true, JSON.stringify(envelope, null, 2));
+    for (let i = 1; i < seen.length; i++) assert.ok((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0));
+    return { envelope, messages: seen.map((s) => s.message ?? '') };
+  } finally {
+    await mcp.client.close();
+  }
+}
+
 describe('accept and await announce a handle that survives the landing', () => {
   it('a composed landing from the effort worktree is read back from the main checkout, and only there', async () => {
     const r = repo();
@@ -171,50 +190,28 @@ describe('accept and await announce a handle that survives the landing', () => {
     const r = repo();
     await effort(r, 'told', 'a.txt', 'a\n');
     moveTrunk(r, 'c.txt');
-    const mcp = await connectStdio(r.root);
-    try {
-      const seen: { progress: number; message?: string | undefined }[] = [];
-      const result = await mcp.client.callTool(
-        { name: 'discern_accept', arguments: { target: 'told', confirmed: true } },
-        { onprogress: (p) => seen.push(p) },
-      );
-      const envelope = result.structuredContent as { ok: boolean; data: { handle: string } };
-      assert.equal(envelope.ok, true, JSON.stringify(envelope, null, 2));
-      assert.match(seen[0]?.message ?? '', new RegExp(`^${envelope.data.handle} — read it back with discern_progress`));
-      const messages = seen.map((s) => s.message ?? '');
-      assert.ok(
-        messages.some((m) => m.includes('ensure: node -e 0')),
-        JSON.stringify(messages),
-      );
-      assert.ok(
-        messages.some((m) => /running the gate on agent\/told composed with main/.test(m)),
-        JSON.stringify(messages),
-      );
-      for (let i = 1; i < seen.length; i++) assert.ok((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0));
-    } finally {
-      await mcp.client.close();
-    }
+    const { envelope, messages } = await withProgress(r.root, 'discern_accept', { target: 'told', confirmed: true });
+    assert.match(
+      messages[0] ?? '',
+      new RegExp(`^${String(envelope.data['handle'])} — read it back with discern_progress`),
+    );
+    assert.ok(
+      messages.some((m) => m.includes('ensure: node -e 0')),
+      JSON.stringify(messages),
+    );
+    assert.ok(
+      messages.some((m) => /running the gate on agent\/told composed with main/.test(m)),
+      JSON.stringify(messages),
+    );
   });
 
   it('over MCP, start reports its copies and ensure commands as they run', async () => {
     const r = repo();
-    const mcp = await connectStdio(r.root);
-    try {
-      const seen: { progress: number; message?: string | undefined }[] = [];
-      const result = await mcp.client.callTool(
-        { name: 'discern_start', arguments: { name: 'shown' } },
-        { onprogress: (p) => seen.push(p) },
-      );
-      assert.equal((result.structuredContent as { ok: boolean }).ok, true, JSON.stringify(result.structuredContent));
-      const messages = seen.map((s) => s.message ?? '');
-      assert.ok(
-        messages.some((m) => m.includes('ensure: node -e 0')),
-        JSON.stringify(messages),
-      );
-      for (let i = 1; i < seen.length; i++) assert.ok((seen[i]?.progress ?? 0) > (seen[i - 1]?.progress ?? 0));
-    } finally {
-      await mcp.client.close();
-    }
+    const { messages } = await withProgress(r.root, 'discern_start', { name: 'shown' });
+    assert.ok(
+      messages.some((m) => m.includes('ensure: node -e 0')),
+      JSON.stringify(messages),
+    );
   });
 
   it('a dry run, a refusal before any gate, and a queue-only call announce no handle', async () => {

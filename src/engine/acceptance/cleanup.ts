@@ -1,5 +1,6 @@
 // After a landing: the effort's resources destroyed in reverse, its worktree removed, and its branch deleted —
 // the branch only when the trunk contains all of it, so no commit is ever lost.
+import type { GateListener } from '../gate/events.js';
 import { join } from 'node:path';
 import type { DiscernStep } from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
@@ -18,12 +19,16 @@ export async function destroyResources(
   outputDir: string,
   steps: DiscernStep[],
   secrets: readonly string[] = [],
+  /** Told as each destroy command starts and ends: a landing's live view and journal. */
+  listener?: GateListener,
 ): Promise<{ destroyed: string[]; failed: string[] }> {
   const destroyed: string[] = [];
   const failed: string[] = [];
   for (const resource of [...(record?.resources ?? [])].reverse()) {
     const commands = commandList(resource.destroy);
     if (commands.length === 0) continue;
+    const label = `destroy resource ${resource.name}`;
+    listener?.({ type: 'producer-start', label, group: 'cleanup' });
     const result = await runJob({
       label: `resource:${resource.name}`,
       commands,
@@ -49,6 +54,13 @@ export async function destroyResources(
       outcome: result.outcome,
       duration_s: Math.round(result.durationMs / 1000),
       output_path: result.outputPath,
+    });
+    listener?.({
+      type: 'producer-end',
+      label,
+      outcome: result.outcome,
+      durationMs: result.durationMs,
+      outputPath: result.outputPath,
     });
     (result.outcome === 'ok' ? destroyed : failed).push(resource.name);
   }

@@ -2,6 +2,7 @@
 // commands and resources, in that order. Anything that fails — a command, a write, a cancellation — undoes
 // what was created, in reverse: resources destroyed, then the worktree removed and the branch deleted (it
 // holds no commit of its own yet, so nothing is lost). Every step, undo steps included, is reported.
+import { makeSparesInBackground } from './warm/spare-background.js';
 import type { GateListener } from '../gate/events.js';
 import { availableParallelism } from 'node:os';
 import { mkdir, stat } from 'node:fs/promises';
@@ -174,6 +175,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     env: run.env,
     signal: run.signal,
     ...(run.listener ? { listener: run.listener } : {}),
+    deferSpares: true,
   });
   steps.push(...warm.steps);
   const copies = recordedCopies(warm.copies);
@@ -207,6 +209,8 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     ...(run.secrets ? { secrets: run.secrets } : {}),
   });
   steps.push(...setup.steps);
+  // The next start's spare is made once ensure is done, not beside it (warm-worktree.ts, deferSpares).
+  if (warm.spareOrder && !run.signal.aborted) makeSparesInBackground(warm.spareOrder, run.env);
   if (!setup.ok) return fail(setup.message, setup.diagnostics, setup.made);
   const { made, advisories } = setup;
   killAt(run.env, 'start:setup-done');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DiscernConfig, DiscernStep, DiscernWorktreeCopy } from '../../../../generated/types.js';
 import { git } from '../../git/git.js';
 import { copyPatterns, type CopyEntry, type CopyPattern } from './copy-entries.js';
-import { makeSparesInBackground } from './spare-background.js';
+import { makeSparesInBackground, type SpareOrder } from './spare-background.js';
 import { entryDigest, takeSpare } from './spare-pool.js';
 import { copyFacts, expandPatterns } from './copy-facts.js';
 import { planCopies } from './copy-plan.js';
@@ -36,11 +36,18 @@ export interface WarmRequest {
   signal?: AbortSignal;
   /** Told as each copy starts, advances and ends, as a producer of its own (a live row, an accept run's journal). */
   listener?: GateListener;
+  /**
+   * Leave making the spares to the caller (`spareOrder`), who starts it once its own work is done: a spare is a
+   * copy of thousands of files, and made beside ensure or a gate it slows them on a machine with few cores.
+   */
+  deferSpares?: boolean;
 }
 
 export interface WarmResult {
   steps: DiscernStep[];
   copies: DiscernWorktreeCopy[];
+  /** With deferSpares: what to hand to makeSparesInBackground when the caller is done. */
+  spareOrder?: SpareOrder;
 }
 
 export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
@@ -152,11 +159,10 @@ export async function warmWorktree(request: WarmRequest): Promise<WarmResult> {
   }
   await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   // The next worktree should not wait for a copy either: a spare of each entry taken is made in the background.
-  if (request.signal?.aborted !== true)
-    makeSparesInBackground(
-      { commonDir: request.commonDir, mainRoot: request.mainRoot, entries: taken, limitBytes },
-      request.env,
-    );
+  if (request.signal?.aborted === true || taken.length === 0) return { steps, copies };
+  const order: SpareOrder = { commonDir: request.commonDir, mainRoot: request.mainRoot, entries: taken, limitBytes };
+  if (request.deferSpares === true) return { steps, copies, spareOrder: order };
+  makeSparesInBackground(order, request.env);
   return { steps, copies };
 }
 
