@@ -123,6 +123,7 @@ describe('projectCollections on a maximal status', () => {
       'gate_proof.proof.jobs',
       'gate_proof.proof.standard_proposals',
       'queue',
+      'queue.*.failures',
       'queue.*.unhonoured',
       'scopes',
       'scopes.*.paths',
