@@ -174,7 +174,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
           mainRoot,
           trunk,
           trunkCheckout: trunkCheckout(trunk),
-          outputDir: join(project.gitDir, 'discern', 'output', `accept-${gone.id}`),
+          outputDir: landingOutputDir(project.commonDir, gone.id),
           notesMode: project.config.repository?.proof_notes ?? 'local',
           // A recovery never composes: it finishes the landing or rolls it back.
           trunkConfig: project.config,
@@ -234,7 +234,7 @@ export async function accept(input: DiscernAcceptInput, ctx: ProjectVerbContext)
     mainRoot,
     trunk,
     trunkCheckout: trunkCheckout(trunk),
-    outputDir: join(project.gitDir, 'discern', 'output', `accept-${effort.id}`),
+    outputDir: landingOutputDir(project.commonDir, effort.id),
     trunkConfig: project.config,
   };
   // An effort lands on the trunk recorded when it started, whatever this call's trunk is.
@@ -330,7 +330,7 @@ async function serialisedAccept(
         const aheadLanding: Landing = {
           ...landing,
           effort: ahead,
-          outputDir: join(project.gitDir, 'discern', 'output', `accept-${ahead.id}`),
+          outputDir: landingOutputDir(project.commonDir, ahead.id),
         };
         const result = await acceptEffort({}, aheadLanding, live, governing, []);
         const entry = result.data && 'landings' in result.data ? result.data.landings?.[0] : undefined;
@@ -1274,6 +1274,7 @@ async function finish(l: Landing, tx: Transaction, f: Finishing): Promise<Accept
         next_action: `The landing stands. Fix the ensure command, then run it in ${l.trunkCheckout} (\`discern worktree ensure\` covers efforts' worktrees).`,
       });
   }
+  await sweepLandingOutputs(ctx.project.commonDir, basename(l.outputDir));
 
   const hint =
     ctx.surface === 'mcp' ? VERBS.accept.hints.landed_mcp.replace('{root}', mainRoot) : VERBS.accept.hints.landed;
@@ -1582,6 +1583,8 @@ async function compose(
         : {}),
     });
   }
+  // Green now: an earlier red composition of this head no longer describes it (whatever stops the landing next).
+  await clearRedComposition(l).catch(() => undefined);
   // A green run's outputs are kept too: the record of this run names them, and they outlive the worktree.
   steps.push(...(await keepGateOutputs(gated.steps, integration.path, ctx.project.commonDir, effort.id, l.run)));
   // The gate ran on the integration branch; the Proof is for the effort's work composed with the trunk.
@@ -1590,6 +1593,34 @@ async function compose(
 }
 
 const KEPT_INTEGRATION_OUTPUTS = 20;
+
+/** Landings' outputs are kept as a run's are: a day, and at most the newest few (jobs/output-dir.ts). */
+async function sweepLandingOutputs(commonDir: string, current: string): Promise<void> {
+  const kept = join(commonDir, 'discern', 'integration-output');
+  await sweepOldOutputs(kept).catch(() => 0);
+  await keepNewestOutputs(kept, KEPT_INTEGRATION_OUTPUTS - 1, current).catch(() => undefined);
+}
+
+/**
+ * Where a landing's own commands write (setup, ensure, resource destroys, the ensure after the landing): the
+ * common dir, beside the composed gate's outputs, because the checkout accept was called from may be the
+ * worktree the landing removes, and the run's record must still point at files that exist.
+ */
+function landingOutputDir(commonDir: string, effortId: string): string {
+  return join(
+    commonDir,
+    'discern',
+    'integration-output',
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${effortId}-landing`,
+  );
+}
+
+async function clearRedComposition(l: Landing): Promise<void> {
+  const submission = await submissions.read(l.paths, l.effort.id);
+  if (submission?.last_failure?.composed_with === undefined) return;
+  const { last_failure: _red, ...rest } = submission;
+  await submissions.write(l.paths, rest);
+}
 
 /**
  * The effort's submission remembers that this head composed with this trunk tip failed the gate, with the first
@@ -1641,9 +1672,7 @@ async function keepGateOutputs<T>(
     return outcome;
   }
   run?.relocate(from, to);
-  // Kept as a run's outputs are: a day, and at most the newest few (jobs/output-dir.ts).
-  await sweepOldOutputs(kept).catch(() => 0);
-  await keepNewestOutputs(kept, KEPT_INTEGRATION_OUTPUTS - 1, basename(to)).catch(() => undefined);
+  await sweepLandingOutputs(commonDir, basename(to));
   const quoted = (path: string): string => JSON.stringify(path).slice(1, -1);
   return JSON.parse(JSON.stringify(outcome).split(quoted(from)).join(quoted(to))) as T;
 }

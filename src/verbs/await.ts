@@ -11,7 +11,12 @@ import type { DiscernAwaitData, DiscernAwaitInput } from '../../generated/types.
 import { listEfforts, selectEffort, type Effort } from '../engine/acceptance/efforts.js';
 import { acceptancePaths, submissions } from '../engine/acceptance/records.js';
 import { branchTip } from '../engine/await/branch-tip.js';
-import { readContinuation, saveContinuation, type Continuation } from '../engine/await/continuations.js';
+import {
+  readContinuation,
+  removeContinuation,
+  saveContinuation,
+  type Continuation,
+} from '../engine/await/continuations.js';
 import { ChangeWaker } from '../engine/await/wake.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
 import { markerIsCurrent, readProofMarker } from '../engine/gate/proof-records.js';
@@ -129,11 +134,14 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
   }
 
   // The call's progress record: its watch and the continuation that keeps the same watch are written before
-  // the first check, so a call that is cut off can be continued rather than rebuilt from observed state.
-  const saved = await saveContinuation(commonDir, continuationOf(watch), ...(watch.handle ? [watch.handle] : [])).catch(
-    () => undefined,
-  );
-  if (saved) watch.handle = saved.handle;
+  // the first check, so a call that is cut off can be continued rather than rebuilt from observed state. A call
+  // with no budget (a poll) saves one only if it ends unmet, as before; one this call made and no one will be
+  // handed (the watch was met) is removed again, so the 512 kept are those handed out or cut off.
+  const premade = watch.handle === undefined && budget.seconds > 0;
+  if (premade) {
+    const saved = await saveContinuation(commonDir, continuationOf(watch)).catch(() => undefined);
+    if (saved) watch.handle = saved.handle;
+  }
   const journal = await openAwaitJournal(watch, ctx);
   const record = (observed: DiscernAwaitData['observed'], met?: boolean): void =>
     journal?.writer.setWatch({
@@ -151,6 +159,11 @@ export async function awaitCondition(input: DiscernAwaitInput, ctx: ProjectVerbC
     outcome = await watchUntil(watch, input, ctx, budget, record);
     return journal ? withHandle(outcome, journal.handle) : outcome;
   } finally {
+    const ended = outcome?.data as DiscernAwaitData | undefined;
+    if (premade && watch.handle !== undefined && ended !== undefined && ended.resume === undefined) {
+      await removeContinuation(commonDir, watch.handle);
+      delete watch.handle;
+    }
     if (journal) {
       const state =
         outcome === undefined || ctx.signal.aborted ? 'cancelled' : outcome.refusal ? 'failed' : 'completed';

@@ -23,7 +23,7 @@ function npm(args: string[], cwd: string): string {
 }
 
 /** A project depending on a package packed into the repository, installed offline in its main checkout. */
-function npmProject(ensure: string[]): ScratchRepo {
+function npmProject(ensure: string[], scripts: Record<string, string> = {}): ScratchRepo {
   const r = scratchRepo({
     'discern.toml': `[project]\nname = "converge"\n\n[repository]\nensure = ${JSON.stringify(ensure)}\n\n[jobs]\ntest = "test -f node_modules/tiny/index.js"\n`,
     '.gitignore': 'node_modules/\n',
@@ -37,7 +37,7 @@ function npmProject(ensure: string[]): ScratchRepo {
   execFileSync('rm', ['-rf', tiny]);
   writeFileSync(
     join(r.root, 'package.json'),
-    '{ "name": "app", "version": "1.0.0", "dependencies": { "tiny": "file:tiny-1.0.0.tgz" } }\n',
+    `${JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { tiny: 'file:tiny-1.0.0.tgz' }, scripts })}\n`,
   );
   npm(INSTALL.split(' ').slice(1), r.root);
   assert.ok(existsSync(join(r.root, 'node_modules', 'tiny', 'index.js')));
@@ -128,6 +128,33 @@ describe('ensure that has nothing to do', () => {
       JSON.stringify(two, null, 2),
     );
     assert.equal(existsSync(join(r.root, '.git', 'discern', 'ensure-stamp.json')), false);
+  });
+
+  it("never skips an install that runs the project's own install hooks", async () => {
+    // A postinstall may read any file (a schema it generates from, sources a prepare builds): its inputs are unknown.
+    const r = npmProject([INSTALL], {
+      postinstall: "node -e \"require('fs').writeFileSync('node_modules/.hooked', 'x')\"",
+    });
+    await composedLanding(r, 'one');
+    const two = await composedLanding(r, 'two');
+    assert.deepEqual(
+      two.map((s) => s.outcome),
+      ['ok', 'ok'],
+      JSON.stringify(two, null, 2),
+    );
+  });
+
+  it('never skips where nothing installed is there to compare (no node_modules, as under Plug’n’Play)', async () => {
+    const r = npmProject([INSTALL]);
+    await composedLanding(r, 'one');
+    // The main checkout loses its installed packages: the next integration worktree has nothing copied.
+    execFileSync('rm', ['-rf', join(r.root, 'node_modules')]);
+    const two = await composedLanding(r, 'two');
+    assert.deepEqual(
+      two.map((s) => s.outcome),
+      ['ok', 'ok'],
+      JSON.stringify(two, null, 2),
+    );
   });
 
   it('counts as installs only the package managers’ install commands with options', () => {

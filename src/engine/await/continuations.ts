@@ -37,6 +37,11 @@ export async function readContinuation(commonDir: string, handle: string): Promi
   return record;
 }
 
+/** A continuation no one will be handed (its watch was met): it must not take a place others need. */
+export async function removeContinuation(commonDir: string, handle: string): Promise<void> {
+  await rm(join(continuationsDir(commonDir), `${handle}.json`), { force: true }).catch(() => undefined);
+}
+
 async function prune(dir: string): Promise<void> {
   const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
   const dated = await Promise.all(

@@ -11,6 +11,11 @@ export function journalListener(writer: OperationWriter, readBack: string): Gate
   return (event) => {
     switch (event.type) {
       case 'phase':
+        // A gate inside a longer run (accept's composition) ends before the run does: its last stage ends with it.
+        if (event.phase === 'gate-finished' && stageTiming) {
+          writer.finishTiming(stageTiming);
+          stageTiming = undefined;
+        }
         if (event.phase === 'finished') {
           // The last stage's interval ends with the run.
           if (stageTiming) writer.finishTiming(stageTiming);

@@ -24,18 +24,32 @@ export function progressNotifier(
 ): Notifier | undefined {
   if (typeof token !== 'string' && typeof token !== 'number') return undefined;
   let last = -1;
+  let step = -1;
+  let within = 0;
+  let offset = 0;
+  let lastCompleted = 0;
   let latest: LiveUpdate | undefined;
   const send = (update: LiveUpdate): void => {
-    // Finished producers alone may repeat, so each message also advances a little below the next whole step;
-    // `total` counts one step more than the producers (recording the outcome), so progress never reaches it.
-    const base = update.completed;
-    const progress = base > last ? base : Math.min(last + 0.001, Math.floor(last) + 0.999);
+    // A run may report several plans in turn (accept: its setup rows, then the composed gate's producers, then
+    // the ensure after the landing), each counting from 0: a count that goes back starts a new span of steps.
+    if (update.completed < lastCompleted) offset = step + 1;
+    lastCompleted = update.completed;
+    // Within a step, each message advances by a shrinking fraction (k/(k+1)) that never reaches the next step,
+    // so every notification increases strictly however many a long job sends; the heartbeat included.
+    const base = Math.max(offset + update.completed, step);
+    if (base > step) {
+      step = base;
+      within = 0;
+    } else within += 1;
+    const progress = step + within / (within + 1);
     if (progress <= last) return;
     last = progress;
+    // `total` counts one step more than the producers (recording the outcome), so progress never reaches it.
+    const total = update.total !== undefined ? Math.max(offset + update.total + 1, step + 1) : undefined;
     const params = {
       progressToken: token,
-      progress: Number(progress.toFixed(3)),
-      ...(update.total !== undefined ? { total: update.total + 1 } : {}),
+      progress,
+      ...(total !== undefined ? { total } : {}),
       message: update.message,
     };
     notify({ method: 'notifications/progress', params }).catch(() => undefined);

@@ -5,9 +5,10 @@
 // holds that same converged install — the main checkout after a landing that changed none of it, or an
 // integration worktree whose node_modules was copied from it — and its ensure is skipped and reported so.
 //
-// Only installs qualify: `npm install` reads nothing but those files, so the digest covers everything it depends
-// on. Any other command (a build, a codegen, a script) may read anything, and runs every time
-// (docs/decisions/0053-warm-worktrees.md).
+// Only installs qualify, and only where the install is all they do: no install hook of the project's own
+// (`prepare`, `postinstall`…, which may read any file), and an install record present to compare. Then
+// `npm install` reads nothing but the files in the digest. Any other command (a build, a codegen, a script) may
+// read anything, and runs every time (docs/decisions/0053-warm-worktrees.md).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,7 +60,12 @@ export async function installDigest(
   if (listed !== undefined && listed.code !== 0) return undefined;
   const tracked = listed === undefined ? [] : listed.stdout.split('\0').filter((p) => p !== '');
   const entries = await expandPatterns(copyPatterns(config, tracked), root);
-  if (entries.length === 0) return undefined;
+  const [first] = entries;
+  if (first === undefined) return undefined;
+  // Nothing installed to judge (yarn's Plug'n'Play keeps no node_modules; a copy that did not happen): ensure runs.
+  if (!(await hasInstallRecord(join(root, first.path)))) return undefined;
+  // The project's own install hooks (a `prepare` that builds, a `postinstall` that generates) read any file.
+  if (await runsOwnScripts(root, entries)) return undefined;
   const hash = createHash('sha256').update(`${STAMP_FORMAT}\0${commands.join('\0')}\0`);
   for (const entry of [...entries].sort((a, b) => a.path.localeCompare(b.path))) {
     hash.update(`${entry.path}\0${await entryDigest(entry, root)}\0`);
@@ -70,6 +76,38 @@ export async function installDigest(
     }
   }
   return hash.digest('hex');
+}
+
+/** What npm, pnpm and yarn run of the project's own package.json on an install with no arguments. */
+const INSTALL_HOOKS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
+
+async function runsOwnScripts(root: string, entries: readonly { key: readonly string[] }[]): Promise<boolean> {
+  const manifests = new Set(
+    entries.flatMap((e) => e.key.filter((k) => k === 'package.json' || k.endsWith('/package.json'))),
+  );
+  for (const manifest of manifests) {
+    const text = await readFile(join(root, manifest), 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    try {
+      const scripts = (JSON.parse(text) as { scripts?: Record<string, unknown> }).scripts ?? {};
+      if (INSTALL_HOOKS.some((hook) => Object.hasOwn(scripts, hook))) return true;
+    } catch {
+      return true; // a manifest npm cannot read either: let ensure say so
+    }
+  }
+  return false;
+}
+
+async function hasInstallRecord(dir: string): Promise<boolean> {
+  for (const name of INSTALL_RECORDS)
+    if (
+      await readFile(join(dir, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  return false;
 }
 
 export async function readEnsureStamp(commonDir: string): Promise<EnsureStamp | undefined> {
