@@ -68,7 +68,8 @@ before(() => {
     'dist/ is missing: run `npm run build` (npm test builds first)',
   );
   work = tempDir('discern-pack-');
-  // --ignore-scripts: `prepare` would rebuild dist/ (a minute); the test packs the build that is there.
+  // --ignore-scripts: `prepack` would rebuild dist/; this test packs the build that is there (the README's own
+  // install, below, runs it).
   const out = ok(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], REPO_ROOT), 'npm pack');
   packed = (JSON.parse(out) as Packed[])[0] as Packed;
   consumer = join(work, 'consumer');
@@ -76,7 +77,7 @@ before(() => {
   ok(run('mkdir', ['-p', consumer], work), 'mkdir');
   writeFileSync(join(consumer, 'package.json'), '{ "name": "discern-consumer", "private": true, "type": "module" }\n');
   const started = performance.now();
-  // Installed as users install it, scripts included: `prepare` must not run for a tarball (it could not build).
+  // Installed as users install it, scripts included: nothing of the package's runs at install.
   // --prefer-offline: the package has no dependencies, so nothing is fetched; the flag keeps it so if one is added.
   ok(
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], consumer),
@@ -129,14 +130,14 @@ describe('npm pack', () => {
     }
   });
 
-  it('installs on its own: no dependency comes with it, and prepare does not run', () => {
+  it('installs on its own: no dependency comes with it, and nothing runs at install', () => {
     const installed = readdirSync(join(consumer, 'node_modules')).filter((n) => !n.startsWith('.'));
     assert.deepEqual(
       installed,
-      ['discern'],
+      ['discern-cli'],
       'dist/ bundles everything it runs; a runtime dependency would be a deliberate change (0040)',
     );
-    assert.ok(!existsSync(join(consumer, 'node_modules/discern/node_modules')));
+    assert.ok(!existsSync(join(consumer, 'node_modules/discern-cli/node_modules')));
   });
 });
 
@@ -182,9 +183,9 @@ describe('the installed bin', () => {
 describe('exports', () => {
   // A consumer of the types and a schema, through the package name only. The @ts-expect-error lines fail the
   // compile if the types resolve to nothing (any) or stop narrowing.
-  const CONSUMER = `import type { DiscernDocsResult, DiscernResult } from 'discern';
-import type { DiscernStep } from 'discern/types/discern-json.js';
-import results from 'discern/schema/discern-results.schema.json' with { type: 'json' };
+  const CONSUMER = `import type { DiscernDocsResult, DiscernResult } from 'discern-cli';
+import type { DiscernStep } from 'discern-cli/types/discern-json.js';
+import results from 'discern-cli/schema/discern-results.schema.json' with { type: 'json' };
 
 export const id: string = results.$id;
 export function describe(r: DiscernResult): string {
@@ -199,9 +200,9 @@ export const step: DiscernStep = { kind: 'job', label: 'x', disposition: 'run', 
   const TYPES_ONLY = CONSUMER.split('\n')
     .filter((line) => !line.includes('results'))
     .join('\n');
-  const WRONG = `import type { DiscernDocsResult } from 'discern';
+  const WRONG = `import type { DiscernDocsResult } from 'discern-cli';
 export const wrongVerb: DiscernDocsResult = { ok: true, verb: 'doctor' };
-export { main } from 'discern/dist/discern.js';
+export { main } from 'discern-cli/dist/discern.js';
 `;
 
   function compile(
@@ -253,9 +254,9 @@ export { main } from 'discern/dist/discern.js';
 
   it('node imports a schema with import attributes, and nothing that exports does not list', () => {
     const script = `
-const schema = (await import('discern/schema/discern-results.schema.json', { with: { type: 'json' } })).default;
+const schema = (await import('discern-cli/schema/discern-results.schema.json', { with: { type: 'json' } })).default;
 const code = async (s) => { try { await import(s); return 'imported'; } catch (e) { return e.code; } };
-console.log(JSON.stringify({ id: schema.$id, manifest: (await import('discern/package.json', { with: { type: 'json' } })).default.version, root: await code('discern'), deep: await code('discern/dist/discern.js') }));`;
+console.log(JSON.stringify({ id: schema.$id, manifest: (await import('discern-cli/package.json', { with: { type: 'json' } })).default.version, root: await code('discern-cli'), deep: await code('discern-cli/dist/discern.js') }));`;
     const result = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], {
       cwd: consumer,
       encoding: 'utf8',
