@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { npmEnv } from '../helpers/npm-env.js';
 import { cleanEnv, scratchRepo, tempDir } from '../helpers/scratch-repo.js';
 
 const tsc = createRequire(join(REPO_ROOT, 'package.json')).resolve('typescript/bin/tsc');
@@ -27,21 +28,6 @@ interface Packed {
   unpackedSize: number;
   entryCount: number;
   files: PackedFile[];
-}
-
-/**
- * npm's environment without what an enclosing `npm test` exported (its lifecycle and the project's prefix), so
- * the install below acts on the consumer directory alone; the cache and registry settings stay.
- */
-function npmEnv(): Record<string, string> {
-  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
-  const env = Object.fromEntries(
-    Object.entries(cleanEnv()).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())),
-  );
-  // test/run.ts set the CA bundle aside for speed; npm may need it to reach the registry.
-  const caCerts = process.env['DISCERN_TEST_NODE_EXTRA_CA_CERTS'];
-  if (caCerts !== undefined) env['NODE_EXTRA_CA_CERTS'] = caCerts;
-  return { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 }
 
 function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { npmEnv } from '../helpers/npm-env.js';
 import { cleanEnv, scratchRepo, tempDir } from '../helpers/scratch-repo.js';
 
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -22,25 +23,6 @@ function readmeInstall(): string {
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(block !== undefined, 'the Install section has a sh block');
   return block.trim();
-}
-
-/** npm's environment without an enclosing `npm test`'s lifecycle variables, with the global prefix given. */
-function npmEnv(prefix: string): Record<string, string> {
-  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']);
-  const env = Object.fromEntries(
-    Object.entries(cleanEnv()).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())),
-  );
-  const caCerts = process.env['DISCERN_TEST_NODE_EXTRA_CA_CERTS'];
-  if (caCerts !== undefined) env['NODE_EXTRA_CA_CERTS'] = caCerts;
-  return {
-    ...env,
-    npm_config_prefix: prefix,
-    // The locked packages are in the cache already (this checkout was installed from it): no registry round trips.
-    npm_config_prefer_offline: 'true',
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
 }
 
 /** The checkout as it is, tracked and new files alike (not what is ignored: no node_modules, no dist/). */
@@ -70,7 +52,8 @@ before(() => {
   const started = performance.now();
   const result = spawnSync('sh', ['-c', readmeInstall()], {
     cwd: clone,
-    env: npmEnv(prefix),
+    // The locked packages are in the cache already (this checkout was installed from it): no registry round trips.
+    env: npmEnv({ npm_config_prefix: prefix, npm_config_prefer_offline: 'true' }),
     encoding: 'utf8',
     timeout: 600_000,
   });
