@@ -783,3 +783,51 @@ describe('refresh', () => {
     assertDriven(['refresh']);
   });
 });
+
+describe('refresh: the command the files start discern with', () => {
+  const DEV = '{ "name": "app", "devDependencies": { "discern-cli": "^0.1.0" } }\n';
+  const codexArgs = (r: ScratchRepo): unknown =>
+    (toml(read(r, '.codex/config.toml')) as { mcp_servers?: { discern?: { command: string; args: string[] } } })
+      .mcp_servers?.discern;
+
+  it("runs the project's own discern-cli with npx when package.json lists it, and the PATH's once it does not", async () => {
+    const r = repo({ 'package.json': DEV });
+    const first = await refresh(r);
+    assert.ok(first.result.ok, JSON.stringify(first.result, null, 2));
+    const entry = (json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'];
+    assert.deepEqual(entry, { type: 'stdio', command: 'npx', args: ['--no-install', 'discern', 'mcp'] });
+    assert.deepEqual(codexArgs(r), { command: 'npx', args: ['--no-install', 'discern', 'mcp'] });
+    assert.match(read(r, '.claude/settings.json'), /"npx --no-install discern status --markdown"/);
+    assert.ok(
+      (first.result.hints ?? []).some((h) => h.includes('codex mcp add discern -- npx --no-install discern mcp')),
+    );
+
+    // Dropped from the project (and on a clone with no ledger of what refresh wrote): back to the PATH's discern.
+    writeFileSync(join(r.root, 'package.json'), '{ "name": "app" }\n');
+    execFileSync('rm', ['-f', join(r.root, '.git', 'discern', 'refresh-ownership.json')]);
+    const second = await refresh(r);
+    assert.ok(second.result.ok, JSON.stringify(second.result, null, 2));
+    assert.deepEqual((json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'], {
+      type: 'stdio',
+      command: 'discern',
+      args: ['mcp'],
+    });
+    assert.deepEqual(codexArgs(r), { command: 'discern', args: ['mcp'] });
+    assert.match(read(r, '.claude/settings.json'), /"discern status --markdown"/);
+    assert.doesNotMatch(read(r, '.claude/settings.json'), /npx/);
+  });
+
+  it("under yarn's Plug'n'Play, the PATH's discern, with a hint saying why", async () => {
+    const r = repo({ 'package.json': DEV, '.pnp.cjs': '// yarn pnp\n' });
+    const { result } = await refresh(r);
+    assert.ok(result.ok, JSON.stringify(result, null, 2));
+    assert.equal(
+      ((json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'] as { command: string }).command,
+      'discern',
+    );
+    assert.ok(
+      (result.hints ?? []).some((h) => /Plug'n'Play keeps no node_modules\/\.bin/.test(h)),
+      JSON.stringify(result.hints),
+    );
+  });
+});

@@ -12,6 +12,7 @@
 // `.github/skills/`, `.claude/skills/` and `.agents/skills/`. Gemini's hooks must print JSON and Cursor's and
 // Copilot's run no command whose output reaches the session's context, so only Claude Code gets a hook.
 import type { JsonValue } from '../wiring/jsonc.js';
+import { LAUNCHES, launchLine, type Launch } from './launch.js';
 
 export const AGENT_IDS = ['claude_code', 'codex', 'gemini', 'cursor', 'copilot'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -124,6 +125,35 @@ export function configuredAgents(agents: readonly string[] | undefined): AgentId
   return AGENT_IDS.filter((id) => wanted.has(id));
 }
 
+/** An agent's MCP wiring with the given launch: the same place and shape, the launch's command. */
+export function mcpWiringFor(id: AgentId, launch: Launch): McpWiring {
+  const wiring = AGENTS[id].mcp;
+  const args = [...launch.args, ...SERVER_ARGS];
+  if (wiring.format === 'toml-region')
+    return {
+      ...wiring,
+      body: `[mcp_servers.discern]\ncommand = "${launch.command}"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]`,
+    };
+  const entry = wiring.entry as Record<string, JsonValue>;
+  return { ...wiring, entry: { ...entry, command: launch.command, args } };
+}
+
+/** An agent's hook group with the given launch. */
+export function hookWiringFor(id: AgentId, launch: Launch): HookWiring | undefined {
+  const hooks = AGENTS[id].hooks;
+  if (hooks === undefined) return undefined;
+  const command = `${launchLine(launch)} status --markdown`;
+  return {
+    ...hooks,
+    element: { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command }] },
+  };
+}
+
+/** What a person runs to add the server to Codex by hand, with the given launch. */
+export function codexAddCommand(launch: Launch): string {
+  return `codex mcp add discern -- ${launchLine(launch)} mcp`;
+}
+
 /** Whether a hook group (one element of the event's list) is discern's. */
 export function isDiscernHookGroup(value: JsonValue): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -136,7 +166,7 @@ export function isDiscernHookGroup(value: JsonValue): boolean {
         h !== null &&
         !Array.isArray(h) &&
         typeof h['command'] === 'string' &&
-        h['command'].startsWith('discern status'),
+        LAUNCHES.some((launch) => (h['command'] as string).startsWith(`${launchLine(launch)} status`)),
     )
   );
 }

@@ -83,22 +83,23 @@ export async function readOwnership(commonDir: string): Promise<Ownership> {
 }
 
 /** Whether the MCP entry now in the file is one discern wrote (now, earlier, or per the ledger). */
-export function isDiscernsEntry(value: JsonValue, ours: JsonValue, key: string, owned: Ownership): boolean {
-  return isWritten(entryDigest(value), entryDigest(ours), EARLIER_ENTRIES, owned[key]);
+export function isDiscernsEntry(value: JsonValue, ours: readonly JsonValue[], key: string, owned: Ownership): boolean {
+  return isWritten(entryDigest(value), ours, EARLIER_ENTRIES, owned[key]);
 }
 
 /** Whether a hook group that runs `discern status` is one discern wrote (now, earlier, or per the ledger). */
-export function isDiscernsGroup(value: JsonValue, ours: JsonValue, key: string, owned: Ownership): boolean {
-  return isWritten(entryDigest(value), entryDigest(ours), EARLIER_HOOK_GROUPS, owned[key]);
+export function isDiscernsGroup(value: JsonValue, ours: readonly JsonValue[], key: string, owned: Ownership): boolean {
+  return isWritten(entryDigest(value), ours, EARLIER_HOOK_GROUPS, owned[key]);
 }
 
+/** What this version writes (in any of its forms), what earlier ones wrote, or what the ledger recorded. */
 function isWritten(
   digest: string,
-  ours: string,
+  ours: readonly JsonValue[],
   earlier: readonly JsonValue[],
   recorded: readonly string[] | undefined,
 ): boolean {
-  return digest === ours || earlier.some((e) => entryDigest(e) === digest) || (recorded ?? []).includes(digest);
+  return [...ours, ...earlier].some((e) => entryDigest(e) === digest) || (recorded ?? []).includes(digest);
 }
 
 /**

@@ -39,15 +39,18 @@ import {
   AGENTS,
   ALL_SKILL_FOLDERS,
   AGENT_IDS,
-  CODEX_ADD_COMMAND,
   INSTRUCTION_FILES,
+  codexAddCommand,
   configuredAgents,
+  hookWiringFor,
   isDiscernHookGroup,
+  mcpWiringFor,
   skillFolders,
   type AgentId,
   type SkillFolderChoice,
 } from './agents.js';
 import { compileInstructions } from './instructions.js';
+import { LAUNCHES, PATH_LAUNCH, projectLaunch, type Launch } from './launch.js';
 import { decisionRecords, decisionsDir, indexBody } from './adr-index.js';
 import { SKILL_FILE, isMaterialised, materialisedText, skillCatalogue, type Skill } from './skills.js';
 import { digestOf, readProjectFile } from './files.js';
@@ -153,14 +156,17 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
     const serving = agents.filter((id) => AGENTS[id].instructions === file);
     intents.push(instructionIntent(file, serving, instructions.body, owned));
   }
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned));
+  // How the files start discern: the project's own discern-cli when it lists one, else the PATH's (launch.ts).
+  const chosen = await projectLaunch(root);
+  if (chosen.hint !== undefined) hints.push(chosen.hint);
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned, chosen.launch));
   for (const id of AGENT_IDS) {
-    const hook = hookIntent(id, agents.includes(id), owned);
+    const hook = hookIntent(id, agents.includes(id), owned, chosen.launch);
     if (hook) intents.push(hook);
   }
   if (agents.includes('codex'))
     hints.push(
-      `Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${CODEX_ADD_COMMAND}\`.`,
+      `Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${codexAddCommand(chosen.launch)}\`.`,
     );
 
   const decisions = decisionsDir(project.config.map?.dir);
@@ -220,9 +226,9 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
   const intents: Intent[] = [];
   const owned = await readOwnership(project.commonDir);
   for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], '', owned));
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned));
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned, PATH_LAUNCH));
   for (const id of AGENT_IDS) {
-    const hook = hookIntent(id, false, owned);
+    const hook = hookIntent(id, false, owned, PATH_LAUNCH);
     if (hook) intents.push(hook);
   }
   const decisions = decisionsDir(project.config.map?.dir);
@@ -283,9 +289,9 @@ function instructionIntent(file: string, serving: AgentId[], body: string, owned
   };
 }
 
-function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
+function mcpIntent(id: AgentId, present: boolean, owned: Ownership, launch: Launch): Intent {
   const agent = AGENTS[id];
-  const wiring = agent.mcp;
+  const wiring = mcpWiringFor(id, launch);
   const base = { path: wiring.path, kind: 'mcp' as const, agents: present ? [id] : [], present };
   if (wiring.format === 'toml-region') {
     if (!present)
@@ -310,7 +316,12 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
   // A `discern` entry discern did not write (another command, arguments, environment) is the user's: kept.
   const theirs = (text: string, at: string): string | undefined => {
     const there = memberAt(text, path, options);
-    if (there === undefined || isDiscernsEntry(there, wiring.entry, ownershipKey(at, path), owned)) return undefined;
+    // An entry with either launch is discern's: a project that adds or drops discern-cli switches it.
+    const forms = LAUNCHES.map((l) => {
+      const other = mcpWiringFor(id, l);
+      return other.format === 'json' ? other.entry : wiring.entry;
+    });
+    if (there === undefined || isDiscernsEntry(there, forms, ownershipKey(at, path), owned)) return undefined;
     return `${at} has a \`${path.join('.')}\` entry of its own (${JSON.stringify(there).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that entry and run \`discern refresh\``;
   };
   if (!present) {
@@ -344,16 +355,17 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership): Intent {
   };
 }
 
-function hookIntent(id: AgentId, present: boolean, owned: Ownership): Intent | undefined {
+function hookIntent(id: AgentId, present: boolean, owned: Ownership, launch: Launch): Intent | undefined {
   const agent = AGENTS[id];
-  const hooks = agent.hooks;
+  const hooks = hookWiringFor(id, launch);
   if (!hooks) return undefined;
+  const forms = LAUNCHES.flatMap((l) => hookWiringFor(id, l)?.element ?? []);
   const options = { comments: hooks.comments };
   const base = { path: hooks.path, kind: 'hooks' as const, agents: present ? [id] : [], present };
   // A group that runs `discern status` but is not one discern wrote (another matcher, command, timeout) is the
   // user's: kept, and refresh adds none beside it.
   const ours = (at: string) => (group: JsonValue) =>
-    isDiscernHookGroup(group) && isDiscernsGroup(group, hooks.element, groupKey(at, hooks.listPath), owned);
+    isDiscernHookGroup(group) && isDiscernsGroup(group, forms, groupKey(at, hooks.listPath), owned);
   const theirs = (text: string, at: string): string | undefined => {
     const list = memberAt(text, hooks.listPath, options);
     const own = Array.isArray(list) ? list.find((g) => isDiscernHookGroup(g) && !ours(at)(g)) : undefined;
