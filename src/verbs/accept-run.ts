@@ -19,8 +19,9 @@ import { openJournal, statePathsOf, type Journal } from './gate-session.js';
 export class AcceptRun {
   private journal: Journal | undefined;
   private opening: Promise<void> | undefined;
-  private journalEvents: GateListener | undefined;
   private readonly live: GateListener | undefined;
+  /** The live view, and the journal too once it is open. */
+  private events: GateListener;
   private readonly spares: SpareOrder[] = [];
 
   constructor(
@@ -31,6 +32,7 @@ export class AcceptRun {
     private readonly branch: string,
   ) {
     this.live = ctx.progress ? liveSummary([], ctx.progress) : undefined;
+    this.events = fanOut(this.live);
   }
 
   /** Opens the record and announces its handle, once; a journal that cannot be written leaves the run unrecorded. */
@@ -42,7 +44,7 @@ export class AcceptRun {
           root: this.root,
         });
         this.journal = journal;
-        this.journalEvents = journalListener(journal.writer, journal.readBack);
+        this.events = fanOut(journalListener(journal.writer, journal.readBack), this.live);
         this.tell({
           type: 'phase',
           phase: 'announce',
@@ -107,7 +109,7 @@ export class AcceptRun {
   }
 
   private tell(event: GateEvent): void {
-    fanOut(this.journalEvents, this.live)(event);
+    this.events(event);
   }
 }
 

@@ -12,18 +12,40 @@
 // `.github/skills/`, `.claude/skills/` and `.agents/skills/`. Gemini's hooks must print JSON and Cursor's and
 // Copilot's run no command whose output reaches the session's context, so only Claude Code gets a hook.
 import type { JsonValue } from '../wiring/jsonc.js';
-import { LAUNCHES, launchLine, type Launch } from './launch.js';
+import { LAUNCHES, PATH_LAUNCH, launchLine, type Launch } from './launch.js';
 
 export const AGENT_IDS = ['claude_code', 'codex', 'gemini', 'cursor', 'copilot'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 /** `[project] agents` omitted. */
 export const DEFAULT_AGENTS: readonly AgentId[] = ['claude_code', 'codex'];
 
-/** The command every agent runs to start discern's MCP server; discern must be on the agent's PATH. */
-export const SERVER_COMMAND = 'discern';
-export const SERVER_ARGS = ['mcp'] as const;
-/** What a person runs for an agent that cannot be wired by a project file. */
-export const CODEX_ADD_COMMAND = 'codex mcp add discern -- discern mcp';
+/** discern's own arguments that start its MCP server, after the launch's (launch.ts). */
+const SERVER_ARGS = ['mcp'] as const;
+
+/** The MCP entry's command and arguments with a launch: `discern mcp`, or `npx --no-install discern mcp`. */
+function serverEntry(launch: Launch): { command: string; args: string[] } {
+  return { command: launch.command, args: [...launch.args, ...SERVER_ARGS] };
+}
+
+/** Codex's `[mcp_servers.discern]` table with a launch. */
+function codexBody(launch: Launch): string {
+  const { command, args } = serverEntry(launch);
+  return `[mcp_servers.discern]\ncommand = "${command}"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]`;
+}
+
+/** Claude Code's SessionStart hook group with a launch: it runs `discern status --markdown`. */
+function statusHookGroup(launch: Launch): JsonValue {
+  const command = `${launchLine(launch)} status --markdown`;
+  return { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command }] };
+}
+
+/** What a person runs to add the server to Codex by hand, with the given launch. */
+export function codexAddCommand(launch: Launch): string {
+  return `codex mcp add discern -- ${launchLine(launch)} mcp`;
+}
+
+/** The same, for the PATH's discern: what setup's reactivation hint names. */
+export const CODEX_ADD_COMMAND = codexAddCommand(PATH_LAUNCH);
 
 export type McpWiring =
   | { format: 'json'; path: string; serversKey: 'mcpServers' | 'servers'; entry: JsonValue; comments: boolean }
@@ -51,10 +73,9 @@ export interface AgentWiring {
 export type InstructionFile = 'CLAUDE.md' | 'AGENTS.md' | 'GEMINI.md';
 export const INSTRUCTION_FILES: readonly InstructionFile[] = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md'];
 
-const ENTRY = { command: SERVER_COMMAND, args: [...SERVER_ARGS] };
-
-/** The status hook's command; a hook group running a command that starts like this is discern's. */
-export const STATUS_HOOK_COMMAND = 'discern status --markdown';
+// The table holds each agent's places and shapes with the PATH's discern; mcpWiringFor and hookWiringFor give
+// them with the launch a project chooses.
+const ENTRY = serverEntry(PATH_LAUNCH);
 
 export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
   claude_code: {
@@ -71,7 +92,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     hooks: {
       path: '.claude/settings.json',
       listPath: ['hooks', 'SessionStart'],
-      element: { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: STATUS_HOOK_COMMAND }] },
+      element: statusHookGroup(PATH_LAUNCH),
       comments: false,
     },
     skillFolders: ['.claude/skills'],
@@ -83,7 +104,7 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     mcp: {
       format: 'toml-region',
       path: '.codex/config.toml',
-      body: `[mcp_servers.discern]\ncommand = "${SERVER_COMMAND}"\nargs = [${SERVER_ARGS.map((a) => `"${a}"`).join(', ')}]`,
+      body: codexBody(PATH_LAUNCH),
     },
     skillFolders: ['.agents/skills'],
   },
@@ -128,30 +149,14 @@ export function configuredAgents(agents: readonly string[] | undefined): AgentId
 /** An agent's MCP wiring with the given launch: the same place and shape, the launch's command. */
 export function mcpWiringFor(id: AgentId, launch: Launch): McpWiring {
   const wiring = AGENTS[id].mcp;
-  const args = [...launch.args, ...SERVER_ARGS];
-  if (wiring.format === 'toml-region')
-    return {
-      ...wiring,
-      body: `[mcp_servers.discern]\ncommand = "${launch.command}"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]`,
-    };
-  const entry = wiring.entry as Record<string, JsonValue>;
-  return { ...wiring, entry: { ...entry, command: launch.command, args } };
+  if (wiring.format === 'toml-region') return { ...wiring, body: codexBody(launch) };
+  return { ...wiring, entry: { ...(wiring.entry as Record<string, JsonValue>), ...serverEntry(launch) } };
 }
 
 /** An agent's hook group with the given launch. */
 export function hookWiringFor(id: AgentId, launch: Launch): HookWiring | undefined {
   const hooks = AGENTS[id].hooks;
-  if (hooks === undefined) return undefined;
-  const command = `${launchLine(launch)} status --markdown`;
-  return {
-    ...hooks,
-    element: { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command }] },
-  };
-}
-
-/** What a person runs to add the server to Codex by hand, with the given launch. */
-export function codexAddCommand(launch: Launch): string {
-  return `codex mcp add discern -- ${launchLine(launch)} mcp`;
+  return hooks === undefined ? undefined : { ...hooks, element: statusHookGroup(launch) };
 }
 
 /** Whether a hook group (one element of the event's list) is discern's. */

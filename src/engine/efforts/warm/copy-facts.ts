@@ -84,3 +84,9 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   if (left === undefined || right === undefined) return left === right;
   return left.equals(right);
 }
+
+/** A checkout's tracked files, where the default entries are read from (none when git cannot list them). */
+export async function trackedFiles(root: string, env: Env): Promise<string[]> {
+  const listed = await git(['ls-files', '-z'], { cwd: root, env });
+  return listed.code === 0 ? listed.stdout.split('\0').filter((p) => p !== '') : [];
+}

@@ -13,10 +13,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernConfig } from '../../../../generated/types.js';
-import { git } from '../../git/git.js';
 import { writeFileAtomic } from '../../state/atomic-write.js';
 import { copyPatterns } from './copy-entries.js';
-import { expandPatterns } from './copy-facts.js';
+import { expandPatterns, trackedFiles } from './copy-facts.js';
 import { entryDigest } from './spare-pool.js';
 
 const STAMP_FORMAT = 1;
@@ -56,9 +55,7 @@ export async function installDigest(
 ): Promise<string | undefined> {
   if (!installOnly(commands)) return undefined;
   // The default entries come from the checkout's tracked package.json files; configured ones are as written.
-  const listed = config.worktree?.copy === undefined ? await git(['ls-files', '-z'], { cwd: root, env }) : undefined;
-  if (listed !== undefined && listed.code !== 0) return undefined;
-  const tracked = listed === undefined ? [] : listed.stdout.split('\0').filter((p) => p !== '');
+  const tracked = config.worktree?.copy === undefined ? await trackedFiles(root, env) : [];
   const entries = await expandPatterns(copyPatterns(config, tracked), root);
   const [first] = entries;
   if (first === undefined) return undefined;

@@ -9,7 +9,7 @@ import { git } from '../../git/git.js';
 import { copyPatterns, type CopyEntry, type CopyPattern } from './copy-entries.js';
 import { makeSparesInBackground, type SpareOrder } from './spare-background.js';
 import { entryDigest, takeSpare } from './spare-pool.js';
-import { copyFacts, expandPatterns } from './copy-facts.js';
+import { copyFacts, expandPatterns, trackedFiles } from './copy-facts.js';
 import { planCopies } from './copy-plan.js';
 import { mibText } from '../../../core/units.js';
 import { copyTree, type CopyProgress } from './tree-copy.js';
@@ -187,11 +187,6 @@ export function recordedCopies(
       ? [{ path: c.path, bytes: c.bytes ?? 0, files: c.files ?? 0, method: c.method }]
       : [],
   );
-}
-
-async function trackedFiles(root: string, env: Env): Promise<string[]> {
-  const listed = await git(['ls-files', '-z'], { cwd: root, env });
-  return listed.code === 0 ? listed.stdout.split('\0').filter((p) => p !== '') : [];
 }
 
 /** The entries for a commit not yet checked out: its tracked files read from the object store. */
