@@ -32,6 +32,11 @@ function render(template: string, context: object): string {
 const UNIVERSAL_ERRORS = ['invalid_arguments'];
 /** A setup-gated verb may be refused with this before its handler runs (src/verbs/invoke.ts). */
 const SETUP_GATE_ERRORS = ['setup_unfinished'];
+/**
+ * A verb that works in a project may be refused with this before its handler runs, when a call without `path`
+ * reaches an MCP server whose client's roots hold several checkouts (src/verbs/invoke.ts).
+ */
+const PROJECT_ERRORS = ['ambiguous'];
 
 export function emitRegistry(
   model: SpecModel,
@@ -87,7 +92,14 @@ export function emitRegistry(
       project: spec.project,
       trunk: spec.trunk ?? 'required',
       policy: c.verb.policy,
-      errors: [...new Set([...spec.errors, ...UNIVERSAL_ERRORS, ...(spec.setup_gate ? SETUP_GATE_ERRORS : [])])].sort(),
+      errors: [
+        ...new Set([
+          ...spec.errors,
+          ...UNIVERSAL_ERRORS,
+          ...(spec.setup_gate ? SETUP_GATE_ERRORS : []),
+          ...(spec.project !== 'none' ? PROJECT_ERRORS : []),
+        ]),
+      ].sort(),
       setupGate: spec.setup_gate === true,
       advisories: c.verb.policy.optional_advisories,
       postconditions: c.verb.policy.required_postconditions,

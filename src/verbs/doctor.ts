@@ -1,5 +1,6 @@
-// doctor: checks that discern can work here — Node, git, the checkout, discern.toml, the trunk, and that each
-// configured job's command resolves (looked up, never run). A failed check fails the result with its
+// doctor: checks that discern can work here — Node, git, the checkout, discern.toml, the trunk, that each
+// configured job's command resolves (looked up, never run), and each configured agent's wiring (integration
+// health: present, current, and its command starts from the project root). A failed check fails the result with its
 // classified error; a warning keeps it successful as a doctor-warning advisory.
 import { VERBS, VERSION } from '../../generated/registry.js';
 import type { DoctorOutcome } from '../../generated/handlers.js';
@@ -10,6 +11,7 @@ import { gateConfig } from '../engine/gate/gate-config.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { atLeast, gitVersion } from '../engine/environment/git-version.js';
 import { resolveCommand } from '../engine/jobs/resolve-command.js';
+import { wiringHealth } from '../engine/refresh/wiring-health.js';
 import type { InspectVerbContext } from './context.js';
 import { doctorFilters } from './doctor-filters.js';
 import { splitScriptChecks } from './doctor-split-scripts.js';
@@ -143,6 +145,11 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
         ? `done refuses while a .gitattributes filter= names it. To trust it, add \`${f.line}\` under [gate] in the trunk's discern.toml; otherwise remove it from git config.`
         : undefined,
     );
+
+  // Integration health: each configured agent's wiring is present, current, and starts from the project root.
+  if (resolution.ok)
+    for (const h of await wiringHealth(resolution.project, ctx.env))
+      add(`wiring:${h.agent}`, h.status, h.detail, h.fix);
 
   const environment: DiscernDoctorData['environment'] = {
     discern: VERSION,

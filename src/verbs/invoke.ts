@@ -33,6 +33,11 @@ export interface InvokeOptions {
   progress?: LiveProgress;
   /** The MCP client's clientInfo.name. */
   client?: string;
+  /**
+   * The checkouts an MCP client's roots hold, when there are several and the server was started outside any:
+   * a call without `path` must choose one (surfaces/mcp/roots.ts).
+   */
+  targetChoices?: readonly string[];
   /** The surface's way to ask the person directly, when it has one. */
   person?: PersonChannel;
   /**
@@ -51,6 +56,15 @@ interface LogbookSession {
   before?: Promise<TreeLook | undefined>;
   /** The looks the verb shares with the logbook (docs/decisions/0043). */
   looks?: SharedLooks;
+}
+
+/** A call without `path` when the client's roots offer several checkouts: which one is the caller's to say. */
+function ambiguousTarget(choices: readonly string[]): AnyOutcome['refusal'] & object {
+  return {
+    error: 'ambiguous',
+    message: `The MCP client's roots hold ${choices.length} git checkouts: ${choices.join(', ')}. Pass \`path\`, an absolute path inside the one this call is for; discern does not guess.`,
+    next: { help: 'the `path` section of `discern docs mcp-server`' },
+  };
 }
 
 /** Verbs that run the project's jobs on the invoking checkout: their tree is looked at before and after. */
@@ -125,6 +139,9 @@ async function runVerb(
     };
     let context: object = base;
     if (registration.project !== 'none') {
+      const choices = options.targetChoices ?? [];
+      if (input.path === undefined && choices.length > 1)
+        return buildEnvelope(subject, { refusal: ambiguousTarget(choices) });
       const pathFrom = input.path === undefined ? 'working-directory' : 'argument';
       const resolution = await resolveProject({
         path: target,

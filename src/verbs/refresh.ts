@@ -10,6 +10,7 @@ import {
   applyRefresh,
   planRefresh,
   probeTargets,
+  probeWiredCommand,
   type RefreshPlan,
   type RefreshProblem,
   type RefreshTarget,
@@ -22,8 +23,10 @@ const HINTS = VERBS.refresh.hints;
 export const RETRY = 'discern refresh';
 
 export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContext): Promise<RefreshOutcome> {
+  // The wired command is started once, so the plan sets Codex's start-up limit from it and says if it fails.
+  const { probe: started } = await probeWiredCommand(ctx.project, ctx.env);
   const [plan, notes] = await Promise.all([
-    planRefresh(ctx.project, { env: ctx.env }),
+    planRefresh(ctx.project, { env: ctx.env, probe: started }),
     planNotesFetch(ctx.project, { cwd: ctx.project.root, env: ctx.env }),
   ]);
   const dry = input.dry_run === true;
@@ -116,7 +119,7 @@ export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContex
   const addedFetch = (refspecs?.done ?? []).some((c) => c.action === 'add');
   const hints = [
     ...plan.hints,
-    ...(wiredServer ? [HINTS.on_path] : []),
+    ...(wiredServer ? [HINTS.restart] : []),
     ...(addedFetch && notes?.push ? [HINTS.notes_fetch.replace('{push}', notes.push)] : []),
     applied.written.length === 0 && notesSteps.length === 0 ? HINTS.current : HINTS.written,
   ];

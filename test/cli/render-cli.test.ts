@@ -66,8 +66,8 @@ describe('redirected output has no control sequences and keeps fenced content ex
     const human = await runCli(['doctor'], { cwd: r.root, env: colourEnv({ COLUMNS: '200' }) });
     const markdown = await runCli(['doctor', '--markdown'], { cwd: r.root, env: colourEnv() });
     assert.equal(human.code, markdown.code);
-    assert.match(markdown.stdout, /^# discern doctor: ok\n/);
-    assert.match(human.stdout, /^discern doctor: ok\n/);
+    assert.match(markdown.stdout, /^# discern doctor: ok with 2 warnings\n/);
+    assert.match(human.stdout, /^discern doctor: ok with 2 warnings\n/);
     const next = /## Next\n\n(.*)\n$/.exec(markdown.stdout)?.[1] ?? '';
     assert.ok(human.stdout.endsWith(`→ ${next}\n`), human.stdout);
   });

@@ -14,6 +14,8 @@ export interface ClientOptions {
   /** Declare form elicitation and answer each `elicitation/create` with this (the person, as the test plays them). */
   elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
   clientInfo?: { name: string; version: string };
+  /** Declare roots (with list_changed) and answer each `roots/list` with what this returns at the time. */
+  roots?: () => { uri: string; name?: string }[];
 }
 
 export async function connectStdio(
@@ -31,12 +33,16 @@ export async function connectStdio(
   });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const client = new Client(
-    options.clientInfo ?? { name: 'discern-tests', version: '0.0.0' },
-    options.elicit ? { capabilities: { elicitation: { form: {} } } } : {},
-  );
+  const client = new Client(options.clientInfo ?? { name: 'discern-tests', version: '0.0.0' }, {
+    capabilities: {
+      ...(options.elicit ? { elicitation: { form: {} } } : {}),
+      ...(options.roots ? { roots: { listChanged: true } } : {}),
+    },
+  });
   const answer = options.elicit;
   if (answer) client.setRequestHandler('elicitation/create', async (request) => answer(request.params));
+  const roots = options.roots;
+  if (roots) client.setRequestHandler('roots/list', async () => ({ roots: roots() }));
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }

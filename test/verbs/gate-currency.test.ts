@@ -77,10 +77,8 @@ describe('refresh currency', () => {
     assert.equal((red.data as DiscernDoneData).failed_stage, 'instructions');
     assert.deepEqual(
       red.diagnostics?.map((d) => [d.file, d.message, d.reproduce_cmd]),
-      [
-        ['CLAUDE.md', 'instructions out of date', 'discern refresh --dry-run'],
-        ['AGENTS.md', 'instructions out of date', 'discern refresh --dry-run'],
-      ],
+      // CLAUDE.md only imports AGENTS.md when Codex reads it too, so the instructions lag in AGENTS.md alone.
+      [['AGENTS.md', 'instructions out of date', 'discern refresh --dry-run']],
     );
 
     assert.equal((await call('refresh', {}, r.root)).ok, true);

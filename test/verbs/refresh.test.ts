@@ -24,6 +24,9 @@ const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
 
 const ALL = '[project]\nname = "wired"\nagents = ["claude_code", "codex", "gemini", "cursor", "copilot"]\n';
+/** What the Codex table holds beside the command: a failed probe (no discern on the test's PATH) measures nothing. */
+const CODEX_LIMITS = { startup_timeout_sec: 10, tool_timeout_sec: 3600 };
+const CLAUDE_ONLY = '[project]\nname = "wired"\nagents = ["claude_code"]\n';
 
 function repo(files: Record<string, string> = {}, config = '[project]\nname = "wired"\n'): ScratchRepo {
   const r = scratchRepo({ 'discern.toml': config, ...files });
@@ -100,18 +103,27 @@ describe('refresh', () => {
       '.vscode/mcp.json',
     ]);
     assert.deepEqual(data.hooks_wired, ['.claude/settings.json']);
-    for (const file of ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']) {
+    for (const file of ['AGENTS.md', 'GEMINI.md']) {
       const text = read(r, file);
       assert.match(text, /^<!-- discern:begin instructions[^\n]*-->\n## Working in this repository with discern\n/);
       assert.match(text, /discern_status[\s\S]*discern_start[\s\S]*discern_done[\s\S]*discern_accept/);
       assert.ok(text.endsWith('<!-- discern:end -->\n'));
     }
+    // VS Code reads CLAUDE.md and AGENTS.md both: with an AGENTS.md reader configured, CLAUDE.md imports it.
+    const claude = read(r, 'CLAUDE.md');
+    assert.match(claude, /\n@AGENTS\.md\n<!-- discern:end -->\n$/);
+    assert.doesNotMatch(claude, /discern_done/);
+    // Copilot reads AGENTS.md: refresh writes no .github/copilot-instructions.md beside it.
+    assert.ok(!existsSync(join(r.root, '.github/copilot-instructions.md')));
     const server = { command: 'discern', args: ['mcp'] };
     assert.deepEqual(json(r, '.mcp.json'), { mcpServers: { discern: { type: 'stdio', ...server } } });
     assert.deepEqual(json(r, '.cursor/mcp.json'), { mcpServers: { discern: server } });
     assert.deepEqual(json(r, '.gemini/settings.json'), { mcpServers: { discern: server } });
     assert.deepEqual(json(r, '.vscode/mcp.json'), { servers: { discern: { type: 'stdio', ...server } } });
-    assert.deepEqual(toml(read(r, '.codex/config.toml')), { mcp_servers: { discern: server } });
+    // Codex cuts a tool call off at 60 s unless told otherwise; its start-up limit is at least its default.
+    assert.deepEqual(toml(read(r, '.codex/config.toml')), {
+      mcp_servers: { discern: { ...server, startup_timeout_sec: 10, tool_timeout_sec: 3600 } },
+    });
     assert.match(
       read(r, '.codex/config.toml'),
       /^# discern:begin mcp[^\n]*\n\[mcp_servers\.discern\]\n[\s\S]*\n# discern:end\n$/,
@@ -119,10 +131,23 @@ describe('refresh', () => {
     assert.deepEqual(json(r, '.claude/settings.json'), {
       hooks: {
         SessionStart: [
-          { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern status --markdown' }] },
+          { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern hook session-start' }] },
         ],
       },
     });
+    // Each configured agent's approval or trust step is named, and the command that does not start here is said.
+    const hints = (await call('refresh', { dry_run: true }, r.root)).hints ?? [];
+    for (const step of [
+      /Claude Code asks/,
+      /Codex reads .codex\/config.toml only in a project it trusts/,
+      /Gemini CLI ignores/,
+      /Cursor asks/,
+      /VS Code asks/,
+    ])
+      assert.ok(
+        hints.some((h) => step.test(h)),
+        `${String(step)} in ${JSON.stringify(hints)}`,
+      );
     // Five agents, two skill folders: Claude Code and Codex read only their own; the others read one of those.
     const names = BUILTIN_SKILLS.map((s) => s.name).sort();
     for (const folder of ['.claude/skills', '.agents/skills'])
@@ -163,11 +188,15 @@ describe('refresh', () => {
     const claude = '# Our rules\r\n\r\nUse tabs.\r\n';
     const mcp =
       '{\n    "mcpServers": {\n        "other": {"command": "other-server", "args": ["--port", "1"]}\n    },\n    "unknownKey": [1, 2, 3]\n}';
-    const r = repo({
-      'CLAUDE.md': claude,
-      '.mcp.json': mcp,
-      'discern/instructions.md': 'Run `make check` before committing.\n',
-    });
+    // Claude Code alone, so CLAUDE.md holds the instructions themselves rather than an import of AGENTS.md.
+    const r = repo(
+      {
+        'CLAUDE.md': claude,
+        '.mcp.json': mcp,
+        'discern/instructions.md': 'Run `make check` before committing.\n',
+      },
+      CLAUDE_ONLY,
+    );
     await refreshed(r);
     const text = read(r, 'CLAUDE.md');
     assert.ok(text.startsWith(`${claude}\r\n<!-- discern:begin`), JSON.stringify(text));
@@ -191,10 +220,7 @@ describe('refresh', () => {
     const data = await refreshed(r);
     assert.deepEqual(
       data.changes.map((c) => [c.path, c.action]),
-      [
-        ['CLAUDE.md', 'update'],
-        ['AGENTS.md', 'update'],
-      ],
+      [['CLAUDE.md', 'update']],
     );
     const after = read(r, 'CLAUDE.md');
     assert.ok(after.startsWith(`Preface.\n\n${claude}\r\n<!-- discern:begin`));
@@ -492,7 +518,7 @@ describe('refresh', () => {
     assert.match(read(r, 'discern/map/decisions/README.md'), /\n- 0001 — \[First\]\(0001-first\.md\)\n/);
     assert.deepEqual(toml(read(r, '.codex/config.toml')), {
       model: 'o4',
-      mcp_servers: { discern: { command: 'discern', args: ['mcp'] } },
+      mcp_servers: { discern: { command: 'discern', args: ['mcp'], ...CODEX_LIMITS } },
     });
     // Recorded now, so a later hand edit is told apart from what refresh wrote.
     for (const key of [
@@ -665,6 +691,29 @@ describe('refresh', () => {
     assert.match(read(r, '.claude/skills/discern-diagnose-failure/SKILL.md'), /hand-made/);
   });
 
+  it('materialises an Agent Skills SKILL.md with its optional fields, the metadata map among them', async () => {
+    const text = [
+      '---',
+      'name: pdf-forms',
+      'description: >-',
+      '  Fills PDF forms',
+      '  from a JSON file.',
+      'license: Apache-2.0',
+      'compatibility: Needs python3',
+      'allowed-tools: Bash(python3:*) Read',
+      'metadata:',
+      '  author: example-org',
+      '  version: "1.0"',
+      '---',
+      'Run `python3 fill.py`.',
+      '',
+    ].join('\n');
+    const r = repo({ 'discern/skills/pdf-forms/SKILL.md': text });
+    const data = await refreshed(r);
+    assert.ok(data.changes.some((c) => c.path === '.claude/skills/pdf-forms/SKILL.md'));
+    assert.match(read(r, '.claude/skills/pdf-forms/SKILL.md'), /metadata:\n {2}author: example-org\n/);
+  });
+
   it('refuses an authored skill whose front matter is wrong, naming the file', async () => {
     const r = repo({ 'discern/skills/oops/SKILL.md': '---\nname: other\ndescription: x\n---\n' });
     const { result } = await refresh(r);
@@ -744,7 +793,7 @@ describe('refresh', () => {
     await refreshed(c);
     assert.deepEqual(toml(read(c, '.codex/config.toml')), {
       profile: { fast: { model: 'o4' } },
-      mcp_servers: { discern: { command: 'discern', args: ['mcp'] } },
+      mcp_servers: { discern: { command: 'discern', args: ['mcp'], ...CODEX_LIMITS } },
     });
     assert.ok(read(c, '.codex/config.toml').startsWith(`${other}\n# discern:begin`));
   });
@@ -796,8 +845,8 @@ describe('refresh: the command the files start discern with', () => {
     assert.ok(first.result.ok, JSON.stringify(first.result, null, 2));
     const entry = (json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'];
     assert.deepEqual(entry, { type: 'stdio', command: 'npx', args: ['--no-install', 'discern', 'mcp'] });
-    assert.deepEqual(codexArgs(r), { command: 'npx', args: ['--no-install', 'discern', 'mcp'] });
-    assert.match(read(r, '.claude/settings.json'), /"npx --no-install discern status --markdown"/);
+    assert.deepEqual(codexArgs(r), { command: 'npx', args: ['--no-install', 'discern', 'mcp'], ...CODEX_LIMITS });
+    assert.match(read(r, '.claude/settings.json'), /"npx --no-install discern hook session-start"/);
     assert.ok(
       (first.result.hints ?? []).some((h) => h.includes('codex mcp add discern -- npx --no-install discern mcp')),
     );
@@ -812,9 +861,92 @@ describe('refresh: the command the files start discern with', () => {
       command: 'discern',
       args: ['mcp'],
     });
-    assert.deepEqual(codexArgs(r), { command: 'discern', args: ['mcp'] });
-    assert.match(read(r, '.claude/settings.json'), /"discern status --markdown"/);
+    assert.deepEqual(codexArgs(r), { command: 'discern', args: ['mcp'], ...CODEX_LIMITS });
+    assert.match(read(r, '.claude/settings.json'), /"discern hook session-start"/);
     assert.doesNotMatch(read(r, '.claude/settings.json'), /npx/);
+  });
+
+  it('runs what [project] command says, and takes it back out when the key goes', async () => {
+    const r = repo({}, '[project]\nname = "wired"\ncommand = "pnpm exec discern"\n');
+    const first = await refresh(r);
+    assert.ok(first.result.ok, JSON.stringify(first.result, null, 2));
+    assert.deepEqual((json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'], {
+      type: 'stdio',
+      command: 'pnpm',
+      args: ['exec', 'discern', 'mcp'],
+    });
+    assert.deepEqual(codexArgs(r), { command: 'pnpm', args: ['exec', 'discern', 'mcp'], ...CODEX_LIMITS });
+    assert.match(read(r, '.claude/settings.json'), /"pnpm exec discern hook session-start"/);
+    // pnpm is not on the test's PATH: the command does not start here, and refresh says so with the fix.
+    assert.ok(
+      (first.result.hints ?? []).some((h) =>
+        /`pnpm exec discern mcp`, which does not start .*\[project\] command/.test(h),
+      ),
+      JSON.stringify(first.result.hints),
+    );
+    writeFileSync(join(r.root, 'discern.toml'), '[project]\nname = "wired"\n');
+    const second = await refresh(r);
+    assert.ok(second.result.ok, JSON.stringify(second.result, null, 2));
+    assert.equal(
+      ((json(r, '.mcp.json')['mcpServers'] as Record<string, unknown>)['discern'] as { command: string }).command,
+      'discern',
+    );
+    assert.match(read(r, '.claude/settings.json'), /"discern hook session-start"/);
+    assert.deepEqual(second.data?.skipped, []);
+  });
+
+  it('refuses a [project] command that needs shell quoting', async () => {
+    const r = repo({}, '[project]\ncommand = "npx \'discern\'"\n');
+    const { result } = await refresh(r);
+    assert.equal(result.ok, false);
+    assert.match(result.message ?? '', /project\.command/);
+  });
+
+  it("sets Codex's start-up limit from the wired command's measured start-up, and never lowers one a file holds", async () => {
+    // A server that answers initialize after 2.6 s: four times that is 10.4 s, so 15 s in 5 s steps.
+    const slow = [
+      'setTimeout(() => {',
+      '  process.stdin.once("data", () => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) + "\\n"));',
+      '}, 2600);',
+      'process.stdin.on("end", () => process.exit(0));',
+    ].join('\n');
+    const r = repo(
+      { 'slow-server.cjs': slow },
+      '[project]\nname = "wired"\nagents = ["codex"]\ncommand = "node slow-server.cjs"\n',
+    );
+    const { result } = await refresh(r);
+    assert.ok(result.ok, JSON.stringify(result, null, 2));
+    assert.equal((codexArgs(r) as { startup_timeout_sec?: number }).startup_timeout_sec, 15);
+    // A faster machine measures less: the committed 15 s stays, so the file does not churn between teammates.
+    writeFileSync(join(r.root, 'slow-server.cjs'), slow.replace('2600', '10'));
+    const again = await refresh(r);
+    assert.ok(again.result.ok);
+    assert.equal((codexArgs(r) as { startup_timeout_sec?: number }).startup_timeout_sec, 15);
+    assert.deepEqual(
+      (again.data?.changes ?? []).map((c) => c.path),
+      [],
+    );
+  });
+
+  it('brings the hook an earlier discern wrote (`discern status --markdown`) up to the JSON one', async () => {
+    const earlier = {
+      hooks: {
+        SessionStart: [
+          { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern status --markdown' }] },
+          { matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine' }] },
+        ],
+      },
+    };
+    const r = repo({ '.claude/settings.json': JSON.stringify(earlier, null, 2) });
+    await refreshed(r);
+    assert.deepEqual(json(r, '.claude/settings.json'), {
+      hooks: {
+        SessionStart: [
+          { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command: 'discern hook session-start' }] },
+          { matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine' }] },
+        ],
+      },
+    });
   });
 
   it("under yarn's Plug'n'Play, the PATH's discern, with a hint saying why", async () => {

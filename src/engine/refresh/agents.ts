@@ -12,7 +12,7 @@
 // `.github/skills/`, `.claude/skills/` and `.agents/skills/`. Gemini's hooks must print JSON and Cursor's and
 // Copilot's run no command whose output reaches the session's context, so only Claude Code gets a hook.
 import type { JsonValue } from '../wiring/jsonc.js';
-import { LAUNCHES, PATH_LAUNCH, launchLine, type Launch } from './launch.js';
+import { PATH_LAUNCH, PROJECT_LAUNCH, launchLine, type Launch } from './launch.js';
 
 export const AGENT_IDS = ['claude_code', 'codex', 'gemini', 'cursor', 'copilot'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -27,17 +27,64 @@ function serverEntry(launch: Launch): { command: string; args: string[] } {
   return { command: launch.command, args: [...launch.args, ...SERVER_ARGS] };
 }
 
-/** Codex's `[mcp_servers.discern]` table with a launch. */
-function codexBody(launch: Launch): string {
-  const { command, args } = serverEntry(launch);
-  return `[mcp_servers.discern]\ncommand = "${command}"\nargs = [${args.map((a) => `"${a}"`).join(', ')}]`;
+/**
+ * Codex's limit on one tool call: the reference's configured limit of an hour, from which await's 3,300 s
+ * budget is derived. Codex's own default (60 s) would cut a gate run off.
+ */
+export const CODEX_TOOL_TIMEOUT_SEC = 3600;
+/** Codex's own default start-up limit, the least discern writes. */
+export const CODEX_STARTUP_FLOOR_SEC = 10;
+
+/**
+ * Codex's start-up limit from the wired command's measured start-up: four times it, in whole 5 s steps, never
+ * under Codex's default, and never under what the file holds (a teammate's slower machine measured it), so
+ * refresh on a faster machine does not churn the committed file.
+ */
+export function codexStartupTimeout(measuredMs: number | undefined, existing: number | undefined): number {
+  const measured = measuredMs === undefined ? 0 : Math.ceil((4 * measuredMs) / 5000) * 5;
+  return Math.max(CODEX_STARTUP_FLOOR_SEC, measured, Math.min(existing ?? 0, 600));
 }
 
-/** Claude Code's SessionStart hook group with a launch: it runs `discern status --markdown`. */
+/** The startup_timeout_sec in discern's `[mcp_servers.discern]` table of a Codex config, if it has one. */
+export function codexStartupIn(text: string | null): number | undefined {
+  if (text === null) return undefined;
+  const at = text.indexOf('[mcp_servers.discern]');
+  if (at === -1) return undefined;
+  const rest = text.slice(at + 1);
+  const table = rest.slice(0, rest.search(/\n\s*\[/) === -1 ? undefined : rest.search(/\n\s*\[/));
+  const value = /^\s*startup_timeout_sec\s*=\s*(\d+)\s*$/m.exec(table)?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
+/** Codex's `[mcp_servers.discern]` table with a launch and a start-up limit. */
+function codexBody(launch: Launch, startupSec = CODEX_STARTUP_FLOOR_SEC): string {
+  const { command, args } = serverEntry(launch);
+  return [
+    '[mcp_servers.discern]',
+    `command = "${command}"`,
+    `args = [${args.map((a) => `"${a}"`).join(', ')}]`,
+    `startup_timeout_sec = ${startupSec}`,
+    `tool_timeout_sec = ${CODEX_TOOL_TIMEOUT_SEC}`,
+  ].join('\n');
+}
+
+/**
+ * Claude Code's SessionStart hook group with a launch: `discern hook session-start` prints status as JSON
+ * (`hookSpecificOutput.additionalContext`), which Claude Code and VS Code, which also reads this file, both take.
+ */
 function statusHookGroup(launch: Launch): JsonValue {
-  const command = `${launchLine(launch)} status --markdown`;
+  const command = `${launchLine(launch)} hook session-start`;
   return { matcher: 'startup|clear|compact', hooks: [{ type: 'command', command }] };
 }
+
+/** The group discern versions before the JSON hook wrote: `discern status --markdown`, with either launch. */
+export const EARLIER_HOOK_GROUPS: readonly JsonValue[] = [PATH_LAUNCH, PROJECT_LAUNCH].map((launch) => ({
+  matcher: 'startup|clear|compact',
+  hooks: [{ type: 'command', command: `${launchLine(launch)} status --markdown` }],
+}));
+
+/** A hook command that starts discern's session context through a program named discern (`discern.js` too). */
+const SESSION_COMMAND = /(^|[\s/])discern(\.[cm]?js)? (hook session-start|status --markdown)$/;
 
 /** What a person runs to add the server to Codex by hand, with the given launch. */
 export function codexAddCommand(launch: Launch): string {
@@ -68,6 +115,8 @@ export interface AgentWiring {
   hooks?: HookWiring;
   /** Project folders the agent reads skills from, its own first. */
   skillFolders: readonly string[];
+  /** The step a person takes before the agent starts a project's MCP server (approval or trust), with a launch. */
+  trust: (launch: Launch) => string;
 }
 
 export type InstructionFile = 'CLAUDE.md' | 'AGENTS.md' | 'GEMINI.md';
@@ -96,6 +145,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
       comments: false,
     },
     skillFolders: ['.claude/skills'],
+    trust: () =>
+      "Claude Code asks before it starts a server from a project's .mcp.json: approve `discern` when it asks (a server pending approval offers no tools; `/mcp` shows it).",
   },
   codex: {
     id: 'codex',
@@ -107,6 +158,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
       body: codexBody(PATH_LAUNCH),
     },
     skillFolders: ['.agents/skills'],
+    trust: (launch) =>
+      `Codex reads .codex/config.toml only in a project it trusts: trust the project when Codex asks, or add the server for yourself with \`${codexAddCommand(launch)}\`.`,
   },
   gemini: {
     id: 'gemini',
@@ -114,6 +167,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     instructions: 'GEMINI.md',
     mcp: { format: 'json', path: '.gemini/settings.json', serversKey: 'mcpServers', entry: ENTRY, comments: true },
     skillFolders: ['.gemini/skills', '.agents/skills'],
+    trust: () =>
+      "Gemini CLI ignores a project's .gemini/settings.json in a folder it does not trust: trust the folder when it asks (or with `/permissions`).",
   },
   cursor: {
     id: 'cursor',
@@ -121,6 +176,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
     instructions: 'AGENTS.md',
     mcp: { format: 'json', path: '.cursor/mcp.json', serversKey: 'mcpServers', entry: ENTRY, comments: false },
     skillFolders: ['.cursor/skills', '.agents/skills', '.claude/skills'],
+    trust: () =>
+      "Cursor asks before it runs a server from a project's .cursor/mcp.json: enable `discern` when it asks, or under Settings → MCP.",
   },
   copilot: {
     id: 'copilot',
@@ -134,6 +191,8 @@ export const AGENTS: Readonly<Record<AgentId, AgentWiring>> = {
       comments: true,
     },
     skillFolders: ['.github/skills', '.claude/skills', '.agents/skills'],
+    trust: () =>
+      'VS Code asks you to trust an MCP server from .vscode/mcp.json the first time it starts: choose Trust (the `MCP: List Servers` command shows it).',
   },
 };
 
@@ -147,9 +206,9 @@ export function configuredAgents(agents: readonly string[] | undefined): AgentId
 }
 
 /** An agent's MCP wiring with the given launch: the same place and shape, the launch's command. */
-export function mcpWiringFor(id: AgentId, launch: Launch): McpWiring {
+export function mcpWiringFor(id: AgentId, launch: Launch, codexStartupSec?: number): McpWiring {
   const wiring = AGENTS[id].mcp;
-  if (wiring.format === 'toml-region') return { ...wiring, body: codexBody(launch) };
+  if (wiring.format === 'toml-region') return { ...wiring, body: codexBody(launch, codexStartupSec) };
   return { ...wiring, entry: { ...(wiring.entry as Record<string, JsonValue>), ...serverEntry(launch) } };
 }
 
@@ -159,20 +218,23 @@ export function hookWiringFor(id: AgentId, launch: Launch): HookWiring | undefin
   return hooks === undefined ? undefined : { ...hooks, element: statusHookGroup(launch) };
 }
 
-/** Whether a hook group (one element of the event's list) is discern's. */
-export function isDiscernHookGroup(value: JsonValue): boolean {
+/**
+ * Whether a hook group (one element of the event's list) runs discern's session context: through a program
+ * named discern with any launch, or through one of the given launches (a `[project] command` of any name).
+ */
+export function isDiscernHookGroup(value: JsonValue, launches: readonly Launch[] = []): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const hooks = value['hooks'];
+  const exact = new Set(
+    launches.flatMap((l) => [`${launchLine(l)} hook session-start`, `${launchLine(l)} status --markdown`]),
+  );
   return (
     Array.isArray(hooks) &&
-    hooks.some(
-      (h) =>
-        typeof h === 'object' &&
-        h !== null &&
-        !Array.isArray(h) &&
-        typeof h['command'] === 'string' &&
-        LAUNCHES.some((launch) => (h['command'] as string).startsWith(`${launchLine(launch)} status`)),
-    )
+    hooks.some((h) => {
+      if (typeof h !== 'object' || h === null || Array.isArray(h)) return false;
+      const command = h['command'];
+      return typeof command === 'string' && (exact.has(command) || SESSION_COMMAND.test(command));
+    })
   );
 }
 

@@ -3,6 +3,7 @@
 export {
   planRefresh,
   planUninstall,
+  probeWiredCommand,
   type RefreshPlan,
   type RefreshTarget,
   type RefreshProblem,

@@ -1,7 +1,8 @@
-// How the agents' files start discern, so that the committed files work on a teammate's clone too: through the
-// project's own install (`npx --no-install discern`) when the project lists discern-cli among its dependencies,
-// else the `discern` on the agent's PATH (a global install). Yarn's Plug'n'Play keeps no node_modules/.bin for
-// npx to find, so there the PATH is used and a hint says why. The files name no path of this machine either way.
+// How the agents' files start discern, so that the committed files work on a teammate's clone too: what
+// `[project] command` says; else through the project's own install (`npx --no-install discern`) when the
+// project lists discern-cli among its dependencies; else the `discern` on the agent's PATH (a global install).
+// Yarn's Plug'n'Play keeps no node_modules/.bin for npx to find, so there the PATH is used and a hint says why.
+// The files name no path of this machine either way.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ export interface Launch {
   /** The program an agent starts, and the arguments before discern's own. */
   command: string;
   args: readonly string[];
-  source: 'path' | 'project';
+  source: 'path' | 'project' | 'configured';
 }
 
 /** `discern` on the agent's PATH: a global install of discern-cli. */
@@ -28,7 +29,19 @@ export function launchLine(launch: Launch): string {
   return [launch.command, ...launch.args].join(' ');
 }
 
-export async function projectLaunch(root: string): Promise<{ launch: Launch; hint?: string }> {
+/** `[project] command` as a launch: its words, which the config schema keeps free of quoting. */
+export function configuredLaunch(command: string): Launch {
+  const [program = 'discern', ...args] = command.split(' ');
+  return { command: program, args, source: 'configured' };
+}
+
+/** Every launch a file may hold as discern's: this version's two, and the project's own command when it names one. */
+export function knownLaunches(chosen: Launch): Launch[] {
+  return chosen.source === 'configured' ? [chosen, ...LAUNCHES] : [...LAUNCHES];
+}
+
+export async function projectLaunch(root: string, configured?: string): Promise<{ launch: Launch; hint?: string }> {
+  if (configured !== undefined) return { launch: configuredLaunch(configured) };
   const text = await readFile(join(root, 'package.json'), 'utf8').catch(() => undefined);
   if (text === undefined) return { launch: PATH_LAUNCH };
   let listed: boolean;

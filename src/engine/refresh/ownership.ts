@@ -16,13 +16,6 @@ import { bodyStamp } from '../wiring/regions.js';
 
 /** What discern versions before the ledger wrote as an MCP entry: theirs whatever the ledger says. */
 const EARLIER_ENTRIES: readonly JsonValue[] = [{ command: 'discern', args: ['mcp'] }];
-/**
- * The hook group has been the same since refresh first wrote it, so no earlier one needs naming. Its text
- * depends on discern's version alone, never on the project, so one a teammate's refresh committed is this
- * version's or an earlier one's: unlike a region, it needs no digest of its own to be known on another clone.
- */
-const EARLIER_HOOK_GROUPS: readonly JsonValue[] = [];
-
 /** The ledger's bounds (spec/state/refresh-ownership.schema.json): the newest digests of the newest keys. */
 const MAX_DIGESTS = 16;
 const MAX_KEYS = 64;
@@ -89,7 +82,7 @@ export function isDiscernsEntry(value: JsonValue, ours: readonly JsonValue[], ke
 
 /** Whether a hook group that runs `discern status` is one discern wrote (now, earlier, or per the ledger). */
 export function isDiscernsGroup(value: JsonValue, ours: readonly JsonValue[], key: string, owned: Ownership): boolean {
-  return isWritten(entryDigest(value), ours, EARLIER_HOOK_GROUPS, owned[key]);
+  return isWritten(entryDigest(value), ours, [], owned[key]);
 }
 
 /** What this version writes (in any of its forms), what earlier ones wrote, or what the ledger recorded. */

@@ -39,18 +39,23 @@ import {
   AGENTS,
   ALL_SKILL_FOLDERS,
   AGENT_IDS,
+  EARLIER_HOOK_GROUPS,
   INSTRUCTION_FILES,
-  codexAddCommand,
+  type InstructionFile,
+  codexStartupIn,
+  codexStartupTimeout,
   configuredAgents,
   hookWiringFor,
   isDiscernHookGroup,
   mcpWiringFor,
   skillFolders,
   type AgentId,
+  type McpWiring,
   type SkillFolderChoice,
 } from './agents.js';
 import { compileInstructions } from './instructions.js';
-import { LAUNCHES, PATH_LAUNCH, projectLaunch, type Launch } from './launch.js';
+import { knownLaunches, projectLaunch, type Launch } from './launch.js';
+import { launchProblem, probeLaunch, type LaunchProbe } from './launch-probe.js';
 import { decisionRecords, decisionsDir, indexBody } from './adr-index.js';
 import { SKILL_FILE, isMaterialised, materialisedText, skillCatalogue, type Skill } from './skills.js';
 import { digestOf, readProjectFile } from './files.js';
@@ -122,6 +127,8 @@ export interface RefreshPlan {
 
 export interface PlanOptions {
   env?: Readonly<Record<string, string | undefined>>;
+  /** The wired command's start-up, when the caller probed it (probeWiredCommand); otherwise nothing is started. */
+  probe?: LaunchProbe;
 }
 
 interface Intent {
@@ -154,20 +161,23 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
   const owned = await readOwnership(project.commonDir);
   for (const file of INSTRUCTION_FILES) {
     const serving = agents.filter((id) => AGENTS[id].instructions === file);
-    intents.push(instructionIntent(file, serving, instructions.body, owned));
+    intents.push(instructionIntent(file, serving, instructionBody(file, agents, instructions.body), owned));
   }
-  // How the files start discern: the project's own discern-cli when it lists one, else the PATH's (launch.ts).
-  const chosen = await projectLaunch(root);
+  // How the files start discern: [project] command, else the project's own discern-cli, else the PATH's (launch.ts).
+  const chosen = await projectLaunch(root, project.config.project?.command);
   if (chosen.hint !== undefined) hints.push(chosen.hint);
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned, chosen.launch));
+  // The refresh verb starts the wired command once, as an agent would (probeWiredCommand): its time sets
+  // Codex's start-up limit, and a command that does not start here is said now rather than found by the agent.
+  // Other planners (the gate's currency check, setup) start nothing; unmeasured, the limit is what the file holds.
+  const probe = options.probe;
+  if (probe !== undefined && !probe.ok) hints.push(launchProblem(probe, chosen.launch));
+  const measured = probe?.ok === true ? probe.ms : undefined;
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, agents.includes(id), owned, chosen.launch, measured));
   for (const id of AGENT_IDS) {
     const hook = hookIntent(id, agents.includes(id), owned, chosen.launch);
     if (hook) intents.push(hook);
   }
-  if (agents.includes('codex'))
-    hints.push(
-      `Codex reads .codex/config.toml only in a project it trusts; where it does not, run \`${codexAddCommand(chosen.launch)}\`.`,
-    );
+  for (const id of agents) hints.push(AGENTS[id].trust(chosen.launch));
 
   const decisions = decisionsDir(project.config.map?.dir);
   const records = await decisionRecords(root, decisions);
@@ -220,15 +230,27 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
   };
 }
 
+/** Starts the command the agents' files would run here, as an agent would, and times it (launch-probe.ts). */
+export async function probeWiredCommand(
+  project: Project,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ launch: Launch; probe: LaunchProbe }> {
+  const root = await realpath(project.root);
+  const { launch } = await projectLaunch(root, project.config.project?.command);
+  return { launch, probe: await probeLaunch(root, launch, env) };
+}
+
 /** What uninstall would change: every part discern owns, wanted absent, whatever the configuration says now. */
 export async function planUninstall(project: Project): Promise<RefreshPlan> {
   const root = await realpath(project.root);
   const intents: Intent[] = [];
   const owned = await readOwnership(project.commonDir);
+  // The project's own [project] command counts as discern's too; the other launches always do.
+  const { launch } = await projectLaunch(root, project.config.project?.command);
   for (const file of INSTRUCTION_FILES) intents.push(instructionIntent(file, [], '', owned));
-  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned, PATH_LAUNCH));
+  for (const id of AGENT_IDS) intents.push(mcpIntent(id, false, owned, launch));
   for (const id of AGENT_IDS) {
-    const hook = hookIntent(id, false, owned, PATH_LAUNCH);
+    const hook = hookIntent(id, false, owned, launch);
     if (hook) intents.push(hook);
   }
   const decisions = decisionsDir(project.config.map?.dir);
@@ -260,6 +282,16 @@ export async function planUninstall(project: Project): Promise<RefreshPlan> {
 
 // ---- intents --------------------------------------------------------------------------------------------
 
+/**
+ * The body of a file's region. VS Code reads CLAUDE.md and AGENTS.md both, so when an AGENTS.md reader is
+ * configured beside Claude Code, CLAUDE.md imports AGENTS.md (Claude Code's `@path` import) instead of holding
+ * a second copy: every reader gets the instructions once.
+ */
+function instructionBody(file: InstructionFile, agents: readonly AgentId[], body: string): string {
+  if (file !== 'CLAUDE.md' || !agents.some((id) => AGENTS[id].instructions === 'AGENTS.md')) return body;
+  return "This project's instructions for coding agents, discern's among them, are in AGENTS.md, which every agent here reads; Claude Code reads it through this import:\n\n@AGENTS.md\n";
+}
+
 function instructionIntent(file: string, serving: AgentId[], body: string, owned: Ownership): Intent {
   const names = serving.map((id) => AGENTS[id].name).join(', ');
   if (serving.length === 0)
@@ -289,7 +321,7 @@ function instructionIntent(file: string, serving: AgentId[], body: string, owned
   };
 }
 
-function mcpIntent(id: AgentId, present: boolean, owned: Ownership, launch: Launch): Intent {
+function mcpIntent(id: AgentId, present: boolean, owned: Ownership, launch: Launch, measuredMs?: number): Intent {
   const agent = AGENTS[id];
   const wiring = mcpWiringFor(id, launch);
   const base = { path: wiring.path, kind: 'mcp' as const, agents: present ? [id] : [], present };
@@ -304,7 +336,9 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership, launch: Laun
       ...base,
       label: `MCP server in ${wiring.path} (${agent.name})`,
       edit: (text, at) => {
-        const full = regionText(TOML_REGION, 'mcp', CODEX_NOTE, wiring.body, lineBreakOf(text));
+        const startup = codexStartupTimeout(measuredMs, codexStartupIn(text));
+        const body = (mcpWiringFor(id, launch, startup) as Extract<McpWiring, { format: 'toml-region' }>).body;
+        const full = regionText(TOML_REGION, 'mcp', CODEX_NOTE, body, lineBreakOf(text));
         const part = { key: regionKey(at, 'mcp'), digest: regionDigest(full) };
         return handEdited(text, at, 'mcp', TOML_REGION, full, owned) ?? owning(codexConfig(text, full), part);
       },
@@ -316,8 +350,8 @@ function mcpIntent(id: AgentId, present: boolean, owned: Ownership, launch: Laun
   // A `discern` entry discern did not write (another command, arguments, environment) is the user's: kept.
   const theirs = (text: string, at: string): string | undefined => {
     const there = memberAt(text, path, options);
-    // An entry with either launch is discern's: a project that adds or drops discern-cli switches it.
-    const forms = LAUNCHES.map((l) => {
+    // An entry with any known launch is discern's: a project that adds or drops discern-cli switches it.
+    const forms = knownLaunches(launch).map((l) => {
       const other = mcpWiringFor(id, l);
       return other.format === 'json' ? other.entry : wiring.entry;
     });
@@ -359,16 +393,18 @@ function hookIntent(id: AgentId, present: boolean, owned: Ownership, launch: Lau
   const agent = AGENTS[id];
   const hooks = hookWiringFor(id, launch);
   if (!hooks) return undefined;
-  const forms = LAUNCHES.flatMap((l) => hookWiringFor(id, l)?.element ?? []);
+  const launches = knownLaunches(launch);
+  const forms = [...launches.flatMap((l) => hookWiringFor(id, l)?.element ?? []), ...EARLIER_HOOK_GROUPS];
+  const runsDiscern = (group: JsonValue): boolean => isDiscernHookGroup(group, launches);
   const options = { comments: hooks.comments };
   const base = { path: hooks.path, kind: 'hooks' as const, agents: present ? [id] : [], present };
   // A group that runs `discern status` but is not one discern wrote (another matcher, command, timeout) is the
   // user's: kept, and refresh adds none beside it.
   const ours = (at: string) => (group: JsonValue) =>
-    isDiscernHookGroup(group) && isDiscernsGroup(group, forms, groupKey(at, hooks.listPath), owned);
+    runsDiscern(group) && isDiscernsGroup(group, forms, groupKey(at, hooks.listPath), owned);
   const theirs = (text: string, at: string): string | undefined => {
     const list = memberAt(text, hooks.listPath, options);
-    const own = Array.isArray(list) ? list.find((g) => isDiscernHookGroup(g) && !ours(at)(g)) : undefined;
+    const own = Array.isArray(list) ? list.find((g) => runsDiscern(g) && !ours(at)(g)) : undefined;
     if (own === undefined) return undefined;
     return `${at} has a \`${hooks.listPath.join('.')}\` group of its own that runs \`discern status\` (${JSON.stringify(own).slice(0, 120)}), not one discern wrote: it is left as it is; to hand it back to discern, delete that group and run \`discern refresh\``;
   };
@@ -398,7 +434,7 @@ function hookIntent(id: AgentId, present: boolean, owned: Ownership, launch: Lau
         return { ok: true, text: newJsonFile(nestValue(hooks.listPath, [hooks.element])), owns: [part] };
       const kept = theirs(text, at);
       if (kept !== undefined) return { ok: true, text, skipped: kept };
-      const set = setElement(text, hooks.listPath, isDiscernHookGroup, hooks.element, options);
+      const set = setElement(text, hooks.listPath, runsDiscern, hooks.element, options);
       return set.ok
         ? { ok: true, text: set.text, owns: [part] }
         : { ok: false, where: whereIn(set.reason), reason: set.reason };

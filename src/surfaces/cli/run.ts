@@ -43,9 +43,9 @@ export async function run(argv: readonly string[]): Promise<number> {
     // sade sees the checked tokens without the global format flags, which only choose the presentation.
     if (check.command.verb === undefined && check.command.path[0] === 'desk')
       return await desk(check.format, check.presentation, common);
-    if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals);
+    if (check.command.verb === undefined) return await protocol(check.command.path, check.positionals, common);
     const target = dispatch(check.tokens, check.command, check.present);
-    if (target.kind === 'protocol') return await protocol(target.path, check.positionals);
+    if (target.kind === 'protocol') return await protocol(target.path, check.positionals, common);
     const { noColor, plain } = check.presentation;
     // The live view loads only for the human format: a --json or --markdown call prints nothing while it runs.
     const live =
@@ -90,11 +90,15 @@ export async function run(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** Commands that serve a protocol instead of returning a result: the MCP server, and queue. */
-async function protocol(path: readonly string[], positionals: string[]): Promise<number> {
+/** Commands that serve a protocol instead of returning a result: the MCP server, queue, and the agents' hook. */
+async function protocol(path: readonly string[], positionals: string[], common: InvokeOptions): Promise<number> {
   if (path[0] === 'queue') {
     const { queue } = await import('./queue.js');
     return queue(positionals);
+  }
+  if (path[0] === 'hook') {
+    const { sessionStartHook } = await import('./session-hook.js');
+    return sessionStartHook(common);
   }
   const { serve } = await import('../mcp/serve.js');
   return serve();

@@ -5,6 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { stopChildren } from '../../engine/process/children.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';
 import { createServer } from './server.js';
+import { checkoutTop } from './roots.js';
 import { RawArguments } from './raw-arguments.js';
 import { onInterrupt } from '../cli/signals.js';
 import { framedStdin, SDK_BUFFER_BYTES } from './stdin-framing.js';
@@ -20,8 +21,11 @@ export async function serve(): Promise<number> {
   const closing = new AbortController();
   const inflight = new Set<Promise<unknown>>();
   const rawArguments = new RawArguments();
+  const target = workingDirectory();
   const server = createServer({
-    target: workingDirectory(),
+    target,
+    // Started outside any checkout (VS Code starts servers in a folder of its own): the client's roots say where.
+    followRoots: checkoutTop(target) === undefined,
     env: process.env,
     closing: closing.signal,
     inflight,

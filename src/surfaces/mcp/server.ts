@@ -28,6 +28,7 @@ import {
 import { registerPrompts } from './prompts/index.js';
 import { progressNotifier } from './progress.js';
 import { nextTarget } from './reaim.js';
+import { aimFromRoots, checkoutsAmong } from './roots.js';
 import { idleCollector } from './idle-collect.js';
 import type { RawArguments } from './raw-arguments.js';
 import { declaresFormElicitation, elicitingPerson } from './elicit-person.js';
@@ -42,7 +43,36 @@ export interface ServerState {
   inflight?: Set<Promise<unknown>>;
   /** Arguments the SDK's parse dropped a key from, as they arrived (see raw-arguments.ts). */
   rawArguments?: RawArguments;
+  /** Started outside any checkout: aim at the checkout the client's roots hold (roots.ts). */
+  followRoots?: boolean;
+  /** Several checkouts among the roots: a call without `path` must choose one of these. */
+  choices?: string[];
+  /** Settles once the roots asked for last have been read, so no call runs on the aim before them. */
+  ready?: Promise<void>;
+  /** A start or accept re-aimed the server: the roots no longer decide where it aims. */
+  moved?: boolean;
 }
+
+/** Asks the client for its roots and aims where they say; a client that cannot answer leaves the aim as it is. */
+async function aimAtRoots(server: McpServer, state: ServerState): Promise<void> {
+  if (server.server.getClientCapabilities()?.roots === undefined) return;
+  let uris: string[];
+  try {
+    uris = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots.map((r) => r.uri);
+  } catch {
+    return;
+  }
+  if (state.moved === true) return;
+  const aim = aimFromRoots(checkoutsAmong(uris));
+  if (aim.kind === 'target') {
+    state.target = aim.target;
+    delete state.choices;
+  } else if (aim.kind === 'choose') state.choices = aim.choices;
+  else delete state.choices;
+}
+
+/** How long the server waits for the client's roots before it goes on with the aim it has. */
+const ROOTS_TIMEOUT_MS = 10_000;
 
 export function createServer(state: ServerState): McpServer {
   const server = new McpServer(
@@ -51,6 +81,15 @@ export function createServer(state: ServerState): McpServer {
     { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: { listChanged: false } } },
   );
   const compact = idleCollector(() => (state.inflight?.size ?? 0) > 0);
+  if (state.followRoots === true) {
+    const follow = (): void => {
+      state.ready = aimAtRoots(server, state);
+    };
+    server.server.oninitialized = follow;
+    server.server.setNotificationHandler('notifications/roots/list_changed', () => {
+      if (state.moved !== true) follow();
+    });
+  }
   for (const tool of MCP_TOOLS) {
     server.registerTool(
       tool.name,
@@ -62,6 +101,7 @@ export function createServer(state: ServerState): McpServer {
         outputSchema: advertised(tool.outputSchema),
       },
       async (args, ctx) => {
+        await state.ready;
         const signal = state.closing ? AbortSignal.any([ctx.mcpReq.signal, state.closing]) : ctx.mcpReq.signal;
         const notifier = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) =>
           ctx.mcpReq.notify(notification),
@@ -78,13 +118,20 @@ export function createServer(state: ServerState): McpServer {
           ...(notifier ? { progress: notifier.progress } : {}),
           ...(client !== undefined ? { client } : {}),
           ...(person ? { person } : {}),
+          ...(state.choices ? { targetChoices: state.choices } : {}),
         };
         const input = state.rawArguments ? state.rawArguments.take(ctx.mcpReq.id, args) : args;
         const running = invoke(tool.verb, input, options);
         state.inflight?.add(running);
         try {
           const result = await running;
-          state.target = nextTarget(result, state.target);
+          const next = nextTarget(result, state.target);
+          if (next !== state.target) {
+            // start or accept chose the aim: the roots no longer decide it, and there is nothing left to choose.
+            state.target = next;
+            state.moved = true;
+            delete state.choices;
+          }
           const delivered = faultRequested(state.env, `result:${tool.verb}`)
             ? ({ ...result, injected_fault: true } as unknown as typeof result)
             : result;
@@ -107,17 +154,19 @@ export function createServer(state: ServerState): McpServer {
       signal,
     });
     if (resource.kind === 'resource') {
-      server.registerResource(resource.name, resource.uri, metadata, (uri, ctx) =>
-        read(uri, {}, options(ctx.mcpReq.signal)),
-      );
+      server.registerResource(resource.name, resource.uri, metadata, async (uri, ctx) => {
+        await state.ready;
+        return read(uri, {}, options(ctx.mcpReq.signal));
+      });
     } else {
       const lister = TEMPLATE_LISTS[resource.name as keyof typeof TEMPLATE_LISTS];
       const template = new ResourceTemplate(resource.uri, {
         list: lister ? async (ctx) => ({ resources: await lister(options(ctx.mcpReq.signal)) }) : undefined,
       });
-      server.registerResource(resource.name, template, metadata, (uri, variables, ctx) =>
-        read(uri, variables, options(ctx.mcpReq.signal)),
-      );
+      server.registerResource(resource.name, template, metadata, async (uri, variables, ctx) => {
+        await state.ready;
+        return read(uri, variables, options(ctx.mcpReq.signal));
+      });
     }
   }
   const schemas = MCP_SCHEMA_TEMPLATE;
