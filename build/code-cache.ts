@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
 
 const CONFIG = `[project]\nname = "code-cache"\n\n[jobs.check]\nstage = "check"\nrun = "true"\n\n[jobs.unit]\nstage = "test"\nrun = "true"\n`;
 
@@ -96,6 +97,9 @@ export function trainCodeCache(dist: string): void {
       }
     }
     if (readdirSync(join(dist, 'code-cache')).length === 0) throw new Error('code cache: no file was written');
+    // Which V8 made the cache (its version and flags, as V8 itself checks them): bin.cts uses the cache only for
+    // the same tag, and Node's own compile cache for any other Node that has one.
+    writeFileSync(join(dist, 'code-cache', 'v8-tag'), `${cachedDataVersionTag()}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

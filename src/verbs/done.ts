@@ -2,6 +2,7 @@
 // (tree, config) replays for a new commit; an unchanged red tree is refused unless rerun; otherwise the
 // preconditions and the gate run and, when green, Proof is recorded for that exact commit. standalone gives
 // diagnostics on any tree without Proof; ci reports without landing Proof; dry_run returns the plan.
+import { resolve } from 'node:path';
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernDoneData, DiscernDoneInput } from '../../generated/types.js';
 import { VERSION } from '../../generated/version.js';
@@ -15,6 +16,7 @@ import { declarationsCurrent } from '../engine/checkpoints/store.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun, EarlyGateReads } from './done-facts.js';
 import { git } from '../engine/git/git.js';
+import { fetchedTrunk, shallowGap } from '../engine/gate/ci-checkout.js';
 import { policyFacts } from './policy-facts.js';
 import { policyStillCurrent } from '../engine/policy/still-current.js';
 
@@ -35,6 +37,37 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
       `policy_base "${input.policy_base}" names no commit here; fetch it first (for example \`git fetch origin main\`) and pass the fetched ref.`,
     );
   }
+
+  // The base: the trunk's local branch; on a hosted CI checkout, which has none, the fetched trunk stands in
+  // (ci-checkout.ts); policy_base names one itself.
+  let baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
+  let baseName = input.policy_base ?? project.trunk.name;
+  const reads = { cwd: project.root, env: ctx.env };
+  if (!project.trunk.exists && input.policy_base === undefined) {
+    const fetched = ci ? await fetchedTrunk(project.trunk.name, reads) : undefined;
+    if (fetched === undefined) return { refusal: missingTrunk(project.trunk, ci) };
+    baseRef = fetched;
+    baseName = fetched.replace(/^refs\/remotes\//, '');
+  }
+  // The SARIF file --sarif asks for is written after the run (surfaces/cli/ci-host.ts): a place it cannot be
+  // written is refused now, before anything runs.
+  if (input.sarif !== undefined) {
+    const target = resolve(ctx.target, input.sarif);
+    const { sarifTargetProblem } = await import('../engine/gate/sarif.js');
+    const problem = await sarifTargetProblem(target);
+    if (problem !== undefined)
+      return {
+        refusal: {
+          error: 'write_denied',
+          message: `The SARIF file ${target} cannot be written: ${problem}. Nothing ran.`,
+          next: { target, access: 'writable' },
+        },
+      };
+  }
+  // A shallow clone that does not reach the merge-base cannot say what the change is: say what to fetch.
+  const gap = await shallowGap(project.commonDir, baseRef, reads);
+  if (gap !== undefined)
+    return { refusal: { error: 'precondition_failed', message: gap.message, next: { rerun: rerunCall } } };
 
   // Checkpoint declarations are part of the Proof: they are recorded by a strict run only.
   const declared = declarationsFrom(input);
@@ -78,7 +111,6 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   headRead?.catch(() => undefined);
   // The gate's first reads need nothing the status says (the merge-base with the base, the index's hidden flags):
   // when the gate is certain to be wanted they start now too.
-  const baseRef = input.policy_base ?? `refs/heads/${project.trunk.name}`;
   const early = reusable ? undefined : startGateReads(project.root, ctx, baseRef, standalone);
   // Proof is for the committed tree: a submodule away from its gitlink is a change whatever .gitmodules says.
   // And so is a file's mode, where the filesystem keeps exec bits, whatever core.fileMode says (git/file-modes.ts).
@@ -181,7 +213,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
     branch: state.branch,
     mode: ci ? 'report' : 'strict',
     standalone,
-    base: input.policy_base ?? project.trunk.name,
+    base: baseName,
     // git resolves a bare name as a tag before a branch: the trunk is named by its full ref in every git call.
     baseRef,
     rerunCall,
@@ -194,6 +226,31 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   const { runDoneGate } = await import('./done-run.js');
   const outcome = await runDoneGate(run);
   return notTaken === undefined ? outcome : { ...outcome, hints: [...(outcome.hints ?? []), notTaken] };
+}
+
+/** No local trunk outside CI (or no fetched one in CI): what resolving the project refused with before. */
+function missingTrunk(trunk: ProjectVerbContext['project']['trunk'], ci: boolean): NonNullable<DoneOutcome['refusal']> {
+  const { name } = trunk;
+  const from = {
+    env: 'DISCERN_TRUNK',
+    config: '[repository] trunk',
+    effort: "this effort's task record",
+    default: 'the default',
+  }[trunk.source];
+  if (trunk.source === 'effort')
+    return {
+      error: 'no_trunk',
+      message: `The trunk branch "${name}" (from ${from}) does not exist in this repository. If the owner renamed the trunk, this effort does not follow it: land its work by starting a new effort from the renamed trunk and bringing the branch in there.`,
+      next: { trunk: name },
+    };
+  const fetch = ci
+    ? ` No remote-tracking ref of it was fetched either: fetch it (\`git fetch origin ${name}\`, or actions/checkout with \`fetch-depth: 0\`) and run done again.`
+    : ` On a CI checkout without it, run \`discern done --ci\`, which uses the fetched trunk (origin/${name}).`;
+  return {
+    error: 'no_trunk',
+    message: `The trunk branch "${name}" (from ${from}) does not exist in this repository.${fetch}`,
+    next: { trunk: name },
+  };
 }
 
 function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {

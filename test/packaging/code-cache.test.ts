@@ -1,12 +1,14 @@
-// The code cache of dist/ (docs/decisions/0042): the build's cache is accepted by the Node that runs the tests,
-// a cache V8 refuses (here: garbage) changes nothing but speed, and an ordinary call never writes one. Needs
-// dist/: `npm test` builds first.
+// The code cache of dist/ (docs/decisions/0042, 0055): the build's cache is accepted by a Node with the build's
+// V8; another Node that has a compile cache uses its own, in the user's cache; a cache V8 refuses (here:
+// garbage) changes nothing but speed; and an ordinary call never writes into dist/. Needs dist/: `npm test`
+// builds first.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo, tempDir } from '../helpers/scratch-repo.js';
@@ -28,10 +30,18 @@ function snapshot(dir: string): string {
     .join('\n');
 }
 
-function discern(dist: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+/** Whether this Node's V8 is the one that made the cache in dist/ (bin.cts chooses its loader by this). */
+const sameV8 = readFileSync(join(CACHE, 'v8-tag'), 'utf8').trim() === String(cachedDataVersionTag());
+
+function discern(
+  dist: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [join(dist, 'discern.js'), ...args], {
     cwd,
-    env: cleanEnv(),
+    env: cleanEnv(env),
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -40,8 +50,12 @@ function discern(dist: string, args: string[], cwd: string): { status: number | 
 describe('the code cache in dist/', () => {
   assert.ok(existsSync(join(DIST, 'discern.js')), 'dist/ is missing: run `npm run build` (npm test builds first)');
 
-  it('holds a cache for the CLI entry and the chunks a call loads, and V8 accepts each one for its file', () => {
-    const caches = filesUnder(CACHE);
+  it('holds a cache for the CLI entry and the chunks a call loads, and V8 accepts each one for its file', (t) => {
+    if (!sameV8) {
+      t.skip(`this Node's V8 (tag ${String(cachedDataVersionTag())}) is not the build's: the next test covers it`);
+      return;
+    }
+    const caches = filesUnder(CACHE).filter((f) => f.endsWith('.bin'));
     assert.ok(
       caches.some((f) => relative(CACHE, f) === 'cli.js.bin'),
       'the entry is cached',
@@ -60,6 +74,30 @@ describe('the code cache in dist/', () => {
       assert.equal(script.cachedDataRejected, false, `V8 accepts ${relative(CACHE, cache)}`);
     }
     console.log(`caches checked: ${caches.length}`);
+  });
+
+  it("on a Node whose V8 is not the build's, Node's own compile cache is used, in the user's cache and not in dist/", (t) => {
+    const enable = (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown })
+      .enableCompileCache;
+    if (sameV8 || enable === undefined) {
+      t.skip(sameV8 ? "this Node's V8 is the build's: the cache in dist/ is used" : 'this Node has no compile cache');
+      return;
+    }
+    const userCache = tempDir('node-compile-cache-');
+    const before = snapshot(CACHE);
+    const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n' });
+    try {
+      const env = { NODE_COMPILE_CACHE: userCache };
+      const first = discern(DIST, ['status', '--json'], repo.root, env);
+      assert.equal(first.status, 0, first.stderr);
+      assert.ok(filesUnder(userCache).length > 0, 'the first call filled the compile cache');
+      const second = discern(DIST, ['status', '--json'], repo.root, env);
+      assert.equal(second.status, 0, second.stderr);
+      assert.equal((JSON.parse(second.stdout) as { verb: string }).verb, 'status');
+    } finally {
+      repo.cleanup();
+    }
+    assert.equal(snapshot(CACHE), before, 'nothing was written into dist/');
   });
 
   it('a cache V8 refuses is ignored: the same answers, compiled from source', () => {
@@ -108,7 +146,7 @@ describe('the code cache in dist/', () => {
     }
   });
 
-  it('an ordinary call writes no cache', () => {
+  it('an ordinary call writes nothing into dist/', () => {
     const before = snapshot(CACHE);
     const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n\n[jobs]\ntest = "true"\n' });
     try {

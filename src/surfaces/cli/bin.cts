@@ -91,4 +91,27 @@ if (training) {
   });
 }
 
-load(path.join(__dirname, 'cli.js'));
+/**
+ * Which loader: the build's cache is V8's bytecode for one V8 version and set of flags, recorded as its tag in
+ * code-cache/v8-tag. With that V8 (the Node line the build ran on), the registry above loads through it. Any
+ * other Node would refuse it and compile every file from source on every call: one that has Node's own
+ * compile cache (22.1 and later) loads the bundle through Node's loader with that cache turned on, which keeps
+ * the bytecode per user, per Node, in the user's cache directory, so only the first call compiles
+ * (docs/decisions/0055). A Node with neither compiles from source through the registry.
+ */
+function buildCacheFits(): boolean {
+  try {
+    const tag = fs.readFileSync(path.join(cacheDir, 'v8-tag'), 'utf8').trim();
+    return tag === String((require('node:v8') as typeof import('node:v8')).cachedDataVersionTag());
+  } catch {
+    return false;
+  }
+}
+
+const enableCompileCache = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+if (!training && enableCompileCache !== undefined && !buildCacheFits()) {
+  enableCompileCache();
+  require(path.join(__dirname, 'cli.js'));
+} else {
+  load(path.join(__dirname, 'cli.js'));
+}

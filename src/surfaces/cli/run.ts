@@ -58,6 +58,18 @@ export async function run(argv: readonly string[]): Promise<number> {
     const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
     onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());
+    if (target.verb === 'done' && (target.input['sarif'] !== undefined || process.env['GITHUB_ACTIONS'] === 'true')) {
+      // The CI host's reports, built from this result (ci-host.ts); one that cannot be written fails the call.
+      const { ciReports } = await import('./ci-host.js');
+      const problem = await ciReports(result, target.input, workingDirectory(), process.env);
+      if (problem !== undefined) {
+        // done refused a target it could not write before it ran; this is a race after the run. --json keeps
+        // stderr silent, so there only the exit status says it.
+        if (check.format !== 'json') await write(process.stderr, `discern: ${problem}\n`);
+        const code = await emit(result, check.format, check.presentation);
+        return code === EXIT.ok ? EXIT.failure : code;
+      }
+    }
     const predicate = quietPredicate(check.command, check.present, check.format);
     if (predicate !== undefined) return await answerQuietly(result, predicate);
     const print = barePrint(check.command, check.present, check.format);
