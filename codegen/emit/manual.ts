@@ -4,6 +4,8 @@
 // docs/decisions/ holds decision records and is not part of the manual.
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { readerWith } from '../../src/engine/corpus/front-matter.js';
 import { assembleCorpus, type SourceFile } from '../../src/engine/corpus/assemble.js';
 import { indexCorpus } from '../../src/engine/corpus/search-documents.js';
 import type { CorpusPage } from '../../src/engine/corpus/types.js';
@@ -45,7 +47,7 @@ export function emitManual(
       else files.push({ path: `${dir}/${file}`, text: readFileSync(join(docsDir, dir, file), 'utf8') });
     }
   }
-  const { corpus, problems: assembly, frontMatter } = assembleCorpus(files);
+  const { corpus, problems: assembly, frontMatter } = assembleCorpus(files, readerWith(parseDocument));
   for (const p of assembly) problems.add(`docs/${p.path}`, p.pointer, p.message);
   for (const file of files) {
     const meta = frontMatter.get(file.path);

@@ -2,7 +2,7 @@
 // The manual (at generation time) and a project's map (at run time) are assembled by the same rules, so the
 // discovery funnel behaves the same over both.
 import { extractFields, splitFrontMatter } from '../search/index.js';
-import { readFrontMatter, type FrontMatterValue } from './front-matter.js';
+import type { FrontMatterReader, FrontMatterValue } from './front-matter.js';
 import { pageMeta, type PageMeta } from './page-meta.js';
 import { regionNamesOf, strippedName, targetsOf } from './corpus-names.js';
 import type { AssemblyProblem, Corpus, CorpusPage, CorpusRegion } from './types.js';
@@ -19,7 +19,11 @@ const OVERVIEW = /^(readme|index)\.md$/i;
 const DESCRIPTION_LIMIT = 200;
 const UNORDERED = 1000;
 
-export function assembleCorpus(files: readonly SourceFile[]): {
+export function assembleCorpus(
+  files: readonly SourceFile[],
+  /** frontMatterReader()'s, awaited by the caller: the YAML parser loads only where pages are read. */
+  readFrontMatter: FrontMatterReader,
+): {
   corpus: Corpus;
   problems: AssemblyProblem[];
   frontMatter: Map<string, Record<string, FrontMatterValue>>;

@@ -2,8 +2,9 @@
 // anything a person or another tool writes there is read as YAML says: block scalars, nested maps such as an
 // Agent Skills `metadata` map, anchors. Each reader checks the keys it uses for their type (page-meta.ts,
 // skills.ts); keys it does not know are kept and ignored. The parser is bundled into the chunks that read front
-// matter (map pages, skills, decision records), never into a call's start-up.
-import { parseDocument } from 'yaml';
+// matter (map pages, skills, decision records), never into a call's start-up: it is a chunk of its own, loaded
+// by frontMatterReader() only where front matter is read.
+import type { parseDocument as ParseDocument } from 'yaml';
 
 export type FrontMatterValue =
   string | number | boolean | null | FrontMatterValue[] | { [key: string]: FrontMatterValue };
@@ -11,7 +12,22 @@ export type FrontMatterValue =
 export type FrontMatterRead =
   { ok: true; data: Record<string, FrontMatterValue> } | { ok: false; line: number; reason: string };
 
-export function readFrontMatter(text: string): FrontMatterRead {
+export type FrontMatterReader = (text: string) => FrontMatterRead;
+
+let loading: Promise<FrontMatterReader> | undefined;
+
+/** The reader, once the YAML parser has loaded (the first call loads it; later ones share it). */
+export function frontMatterReader(): Promise<FrontMatterReader> {
+  loading ??= import('yaml').then(({ parseDocument }) => readerWith(parseDocument));
+  return loading;
+}
+
+/** The reader over a parser already loaded: codegen and tests import `yaml` themselves. */
+export function readerWith(parseDocument: typeof ParseDocument): FrontMatterReader {
+  return (text) => readWith(parseDocument, text);
+}
+
+function readWith(parseDocument: typeof ParseDocument, text: string): FrontMatterRead {
   // uniqueKeys: a key given twice is a mistake to report, not a value to pick.
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, schema: 'core' });
   const error = document.errors[0];

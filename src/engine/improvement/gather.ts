@@ -13,6 +13,7 @@ import type { DiscernConfigIssue } from '../../../generated/types.js';
 import { acceptancePaths, submissions, transactions } from '../acceptance/records.js';
 import { commandIssues, globIssues, preAuthorizedIssues } from '../config/semantic-checks.js';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
+import { frontMatterReader } from '../corpus/front-matter.js';
 import { assembleCorpus } from '../corpus/assemble.js';
 import { configIdentity } from '../gate/canonical-json.js';
 import { pageBrokenLinks } from '../gate/map-integrity.js';
@@ -289,7 +290,7 @@ async function mapFacts(
     }),
   );
   const sources = read.filter((r): r is { path: string; text: string } => r !== undefined);
-  const { corpus, frontMatter } = assembleCorpus(sources);
+  const { corpus, frontMatter } = assembleCorpus(sources, await frontMatterReader());
   const folders = new Set<string>();
   for (const path of tracked)
     for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) folders.add(path.slice(0, at));

@@ -4,6 +4,7 @@
 // Skipped links and pages, unreadable front matter and renamed pages come back as notices: none is silent.
 import { lstat, readFile, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { frontMatterReader } from '../corpus/front-matter.js';
 import { assembleCorpus, type SourceFile } from '../corpus/assemble.js';
 import type { Corpus } from '../corpus/types.js';
 import type { DiscernMapNotice } from '../../../generated/types.js';
@@ -51,7 +52,7 @@ export async function readMap(root: string, setting: string | undefined): Promis
     };
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const { corpus, problems } = assembleCorpus(files);
+  const { corpus, problems } = assembleCorpus(files, await frontMatterReader());
   const notices = [...skipped, ...problems.map(({ kind, path, message }) => ({ kind, path, message }))];
   notices.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ok: true, dir, absolute, corpus, notices };

@@ -5,7 +5,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_MAP_DIR } from '../config/defaults.js';
-import { readFrontMatter } from '../corpus/front-matter.js';
+import { frontMatterReader, type FrontMatterReader } from '../corpus/front-matter.js';
 import { splitFrontMatter } from '../search/index.js';
 
 const RECORD = /^(\d+)[-_ ]?(.*)\.md$/i;
@@ -34,12 +34,16 @@ export async function decisionRecords(root: string, dir: string): Promise<Decisi
     const full = join(abs, file);
     if (!(await stat(full).catch(() => undefined))?.isFile()) continue;
     const text = await readFile(full, 'utf8').catch(() => '');
-    records.push({ number: match[1] ?? '', title: titleOf(text, match[1] ?? '', match[2] ?? file), file });
+    records.push({
+      number: match[1] ?? '',
+      title: titleOf(text, match[1] ?? '', match[2] ?? file, await frontMatterReader()),
+      file,
+    });
   }
   return records.sort((a, b) => Number(a.number) - Number(b.number) || (a.file < b.file ? -1 : 1));
 }
 
-function titleOf(text: string, number: string, slug: string): string {
+function titleOf(text: string, number: string, slug: string, readFrontMatter: FrontMatterReader): string {
   const split = splitFrontMatter(text);
   if (split.frontMatter !== null) {
     const read = readFrontMatter(split.frontMatter);

@@ -7,7 +7,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILTIN_SKILLS } from '../../../generated/agent-assets.js';
-import { readFrontMatter } from '../corpus/front-matter.js';
+import { frontMatterReader, type FrontMatterReader } from '../corpus/front-matter.js';
 import { splitFrontMatter } from '../search/index.js';
 import { FOLDER, readProjectFile } from './files.js';
 
@@ -89,7 +89,7 @@ export async function skillCatalogue(
       ignored.push(rel);
       continue;
     }
-    const read = readSkill(name, file.file.text);
+    const read = readSkill(name, file.file.text, await frontMatterReader());
     if (!read.ok) {
       problems.push({
         path: `${rel}/${SKILL_FILE}`,
@@ -124,7 +124,7 @@ export async function skillCatalogue(
 type SkillRead = { ok: true; description: string } | { ok: false; where: string; reason: string };
 
 /** A project's SKILL.md: front matter first, `name` equal to its folder, and a `description`. */
-export function readSkill(folder: string, text: string): SkillRead {
+export function readSkill(folder: string, text: string, readFrontMatter: FrontMatterReader): SkillRead {
   const split = splitFrontMatter(text);
   if (split.frontMatter === null)
     return {

@@ -3,12 +3,17 @@
 // renaming is reported.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseDocument } from 'yaml';
 import { assembleCorpus } from '../../../src/engine/corpus/assemble.js';
+import { readerWith } from '../../../src/engine/corpus/front-matter.js';
 import { lookupTarget } from '../../../src/engine/corpus/lookup.js';
 import { indexCorpus } from '../../../src/engine/corpus/search-documents.js';
 
 function assemble(paths: readonly string[]) {
-  const result = assembleCorpus(paths.map((path) => ({ path, text: `# ${path}\n\nbody of ${path}\n` })));
+  const result = assembleCorpus(
+    paths.map((path) => ({ path, text: `# ${path}\n\nbody of ${path}\n` })),
+    readerWith(parseDocument),
+  );
   indexCorpus(result.corpus); // throws on a duplicate target
   return result;
 }

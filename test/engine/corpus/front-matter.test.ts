@@ -2,8 +2,11 @@
 // `metadata` map), and a located problem for text that is not YAML or not a map.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFrontMatter } from '../../../src/engine/corpus/front-matter.js';
+import { parseDocument } from 'yaml';
+import { readerWith } from '../../../src/engine/corpus/front-matter.js';
 import { pageMeta } from '../../../src/engine/corpus/page-meta.js';
+
+const readFrontMatter = readerWith(parseDocument);
 
 function data(text: string): Record<string, unknown> {
   const read = readFrontMatter(text);
