@@ -33,15 +33,21 @@ function fetched(line: string): string | undefined {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (pack.status !== 0) return fail(`npm pack exited ${String(pack.status ?? pack.signal)}: ${pack.stderr.trim()}`);
+  if (pack.status !== 0)
+    return fail(`npm pack exited ${String(pack.status ?? pack.signal)}: ${(pack.stderr ?? '').trim()}`);
   const tarball = readdirSync(staging).find((f) => f.endsWith('.tgz'));
   if (tarball === undefined) return fail('npm pack wrote no tarball');
   const untar = spawnSync('tar', ['xzf', tarball], { cwd: staging, stdio: ['ignore', 'ignore', 'pipe'] });
   if (untar.status !== 0) return fail(`tar exited ${String(untar.status)}`);
   rmSync(join(staging, tarball));
   const probe = spawnSync(join(staging, 'package', 'bin', 'node'), ['--version'], { encoding: 'utf8' });
-  if (probe.status !== 0 || !probe.stdout.startsWith(`v${line}.`))
-    return fail(`the unpacked binary answered ${JSON.stringify(probe.stdout.trim())}`);
+  const answered = (probe.stdout ?? '').trim();
+  if (probe.status !== 0 || !answered.startsWith(`v${line}.`))
+    return fail(
+      probe.error
+        ? `the unpacked binary does not run: ${probe.error.message}`
+        : `the unpacked binary answered ${JSON.stringify(answered)}`,
+    );
   if (existsSync(prefix)) rmSync(prefix, { recursive: true, force: true });
   renameSync(staging, prefix);
   return bin;

@@ -19,7 +19,12 @@ import { splitScriptChecks } from './doctor-split-scripts.js';
 const HINTS = VERBS.doctor.hints;
 const MIN_NODE_MAJOR = 20;
 
-export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext): Promise<DoctorOutcome> {
+/** `wiring: false` leaves integration health out: setup done runs doctor before it writes the wiring. */
+export async function doctor(
+  input: DiscernDoctorInput,
+  ctx: InspectVerbContext,
+  options: { wiring?: boolean } = {},
+): Promise<DoctorOutcome> {
   const checks: DiscernDoctorCheck[] = [];
   const add = (name: string, status: 'ok' | 'warn' | 'fail', detail: string, fix?: string): void => {
     checks.push({
@@ -147,7 +152,7 @@ export async function doctor(input: DiscernDoctorInput, ctx: InspectVerbContext)
     );
 
   // Integration health: each configured agent's wiring is present, current, and starts from the project root.
-  if (resolution.ok)
+  if (resolution.ok && options.wiring !== false)
     for (const h of await wiringHealth(resolution.project, ctx.env))
       add(`wiring:${h.agent}`, h.status, h.detail, h.fix);
 

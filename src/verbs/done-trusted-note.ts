@@ -10,8 +10,9 @@ import type { ProjectVerbContext } from './context.js';
 
 export type TrustedNote = { outcome: DoneOutcome } | { notTaken: string };
 
-export async function trustedNote(ctx: ProjectVerbContext): Promise<TrustedNote> {
-  const verified = await verifyCommit(policyFacts(ctx), 'HEAD');
+/** `trunkRef`: the trunk as git is given it, a fetched `refs/remotes/origin/main` on a hosted CI checkout. */
+export async function trustedNote(ctx: ProjectVerbContext, trunkRef: string): Promise<TrustedNote> {
+  const verified = await verifyCommit({ ...policyFacts(ctx), trunkRef }, 'HEAD');
   const hint = VERBS.done.hints.note_not_trusted;
   if (verified.kind !== 'judged') return { notTaken: hint.replace('{error}', verified.reason) };
   if (!verified.trustNotes)

@@ -89,7 +89,7 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
   let notTaken: string | undefined;
   if (ci && input.rerun !== true && input.dry_run !== true && project.config.repository?.trust_notes === true) {
     const { trustedNote } = await import('./done-trusted-note.js');
-    const trusted = await trustedNote(ctx);
+    const trusted = await trustedNote(ctx, baseRef);
     if ('outcome' in trusted) return trusted.outcome;
     notTaken = trusted.notTaken;
   }

@@ -26,7 +26,7 @@ export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContex
   // The wired command is started once, so the plan sets Codex's start-up limit from it and says if it fails.
   const { probe: started } = await probeWiredCommand(ctx.project, ctx.env);
   const [plan, notes] = await Promise.all([
-    planRefresh(ctx.project, { env: ctx.env, probe: started }),
+    planRefresh(ctx.project, { env: ctx.env, ...(started ? { probe: started } : {}) }),
     planNotesFetch(ctx.project, { cwd: ctx.project.root, env: ctx.env }),
   ]);
   const dry = input.dry_run === true;

@@ -85,16 +85,11 @@ export async function setupDone(input: DiscernSetupDoneInput, ctx: InspectVerbCo
 
   // doctor's checks, as doctor reports them: a failed check stops here with its fix.
   const { doctor } = await import('./doctor.js');
-  const checked = await doctor({}, ctx);
-  // The agents' wiring is what setup writes next (commitMachinery), so doctor's integration health is not
-  // asked of it here: `discern doctor` after setup reports it.
-  const wiring = (name: string): boolean => name.startsWith('wiring:');
-  const checks: DiscernDoctorCheck[] = (checked.data && 'checks' in checked.data ? checked.data.checks : []).filter(
-    (c) => !wiring(c.name),
-  );
-  const doctorWarnings = (checked.advisories ?? [])
-    .filter((a) => !wiring(a.evidence[0] ?? ''))
-    .map((a) => ({ ...a, kind: 'doctor-warning' as const }));
+  // The agents' wiring is what setup writes next (commitMachinery): integration health is not asked of it
+  // here; `discern doctor` after setup reports it.
+  const checked = await doctor({}, ctx, { wiring: false });
+  const checks: DiscernDoctorCheck[] = checked.data && 'checks' in checked.data ? checked.data.checks : [];
+  const doctorWarnings = (checked.advisories ?? []).map((a) => ({ ...a, kind: 'doctor-warning' as const }));
   if (checked.refusal) {
     const failed = checks.find((c) => c.status === 'fail');
     return {

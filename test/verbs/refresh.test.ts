@@ -877,13 +877,8 @@ describe('refresh: the command the files start discern with', () => {
     });
     assert.deepEqual(codexArgs(r), { command: 'pnpm', args: ['exec', 'discern', 'mcp'], ...CODEX_LIMITS });
     assert.match(read(r, '.claude/settings.json'), /"pnpm exec discern hook session-start"/);
-    // pnpm is not on the test's PATH: the command does not start here, and refresh says so with the fix.
-    assert.ok(
-      (first.result.hints ?? []).some((h) =>
-        /`pnpm exec discern mcp`, which does not start .*\[project\] command/.test(h),
-      ),
-      JSON.stringify(first.result.hints),
-    );
+    // The project's own command is never started by refresh (doctor looks its program up): no probe, no hint.
+    assert.ok(!(first.result.hints ?? []).some((h) => /does not start/.test(h)), JSON.stringify(first.result.hints));
     writeFileSync(join(r.root, 'discern.toml'), '[project]\nname = "wired"\n');
     const second = await refresh(r);
     assert.ok(second.result.ok, JSON.stringify(second.result, null, 2));
@@ -910,16 +905,18 @@ describe('refresh: the command the files start discern with', () => {
       '}, 2600);',
       'process.stdin.on("end", () => process.exit(0));',
     ].join('\n');
-    const r = repo(
-      { 'slow-server.cjs': slow },
-      '[project]\nname = "wired"\nagents = ["codex"]\ncommand = "node slow-server.cjs"\n',
-    );
-    const { result } = await refresh(r);
+    const r = repo({ 'slow-server.cjs': slow }, '[project]\nname = "wired"\nagents = ["codex"]\n');
+    // The `discern` on the PATH, as a global install puts it there, is that server.
+    const dir = tempDir('discern-path-');
+    writeFileSync(join(dir, 'discern'), `#!/bin/sh\nexec "${process.execPath}" "${join(r.root, 'slow-server.cjs')}"\n`);
+    chmodSync(join(dir, 'discern'), 0o755);
+    const path = { PATH: `${dir}:${process.env['PATH'] ?? ''}` };
+    const { result } = await refresh(r, {}, path);
     assert.ok(result.ok, JSON.stringify(result, null, 2));
     assert.equal((codexArgs(r) as { startup_timeout_sec?: number }).startup_timeout_sec, 15);
     // A faster machine measures less: the committed 15 s stays, so the file does not churn between teammates.
     writeFileSync(join(r.root, 'slow-server.cjs'), slow.replace('2600', '10'));
-    const again = await refresh(r);
+    const again = await refresh(r, {}, path);
     assert.ok(again.result.ok);
     assert.equal((codexArgs(r) as { startup_timeout_sec?: number }).startup_timeout_sec, 15);
     assert.deepEqual(

@@ -1,9 +1,9 @@
 // Reads the front matter of a Markdown page or SKILL.md with a real YAML parser (YAML 1.2, core schema), so
 // anything a person or another tool writes there is read as YAML says: block scalars, nested maps such as an
 // Agent Skills `metadata` map, anchors. Each reader checks the keys it uses for their type (page-meta.ts,
-// skills.ts); keys it does not know are kept and ignored. The parser is bundled into the chunks that read front
-// matter (map pages, skills, decision records), never into a call's start-up: it is a chunk of its own, loaded
-// by frontMatterReader() only where front matter is read.
+// skills.ts); keys it does not know are kept and ignored. The parser is a chunk of its own, loaded by
+// frontMatterReader() only where front matter is read (map pages, skills, decision records), never as part of
+// a call's start-up.
 import type { parseDocument as ParseDocument } from 'yaml';
 
 export type FrontMatterValue =

@@ -4,6 +4,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DiscernDiagnostic, DiscernResult } from '../../../generated/types.js';
 import { VERSION } from '../../../generated/version.js';
 
@@ -14,7 +15,7 @@ interface SarifResult {
   ruleId: string;
   level: 'error' | 'warning';
   message: { text: string };
-  locations?: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region?: object } }[];
+  locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region?: object } }[];
 }
 
 /** A diagnostic's rule: its tool, and the tool's own rule when it names one (eslint/no-unused-vars). */
@@ -28,26 +29,38 @@ function relative(file: string, root: string): string {
   return path.split('\\').join('/');
 }
 
-export function sarifOf(result: DiscernResult, root: string, head: string | undefined): object {
+/** A relative URI: each segment percent-encoded, so `#`, `?` and spaces stay part of the path. */
+function relativeUri(file: string, root: string): string {
+  return relative(file, root).split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * Where a diagnostic is. GitHub code scanning refuses a whole upload holding a result without a location, and a
+ * failed build or test often names no file: such a result is placed on discern.toml, which defines the job.
+ */
+function locationOf(d: DiscernDiagnostic, root: string): NonNullable<SarifResult['locations']>[number] {
+  if (d.file === undefined)
+    return {
+      physicalLocation: { artifactLocation: { uri: 'discern.toml', uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } },
+    };
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: relativeUri(d.file, root), uriBaseId: '%SRCROOT%' },
+      ...(d.line !== undefined
+        ? { region: { startLine: d.line, ...(d.col !== undefined ? { startColumn: d.col } : {}) } }
+        : {}),
+    },
+  };
+}
+
+/** `exitCode`: the process's exit status for this result, as the CLI sets it. */
+export function sarifOf(result: DiscernResult, root: string, head: string | undefined, exitCode: number): object {
   const diagnostics = result.diagnostics ?? [];
   const results: SarifResult[] = diagnostics.map((d) => ({
     ruleId: ruleOf(d),
     level: d.severity,
     message: { text: `${d.message}${d.reproduce_cmd ? ` (reproduce: ${d.reproduce_cmd})` : ''}` },
-    ...(d.file !== undefined
-      ? {
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: encodeURI(relative(d.file, root)), uriBaseId: '%SRCROOT%' },
-                ...(d.line !== undefined
-                  ? { region: { startLine: d.line, ...(d.col !== undefined ? { startColumn: d.col } : {}) } }
-                  : {}),
-              },
-            },
-          ],
-        }
-      : {}),
+    locations: [locationOf(d, root)],
   }));
   const rules = [...new Set(results.map((r) => r.ruleId))].map((id) => ({ id }));
   return {
@@ -58,14 +71,15 @@ export function sarifOf(result: DiscernResult, root: string, head: string | unde
         tool: { driver: { name: 'discern', version: VERSION, informationUri: 'https://discern.sh', rules } },
         invocations: [
           {
-            executionSuccessful: result.ok,
-            ...(result.ok ? {} : { exitCode: 1 }),
+            // A red gate is a successful run that found problems; only a refusal before or instead of it is not.
+            executionSuccessful: result.ok || result.error === 'gate_failed',
+            exitCode,
             ...(!result.ok && result.message
               ? { toolExecutionNotifications: [{ message: { text: result.message }, level: 'error' }] }
               : {}),
           },
         ],
-        originalUriBaseIds: { '%SRCROOT%': { uri: `${encodeURI(`file://${root}`)}/` } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(root).href}/` } },
         ...(head !== undefined ? { properties: { commit: head } } : {}),
         results,
       },
@@ -98,8 +112,8 @@ export function annotationsOf(result: DiscernResult, root: string): string[] {
 export async function sarifTargetProblem(path: string): Promise<string | undefined> {
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) return 'it is a directory';
-  if (info !== undefined) return (await writable(path)) ? undefined : 'the file is not writable';
-  // The nearest folder that exists must be a folder discern may create files (and folders) in.
+  // The file is written beside itself and renamed over it: the folder is what must be writable. The nearest
+  // folder that exists must be one discern may create files (and folders) in.
   let folder = dirname(path);
   for (;;) {
     const there = await stat(folder).catch(() => undefined);

@@ -9,8 +9,9 @@
 // and `.gemini/skills/` or its `.agents/skills/` alias; Cursor reads AGENTS.md, `.cursor/mcp.json`
 // (`mcpServers`) and `.cursor/skills/`, `.agents/skills/` and `.claude/skills/`; Copilot (VS Code, the coding
 // agent) reads AGENTS.md, `.vscode/mcp.json` (`servers` with `type`, JSON with comments) and
-// `.github/skills/`, `.claude/skills/` and `.agents/skills/`. Gemini's hooks must print JSON and Cursor's and
-// Copilot's run no command whose output reaches the session's context, so only Claude Code gets a hook.
+// `.github/skills/`, `.claude/skills/` and `.agents/skills/`. Only Claude Code gets a hook: VS Code reads its
+// file too (so the hook prints the JSON both take), Gemini CLI's hooks are experimental and off unless enabled,
+// and Cursor's run no command whose output reaches the session's context.
 import type { JsonValue } from '../wiring/jsonc.js';
 import { PATH_LAUNCH, PROJECT_LAUNCH, launchLine, type Launch } from './launch.js';
 

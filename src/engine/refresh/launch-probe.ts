@@ -1,8 +1,8 @@
 // Starts the command the agents' files run, as an agent would (`<launch> mcp` in the project root), and times
 // it to the MCP server's answer to `initialize`. refresh uses the time for Codex's startup_timeout_sec and
 // doctor uses the answer to say whether the wiring resolves on this machine. Nothing but `initialize` is sent,
-// so the server reads nothing of the project; closing its stdin ends it, and its process group is stopped if
-// it lingers.
+// so the server reads nothing of the project; closing its stdin ends it, and its process group (a wrapper's
+// children too: npx, a shell script) is killed once the leader has exited, or after 2 s if it has not.
 import { spawn } from 'node:child_process';
 import { trackChild } from '../process/children.js';
 import { launchLine, type Launch } from './launch.js';
@@ -38,18 +38,20 @@ export async function probeLaunch(
       detached: true,
     });
     trackChild(child, true);
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The whole group is gone.
+      }
+    };
     const stop = (): void => {
       child.stdin.end();
-      // A server ends on EOF; one that does not, and npx's own child, go with the group.
-      const kill = setTimeout(() => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }, 2_000);
-      kill.unref();
-      child.once('exit', () => clearTimeout(kill));
+      // A server ends on EOF. Whatever is left of its group when the leader exits (a wrapper's child) goes
+      // then; a leader that does not exit goes with its group after 2 s.
+      if (child.exitCode !== null || child.signalCode !== null) killGroup();
+      else child.once('exit', killGroup);
+      setTimeout(killGroup, 2_000).unref();
     };
     const finish = (probe: LaunchProbe): void => {
       if (settled) return;
@@ -73,8 +75,10 @@ export async function probeLaunch(
     child.stdout.on('data', (chunk: string) => {
       stdout += chunk;
       for (const line of stdout.split('\n').slice(0, -1)) {
-        if (/"id"\s*:\s*1\b/.test(line) && line.includes('"result"'))
-          finish({ ok: true, ms: Math.round(performance.now() - started), command });
+        if (!/"id"\s*:\s*1\b/.test(line)) continue;
+        if (line.includes('"result"')) finish({ ok: true, ms: Math.round(performance.now() - started), command });
+        else if (line.includes('"error"'))
+          finish({ ok: false, command, reason: `it answered initialize with an error: ${line.slice(0, 300)}` });
       }
       stdout = stdout.slice(stdout.lastIndexOf('\n') + 1);
     });

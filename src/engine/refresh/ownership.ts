@@ -80,7 +80,7 @@ export function isDiscernsEntry(value: JsonValue, ours: readonly JsonValue[], ke
   return isWritten(entryDigest(value), ours, EARLIER_ENTRIES, owned[key]);
 }
 
-/** Whether a hook group that runs `discern status` is one discern wrote (now, earlier, or per the ledger). */
+/** Whether a hook group that runs discern's session context is one discern wrote (now, earlier, or per the ledger). */
 export function isDiscernsGroup(value: JsonValue, ours: readonly JsonValue[], key: string, owned: Ownership): boolean {
   return isWritten(entryDigest(value), ours, [], owned[key]);
 }

@@ -230,13 +230,19 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
   };
 }
 
-/** Starts the command the agents' files would run here, as an agent would, and times it (launch-probe.ts). */
+/**
+ * Starts the command the agents' files would run here, as an agent would, and times it (launch-probe.ts). Only
+ * discern's own launches are started, which runs discern itself; a `[project] command` is the project's, and
+ * discern never runs a command the project names outside its jobs: it is not started (`probe` undefined), and
+ * doctor looks its program up instead.
+ */
 export async function probeWiredCommand(
   project: Project,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<{ launch: Launch; probe: LaunchProbe }> {
+): Promise<{ launch: Launch; probe?: LaunchProbe }> {
   const root = await realpath(project.root);
   const { launch } = await projectLaunch(root, project.config.project?.command);
+  if (launch.source === 'configured') return { launch };
   return { launch, probe: await probeLaunch(root, launch, env) };
 }
 
@@ -398,7 +404,7 @@ function hookIntent(id: AgentId, present: boolean, owned: Ownership, launch: Lau
   const runsDiscern = (group: JsonValue): boolean => isDiscernHookGroup(group, launches);
   const options = { comments: hooks.comments };
   const base = { path: hooks.path, kind: 'hooks' as const, agents: present ? [id] : [], present };
-  // A group that runs `discern status` but is not one discern wrote (another matcher, command, timeout) is the
+  // A group that runs discern's session context but is not one discern wrote (another matcher, command, timeout) is the
   // user's: kept, and refresh adds none beside it.
   const ours = (at: string) => (group: JsonValue) =>
     runsDiscern(group) && isDiscernsGroup(group, forms, groupKey(at, hooks.listPath), owned);

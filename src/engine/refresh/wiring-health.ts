@@ -1,11 +1,14 @@
 // The reference's "integration health", which doctor reports: for each configured agent, whether its MCP
 // entry (and Claude Code's hook) is present, whether it is what refresh would write now, and whether the
-// command it runs starts from the project root on this machine. Read-only but for one start of that command.
+// command it runs works from the project root on this machine (reachOf). Read-only: the one process it may
+// start is discern itself.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Project } from '../project/resolve.js';
 import { memberAt } from '../wiring/jsonc.js';
 import { AGENTS, configuredAgents, type AgentId } from './agents.js';
+import { resolveCommand } from '../jobs/resolve-command.js';
+import { launchLine, projectLaunch } from './launch.js';
 import { launchFix, launchProblem } from './launch-probe.js';
 import { planRefresh, probeWiredCommand } from './plan.js';
 
@@ -22,9 +25,10 @@ export async function wiringHealth(
 ): Promise<AgentWiringHealth[]> {
   const agents = configuredAgents(project.config.project?.agents);
   const present = await Promise.all(agents.map((id) => entryPresent(project.root, id)));
-  // Started only when some agent would start it: an unwired project has nothing to resolve yet.
-  const started = present.some((p) => p === true) ? await probeWiredCommand(project, env) : undefined;
-  const plan = await planRefresh(project, { env, ...(started ? { probe: started.probe } : {}) });
+  // Reached only when some agent would start it: an unwired project has nothing to resolve yet.
+  const reach = present.some((p) => p === true) ? await reachOf(project, env) : undefined;
+  // Unmeasured, so Codex's start-up limit is what the file holds and a run's timing never reads as drift.
+  const plan = await planRefresh(project, { env });
   return agents.map((id, k): AgentWiringHealth => {
     const agent = AGENTS[id];
     const where = agent.mcp.path;
@@ -36,7 +40,7 @@ export async function wiringHealth(
         detail: `${problem.path} cannot be read as ${agent.name} reads it: ${problem.message}`,
         fix: `Fix ${problem.path} (${problem.where}), then run \`discern refresh\`.`,
       };
-    if (present[k] !== true)
+    if (present[k] !== true || reach === undefined)
       return {
         agent: id,
         status: 'warn',
@@ -51,22 +55,45 @@ export async function wiringHealth(
         detail: `${where} holds a discern server written by hand, which refresh leaves and doctor does not start`,
         fix: `Check that its command starts discern from the project root, or delete it and run \`discern refresh\`.`,
       };
-    // Some agent's entry is present, so the command was started.
-    if (!started) throw new Error('an entry is present but the wired command was not started');
-    const { probe, launch } = started;
-    if (!probe.ok)
-      return { agent: id, status: 'warn', detail: launchProblem(probe, launch), fix: capital(launchFix(launch)) };
+    if (!reach.ok) return { agent: id, status: 'warn', detail: reach.detail, fix: reach.fix };
     const stale = plan.targets.filter((t) => t.agents.includes(id) && !t.removes && t.kind !== 'skill');
-    const ms = probe.ok ? `, which starts in ${probe.ms} ms` : '';
     if (stale.length > 0)
       return {
         agent: id,
         status: 'warn',
-        detail: `${stale.map((t) => t.path).join(', ')} differ${stale.length === 1 ? 's' : ''} from what refresh writes now; the server runs \`${probe.command}\`${ms}`,
+        detail: `${stale.map((t) => t.path).join(', ')} differ${stale.length === 1 ? 's' : ''} from what refresh writes now; the server runs ${reach.said}`,
         fix: 'Run `discern refresh` (`discern refresh --dry-run` shows the change) and commit the files.',
       };
-    return { agent: id, status: 'ok', detail: `${agent.name}: ${where} runs \`${probe.command}\`${ms}; current` };
+    return { agent: id, status: 'ok', detail: `${agent.name}: ${where} runs ${reach.said}; current` };
   });
+}
+
+type Reach = { ok: true; said: string } | { ok: false; detail: string; fix: string };
+
+/**
+ * Whether the command the files run works here. discern's own launches (the PATH's discern, the project's
+ * discern-cli through npx) are started once, as an agent starts them: that runs discern itself. The project's
+ * `[project] command` is only looked up, as doctor looks up job commands: doctor is read-only and never runs
+ * a command the project names (refresh starts it once).
+ */
+async function reachOf(project: Project, env: Readonly<Record<string, string | undefined>>): Promise<Reach> {
+  const { launch } = await projectLaunch(project.root, project.config.project?.command);
+  if (launch.source === 'configured') {
+    const line = `${launchLine(launch)} mcp`;
+    const found = await resolveCommand(line, project.root, env);
+    return found.status === 'fail'
+      ? {
+          ok: false,
+          detail: `The agents' files run \`${line}\` ([project] command), whose program does not resolve from the project root here: ${found.detail}`,
+          fix: capital(launchFix(launch)),
+        }
+      : { ok: true, said: `\`${line}\` ([project] command, looked up and not started: ${found.detail})` };
+  }
+  const { probe } = await probeWiredCommand(project, env);
+  if (probe === undefined) return { ok: true, said: `\`${launchLine(launch)} mcp\`` };
+  return probe.ok
+    ? { ok: true, said: `\`${probe.command}\`, which starts in ${probe.ms} ms` }
+    : { ok: false, detail: launchProblem(probe, launch), fix: capital(launchFix(launch)) };
 }
 
 /** Whether the agent's MCP file names a discern server at all (by whom it was written is the plan's to say). */

@@ -22,7 +22,8 @@ import { judgeNote, readNoteFacts, type NoteVerdict } from './check-note.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Where a commit is verified: its checkout, the trunk whose signers and policy count, the environment. */
-export type VerifyPlace = PolicyFacts;
+/** Where to verify: the policy facts, and the trunk's ref when it is a fetched one (`done --ci` on hosted CI). */
+export type VerifyPlace = PolicyFacts & { trunkRef?: string };
 
 export type VerifyOutcome =
   | { kind: 'no_commit'; rev: string; reason: string }
@@ -52,7 +53,7 @@ export async function verifyCommit(place: VerifyPlace, rev: string): Promise<Ver
 }
 
 async function verifyWith(session: CatFileSession, place: VerifyPlace, rev: string, env: Env): Promise<VerifyOutcome> {
-  const trunkRef = `refs/heads/${place.trunk}`;
+  const trunkRef = place.trunkRef ?? `refs/heads/${place.trunk}`;
   const signersRef = `${trunkRef}:${ALLOWED_SIGNERS_PATH}`;
   const [commitObject, signersBlob, trunkConfig] = await session.ask([
     `${rev}^{commit}`,

@@ -95,8 +95,9 @@ if (training) {
  * Which loader: the build's cache is V8's bytecode for one V8 version and set of flags, recorded as its tag in
  * code-cache/v8-tag. With that V8 (the Node line the build ran on), the registry above loads through it. Any
  * other Node would refuse it and compile every file from source on every call: one that has Node's own
- * compile cache (22.1 and later) loads the bundle through Node's loader with that cache turned on, which keeps
- * the bytecode per user, per Node, in the user's cache directory, so only the first call compiles
+ * compile cache (`module.enableCompileCache`, 22.8 and later) loads the bundle through Node's loader with that
+ * cache turned on, which keeps the bytecode per Node outside dist/ (NODE_COMPILE_CACHE, else the system's
+ * temporary directory), so only the first call compiles
  * (docs/decisions/0055). A Node with neither compiles from source through the registry.
  */
 function buildCacheFits(): boolean {

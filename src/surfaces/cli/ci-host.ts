@@ -2,11 +2,12 @@
 // GitHub Actions (GITHUB_ACTIONS=true) an annotation per diagnostic and the result's Markdown appended to the
 // job's step summary. All are built from the final result, so they say what it says. The annotations go to
 // stderr, which the runner reads for workflow commands too, so stdout stays the one result the format asked for.
-import { appendFile, mkdir, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { DiscernResult } from '../../../generated/types.js';
 import { git } from '../../engine/git/git.js';
-import { annotationsOf, sarifOf } from '../../engine/gate/sarif.js';
+import { annotationsOf, sarifOf, sarifTargetProblem } from '../../engine/gate/sarif.js';
+import { exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
 
 /** What went wrong writing a report, for stderr; undefined when everything asked for was written. */
@@ -22,14 +23,16 @@ export async function ciReports(
   const top = await git(['rev-parse', '--show-toplevel', 'HEAD'], { cwd, env });
   const [root = cwd, head] = top.code === 0 ? top.stdout.trim().split('\n') : [];
   const problems: string[] = [];
-  if (sarifPath !== undefined) {
+  // A target done refused before it ran (sarifTargetProblem) is left alone: that refusal is the result.
+  if (sarifPath !== undefined && (await sarifTargetProblem(sarifPath)) === undefined) {
+    const temporary = `${sarifPath}.${process.pid}.tmp`;
     try {
       // Written whole or not at all: a reader never finds half a document.
       await mkdir(dirname(sarifPath), { recursive: true });
-      const temporary = `${sarifPath}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(sarifOf(result, root, head), null, 2)}\n`);
+      await writeFile(temporary, `${JSON.stringify(sarifOf(result, root, head, exitCodeFor(result)), null, 2)}\n`);
       await rename(temporary, sarifPath);
     } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
       problems.push(
         `the SARIF file ${sarifPath} could not be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
       );

@@ -63,8 +63,8 @@ export async function run(argv: readonly string[]): Promise<number> {
       const { ciReports } = await import('./ci-host.js');
       const problem = await ciReports(result, target.input, workingDirectory(), process.env);
       if (problem !== undefined) {
-        // done refused a target it could not write before it ran; this is a race after the run. --json keeps
-        // stderr silent, so there only the exit status says it.
+        // done refused a target it could not write before it ran; this is a race after the run. Under --json
+        // stderr carries only workflow commands, so there the exit status alone says it.
         if (check.format !== 'json') await write(process.stderr, `discern: ${problem}\n`);
         const code = await emit(result, check.format, check.presentation);
         return code === EXIT.ok ? EXIT.failure : code;

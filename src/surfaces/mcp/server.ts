@@ -51,18 +51,22 @@ export interface ServerState {
   ready?: Promise<void>;
   /** A start or accept re-aimed the server: the roots no longer decide where it aims. */
   moved?: boolean;
+  /** Counts the roots listings asked for: only the newest one's answer is applied. */
+  rootsAsked?: number;
 }
 
 /** Asks the client for its roots and aims where they say; a client that cannot answer leaves the aim as it is. */
 async function aimAtRoots(server: McpServer, state: ServerState): Promise<void> {
   if (server.server.getClientCapabilities()?.roots === undefined) return;
+  const asked = (state.rootsAsked = (state.rootsAsked ?? 0) + 1);
   let uris: string[];
   try {
     uris = (await server.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots.map((r) => r.uri);
   } catch {
     return;
   }
-  if (state.moved === true) return;
+  // A list_changed while this listing was under way asked again: that answer is the newer one.
+  if (state.moved === true || asked !== state.rootsAsked) return;
   const aim = aimFromRoots(checkoutsAmong(uris));
   if (aim.kind === 'target') {
     state.target = aim.target;
@@ -161,7 +165,12 @@ export function createServer(state: ServerState): McpServer {
     } else {
       const lister = TEMPLATE_LISTS[resource.name as keyof typeof TEMPLATE_LISTS];
       const template = new ResourceTemplate(resource.uri, {
-        list: lister ? async (ctx) => ({ resources: await lister(options(ctx.mcpReq.signal)) }) : undefined,
+        list: lister
+          ? async (ctx) => {
+              await state.ready;
+              return { resources: await lister(options(ctx.mcpReq.signal)) };
+            }
+          : undefined,
       });
       server.registerResource(resource.name, template, metadata, async (uri, variables, ctx) => {
         await state.ready;
