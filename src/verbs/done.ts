@@ -17,6 +17,7 @@ import { argumentsHelp, type ProjectVerbContext } from './context.js';
 import type { DoneRun, EarlyGateReads } from './done-facts.js';
 import { git } from '../engine/git/git.js';
 import { fetchedTrunk, shallowGap } from '../engine/gate/ci-checkout.js';
+import { missingTrunkMessage } from '../engine/project/resolve.js';
 import { policyFacts } from './policy-facts.js';
 import { policyStillCurrent } from '../engine/policy/still-current.js';
 
@@ -231,26 +232,14 @@ export async function done(input: DiscernDoneInput, ctx: ProjectVerbContext): Pr
 /** No local trunk outside CI (or no fetched one in CI): what resolving the project refused with before. */
 function missingTrunk(trunk: ProjectVerbContext['project']['trunk'], ci: boolean): NonNullable<DoneOutcome['refusal']> {
   const { name } = trunk;
-  const from = {
-    env: 'DISCERN_TRUNK',
-    config: '[repository] trunk',
-    effort: "this effort's task record",
-    default: 'the default',
-  }[trunk.source];
-  if (trunk.source === 'effort')
-    return {
-      error: 'no_trunk',
-      message: `The trunk branch "${name}" (from ${from}) does not exist in this repository. If the owner renamed the trunk, this effort does not follow it: land its work by starting a new effort from the renamed trunk and bringing the branch in there.`,
-      next: { trunk: name },
-    };
-  const fetch = ci
-    ? ` No remote-tracking ref of it was fetched either: fetch it (\`git fetch origin ${name}\`, or actions/checkout with \`fetch-depth: 0\`) and run done again.`
-    : ` On a CI checkout without it, run \`discern done --ci\`, which uses the fetched trunk (origin/${name}).`;
-  return {
-    error: 'no_trunk',
-    message: `The trunk branch "${name}" (from ${from}) does not exist in this repository.${fetch}`,
-    next: { trunk: name },
-  };
+  // An effort's trunk is the one it started from: fetching another changes nothing (missingTrunkMessage says so).
+  const fetch =
+    trunk.source === 'effort'
+      ? ''
+      : ci
+        ? ` No remote-tracking ref of it was fetched either: fetch it (\`git fetch origin ${name}\`, or actions/checkout with \`fetch-depth: 0\`) and run done again.`
+        : ` On a CI checkout without it, run \`discern done --ci\`, which uses the fetched trunk (origin/${name}).`;
+  return { error: 'no_trunk', message: `${missingTrunkMessage(trunk)}${fetch}`, next: { trunk: name } };
 }
 
 function invalid(ctx: ProjectVerbContext, message: string): DoneOutcome {

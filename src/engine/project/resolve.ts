@@ -177,14 +177,7 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     trunk = { name: recorded, source: 'effort' };
   }
   const partial = { checkout, configPath, config: loaded.config, trunk };
-  const from =
-    trunk.source === 'env'
-      ? 'DISCERN_TRUNK'
-      : trunk.source === 'config'
-        ? '[repository] trunk'
-        : trunk.source === 'effort'
-          ? "this effort's task record"
-          : 'the default';
+  const from = trunkFrom(trunk.source);
   const problem = branchNameProblem(trunk.name);
   if (problem !== undefined) {
     return refuse(
@@ -205,13 +198,32 @@ export async function resolveProject(options: ResolveOptions): Promise<Resolutio
     return refuse(
       {
         error: 'no_trunk',
-        message: `The trunk branch "${trunk.name}" (from ${from}) does not exist in this repository.${trunk.source === 'effort' ? ' If the owner renamed the trunk, this effort does not follow it: land its work by starting a new effort from the renamed trunk and bringing the branch in there.' : ''}`,
+        message: missingTrunkMessage(trunk),
         next: { trunk: trunk.name },
       },
       partial,
     );
   }
   return { ok: true, project: { ...checkout, configPath, config: loaded.config, trunk: { ...trunk, exists } } };
+}
+
+/** Where the trunk's name came from, as a refusal names it. */
+export function trunkFrom(source: Trunk['source']): string {
+  return {
+    env: 'DISCERN_TRUNK',
+    config: '[repository] trunk',
+    effort: "this effort's task record",
+    default: 'the default',
+  }[source];
+}
+
+/** The trunk branch does not exist: the sentence every refusal of it starts with (done --ci adds what to fetch). */
+export function missingTrunkMessage(trunk: Pick<Trunk, 'name' | 'source'>): string {
+  const renamed =
+    trunk.source === 'effort'
+      ? ' If the owner renamed the trunk, this effort does not follow it: land its work by starting a new effort from the renamed trunk and bringing the branch in there.'
+      : '';
+  return `The trunk branch "${trunk.name}" (from ${trunkFrom(trunk.source)}) does not exist in this repository.${renamed}`;
 }
 
 export function chooseTrunk(
