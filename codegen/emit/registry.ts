@@ -188,7 +188,10 @@ export function emitRegistry(
   );
   out.set(
     'generated/cli-grammar.ts',
-    withCodeHeader(['spec/cli.yaml', 'spec/verbs/*'], render('cli-grammar.ts.hbs', { grammar })),
+    withCodeHeader(
+      ['spec/cli.yaml', 'spec/verbs/*'],
+      render('cli-grammar.ts.hbs', { grammarText: JSON.stringify(JSON.stringify(grammar)) }),
+    ),
   );
   return out;
 }

@@ -122,11 +122,6 @@ function formatOf(s: StateSchema): number {
   return format;
 }
 
-/** `task-record` → `validateTaskRecord`. */
-function validatorName(kind: string): string {
-  return `validate${kind.replace(/(^|-)([a-z])/g, (_m, _d: string, c: string) => c.toUpperCase())}`;
-}
-
 export async function emitState(root: string, contracts: Contracts): Promise<Map<string, string>> {
   const schemas = loadStateSchemas(root);
   const pointers = titledPointers(contracts.resultsSchema);
@@ -190,7 +185,6 @@ export async function emitState(root: string, contracts: Contracts): Promise<Map
     keywords: contracts.vocabularies.filter((v) => v.open).map((v) => vocabularyKey(v.name)),
   });
   ajv.addSchema(contracts.resultsSchema, RESULTS_ID);
-  const refs: Record<string, string> = {};
   for (const s of schemas) {
     const id = `discern-state:${s.kind}`;
     const forAjv = expandVocabularies(
@@ -202,32 +196,38 @@ export async function emitState(root: string, contracts: Contracts): Promise<Map
       'wire',
     ) as JsonSchema;
     ajv.addSchema({ ...forAjv, $id: id }, id);
-    refs[validatorName(s.kind)] = id;
   }
-  out.set('generated/validators/state.js', withCodeHeader(sources, esmHelpers(standalone(ajv, refs))));
-  out.set(
-    'generated/validators/state.d.ts',
-    withCodeHeader(
-      sources,
-      validatorDts(
-        schemas.map((s) => `${validatorName(s.kind)}: StandaloneValidator<${s.title}>`),
-        schemas.map((s) => s.title),
-        '../state-types.js',
+  // One module per kind: a call reads the few kinds it touches, not every kind's code (all of them together
+  // were half of what each CLI call read before it did anything).
+  for (const s of schemas) {
+    const source = [`${STATE_DIR}/${s.kind}.schema.json`];
+    out.set(
+      `generated/validators/state-${s.kind}.js`,
+      withCodeHeader(source, esmHelpers(standalone(ajv, { validate: `discern-state:${s.kind}` }))),
+    );
+    out.set(
+      `generated/validators/state-${s.kind}.d.ts`,
+      withCodeHeader(
+        source,
+        validatorDts([`validate: StandaloneValidator<${s.title}>`], [s.title], '../state-types.js'),
       ),
-    ),
-  );
+    );
+  }
   out.set(
     'generated/state-validators.ts',
     withCodeHeader(
       sources,
       [
         "import type { StateRecords } from './state-types.js';",
-        "import type { StandaloneValidator } from './validators/state.js';",
-        `import { ${schemas.map((s) => validatorName(s.kind)).join(', ')} } from './validators/state.js';`,
+        "import type { StandaloneValidator } from './validators/state-setup.js';",
         '',
-        '/** The validator of each state record kind. */',
-        'export const STATE_VALIDATORS: { [K in keyof StateRecords]: StandaloneValidator<StateRecords[K]> } = {',
-        ...schemas.map((s) => `  ${JSON.stringify(s.kind)}: ${validatorName(s.kind)},`),
+        '/** The validator of each state record kind, loaded when a call first reads that kind. */',
+        'export const STATE_VALIDATORS: {',
+        '  [K in keyof StateRecords]: () => Promise<StandaloneValidator<StateRecords[K]>>;',
+        '} = {',
+        ...schemas.map(
+          (s) => `  ${JSON.stringify(s.kind)}: async () => (await import('./validators/state-${s.kind}.js')).validate,`,
+        ),
         '};',
         '',
         "/** The kinds read only with the repository key's MAC (spec/state: x-discern-sealed). */",

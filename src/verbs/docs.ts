@@ -6,7 +6,7 @@ import type { DocsOutcome } from '../../generated/handlers.js';
 import type { DiscernDocsInput } from '../../generated/types.js';
 import { funnel } from '../engine/corpus/funnel.js';
 import { entryOf, pageOf, searchOf } from '../engine/corpus/payloads.js';
-import { MANUAL } from '../engine/manual/bundle.js';
+import { manualIndex, manualPages } from '../engine/manual/bundle.js';
 import type { VerbContext } from './context.js';
 import { lookupRefusal, type CorpusWords } from './lookup-refusals.js';
 
@@ -14,7 +14,7 @@ const HINTS = VERBS.docs.hints;
 const WORDS: CorpusWords = { verb: 'docs', corpus: 'manual', region: 'section', forms: 'slug, section/slug or path' };
 
 export async function docs(input: DiscernDocsInput, ctx: VerbContext): Promise<DocsOutcome> {
-  const answer = funnel(MANUAL, input, 'docs');
+  const answer = await funnel({ pages: manualPages, index: manualIndex }, input, 'docs');
   switch (answer.kind) {
     case 'refused':
     case 'unknown':

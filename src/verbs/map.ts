@@ -36,8 +36,13 @@ export async function map(input: DiscernMapInput, ctx: ProjectVerbContext): Prom
       refusal: { error: 'no_map', message: read.message, next: { fix: FIXES[read.reason](read.dir) } },
     };
   }
-  const corpus = indexCorpus(read.corpus);
-  const answer = funnel(corpus, input, read.dir);
+  // The map is indexed only for a search: a page or the listing reads the pages as they are.
+  const corpus = read.corpus;
+  const answer = await funnel(
+    { pages: async () => corpus, index: async () => indexCorpus(corpus).index },
+    input,
+    read.dir,
+  );
   switch (answer.kind) {
     case 'refused':
     case 'unknown':

@@ -39,7 +39,12 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
   // The working state, the trunk distance and the fleet are read at the same time: none waits for another.
   const here = Promise.all([
     readWorkingState(project.root, ctx.env, signal),
-    trunkDistance(project.root, project.trunk.name, { shallow: project.shallow, env: ctx.env, signal }),
+    trunkDistance(project.root, project.trunk.name, {
+      shallow: project.shallow,
+      env: ctx.env,
+      signal,
+      dirs: { gitDir: project.gitDir, commonDir: project.commonDir },
+    }),
   ]).then(([state, distance]) => ({ state, distance }));
   const fleetRun =
     input.local === true

@@ -138,7 +138,7 @@ export async function unhonouredRecords(
       const path = join(dir, name);
       const read = await readJsonFile(path);
       if (!read.ok) continue;
-      const checked = checkStateValue(kind, read.value, path);
+      const checked = await checkStateValue(kind, read.value, path);
       if (!checked.ok) continue;
       if (key !== undefined && sealHolds(kind, checked.value, key)) continue;
       const effort = checked.value.effort;

@@ -1,9 +1,9 @@
 // The discovery funnel docs and map share: neither input → the index; target → one page, or a region's index;
 // search → ranked pages; target and search → the search within that page or region. The verbs turn the answer
 // into their own data; the rules live here once.
-import { search, type SearchOutcome } from '../search/index.js';
+import { search, type SearchIndex, type SearchOutcome } from '../search/index.js';
 import { lookupTarget } from './lookup.js';
-import type { CorpusPage, CorpusRegion, IndexedCorpus } from './types.js';
+import type { Corpus, CorpusPage, CorpusRegion } from './types.js';
 
 export interface FunnelInput {
   target?: string;
@@ -18,7 +18,19 @@ export type FunnelAnswer =
   | { kind: 'unknown'; target: string; suggestions: string[] }
   | { kind: 'ambiguous'; target: string; candidates: string[] };
 
-export function funnel(corpus: IndexedCorpus, input: FunnelInput, targetPrefix?: string): FunnelAnswer {
+/**
+ * Where the funnel reads from: the pages and the index are asked for only when the input needs them, so a
+ * corpus held as two parts (the bundled manual) loads only the part a call reads.
+ */
+export interface CorpusSource {
+  pages(): Promise<Corpus>;
+  index(): Promise<SearchIndex>;
+}
+
+export async function funnel(source: CorpusSource, input: FunnelInput, targetPrefix?: string): Promise<FunnelAnswer> {
+  if (input.target === undefined && input.search !== undefined)
+    return { kind: 'search', outcome: search(await source.index(), input.search, {}) };
+  const corpus = await source.pages();
   let page: CorpusPage | undefined;
   let region: CorpusRegion | undefined;
   if (input.target !== undefined) {
@@ -38,7 +50,7 @@ export function funnel(corpus: IndexedCorpus, input: FunnelInput, targetPrefix?:
     const scopeName = page?.target ?? region?.name;
     return {
       kind: 'search',
-      outcome: search(corpus.index, input.search, scoped),
+      outcome: search(await source.index(), input.search, scoped),
       ...(scopeName !== undefined ? { scope: scopeName } : {}),
     };
   }

@@ -3,9 +3,9 @@
 // (`-c core.fileMode=true`): with core.fileMode=false an exec bit flipped in the working tree is invisible to git
 // status, and Proof would name a commit whose modes differ from what the jobs ran. Where it does not (or the probe
 // cannot be made), the modes cannot be compared and Proof says so (file_modes: unverified).
-import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomHex } from '../state/random.js';
 
 // A filesystem does not change under a checkout within one process: a long-lived server probes each once.
 const probed = new Map<string, boolean>();
@@ -14,7 +14,7 @@ const probed = new Map<string, boolean>();
 export function execBitsKept(stateDir: string): boolean {
   const known = probed.get(stateDir);
   if (known !== undefined) return known;
-  const probe = join(stateDir, `.exec-bit-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const probe = join(stateDir, `.exec-bit-probe-${process.pid}-${randomHex(4)}`);
   try {
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(probe, '', { flag: 'wx', mode: 0o644 });

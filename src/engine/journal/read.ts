@@ -66,7 +66,7 @@ export async function readOperation(commonDiscernDir: string, handleText: string
       message: `The record of ${parsed.handle} could not be read: ${read.detail}`,
     };
   }
-  const checked = checkRecord(read.value, path);
+  const checked = await checkRecord(read.value, path);
   if (!checked.ok) {
     if (checked.reason === 'newer_format') {
       return {
@@ -105,7 +105,7 @@ export async function listOperations(commonDiscernDir: string): Promise<StoreLis
       noteSkipped('operation', path, read.detail);
       continue;
     }
-    const checked = checkRecord(read.value, path);
+    const checked = await checkRecord(read.value, path);
     if (checked.ok) listing.records.push({ record: checked.record, path });
     else {
       listing.unreadable.push({ path, reason: checked.reason, detail: checked.detail });

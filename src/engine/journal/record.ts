@@ -143,8 +143,8 @@ export type RecordCheck =
  * such (the reader should say "upgrade discern"), not as damage; unknown extra fields are allowed (additive
  * changes keep format 1).
  */
-export function checkRecord(value: unknown, path = 'the record'): RecordCheck {
-  const checked = checkStateValue('operation', value, path);
+export async function checkRecord(value: unknown, path = 'the record'): Promise<RecordCheck> {
+  const checked = await checkStateValue('operation', value, path);
   if (checked.ok) return { ok: true, record: checked.value as OperationRecord };
   return {
     ok: false,

@@ -117,7 +117,7 @@ export async function evictOperations(opsDir: string, options: RetentionOptions 
 async function classify(opsDir: string, entry: Entry): Promise<{ rank: Rank; startedMs: number }> {
   const read = await readJsonFile(join(opsDir, entry.name));
   if (!read.ok) return { rank: Rank.Unreadable, startedMs: entry.mtimeMs };
-  const checked = checkRecord(read.value);
+  const checked = await checkRecord(read.value);
   if (!checked.ok) {
     // A newer discern's record is readable to that discern: give it up with the finished ones, not first.
     return { rank: checked.reason === 'newer_format' ? Rank.Finished : Rank.Unreadable, startedMs: entry.mtimeMs };

@@ -4,7 +4,7 @@
 // (+pgid) and ends (-pgid). When the pipe reaches EOF (discern exited or was killed), the watchdog sends
 // SIGTERM and then, 500 ms later, SIGKILL to every group still listed, and exits. A process that left its
 // group (setsid, a double fork into a new session) is out of its reach; docs/manual says so.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 
 const WATCHDOG = `
@@ -40,6 +40,8 @@ function started(): Writable | undefined {
   if (unavailable) return undefined;
   try {
     // Its own process group, so a signal to discern's group does not take it down before it is needed.
+    // node:child_process loads with the first job, not with every call that could run one.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
     const input = child.stdin;
     if (input === null) throw new Error('no pipe to the watchdog');

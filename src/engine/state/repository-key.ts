@@ -4,7 +4,6 @@
 // those, not against a process of the same user that reads the key (docs/decisions/0048).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createFileExclusive, writeFileAtomic } from './atomic-write.js';
 
 export const KEY_BYTES = 32;
@@ -33,7 +32,8 @@ export async function repositoryKey(
         error.code === 'ENOENT' ? undefined : Promise.reject(error),
       );
       if (existing !== undefined && existing.length === KEY_BYTES) return { ok: true, key: existing };
-      const fresh = randomBytes(KEY_BYTES);
+      // node:crypto loads only when a key is made.
+      const fresh = process.getBuiltinModule('node:crypto').randomBytes(KEY_BYTES);
       if (existing !== undefined) {
         await writeFileAtomic(path, fresh, { mode: 0o600 });
         return { ok: true, key: fresh };

@@ -2,15 +2,18 @@
 // over the record's kind and its canonical JSON without the field. The kind is part of the MAC, so an evidence
 // record cannot stand in for a Proof marker, and canonical JSON makes the MAC independent of key order and
 // spacing. Written by writeSealed, read back through the state reader (readSealedRecord in state-record.ts).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SealedKind } from '../../../generated/state-validators.js';
 import { canonicalJson } from '../gate/canonical-json.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { repositoryKey } from './repository-key.js';
 
+// node:crypto loads where a MAC is computed, not with every call that might read a record.
+const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+
 export function macOf(kind: SealedKind, record: object, key: Buffer): string {
   const { mac: _mac, ...rest } = record as { mac?: unknown };
-  return createHmac('sha256', key)
+  return crypto()
+    .createHmac('sha256', key)
     .update(`discern-state:${kind}\n${canonicalJson(rest)}`)
     .digest('hex');
 }
@@ -19,7 +22,7 @@ export function macOf(kind: SealedKind, record: object, key: Buffer): string {
 export function sealHolds(kind: SealedKind, record: object, key: Buffer): boolean {
   const mac = (record as { mac?: unknown }).mac;
   if (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac)) return false;
-  return timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(macOf(kind, record, key), 'hex'));
+  return crypto().timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(macOf(kind, record, key), 'hex'));
 }
 
 /** The record with its MAC, under the repository's key (created on first use). */

@@ -44,7 +44,7 @@ async function readCheckedRecord<K extends StateKind>(kind: K, path: string): Pr
     if (read.reason === 'missing') return { ok: false, reason: 'missing' };
     return skip(kind, path, read.reason, read.detail);
   }
-  const checked = checkStateValue(kind, read.value, path);
+  const checked = await checkStateValue(kind, read.value, path);
   if (checked.ok) return checked;
   return skip(kind, path, 'invalid', checked.detail);
 }
@@ -57,8 +57,12 @@ export type StateCheck<K extends StateKind> =
  * journal tells a newer discern's record from a damaged one). A format number above this discern's is
  * `newer_format`; any other mismatch is `invalid`.
  */
-export function checkStateValue<K extends StateKind>(kind: K, value: unknown, path: string): StateCheck<K> {
-  const validate = STATE_VALIDATORS[kind];
+export async function checkStateValue<K extends StateKind>(
+  kind: K,
+  value: unknown,
+  path: string,
+): Promise<StateCheck<K>> {
+  const validate = await STATE_VALIDATORS[kind]();
   if (validate(value)) return { ok: true, value };
   const format = (value as { format?: unknown } | null)?.format;
   if (typeof format === 'number' && format > STATE_FORMATS[kind])

@@ -94,8 +94,9 @@ export interface ListedResource {
 export const TEMPLATE_LISTS: Readonly<
   Partial<Record<McpResourceName, (options: InvokeOptions) => Promise<ListedResource[]>>>
 > = {
-  // The manual (over a megabyte of JSON) loads with the first call that needs it, not with the server's start.
-  'docs-page': async () => (await import('../../engine/manual/bundle.js')).MANUAL.pages.map((p) => listed('docs', p)),
+  // The manual's pages (half a megabyte of JSON) load with the first call that needs them, not with the server's start.
+  'docs-page': async () =>
+    (await (await import('../../engine/manual/bundle.js')).manualPages()).pages.map((p) => listed('docs', p)),
   'map-page': async (options) => {
     const result = await invoke('map', {}, options);
     // No map (or no project) is an empty list, not an error: the template still exists.

@@ -1,6 +1,8 @@
 // `discern mcp`: the server over stdio (protocol 2025-11-25 through server.connect; see
 // docs/decisions/0003-mcp-server-on-the-v2-sdk.md). It ends when the client closes stdin: in-flight work is
 // stopped and the process exits promptly instead of lingering as an orphan.
+// First: zod's setting applies to the schemas the SDK makes as it loads.
+import './zod-jitless.js';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { stopChildren } from '../../engine/process/children.js';
 import { workingDirectory } from '../../engine/process/working-directory.js';

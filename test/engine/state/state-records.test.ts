@@ -21,9 +21,10 @@ describe('state written by the previous version', () => {
   for (const version of readdirSync(FIXTURES).sort()) {
     for (const kind of readdirSync(join(FIXTURES, version)).sort()) {
       for (const file of readdirSync(join(FIXTURES, version, kind)).sort()) {
-        it(`${version}: ${kind}/${file} reads`, () => {
-          const validate = STATE_VALIDATORS[kind as StateKind];
-          assert.ok(validate, `${kind} is a state record kind`);
+        it(`${version}: ${kind}/${file} reads`, async () => {
+          const load = STATE_VALIDATORS[kind as StateKind];
+          assert.ok(load, `${kind} is a state record kind`);
+          const validate = await load();
           const value: unknown = JSON.parse(readFileSync(join(FIXTURES, version, kind, file), 'utf8'));
           assert.ok(validate(value), JSON.stringify(validate.errors));
         });

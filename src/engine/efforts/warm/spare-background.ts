@@ -3,7 +3,6 @@
 // executable with DISCERN_WARM_SPARE naming the work (surfaces/cli/main.ts reads it before anything else), so it
 // runs the very copy code start uses. It is started only when discern runs as its executable (the CLI or the MCP
 // server); a verb called in-process has no executable to start, and makes none.
-import { spawn } from 'node:child_process';
 import type { CopyEntry } from './copy-entries.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -29,6 +28,8 @@ export function makeSparesInBackground(order: SpareOrder, env: Env): boolean {
   if (env['DISCERN_WARM_SPARES'] === 'off' && order.emptyTrash !== true) return false;
   const work: SpareOrder = env['DISCERN_WARM_SPARES'] === 'off' ? { ...order, entries: [] } : order;
   try {
+    // node:child_process loads when a spare is ordered, not with every call that records the executable.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(process.execPath, [executable], {
       cwd: order.mainRoot,
       detached: true,
