@@ -1,4 +1,4 @@
-// Start-up on the Node line that runs this script, for each loader a build of dist/ can take (docs/decisions/0055):
+// Start-up on the Node line that runs this script, for each build of dist/ named (docs/decisions/0056):
 // `status --json`, `done --json` reusing current Proof, `docs --search` and an MCP spawn → tools/list, as
 // ratios of `node -e 0` measured in the same interleaved rounds. Run it under each line's node, without
 // NODE_EXTRA_CA_CERTS, with the builds to compare:
@@ -20,6 +20,10 @@ if (builds.length === 0) throw new Error('name at least one build: <label>=<path
 
 const node = process.execPath;
 const repo = mkdtempSync(join(tmpdir(), 'discern-startup-'));
+// A build whose V8 is not this Node's writes its code cache on the first call (docs/decisions/0056): into a
+// directory of this run's, filled by the warm-up rounds, so the rounds measure what a user's later calls cost.
+const userCache = mkdtempSync(join(tmpdir(), 'discern-startup-cache-'));
+process.env['DISCERN_CODE_CACHE'] = userCache;
 const git = (...a: string[]): void => void execFileSync('git', a, { cwd: repo, stdio: 'ignore' });
 git('init', '-q', '-b', 'main');
 git('config', 'user.email', 'bench@example.invalid');
@@ -50,3 +54,4 @@ process.stdout.write(
 for (const r of results)
   process.stdout.write(`| ${r.name} | ${r.median.toFixed(1)} | ${(r.median / floor).toFixed(2)} |\n`);
 rmSync(repo, { recursive: true, force: true });
+rmSync(userCache, { recursive: true, force: true });

@@ -4,9 +4,10 @@
 // ones left, so a file's cache holds every function any of them ran. A call that fails fails the build: the
 // bundle it trains is broken.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { cachedDataVersionTag } from 'node:v8';
 
 const CONFIG = `[project]\nname = "code-cache"\n\n[jobs.check]\nstage = "check"\nrun = "true"\n\n[jobs.unit]\nstage = "test"\nrun = "true"\n`;
@@ -97,10 +98,29 @@ export function trainCodeCache(dist: string): void {
       }
     }
     if (readdirSync(join(dist, 'code-cache')).length === 0) throw new Error('code cache: no file was written');
-    // Which V8 made the cache (its version and flags, as V8 itself checks them): bin.cts uses the cache only for
-    // the same tag, and Node's own compile cache for any other Node that has one.
-    writeFileSync(join(dist, 'code-cache', 'v8-tag'), `${cachedDataVersionTag()}\n`);
+    // Which V8 made the cache (its version and flags, as V8 itself checks them) and which build it is for: bin.cts
+    // uses this cache only under the same tag, and keys a user's own cache for any other V8 by both (0056).
+    const made = { v8_tag: String(cachedDataVersionTag()), build: buildIdentity(dist) };
+    writeFileSync(join(dist, 'code-cache', 'build.json'), `${JSON.stringify(made)}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The build's identity: a digest of every file bundled into dist/ (names and contents), so a user's cache made for
+ * one build is never handed to another. V8 checks a cache against its source only by length.
+ */
+export function buildIdentity(dist: string): string {
+  const hash = createHash('sha256');
+  const files = readdirSync(dist, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.js') && !relative(dist, e.parentPath).startsWith('code-cache'))
+    .map((e) => relative(dist, join(e.parentPath, e.name)))
+    .sort();
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(dist, file)))
+      .update('\0');
+  return hash.digest('hex').slice(0, 16);
 }

@@ -1,7 +1,7 @@
-// The code cache of dist/ (docs/decisions/0042, 0055): the build's cache is accepted by a Node with the build's
-// V8; another Node that has a compile cache uses its own, in the user's cache; a cache V8 refuses (here:
-// garbage) changes nothing but speed; and an ordinary call never writes into dist/. Needs dist/: `npm test`
-// builds first.
+// The code cache of dist/ (docs/decisions/0042, 0056): the build's cache is accepted by a Node with the build's
+// V8; any other V8 gets discern's own cache, written once per file in the user's cache directory; a cache V8
+// refuses (here: garbage) changes nothing but speed; and an ordinary call never writes into dist/. Needs dist/:
+// `npm test` builds first.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -31,7 +31,8 @@ function snapshot(dir: string): string {
 }
 
 /** Whether this Node's V8 is the one that made the cache in dist/ (bin.cts chooses its loader by this). */
-const sameV8 = readFileSync(join(CACHE, 'v8-tag'), 'utf8').trim() === String(cachedDataVersionTag());
+const MADE = JSON.parse(readFileSync(join(CACHE, 'build.json'), 'utf8')) as { v8_tag: string; build: string };
+const sameV8 = MADE.v8_tag === String(cachedDataVersionTag());
 
 function discern(
   dist: string,
@@ -76,28 +77,64 @@ describe('the code cache in dist/', () => {
     console.log(`caches checked: ${caches.length}`);
   });
 
-  it("on a Node whose V8 is not the build's, Node's own compile cache is used, in the user's cache and not in dist/", (t) => {
-    const enable = (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown })
-      .enableCompileCache;
-    if (sameV8 || enable === undefined) {
-      t.skip(sameV8 ? "this Node's V8 is the build's: the cache in dist/ is used" : 'this Node has no compile cache');
-      return;
-    }
-    const userCache = tempDir('node-compile-cache-');
-    const before = snapshot(CACHE);
+  it("on a V8 that is not the build's, each file's cache is written once into the user's cache, never into dist/", () => {
+    // Any line plays "another Node": a copy of dist/ whose record names a V8 that is not this one.
+    const copy = join(tempDir('code-cache-'), 'dist');
+    cpSync(DIST, copy, { recursive: true });
+    writeFileSync(join(copy, 'code-cache', 'build.json'), `${JSON.stringify({ ...MADE, v8_tag: 'another-v8' })}\n`);
+    const userCache = tempDir('discern-code-cache-');
+    const mine = join(userCache, `${String(cachedDataVersionTag())}-${MADE.build}`);
+    const before = snapshot(join(copy, 'code-cache'));
     const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n' });
     try {
-      const env = { NODE_COMPILE_CACHE: userCache };
-      const first = discern(DIST, ['status', '--json'], repo.root, env);
+      const env = { DISCERN_CODE_CACHE: userCache };
+      const first = discern(copy, ['status', '--json'], repo.root, env);
       assert.equal(first.status, 0, first.stderr);
-      assert.ok(filesUnder(userCache).length > 0, 'the first call filled the compile cache');
-      const second = discern(DIST, ['status', '--json'], repo.root, env);
+      const written = filesUnder(mine);
+      assert.ok(
+        written.some((f) => relative(mine, f) === 'cli.js.bin'),
+        'the entry is cached',
+      );
+      assert.ok(
+        written.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(mine, f))),
+        'the CLI core chunk is cached',
+      );
+      assert.ok(!written.some((f) => f.endsWith('.tmp')), 'no partial file is left');
+      for (const cache of written) {
+        assert.equal(statSync(cache).mode & 0o077, 0, `${relative(mine, cache)} is the user's alone`);
+        const source = join(copy, relative(mine, cache).replace(/\.bin$/, ''));
+        const script = new Script(wrap(readFileSync(source, 'utf8')), {
+          filename: source,
+          cachedData: readFileSync(cache),
+        });
+        assert.equal(script.cachedDataRejected, false, `V8 accepts ${relative(mine, cache)}`);
+      }
+      const filled = snapshot(mine);
+      const second = discern(copy, ['status', '--json'], repo.root, env);
       assert.equal(second.status, 0, second.stderr);
       assert.equal((JSON.parse(second.stdout) as { verb: string }).verb, 'status');
+      assert.equal(snapshot(mine), filled, 'a file cached once is read, not written again');
+      // A damaged cache file is compiled around and written again.
+      const entry = join(mine, 'cli.js.bin');
+      writeFileSync(entry, Buffer.from('not bytecode at all'));
+      const third = discern(copy, ['status', '--json'], repo.root, env);
+      assert.equal(third.status, 0, third.stderr);
+      assert.equal((JSON.parse(third.stdout) as { verb: string }).verb, 'status');
+      const rewritten = new Script(wrap(readFileSync(join(copy, 'cli.js'), 'utf8')), {
+        filename: join(copy, 'cli.js'),
+        cachedData: readFileSync(entry),
+      });
+      assert.equal(rewritten.cachedDataRejected, false, 'the damaged entry cache was written again');
+      // A cache directory that cannot be made costs only speed.
+      const blocked = join(userCache, 'a-file');
+      writeFileSync(blocked, '');
+      const unwritable = discern(copy, ['status', '--json'], repo.root, { DISCERN_CODE_CACHE: blocked });
+      assert.equal(unwritable.status, 0, unwritable.stderr);
+      assert.equal(unwritable.stderr, '');
     } finally {
       repo.cleanup();
     }
-    assert.equal(snapshot(CACHE), before, 'nothing was written into dist/');
+    assert.equal(snapshot(join(copy, 'code-cache')), before, 'nothing was written into dist/');
   });
 
   it('a cache V8 refuses is ignored: the same answers, compiled from source', () => {
