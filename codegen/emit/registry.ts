@@ -14,6 +14,7 @@ import {
   type McpSchemaEntry,
 } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
+import { parsedJson } from './json-text.js';
 import { collectionRules } from '../schemas/projection-rules.js';
 
 const hb = Handlebars.create();
@@ -157,7 +158,7 @@ export function emitRegistry(
       render('mcp-table.ts.hbs', {
         server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
         instructions: serverInstructions(model, contracts, schemas),
-        tools,
+        toolsText: parsedJson(tools),
         resources,
         resourceNames: resources.map((r) => r.name),
         schemaTemplate: {
@@ -190,7 +191,7 @@ export function emitRegistry(
     'generated/cli-grammar.ts',
     withCodeHeader(
       ['spec/cli.yaml', 'spec/verbs/*'],
-      render('cli-grammar.ts.hbs', { grammarText: JSON.stringify(JSON.stringify(grammar)) }),
+      render('cli-grammar.ts.hbs', { grammarText: parsedJson(grammar) }),
     ),
   );
   return out;
