@@ -48,6 +48,18 @@ function discern(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** A cache directory holds the CLI entry's cache and the CLI core chunk's. */
+function assertEntryAndCoreCached(dir: string, caches: readonly string[]): void {
+  assert.ok(
+    caches.some((f) => relative(dir, f) === 'cli.js.bin'),
+    'the entry is cached',
+  );
+  assert.ok(
+    caches.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(dir, f))),
+    'the CLI core chunk is cached',
+  );
+}
+
 describe('the code cache in dist/', () => {
   assert.ok(existsSync(join(DIST, 'discern.js')), 'dist/ is missing: run `npm run build` (npm test builds first)');
 
@@ -57,14 +69,7 @@ describe('the code cache in dist/', () => {
       return;
     }
     const caches = filesUnder(CACHE).filter((f) => f.endsWith('.bin'));
-    assert.ok(
-      caches.some((f) => relative(CACHE, f) === 'cli.js.bin'),
-      'the entry is cached',
-    );
-    assert.ok(
-      caches.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(CACHE, f))),
-      'the CLI core chunk is cached',
-    );
+    assertEntryAndCoreCached(CACHE, caches);
     for (const cache of caches) {
       const source = join(DIST, relative(CACHE, cache).replace(/\.bin$/, ''));
       assert.ok(existsSync(source), `${relative(CACHE, cache)} belongs to a file of dist/`);
@@ -91,14 +96,7 @@ describe('the code cache in dist/', () => {
       const first = discern(copy, ['status', '--json'], repo.root, env);
       assert.equal(first.status, 0, first.stderr);
       const written = filesUnder(mine);
-      assert.ok(
-        written.some((f) => relative(mine, f) === 'cli.js.bin'),
-        'the entry is cached',
-      );
-      assert.ok(
-        written.some((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(mine, f))),
-        'the CLI core chunk is cached',
-      );
+      assertEntryAndCoreCached(mine, written);
       assert.ok(!written.some((f) => f.endsWith('.tmp')), 'no partial file is left');
       for (const cache of written) {
         assert.equal(statSync(cache).mode & 0o077, 0, `${relative(mine, cache)} is the user's alone`);
