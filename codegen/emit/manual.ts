@@ -1,6 +1,6 @@
 // Bundles the manual: every docs/<NN-section>/<slug>.md page (front matter checked against
 // spec/meta/manual-page.schema.json) plus the reference pages generated from spec/, assembled by the same
-// rules a project's map is (src/engine/corpus), with the search index precomputed, into generated/manual.ts.
+// rules a project's map is (src/engine/corpus), with the search index precomputed, into generated/manual-pages.ts and generated/manual-index.ts.
 // docs/decisions/ holds decision records and is not part of the manual.
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

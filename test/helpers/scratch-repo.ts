@@ -35,11 +35,17 @@ export function tempDir(prefix = 'discern-test-'): string {
   return dir;
 }
 
+/**
+ * The code cache the suite's discern processes keep (docs/decisions/0056): one directory for every test of this
+ * user, so a Node line other than the build's fills it once, and the user's own cache directory is left alone.
+ */
+const SUITE_CODE_CACHE = join(tmpdir(), `discern-test-code-cache-${process.getuid?.() ?? 'user'}`);
+
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('DISCERN_')) env[k] = v;
-  return { ...env, ...extra };
+  return { ...env, DISCERN_CODE_CACHE: SUITE_CODE_CACHE, ...extra };
 }
 
 // A test repository's own settings, appended to the .git/config `git init` just wrote (three `git config`

@@ -5,11 +5,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo, tempDir } from '../helpers/scratch-repo.js';
 
@@ -46,6 +47,21 @@ function discern(
     encoding: 'utf8',
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A user cache file's payload, after checking the CRC-32 it ends with (user-code-cache.cts). */
+function payloadOf(file: string): Buffer {
+  const bytes = readFileSync(file);
+  const payload = bytes.subarray(0, bytes.length - 4);
+  assert.equal(crc32(payload), bytes.readUInt32LE(bytes.length - 4), `${file} ends with its payload's checksum`);
+  return payload;
+}
+
+/** Whether V8 takes a user cache file's payload for its source file in `dist`. */
+function acceptedFor(dist: string, cacheDir: string, cache: string): boolean {
+  const source = join(dist, relative(cacheDir, cache).replace(/\.bin$/, ''));
+  return !new Script(wrap(readFileSync(source, 'utf8')), { filename: source, cachedData: payloadOf(cache) })
+    .cachedDataRejected;
 }
 
 /** A cache directory holds the CLI entry's cache and the CLI core chunk's. */
@@ -100,29 +116,31 @@ describe('the code cache in dist/', () => {
       assert.ok(!written.some((f) => f.endsWith('.tmp')), 'no partial file is left');
       for (const cache of written) {
         assert.equal(statSync(cache).mode & 0o077, 0, `${relative(mine, cache)} is the user's alone`);
-        const source = join(copy, relative(mine, cache).replace(/\.bin$/, ''));
-        const script = new Script(wrap(readFileSync(source, 'utf8')), {
-          filename: source,
-          cachedData: readFileSync(cache),
-        });
-        assert.equal(script.cachedDataRejected, false, `V8 accepts ${relative(mine, cache)}`);
+        assert.ok(acceptedFor(copy, mine, cache), `V8 accepts ${relative(mine, cache)}`);
       }
       const filled = snapshot(mine);
       const second = discern(copy, ['status', '--json'], repo.root, env);
       assert.equal(second.status, 0, second.stderr);
       assert.equal((JSON.parse(second.stdout) as { verb: string }).verb, 'status');
       assert.equal(snapshot(mine), filled, 'a file cached once is read, not written again');
-      // A damaged cache file is compiled around and written again.
-      const entry = join(mine, 'cli.js.bin');
-      writeFileSync(entry, Buffer.from('not bytecode at all'));
+      // A damaged cache file is compiled around and written again: V8 itself checks little more than the length,
+      // and would crash on a damaged payload, so the checksum is what catches it.
+      const core = written.find((f) => /^chunks\/run-.*\.js\.bin$/.test(relative(mine, f))) ?? '';
+      const damaged = readFileSync(core);
+      for (let i = 1000; i < 1100; i++) damaged[i] = (damaged[i] ?? 0) ^ 0xff;
+      writeFileSync(core, damaged);
       const third = discern(copy, ['status', '--json'], repo.root, env);
       assert.equal(third.status, 0, third.stderr);
+      assert.equal(third.stderr, '');
       assert.equal((JSON.parse(third.stdout) as { verb: string }).verb, 'status');
-      const rewritten = new Script(wrap(readFileSync(join(copy, 'cli.js'), 'utf8')), {
-        filename: join(copy, 'cli.js'),
-        cachedData: readFileSync(entry),
-      });
-      assert.equal(rewritten.cachedDataRejected, false, 'the damaged entry cache was written again');
+      assert.ok(acceptedFor(copy, mine, core), 'the damaged cache was written again');
+      // A directory another user could write into is not read or written.
+      chmodSync(mine, 0o777);
+      rmSync(core);
+      const shared = discern(copy, ['status', '--json'], repo.root, env);
+      assert.equal(shared.status, 0, shared.stderr);
+      assert.ok(!existsSync(core), 'nothing is written into a directory others can write');
+      chmodSync(mine, 0o700);
       // A cache directory that cannot be made costs only speed.
       const blocked = join(userCache, 'a-file');
       writeFileSync(blocked, '');
@@ -135,10 +153,32 @@ describe('the code cache in dist/', () => {
     assert.equal(snapshot(join(copy, 'code-cache')), before, 'nothing was written into dist/');
   });
 
+  it("on the build's V8, a file the build's calls never loaded is cached in the user's cache", (t) => {
+    if (!sameV8) {
+      t.skip("this Node's V8 is not the build's: the test above covers it");
+      return;
+    }
+    const untrained = readdirSync(join(DIST, 'chunks')).find(
+      (n) => n.startsWith('licenses-') && !n.includes('-input-'),
+    );
+    assert.ok(untrained, 'licenses is a chunk of its own');
+    assert.ok(!existsSync(join(CACHE, 'chunks', `${untrained}.bin`)), "the build's calls do not load it");
+    const userCache = tempDir('discern-code-cache-');
+    const mine = join(userCache, `${String(cachedDataVersionTag())}-${MADE.build}`);
+    const before = snapshot(CACHE);
+    const answer = discern(DIST, ['licenses', '--json'], userCache, { DISCERN_CODE_CACHE: userCache });
+    assert.equal(answer.status, 0, answer.stderr);
+    const cached = join(mine, 'chunks', `${untrained}.bin`);
+    assert.ok(acceptedFor(DIST, mine, cached), `${untrained} is cached for the next call`);
+    assert.ok(!existsSync(join(mine, 'cli.js.bin')), "a file the build's cache holds is not cached again");
+    assert.equal(snapshot(CACHE), before, 'nothing was written into dist/');
+  });
+
   it('a cache V8 refuses is ignored: the same answers, compiled from source', () => {
     const copy = join(tempDir('code-cache-'), 'dist');
     cpSync(DIST, copy, { recursive: true });
-    for (const cache of filesUnder(join(copy, 'code-cache'))) writeFileSync(cache, Buffer.from('not bytecode at all'));
+    for (const cache of filesUnder(join(copy, 'code-cache')).filter((f) => f.endsWith('.bin')))
+      writeFileSync(cache, Buffer.from('not bytecode at all'));
     const repo = scratchRepo({ 'discern.toml': '[project]\nname = "cache"\n' });
     try {
       for (const args of [['--version'], ['status', '--json'], ['docs', '--search', 'exit codes', '--json']]) {

@@ -13,6 +13,9 @@ import fs = require('node:fs');
 import nodeModule = require('node:module');
 import path = require('node:path');
 import vm = require('node:vm');
+import userCodeCache = require('./user-code-cache.cjs');
+
+const { readChecked, safeDirectory, userCacheRoot, writeChecked } = userCodeCache;
 
 interface BundleModule {
   exports: unknown;
@@ -30,38 +33,28 @@ const buildCache = path.join(__dirname, 'code-cache');
 const training = process.env['DISCERN_CODE_CACHE_WRITE'] === '1';
 
 /**
- * Where this process reads cached bytecode, and whether it writes what is missing: the build's cache when this V8
- * is the one that made it (or the build itself is training it); otherwise the user's, keyed by this V8 and this
- * build, filled as files are first loaded.
+ * Where this process finds cached bytecode: the build's cache when this V8 is the one that made it (the build
+ * itself writes it while training); and the user's own, keyed by this V8 and this build, for every file the build's
+ * cache does not hold for this V8 — all of them on another Node line. Neither when the build left no record.
  */
-const cache = chooseCache();
+const cache = chooseCaches();
 
-function chooseCache(): { dir: string; write: 'all' | 'missing' | 'none' } {
-  if (training) return { dir: buildCache, write: 'all' };
-  let made: { v8_tag?: unknown; build?: unknown } = {};
+function chooseCaches(): { build: boolean; user: string | undefined } {
+  if (training) return { build: true, user: undefined };
+  let made: { v8_tag?: unknown; build?: unknown };
   try {
     made = JSON.parse(fs.readFileSync(path.join(buildCache, 'build.json'), 'utf8')) as typeof made;
   } catch {
-    // A build without its record: no cache is trusted to match it, so every file compiles from source.
-    return { dir: buildCache, write: 'none' };
+    // A build without its record: no cache is known to match it, so every file compiles from source.
+    return { build: false, user: undefined };
   }
   const tag = String((require('node:v8') as typeof import('node:v8')).cachedDataVersionTag());
-  if (made.v8_tag === tag) return { dir: buildCache, write: 'none' };
-  const root = userCacheRoot();
-  if (root === undefined || typeof made.build !== 'string' || !/^[0-9a-f]{16,64}$/.test(made.build))
-    return { dir: buildCache, write: 'none' };
-  return { dir: path.join(root, `${tag}-${made.build}`), write: 'missing' };
-}
-
-/** DISCERN_CODE_CACHE, else discern/code-cache under the user's cache directory (XDG on every platform). */
-function userCacheRoot(): string | undefined {
-  const named = process.env['DISCERN_CODE_CACHE'];
-  if (named !== undefined && path.isAbsolute(named)) return named;
-  const xdg = process.env['XDG_CACHE_HOME'];
-  if (xdg !== undefined && path.isAbsolute(xdg)) return path.join(xdg, 'discern', 'code-cache');
-  const home = process.env['HOME'] ?? process.env['USERPROFILE'];
-  if (home !== undefined && path.isAbsolute(home)) return path.join(home, '.cache', 'discern', 'code-cache');
-  return undefined;
+  const root = userCacheRoot(process.env);
+  const user =
+    root !== undefined && typeof made.build === 'string' && /^[0-9a-f]{16,64}$/.test(made.build)
+      ? path.join(root, `${tag}-${made.build}`)
+      : undefined;
+  return { build: made.v8_tag === tag, user: user !== undefined && safeDirectory(user) ? user : undefined };
 }
 
 const compiled: { cacheFile: string; script: vm.Script }[] = [];
@@ -97,20 +90,25 @@ function load(filename: string): unknown {
 }
 
 function evaluate(module: BundleModule, filename: string): void {
-  const cacheFile = path.join(cache.dir, `${path.relative(__dirname, filename)}.bin`);
+  const name = `${path.relative(__dirname, filename)}.bin`;
   let cachedData: Buffer | undefined;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
+  if (cache.build) {
+    try {
+      cachedData = fs.readFileSync(path.join(buildCache, name));
+    } catch {
+      cachedData = undefined;
+    }
   }
+  const fromUser = cachedData === undefined && cache.user !== undefined;
+  if (fromUser && cache.user !== undefined) cachedData = readChecked(path.join(cache.user, name));
   const script = new vm.Script(wrap(fs.readFileSync(filename, 'utf8')), {
     filename,
     ...(cachedData ? { cachedData } : {}),
     ...dynamicImport,
   });
-  if (cache.write === 'all' || (cache.write === 'missing' && (cachedData === undefined || script.cachedDataRejected)))
-    compiled.push({ cacheFile, script });
+  if (training) compiled.push({ cacheFile: path.join(buildCache, name), script });
+  else if (fromUser && cache.user !== undefined && (cachedData === undefined || script.cachedDataRejected))
+    compiled.push({ cacheFile: path.join(cache.user, name), script });
   const wrapper = script.runInThisContext({ displayErrors: true }) as Wrapper;
   const dirname = path.dirname(filename);
   const requireFrom = (id: string): unknown => (id.startsWith('.') ? load(path.join(dirname, id)) : require(id));
@@ -118,24 +116,18 @@ function evaluate(module: BundleModule, filename: string): void {
 }
 
 // At exit the bytecode holds every function this run compiled, and those it was given from the cache. The build's
-// calls run one after another, so each file's cache grows to what all of them used; a user's cache is written
-// once per file, by the first call that loads it. Written whole or not at all; a cache that cannot be written
-// (a read-only home, a full disk) only means the next call compiles again.
+// calls run one after another, so each file's cache grows to what all of them used; a user's cache file is written
+// once, by the first call that loads the file, whole or not at all (user-code-cache.cts).
 process.on('exit', () => {
   for (const { cacheFile, script } of compiled) {
-    const partial = `${cacheFile}.${process.pid}.tmp`;
-    try {
-      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
-      fs.renameSync(partial, cacheFile);
-    } catch (error) {
-      if (training) throw error;
-      try {
-        fs.rmSync(partial, { force: true });
-      } catch {
-        // Nothing was left behind to remove.
-      }
+    if (!training) {
+      if (cache.user !== undefined) writeChecked(cache.user, cacheFile, script.createCachedData());
+      continue;
     }
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    const partial = `${cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(partial, script.createCachedData());
+    fs.renameSync(partial, cacheFile);
   }
 });
 
