@@ -97,15 +97,20 @@ export function makeSandbox(): Sandbox {
     const stray = readdirSync(parent).filter((name) => !allowed.has(name));
     assert.deepEqual(stray, [], `files appeared beside the projects: ${stray.join(', ')}`);
     assert.equal(readFileSync(sentinel, 'utf8'), SENTINEL_TEXT, 'the sentinel beside the projects changed');
-    // The one thing a call may write to HOME is the discern key (`verify --signer-line`, or a landing's note),
-    // at its documented place, readable by this user alone (docs/decisions/0050).
+    // A call may write two things to HOME, each at its documented place and readable by this user alone: the
+    // discern key (`verify --signer-line`, or a landing's note; docs/decisions/0050), and the code cache of files
+    // the build's cache does not hold for this Node (docs/decisions/0056).
     const written = filesUnder(home);
     assert.ok(
-      written.every((f) => f === '.config/discern/signing/ed25519'),
+      written.every(
+        (f) =>
+          f === '.config/discern/signing/ed25519' ||
+          /^\.cache\/discern\/code-cache\/\d+-[0-9a-f]+\/[\w/.-]+\.bin$/.test(f),
+      ),
       `something was written to HOME: ${written.join(', ')}`,
     );
-    if (written.length > 0)
-      assert.equal(statSync(join(home, written[0]!)).mode & 0o077, 0, 'the discern key is readable by others');
+    for (const file of written)
+      assert.equal(statSync(join(home, file)).mode & 0o077, 0, `${file} is readable by others`);
     if (final) assert.deepEqual(readdirSync(tmp), [], 'something was left in TMPDIR');
   };
   return { root, parent, home, tmp, sentinel, hostile, project, assertIntact };
