@@ -34,7 +34,23 @@ git('commit', '-q', '-m', 'start');
 // done's reuse path needs current Proof for HEAD: one green run per build makes it.
 for (const [, bin] of builds) execFileSync(node, [bin, 'done', '--json'], { cwd: repo, stdio: 'ignore' });
 
-const cases: Case[] = [{ name: 'node -e 0', run: () => timeCommand(node, ['-e', '0'], repo) }];
+/**
+ * The least any status can do, as a script: load node:child_process and node:crypto, run the one git status status
+ * runs, MAC a record and print. What discern adds to a status call is the distance from this row.
+ */
+const STATUS_FLOOR = `
+const { execFile } = require('node:child_process');
+const { createHmac } = require('node:crypto');
+const record = require('node:fs').readFileSync('discern.toml');
+execFile('git', ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all'], (error, out) => {
+  const mac = createHmac('sha256', 'key').update(record).digest('hex');
+  process.stdout.write(JSON.stringify({ ok: !error, bytes: out.length, mac }) + '\\n');
+});`;
+
+const cases: Case[] = [
+  { name: 'node -e 0', run: () => timeCommand(node, ['-e', '0'], repo) },
+  { name: 'floor: git status + MAC (no discern)', run: () => timeCommand(node, ['-e', STATUS_FLOOR], repo) },
+];
 for (const [label, bin] of builds) {
   cases.push(
     { name: `${label}: status --json`, run: () => timeCommand(node, [bin, 'status', '--json'], repo) },
