@@ -121,7 +121,12 @@ function evaluate(module: BundleModule, filename: string): void {
 process.on('exit', () => {
   for (const { cacheFile, script } of compiled) {
     if (!training) {
-      if (cache.user !== undefined) writeChecked(cache.user, cacheFile, script.createCachedData());
+      // Never at the cost of the call: its answer is written and its exit status chosen already.
+      try {
+        if (cache.user !== undefined) writeChecked(cache.user, cacheFile, script.createCachedData());
+      } catch {
+        // No cache this time; the next call compiles again.
+      }
       continue;
     }
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
