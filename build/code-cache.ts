@@ -111,7 +111,7 @@ export function trainCodeCache(dist: string): void {
  * The build's identity: a digest of every file bundled into dist/ (names and contents), so a user's cache made for
  * one build is never handed to another. V8 checks a cache against its source only by length.
  */
-export function buildIdentity(dist: string): string {
+function buildIdentity(dist: string): string {
   const hash = createHash('sha256');
   const files = readdirSync(dist, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.js') && !relative(dist, e.parentPath).startsWith('code-cache'))

@@ -4,7 +4,7 @@
 // the same text with a single non-ASCII character in it, and parsed faster.
 
 /** The value as ASCII-only JSON text. */
-export function asciiJson(value: unknown): string {
+function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -1,7 +1,7 @@
 // discern's private state records (spec/state/*.schema.json): the files it keeps under git's directories for
 // itself, never published in schema/. Each becomes a TypeScript type (generated/state-types.ts) and a standalone
-// validator (generated/validators/state.js), so every record is read through one checked reader
-// (src/engine/state/state-record.ts) and a damaged or foreign one is skipped, never trusted.
+// validator (generated/validators/state-<kind>.js, loaded when a call first reads that kind), so every record is
+// read through one checked reader (src/engine/state/state-record.ts) and a damaged or foreign one is skipped.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone/index.js';
