@@ -27,6 +27,7 @@ import { measure, type Case, type Measured } from './rounds.js';
 import { timeCommand, timeMcpToolsList } from './processes.js';
 import { benchRepository, shallowClone } from './fixtures.js';
 import { toolRoundTrips } from './mcp-round-trips.js';
+import { v1ListToolsBench } from './v1-list-tools.js';
 import { concurrencyBench, outputBench, reuseBench, type GateBenchResult } from './gate.js';
 import { acceptBench, awaitBench, startBench } from './efforts.js';
 import { patternsBench } from './patterns.js';
@@ -114,6 +115,15 @@ if (suite === 'startup' || suite === 'all') {
     'discern docs --search "exit codes" --json': 1.8,
     'discern mcp: spawn → initialize → tools/list': 3,
   });
+}
+
+if (suite === 'startup' || suite === 'mcp' || suite === 'all') {
+  const list = await v1ListToolsBench(bin, root, rounds);
+  const ratio = list.listTools / list.raw;
+  if (ratio > 3) over++;
+  process.stdout.write(
+    `\nv1 SDK client, tools/list of ${list.tools} tools over ${rounds} alternating rounds: raw request ${list.raw.toFixed(1)} ms, listTools() ${list.listTools.toFixed(1)} ms (${ratio.toFixed(2)}×, budget ≤ 3× ${ratio <= 3 ? 'ok' : 'OVER'}); the client's first listTools() ${list.first.toFixed(1)} ms (it compiles each output schema once)\n`,
+  );
 }
 
 if (suite === 'orientation' || suite === 'all') {

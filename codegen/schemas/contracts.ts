@@ -6,7 +6,9 @@
 import type { CompletionPolicy, JsonSchema, SpecModel, VerbModel } from '../spec/types.js';
 import { envelopeDefs, envelopeProperties, hoistVerbSchema, reachableDefs } from './refs.js';
 import { expandVocabularies, listVocabularies, type Vocabulary, type VocabularyMode } from './vocabulary.js';
-import { SCHEMA_BASE, mcpResultDefName, resultDefName, vocabularyKey } from './names.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../src/engine/gate/canonical-json.js';
+import { SCHEMA_BASE, mcpResultDefName, resultDefName, toolOutputSchemaId, vocabularyKey } from './names.js';
 import { setupConfigForTypes } from './setup-config.js';
 
 export const RESULTS_ID = `${SCHEMA_BASE}discern-results.schema.json`;
@@ -88,7 +90,7 @@ export function buildContracts(model: SpecModel): Contracts {
       inputName: `Discern${verb.pascal}Input`,
       wireInput: withoutProperties(full, cliOnly),
       cliInput,
-      wireOutput: { ...wireRoot, $defs: reachableDefs(resultWire, wire) },
+      wireOutput: withContentId(verb.spec.verb, { ...wireRoot, $defs: reachableDefs(resultWire, wire) }),
     };
   });
 
@@ -117,6 +119,17 @@ export function buildContracts(model: SpecModel): Contracts {
     verbs,
     resultsSchema,
   };
+}
+
+/**
+ * A tool's output schema named by its content. The MCP SDKs' clients compile each output schema on every
+ * tools/list unless it has an $id they compiled before (hundreds of milliseconds for discern's 21 tools), so the
+ * same content always has the same $id and different content never does. The digest is of the canonical JSON,
+ * so a client that reorders keys as it parses can check it.
+ */
+function withContentId(verb: string, schema: JsonSchema): JsonSchema {
+  const digest = createHash('sha256').update(canonicalJson(schema)).digest('hex').slice(0, 16);
+  return { $id: toolOutputSchemaId(verb, digest), ...schema };
 }
 
 function resultDef(verb: VerbModel, envelopeProps: Record<string, JsonSchema>): JsonSchema {

@@ -35,6 +35,11 @@ export function envelopeDefName(local: string): string {
   return local.startsWith('Discern') ? local : `Discern${local}`;
 }
 
+/** The $id of a tool's self-contained output schema: its verb and a digest of its content. */
+export function toolOutputSchemaId(verb: string, digest: string): string {
+  return `${SCHEMA_BASE}tool-output/${verb.replace(/[\s_]+/g, '-')}-${digest}.json`;
+}
+
 export function resultDefName(verbPascal: string): string {
   return `Discern${verbPascal}Result`;
 }
