@@ -12,11 +12,17 @@ export interface RawServer {
   response(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Error responses with a null id (to lines that had no usable id), in the order they came. */
   anonymous(): Record<string, unknown>[];
+  /** Notifications the server sent, in the order they came. */
+  notifications(): Record<string, unknown>[];
   stderr(): string;
   close(): Promise<void>;
 }
 
-export async function rawServer(cwd: string, env: Record<string, string> = {}): Promise<RawServer> {
+export async function rawServer(
+  cwd: string,
+  env: Record<string, string> = {},
+  options: { protocolVersion?: string } = {},
+): Promise<RawServer> {
   const child = spawn(process.execPath, [DISCERN_BIN, 'mcp'], {
     cwd,
     env: cleanEnv(env),
@@ -27,6 +33,7 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
   let buffered = '';
   let stderr = '';
   const anonymous: Record<string, unknown>[] = [];
+  const notifications: Record<string, unknown>[] = [];
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   child.stdout.on('data', (c: Buffer) => {
     buffered += c.toString('utf8');
@@ -37,6 +44,7 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
       if (line.trim() === '') continue;
       const message = JSON.parse(line) as Record<string, unknown>;
       if (message['id'] === null) anonymous.push(message);
+      if (!('id' in message) && typeof message['method'] === 'string') notifications.push(message);
       if (typeof message['id'] !== 'number') continue;
       responses.set(message['id'], message);
       waiters.get(message['id'])?.(message);
@@ -63,7 +71,11 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      params: {
+        protocolVersion: options.protocolVersion ?? '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '0' },
+      },
     }),
   );
   await response(0);
@@ -74,7 +86,15 @@ export async function rawServer(cwd: string, env: Record<string, string> = {}): 
       child.once('close', () => resolve());
       child.stdin.end();
     });
-  return { child, send, response, anonymous: () => anonymous, stderr: () => stderr, close };
+  return {
+    child,
+    send,
+    response,
+    anonymous: () => anonymous,
+    notifications: () => notifications,
+    stderr: () => stderr,
+    close,
+  };
 }
 
 /** A tools/call line whose `arguments` text is given verbatim (so it may be nested as deep as wanted). */

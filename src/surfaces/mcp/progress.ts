@@ -2,7 +2,9 @@
 // as notifications/progress, with `progress` increasing strictly and staying below `total`, and a message.
 // While a silent job runs, the last update is repeated every 15 s, so a client that resets its request
 // timeout on progress keeps waiting. Without a token nothing is sent. A notification that cannot be delivered
-// is dropped: progress is an observation and never fails the call.
+// is dropped: progress is an observation and never fails the call. Nothing is sent once the call is cancelled
+// (notifications/cancelled aborts its signal) or has ended: every revision forbids progress for a request that is
+// no longer active.
 import type { LiveProgress, LiveUpdate } from '../../verbs/context.js';
 
 export interface ProgressNotification {
@@ -14,15 +16,17 @@ const HEARTBEAT_MS = 15_000;
 
 export interface Notifier {
   progress: LiveProgress;
-  /** Stops the heartbeat: call when the call ends. */
+  /** Stops the heartbeat and every later notification: call when the call ends. */
   stop: () => void;
 }
 
 export function progressNotifier(
   token: unknown,
   notify: (n: ProgressNotification) => Promise<void>,
+  signal?: AbortSignal,
 ): Notifier | undefined {
   if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  let stopped = false;
   let last = -1;
   let step = -1;
   let within = 0;
@@ -30,6 +34,7 @@ export function progressNotifier(
   let lastCompleted = 0;
   let latest: LiveUpdate | undefined;
   const send = (update: LiveUpdate): void => {
+    if (stopped) return;
     // A run may report several plans in turn (accept: its setup rows, then the composed gate's producers, then
     // the ensure after the landing), each counting from 0: a count that goes back starts a new span of steps.
     if (update.completed < lastCompleted) offset = step + 1;
@@ -58,6 +63,12 @@ export function progressNotifier(
     if (latest) send(latest);
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const stop = (): void => {
+    stopped = true;
+    clearInterval(heartbeat);
+  };
+  if (signal?.aborted === true) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
   return {
     progress: (update) => {
       // A structure-only update (a row for a terminal view) has nothing new to tell a client.
@@ -65,6 +76,6 @@ export function progressNotifier(
       latest = update;
       send(update);
     },
-    stop: () => clearInterval(heartbeat),
+    stop,
   };
 }

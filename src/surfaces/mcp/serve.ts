@@ -11,6 +11,7 @@ import { checkoutTop } from './roots.js';
 import { RawArguments } from './raw-arguments.js';
 import { onInterrupt } from '../cli/signals.js';
 import { framedStdin, SDK_BUFFER_BYTES } from './stdin-framing.js';
+import { reviseOutgoing } from './not-found-code.js';
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -47,6 +48,8 @@ export async function serve(): Promise<number> {
   });
   process.stdin.once('end', done);
   process.stdin.once('close', done);
+  // Resource not found gets the code the negotiated revision names (not-found-code.ts).
+  reviseOutgoing(transport, () => server.server.getNegotiatedProtocolVersion());
   await server.connect(transport);
   // Set after connect, which installs its own transport callbacks.
   server.server.onclose = done;

@@ -32,6 +32,7 @@ import { aimFromRoots, checkoutsAmong } from './roots.js';
 import { idleCollector } from './idle-collect.js';
 import type { RawArguments } from './raw-arguments.js';
 import { declaresFormElicitation, elicitingPerson } from './elicit-person.js';
+import { resourceListWatch } from './resource-list-watch.js';
 
 export interface ServerState {
   /** The checkout calls without `path` aim at. */
@@ -81,15 +82,41 @@ const ROOTS_TIMEOUT_MS = 10_000;
 export function createServer(state: ServerState): McpServer {
   const server = new McpServer(
     { name: MCP_SERVER.name, title: MCP_SERVER.title, version: MCP_SERVER.version },
-    // The prompt list never changes while the server runs.
-    { instructions: MCP_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, prompts: { listChanged: false } } },
+    // The tools and prompts never change while the server runs; the resource list does (resource-list-watch.ts).
+    {
+      instructions: MCP_INSTRUCTIONS,
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: true },
+        prompts: { listChanged: false },
+      },
+    },
   );
   const compact = idleCollector(() => (state.inflight?.size ?? 0) > 0);
+  const mapPages = TEMPLATE_LISTS['map-page'];
+  const resources = resourceListWatch(
+    async () =>
+      mapPages === undefined
+        ? []
+        : mapPages({
+            surface: 'mcp',
+            defaultTarget: state.target,
+            env: state.env,
+            signal: state.closing ?? new AbortController().signal,
+            // A look at the map for the client's list, not a call anyone made.
+            logbook: false,
+          }),
+    () => server.sendResourceListChanged(),
+  );
+  const follow = (): void => {
+    state.ready = aimAtRoots(server, state);
+  };
+  server.server.oninitialized = () => {
+    if (state.followRoots === true) follow();
+    // The list as the client first finds it: later checks compare against it.
+    void Promise.resolve(state.ready).then(() => resources.check());
+  };
   if (state.followRoots === true) {
-    const follow = (): void => {
-      state.ready = aimAtRoots(server, state);
-    };
-    server.server.oninitialized = follow;
     server.server.setNotificationHandler('notifications/roots/list_changed', () => {
       if (state.moved !== true) follow();
     });
@@ -107,8 +134,10 @@ export function createServer(state: ServerState): McpServer {
       async (args, ctx) => {
         await state.ready;
         const signal = state.closing ? AbortSignal.any([ctx.mcpReq.signal, state.closing]) : ctx.mcpReq.signal;
-        const notifier = progressNotifier(ctx.mcpReq._meta?.progressToken, (notification) =>
-          ctx.mcpReq.notify(notification),
+        const notifier = progressNotifier(
+          ctx.mcpReq._meta?.progressToken,
+          (notification) => ctx.mcpReq.notify(notification),
+          ctx.mcpReq.signal,
         );
         const client = server.server.getClientVersion()?.name;
         const person = declaresFormElicitation(server.server.getClientCapabilities())
@@ -144,6 +173,7 @@ export function createServer(state: ServerState): McpServer {
           notifier?.stop();
           state.inflight?.delete(running);
           compact.settled();
+          resources.check();
         }
       },
     );

@@ -1,10 +1,12 @@
 // The one layer between stdin and the SDK's stdio transport (docs/decisions/0046): it frames lines itself so
 // that no line can end the server or go unanswered. A line that is not JSON gets JSON-RPC's -32700; one that is
 // JSON but not a JSON-RPC 2.0 message (no `jsonrpc: "2.0"`, an `id` of null, a batch) gets -32600, with its id
-// when it has a usable one; a line longer than MAX_LINE_BYTES is dropped as it streams in (never held whole),
+// when it has a usable one; a request whose params the SDK would take as an internal error gets -32602
+// (request-params.ts); a line longer than MAX_LINE_BYTES is dropped as it streams in (never held whole),
 // answered with -32600 and a line on stderr. Every other line reaches the SDK untouched; calls already running
 // go on and are answered.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { paramsProblem } from './request-params.js';
 
 /** The longest line taken: far above any real request, well below what would strain memory. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -119,5 +121,9 @@ export function judgeLine(text: string): LineVerdict {
     return { ok: false, id, code: -32600, message: 'Invalid Request: a message has a `method` (or is a response).' };
   if ('id' in message && id === null)
     return { ok: false, id: null, code: -32600, message: 'Invalid Request: `id` must be a string or a number.' };
+  if (isRequestOrNotification && 'id' in message) {
+    const problem = paramsProblem(message['method'] as string, message['params']);
+    if (problem !== undefined) return { ok: false, id, code: -32602, message: problem };
+  }
   return { ok: true };
 }
