@@ -19,6 +19,7 @@ import { emitConfigMigrations } from './emit/config-migrations.js';
 import { emitPresentations } from './emit/presentations.js';
 import { emitState } from './emit/state.js';
 import { emitPolicySections } from './emit/policy-sections.js';
+import { emitReadmeRegions } from './emit/doc-regions.js';
 
 /** Directories whose every file is generated; anything else found there is an orphan. */
 export const OWNED_DIRS = ['generated', 'schema', 'types'] as const;
@@ -43,6 +44,7 @@ export async function generateAll(root: string): Promise<{ model: SpecModel; fil
   add(emitValidators(model, contracts));
   add(emitRegistry(model, contracts, grammar, schemas));
   add(emitManual(root, model, contracts, grammar, schemas));
+  add(emitReadmeRegions(root, model, contracts));
   add(emitAgentAssets(root));
   add(emitConfigMigrations(root));
   add(emitPolicySections(root));

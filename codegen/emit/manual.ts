@@ -15,6 +15,7 @@ import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import { referencePages } from './reference-pages.js';
+import { docRegions, fillRegions, withoutRegionMarkers } from './doc-regions.js';
 import type { McpSchemaEntry } from './mcp-model.js';
 import { withCodeHeader } from './provenance.js';
 import { parsedJson } from './json-text.js';
@@ -36,6 +37,8 @@ export function emitManual(
   );
   const docsDir = join(root, 'docs');
   const files: SourceFile[] = [];
+  const regions = docRegions(model, contracts);
+  const pagesRewritten = new Map<string, string>();
   for (const dir of readdirSync(docsDir).sort()) {
     if (!SECTION_DIR.test(dir)) continue; // decisions/ and any non-section entry are not manual pages
     for (const file of readdirSync(join(docsDir, dir)).sort()) {
@@ -45,7 +48,14 @@ export function emitManual(
         problems.add(rel, '', 'manual pages may not be symbolic links (the manual must not reach outside docs/)');
       else if (!info.isFile() || !PAGE_FILE.test(file))
         problems.add(rel, '', 'a manual section holds only <slug>.md files (lowercase letters, digits and -)');
-      else files.push({ path: `${dir}/${file}`, text: readFileSync(join(docsDir, dir, file), 'utf8') });
+      else {
+        const written = readFileSync(join(docsDir, dir, file), 'utf8');
+        const filled = fillRegions(written, regions);
+        for (const problem of filled.problems) problems.add(rel, '', problem);
+        // A page whose lists are stale is rewritten; the manual serves it without the region markers.
+        if (filled.text !== written) pagesRewritten.set(rel, filled.text);
+        files.push({ path: `${dir}/${file}`, text: withoutRegionMarkers(filled.text) });
+      }
     }
   }
   const { corpus, problems: assembly, frontMatter } = assembleCorpus(files, readerWith(parseDocument));
@@ -126,5 +136,6 @@ export function emitManual(
   return new Map([
     ['generated/manual-pages.ts', withCodeHeader(sources, module('pages and regions', 'MANUAL_PAGES', pages))],
     ['generated/manual-index.ts', withCodeHeader(sources, module('search index', 'MANUAL_INDEX', index))],
+    ...pagesRewritten,
   ]);
 }

@@ -3,6 +3,11 @@
 import type { JsonSchema, McpAnnotations, PromptArgumentForm, SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 
+/** The MIME type of every published schema the schema template serves. */
+export const SCHEMA_MIME_TYPE = 'application/json';
+/** The MIME type of the agent assets (instructions, skills): Markdown. */
+export const AGENT_ASSET_MIME_TYPE = 'text/markdown';
+
 export interface McpToolModel {
   verb: string;
   verbId: string;

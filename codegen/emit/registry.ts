@@ -6,6 +6,8 @@ import type { SpecModel } from '../spec/types.js';
 import type { Contracts } from '../schemas/contracts.js';
 import type { Grammar } from '../schemas/cli-grammar.js';
 import {
+  AGENT_ASSET_MIME_TYPE,
+  SCHEMA_MIME_TYPE,
   orderedTools,
   mcpResources,
   promptEntries,
@@ -166,7 +168,7 @@ export function emitRegistry(
           uri: template.uri,
           title: template.title,
           description: template.description.trim(),
-          mimeType: 'application/json',
+          mimeType: SCHEMA_MIME_TYPE,
         },
         schemas: schemas.map((s) => ({
           name: s.name,
@@ -178,7 +180,13 @@ export function emitRegistry(
         agentAssets: Object.fromEntries(
           Object.entries(model.mcp.agent_assets).map(([key, a]) => [
             key,
-            { name: a.name, uri: a.uri, title: a.title, description: a.description.trim(), mimeType: 'text/markdown' },
+            {
+              name: a.name,
+              uri: a.uri,
+              title: a.title,
+              description: a.description.trim(),
+              mimeType: AGENT_ASSET_MIME_TYPE,
+            },
           ]),
         ),
         prompts,

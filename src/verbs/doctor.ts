@@ -15,6 +15,7 @@ import { wiringHealth } from '../engine/refresh/wiring-health.js';
 import type { InspectVerbContext } from './context.js';
 import { doctorFilters } from './doctor-filters.js';
 import { splitScriptChecks } from './doctor-split-scripts.js';
+import { projectPageChecks } from './doctor-pages.js';
 
 const HINTS = VERBS.doctor.hints;
 const MIN_NODE_MAJOR = 20;
@@ -132,6 +133,11 @@ export async function doctor(
   // The package scripts setup split into jobs: each should still read as it did.
   if (resolution.ok)
     for (const c of await splitScriptChecks(resolution.project.config, resolution.project.root))
+      add(c.name, c.status, c.detail, c.fix);
+
+  // The page of known traps the instructions point to.
+  if (resolution.ok)
+    for (const c of await projectPageChecks(resolution.project.config, resolution.project.root))
       add(c.name, c.status, c.detail, c.fix);
 
   // The git filter drivers and whether done trusts each (docs/30-verbs/done.md, "Filters").

@@ -9,7 +9,7 @@ import { generateAll } from '../../codegen/generate.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/scratch-repo.js';
 
-const INPUTS = ['spec', 'docs', 'package.json', 'generated', 'schema', 'types'];
+const INPUTS = ['spec', 'docs', 'README.md', 'package.json', 'generated', 'schema', 'types'];
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 

@@ -14,7 +14,8 @@ import { chooseTrunk } from '../project/resolve.js';
 import { dotted } from './load-result.js';
 import { at, commandIssues, globIssues, keysOf, preAuthorizedIssues } from './semantic-checks.js';
 import { decodeToml } from './toml.js';
-import { schemaIssues, type LocatedIssue } from './validate.js';
+import { schemaIssues, variableIssues, type LocatedIssue } from './validate.js';
+import { withVariables } from './substitutions.js';
 
 export { keysOf };
 
@@ -76,13 +77,17 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
   checks.push({ name: 'syntax', status: 'ok', detail: 'valid TOML' });
   const { text, value } = decoded;
 
-  const schema = schemaIssues(value, text, file);
+  const shaped = schemaIssues(value, text, file);
+  // Variables without a value are problems of the file too, at the key that uses them (substitutions.ts).
+  const variables = shaped.length === 0 ? withVariables(value as DiscernConfig) : undefined;
+  const schema = [...shaped, ...(variables ? variableIssues(variables.unset, text, file) : [])];
   checks.push(
     schema.length === 0
       ? { name: 'schema', status: 'ok', detail: 'every key and value fits the discern.toml schema' }
       : { name: 'schema', status: 'fail', detail: `${count(schema.length, 'problem')}: ${summary(schema)}` },
   );
-  const candidate = schema.length === 0 ? (value as DiscernConfig) : withoutProblems(value, schema, text, file);
+  const pruned = variables ? undefined : withoutProblems(value, schema, text, file);
+  const candidate = variables ? variables.config : pruned && withVariables(pruned).config;
   const partly = schema.length > 0 ? ' (on the rest of the text, with the schema problems left out)' : '';
 
   const errors: DiscernConfigIssue[] = [...schema.map(({ keys: _keys, ...issue }) => issue)];

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DiscernConfig } from '../../../generated/types.js';
 import { decodeToml } from './toml.js';
+import { withVariables } from './substitutions.js';
 import type { KnownValid } from './known-valid.js';
 import type { ConfigLoad } from './load-result.js';
 
@@ -32,7 +33,8 @@ export async function loadConfig(
   const decoded = decodeToml(bytes, displayName);
   if (!decoded.ok) return decoded.problem;
   if (options.knownValid && (await options.knownValid.has(decoded.text)))
-    return { ok: true, config: decoded.value as DiscernConfig, text: decoded.text };
+    // Known valid: every variable it uses has a value (validateDecoded refuses the text otherwise).
+    return { ok: true, config: withVariables(decoded.value as DiscernConfig).config, text: decoded.text };
   const { validateDecoded } = await import('./validate.js');
   const { schemaVersionProblem } = await import('./schema-version.js');
   const versioned = schemaVersionProblem(decoded.value, decoded.text, displayName);

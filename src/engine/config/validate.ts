@@ -8,6 +8,7 @@ import type { DiscernConfig, DiscernConfigIssue } from '../../../generated/types
 import { dotted, type ConfigLoad } from './load-result.js';
 import { locateKey } from './locate.js';
 import { decodeToml } from './toml.js';
+import { withVariables, type UnsetVariable } from './substitutions.js';
 
 /** Decodes and validates in one step (tests, and callers with bytes in hand). */
 export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): ConfigLoad {
@@ -16,8 +17,30 @@ export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): Co
 }
 
 export function validateDecoded(value: unknown, text: string, displayName: string): ConfigLoad {
-  if (validateConfig(value)) return { ok: true, config: value as DiscernConfig, text };
-  return schemaProblem(displayName, text, validateConfig.errors ?? []);
+  if (!validateConfig(value)) return schemaProblem(displayName, text, validateConfig.errors ?? []);
+  const { config, unset } = withVariables(value as DiscernConfig);
+  if (unset.length === 0) return { ok: true, config, text };
+  const issues = variableIssues(unset, text, displayName).map(({ keys: _keys, ...i }) => i);
+  const first = issues[0] as DiscernConfigIssue;
+  return {
+    ok: false,
+    error: 'invalid_config',
+    message: `${displayName}: \`${first.path}\` ${first.message}. See \`discern docs configuration\`.`,
+    where: describeWhere(first),
+    issues,
+  };
+}
+
+/** Each use of a variable that has no value, at the key that uses it. */
+export function variableIssues(unset: readonly UnsetVariable[], text: string, file: string): LocatedIssue[] {
+  return unset
+    .map((u) => {
+      // An array item is located at the key that holds the array.
+      const keys = u.keys.filter((k) => !/^\d+$/.test(k));
+      const defining = u.variable.slice(2, -1).replace(/^project\./, '[project] ');
+      return located('invalid_config', file, text, keys, `uses ${u.variable}, but ${defining} is not set`);
+    })
+    .sort(inFileOrder);
 }
 
 function schemaProblem(file: string, text: string, errors: readonly ErrorObject[]): ConfigLoad {

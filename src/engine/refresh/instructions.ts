@@ -25,10 +25,17 @@ export interface CompiledInstructions {
   problems: InstructionProblem[];
 }
 
+/** The project's own pages the instructions point to, by [project] todo and gotchas_doc. */
+export interface ProjectPages {
+  todo: string;
+  gotchasDoc?: string;
+}
+
 export async function compileInstructions(
   root: string,
   sources: readonly string[] | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  pages?: ProjectPages,
 ): Promise<CompiledInstructions> {
   const named = sources !== undefined;
   const problems: InstructionProblem[] = [];
@@ -54,6 +61,8 @@ export async function compileInstructions(
     for (const path of listed.filter((p) => compiled.test(p)).sort()) if (!files.includes(path)) files.push(path);
   }
   const parts: string[] = [BUILTIN_INSTRUCTIONS.replace(/\r\n/g, '\n').trim()];
+  const pointers = pages === undefined ? '' : await projectPagePointers(root, pages);
+  if (pointers !== '') parts.push(pointers);
   const used: string[] = [];
   for (const path of files) {
     if ((INSTRUCTION_FILES as readonly string[]).includes(path)) {
@@ -110,4 +119,23 @@ async function projectFiles(root: string, env: Readonly<Record<string, string | 
   const listed = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, env });
   if (listed.code !== 0) return [];
   return [...new Set(listed.stdout.split('\0').filter(Boolean))];
+}
+
+/**
+ * Where this project keeps its known traps and its open work, for the agent to read: only pages that exist, so
+ * an instruction never sends an agent to a file that is not there.
+ */
+async function projectPagePointers(root: string, pages: ProjectPages): Promise<string> {
+  const lines: string[] = [];
+  const exists = async (path: string): Promise<boolean> => {
+    const read = await readProjectFile(root, path);
+    return read.ok && read.file.text !== null;
+  };
+  if (pages.gotchasDoc !== undefined && (await exists(pages.gotchasDoc)))
+    lines.push(`- Read \`${pages.gotchasDoc}\` before you change code: it records this project's known traps.`);
+  if (await exists(pages.todo))
+    lines.push(
+      `- Open work is listed in \`${pages.todo}\`: add what you leave unfinished, and remove what you finish.`,
+    );
+  return lines.length === 0 ? '' : `## This project's own pages\n\n${lines.join('\n')}`;
 }

@@ -8,6 +8,8 @@
 // each target names the parts of its new text that are discern's, for the ledger.
 //
 // Uninstall plans with the same machinery, wanting every part absent.
+import { variableValues } from '../config/substitutions.js';
+import { DEFAULT_TODO } from '../config/defaults.js';
 import {
   groupKey,
   isDiscernsEntry,
@@ -156,7 +158,11 @@ export async function planRefresh(project: Project, options: PlanOptions = {}): 
   const hints: string[] = [];
   const intents: Intent[] = [];
 
-  const instructions = await compileInstructions(root, project.config.instructions?.sources, env);
+  const variables = variableValues(project.config);
+  const instructions = await compileInstructions(root, project.config.instructions?.sources, env, {
+    todo: variables['project.todo'] ?? DEFAULT_TODO,
+    ...(variables['project.gotchas_doc'] !== undefined ? { gotchasDoc: variables['project.gotchas_doc'] } : {}),
+  });
   errors.push(...instructions.problems);
   const owned = await readOwnership(project.commonDir);
   for (const file of INSTRUCTION_FILES) {

@@ -4,6 +4,7 @@
 //
 // Each copy refresh writes carries a marker line right after its front matter. The marker is how discern knows
 // a SKILL.md is its own: only a marked file is ever replaced or pruned, never a skill someone put there.
+import { DEFAULT_SKILLS_DIR } from '../config/defaults.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILTIN_SKILLS } from '../../../generated/agent-assets.js';
@@ -11,7 +12,6 @@ import { frontMatterReader, type FrontMatterReader } from '../corpus/front-matte
 import { splitFrontMatter } from '../search/index.js';
 import { FOLDER, readProjectFile } from './files.js';
 
-export const DEFAULT_SKILLS_DIR = 'discern/skills';
 export const SKILL_FILE = 'SKILL.md';
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
