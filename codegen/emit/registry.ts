@@ -161,6 +161,7 @@ export function emitRegistry(
         server: { name: model.mcp.server.name, title: model.mcp.server.title, version: model.version },
         instructions: serverInstructions(model, contracts, schemas),
         toolsText: parsedJson(tools),
+        renamedTools: renamedTools(model, tools),
         resources,
         resourceNames: resources.map((r) => r.name),
         schemaTemplate: {
@@ -230,4 +231,16 @@ function promptArgsSchema(
 
 function placeholders(template: string): string[] {
   return [...new Set([...template.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] ?? ''))].sort();
+}
+
+/** Each former command whose new command has a tool, as the former and the new tool name. */
+function renamedTools(
+  model: SpecModel,
+  tools: readonly { verb: string; name: string }[],
+): { from: string; to: string }[] {
+  const byVerb = new Map(model.verbs.map((v) => [v.spec.cli.path.join(' '), v.id]));
+  return (model.cli.renamed_commands ?? []).flatMap((r) => {
+    const tool = tools.find((t) => t.verb === byVerb.get(r.to.join(' ')));
+    return tool ? [{ from: `discern_${r.from.join('_').replace(/-/g, '_')}`, to: tool.name }] : [];
+  });
 }

@@ -54,6 +54,7 @@ export interface Grammar {
   implicit_flags: { command: string[]; root: string[] };
   global_flags: GrammarFlag[];
   commands: GrammarCommand[];
+  renamed: { from: string[]; to: string[] }[];
 }
 
 export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar {
@@ -100,6 +101,7 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
     implicit_flags: model.cli.implicit_flags,
     global_flags: globalFlags,
     commands,
+    renamed: (model.cli.renamed_commands ?? []).map((r) => ({ from: r.from, to: r.to })),
   };
 }
 

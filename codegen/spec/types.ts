@@ -176,6 +176,7 @@ export interface PromptModel {
 export interface CliSpec {
   program: string;
   implicit_flags: { command: string[]; root: string[] };
+  renamed_commands?: { from: string[]; to: string[] }[];
   global_flags: { spellings: string[]; description: string; exclusive_group?: string; value_name?: string; choices?: string[]; default?: string }[];
   commands: { path: string[]; description: string; examples: string[]; usage?: string; positionals?: { name: string; description: string; variadic?: boolean; optional?: boolean }[] }[];
 }

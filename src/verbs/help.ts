@@ -3,7 +3,7 @@
 import { CLI_GRAMMAR } from '../../generated/cli-grammar.js';
 import type { HelpOutcome } from '../../generated/handlers.js';
 import type { DiscernHelpInput } from '../../generated/types.js';
-import { closestCommands, findCommand } from '../engine/grammar/lookup.js';
+import { closestCommands, findCommand, renamedFrom, renamedMessage } from '../engine/grammar/lookup.js';
 import type { VerbContext } from './context.js';
 
 export async function help(input: DiscernHelpInput, _ctx: VerbContext): Promise<HelpOutcome> {
@@ -11,6 +11,12 @@ export async function help(input: DiscernHelpInput, _ctx: VerbContext): Promise<
   if (words.length === 0) return { data: CLI_GRAMMAR };
   const found = findCommand(words);
   if (found && found.consumed === words.length) return { data: { command: found.command } };
+  const renamed = renamedFrom(words);
+  if (renamed)
+    return {
+      data: { query: words, suggestions: [renamed.to.join(' ')] },
+      refusal: { error: 'renamed_command', message: renamedMessage(renamed), next: { command: renamed.to.join(' ') } },
+    };
   const suggestions = closestCommands(words);
   return {
     data: { query: words, suggestions },

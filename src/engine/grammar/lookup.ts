@@ -51,3 +51,12 @@ export function closestCommands(words: readonly string[]): string[] {
     .slice(0, 3)
     .map((s) => s.path);
 }
+
+/** A former command name the words start with (spec/cli.yaml renamed_commands). */
+export function renamedFrom(words: readonly string[]): { from: string[]; to: string[] } | undefined {
+  return CLI_GRAMMAR.renamed.find((r) => r.from.every((w, i) => words[i] === w));
+}
+
+export function renamedMessage(renamed: { from: string[]; to: string[] }): string {
+  return `\`discern ${renamed.from.join(' ')}\` was renamed: it is \`discern ${renamed.to.join(' ')}\` now.`;
+}

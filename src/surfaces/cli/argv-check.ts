@@ -7,10 +7,12 @@
 // and are taken out before the command's own flags are checked.
 import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import type { DiscernHelpCliCommand, DiscernHelpCliFlag } from '../../../generated/types.js';
-import { closestCommands, findCommand } from '../../engine/grammar/lookup.js';
+import { closestCommands, findCommand, renamedFrom, renamedMessage } from '../../engine/grammar/lookup.js';
 import type { Presentation, Theme } from '../../render/terminal/options.js';
 
 export type Format = 'human' | 'json' | 'markdown' | 'render';
+
+export type GrammarErrorSlug = 'unknown_command' | 'renamed_command' | 'invalid_arguments';
 
 export type { Presentation, Theme };
 
@@ -28,7 +30,7 @@ export type ArgvCheck =
     }
   | {
       kind: 'error';
-      error: 'unknown_command' | 'invalid_arguments';
+      error: GrammarErrorSlug;
       message: string;
       query: string[];
       suggestions: string[];
@@ -58,7 +60,7 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   // With conflicting formats none is chosen: the error goes to stderr as one line.
   const format: Format = formats.length === 1 ? (FORMAT_FLAGS.get(formats[0] ?? '') ?? 'human') : 'human';
   const fail = (
-    error: 'unknown_command' | 'invalid_arguments',
+    error: GrammarErrorSlug,
     message: string,
     query: string[],
     extra: { suggestions?: string[]; usage?: string } = {},
@@ -110,6 +112,9 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     // `discern -h docs` asks for the same page as `discern docs -h`.
     const asked = tokens.slice(1).filter((t) => !t.startsWith('-'));
     const named = asked.length > 0 ? findCommand(asked) : undefined;
+    const renamed = named ? undefined : renamedFrom(asked);
+    if (renamed)
+      return fail('renamed_command', renamedMessage(renamed), asked, { suggestions: [renamed.to.join(' ')] });
     if (asked.length > 0 && !named)
       return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, {
         suggestions: closestCommands(asked),
@@ -127,6 +132,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
       suggestions: [],
     });
   const found = findCommand(words);
+  const renamed = found ? undefined : renamedFrom(words);
+  if (renamed) return fail('renamed_command', renamedMessage(renamed), words, { suggestions: [renamed.to.join(' ')] });
   if (!found) {
     return fail('unknown_command', `"${words.join(' ')}" is not a discern command.`, words, {
       suggestions: closestCommands(words),

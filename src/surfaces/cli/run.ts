@@ -286,16 +286,21 @@ async function grammarError(check: Extract<ArgvCheck, { kind: 'error' }>): Promi
         refusal:
           check.error === 'unknown_command'
             ? { error: 'unknown_command', message: check.message, next: {} }
-            : { error: 'invalid_arguments', message: check.message, next: { help } },
+            : check.error === 'renamed_command'
+              ? { error: 'renamed_command', message: check.message, next: { command: check.suggestions[0] ?? '' } }
+              : { error: 'invalid_arguments', message: check.message, next: { help } },
       },
     );
     await write(process.stdout, await present(result, 'json'));
   } else {
-    const pointer = check.usage
-      ? ` Usage: ${check.usage}`
-      : check.suggestions.length > 0
-        ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?`
-        : ' See: discern help';
+    const pointer =
+      check.error === 'renamed_command'
+        ? ` Run \`discern ${check.suggestions[0] ?? ''}\` instead.`
+        : check.usage
+          ? ` Usage: ${check.usage}`
+          : check.suggestions.length > 0
+            ? ` Did you mean: ${check.suggestions.map((s) => `discern ${s}`).join(', ')}?`
+            : ' See: discern help';
     await write(process.stderr, `discern: ${printable(`${check.message}${pointer}`)}\n`);
   }
   return EXIT.usage;

@@ -4,6 +4,8 @@
 // discern lists everything in one page and issues no cursor, so any cursor is one it did not issue, which the
 // pagination rules of every revision also answer with -32602.
 
+import { RENAMED_TOOLS } from '../../../generated/mcp-table.js';
+
 const LISTS = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']);
 
 /** What is wrong with a request's params, as the error message says it; undefined when nothing is. */
@@ -15,6 +17,11 @@ export function paramsProblem(method: string, params: unknown): string | undefin
     return typeof given['cursor'] === 'string'
       ? `Invalid params: ${method} got a cursor discern did not issue; discern lists everything in one page, so ask again without one.`
       : `Invalid params: ${method}'s cursor is a string.`;
+  if (method === 'tools/call') {
+    // A former tool name is an unknown tool, which every revision answers with -32602: this one says what it became.
+    const renamed = RENAMED_TOOLS.find((r) => r.from === given['name']);
+    if (renamed) return `Invalid params: the tool ${renamed.from} was renamed; call ${renamed.to}.`;
+  }
   if (method === 'resources/read' && typeof given['uri'] !== 'string')
     return 'Invalid params: resources/read needs `uri`, the resource URI as a string.';
   if (method === 'prompts/get') {
