@@ -23,6 +23,7 @@ import {
   type McpToolModel,
 } from './mcp-model.js';
 
+// LF only: the repository's Markdown is LF (a CRLF checkout would find no region and regenerate nothing).
 const REGION = /^<!-- generated:([a-z-]+) -->\n([\s\S]*?)^<!-- \/generated:\1 -->$/gm;
 const MARKER_LINE = /^<!-- \/?generated:[a-z-]+ -->\n/gm;
 
@@ -34,7 +35,7 @@ export function docRegions(model: SpecModel, contracts: Contracts): Map<string, 
   regions.set('mcp-annotations', annotationsTable(tools));
   regions.set('mcp-resources', resourcesTable(model));
   regions.set('mcp-prompts', promptsList(model));
-  regions.set('mcp-path-tools', `${pathTools(tools)}.\n`);
+  regions.set('mcp-path-tools', `The project tools, which take \`path\`, are ${pathTools(tools)}.\n`);
   return regions;
 }
 

@@ -34,4 +34,10 @@ export function checkGrammar(grammar: Grammar, contracts: Contracts): void {
       }
     }
   }
+  // A former name points at a command that exists, and never hides one: it is answered before the lookup fails.
+  for (const r of grammar.renamed) {
+    if (names.has(r.from.join(' '))) throw new Error(`renamed command "${r.from.join(' ')}" is still a command`);
+    if (!names.has(r.to.join(' ')))
+      throw new Error(`renamed command "${r.from.join(' ')}" names "${r.to.join(' ')}", which is not a command`);
+  }
 }

@@ -2,6 +2,7 @@
 // it names — comes from the discern.toml committed at the trunk's tip, never from the effort's; and an effort
 // whose discern.toml edits that policy (drops or edits a job, loosens a gate setting, widens authority) lands
 // only with the owner's approval of those changes: approve_policy with confirmed (or with the CLI grant).
+import { withVariables } from '../engine/config/substitutions.js';
 import type { AcceptOutcome } from '../../generated/handlers.js';
 import type { DiscernAcceptInput, DiscernConfig, DiscernPolicyChange } from '../../generated/types.js';
 import { decodeToml } from '../engine/config/toml.js';
@@ -109,7 +110,7 @@ async function committedConfig(
   const shown = await git(['cat-file', 'blob', `${commit}:discern.toml`], run);
   if (shown.code !== 0) return {};
   const decoded = decodeToml(Buffer.from(shown.stdout, 'utf8'), `${commit.slice(0, 12)}:discern.toml`);
-  return decoded.ok ? ((decoded.value ?? {}) as DiscernConfig) : {};
+  return decoded.ok ? withVariables((decoded.value ?? {}) as DiscernConfig).config : {};
 }
 
 export type PolicyApproval =

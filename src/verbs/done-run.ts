@@ -1,6 +1,7 @@
 // The part of done that runs: take the checkout's operation lock, open the progress journal (its R1 handle is
 // the first progress fact), check the preconditions, then either replay proven evidence or run the gate, and
 // record what it established.
+import { withVariables } from '../engine/config/substitutions.js';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { DoneOutcome } from '../../generated/handlers.js';
@@ -673,7 +674,7 @@ async function judgePolicy(
     atBase !== undefined && atBase.code === 0
       ? decodeToml(Buffer.from(atBase.stdout, 'utf8'), 'discern.toml')
       : undefined;
-  const baseConfig = decoded?.ok ? ((decoded.value ?? {}) as DiscernConfig) : {};
+  const baseConfig = decoded?.ok ? withVariables((decoded.value ?? {}) as DiscernConfig).config : {};
   return {
     digest: policy.digest,
     ...(tip !== undefined ? { trunkTip: tip } : {}),

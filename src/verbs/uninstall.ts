@@ -1,5 +1,5 @@
 // uninstall: take out every part discern wrote for the agents — instruction regions, `discern` MCP entries and
-// the Codex region, the hook, materialised skills, the ADR index region — whatever [project] agents says now,
+// the Codex region, the hook, materialised skills, the ADR index region, the .gitattributes region — whatever [project] agents says now,
 // leaving every other byte as it was; a file that held only discern's part is removed. A part that cannot be
 // read, parsed or written is left where it is and reported (data.left and an uninstall-strip-incomplete
 // advisory); the rest is still stripped.

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { onlyJson, runCli } from '../helpers/cli.js';
 import { cleanEnv, scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 import { withVariables } from '../../src/engine/config/substitutions.js';
+import { call } from '../helpers/drive.js';
+import { effort, trackedRepo } from '../helpers/efforts.js';
 
 const repos: ScratchRepo[] = [];
 after(() => repos.forEach((r) => r.cleanup()));
@@ -76,6 +78,10 @@ describe('variables in discern.toml', () => {
   });
 
   it('the defining keys are taken as written, and a configuration without variables comes back as it was', () => {
+    // `./` and doubled slashes go, and never into a leading `/`: the value stays inside the project.
+    assert.deepEqual(withVariables({ map: { dir: './/docs//map/' }, jobs: { lint: 'ls ${map.dir}' } }).config.jobs, {
+      lint: 'ls docs/map',
+    });
     const plain = { project: { name: 'x' }, jobs: { lint: 'eslint .' } };
     assert.equal(withVariables(plain).config, plain);
     const selfish = withVariables({ map: { dir: '${map.dir}' }, jobs: { lint: 'ls ${map.dir}' } });
@@ -83,19 +89,36 @@ describe('variables in discern.toml', () => {
   });
 });
 
-describe('[project] todo and gotchas_doc', () => {
-  it("refresh's instructions point to each page that exists, and to no page that does not", async () => {
-    const toml = '[project]\nname = "pages"\ngotchas_doc = "docs/GOTCHAS.md"\nagents = ["codex"]\n';
-    const without = repo(toml);
-    assert.equal((await json(['refresh'], without.root))['ok'], true);
-    const bare = readFileSync(join(without.root, 'AGENTS.md'), 'utf8');
-    assert.doesNotMatch(bare, /This project's own pages/);
+describe('variables in the policy that judges a change', () => {
+  it('an effort whose discern.toml uses a variable, unchanged from the trunk, reports no policy change', async () => {
+    const r = trackedRepo(repos, '\n[jobs.maplist]\nstage = "check"\nrun = "test -d ${map.dir} || true"\n');
+    const w = await effort(r, 'vars', 'v.txt', 'v\n', false);
+    const done = await call('done', {}, w.path);
+    assert.ok(done.ok, JSON.stringify(done, null, 2));
+    const data = done.data as { policy_changes?: unknown[] };
+    assert.equal(data.policy_changes, undefined, JSON.stringify(data.policy_changes));
+    const landed = await call('accept', { confirmed: true }, w.path);
+    assert.ok(landed.ok, JSON.stringify(landed, null, 2));
+  });
+});
 
-    const r = repo(toml, { 'docs/GOTCHAS.md': '# Traps\n', 'discern/TODO.md': '# Open work\n' });
+describe('[project] todo and gotchas_doc', () => {
+  it("refresh's instructions point to each page the file sets, whether or not it exists yet", async () => {
+    const bare = repo('[project]\nname = "pages"\nagents = ["codex"]\n');
+    assert.equal((await json(['refresh'], bare.root))['ok'], true);
+    assert.doesNotMatch(readFileSync(join(bare.root, 'AGENTS.md'), 'utf8'), /This project's own pages/);
+
+    const r = repo(
+      '[project]\nname = "pages"\ngotchas_doc = "docs/GOTCHAS.md"\ntodo = "./TODO.md"\nagents = ["codex"]\n',
+    );
     assert.equal((await json(['refresh'], r.root))['ok'], true);
     const text = readFileSync(join(r.root, 'AGENTS.md'), 'utf8');
     assert.match(text, /Read `docs\/GOTCHAS\.md` before you change code/);
-    assert.match(text, /Open work is listed in `discern\/TODO\.md`/);
+    assert.match(text, /Open work is listed in `TODO\.md`/);
+    // Creating the pages changes nothing refresh writes: the instructions follow the keys, not the files.
+    r.write('docs/GOTCHAS.md', '# Traps\n');
+    r.write('TODO.md', '# Open work\n');
+    assert.deepEqual(((await json(['refresh'], r.root))['data'] as { changes: unknown[] }).changes, []);
   });
 
   it('doctor warns when gotchas_doc names no file, and says ok when it does', async () => {

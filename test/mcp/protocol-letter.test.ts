@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { notFoundCode, withRevisionCodes } from '../../src/surfaces/mcp/not-found-code.js';
 import { rawServer, type RawServer } from '../helpers/raw-mcp.js';
 import { readPidFile } from '../helpers/processes.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
@@ -104,6 +105,25 @@ describe('resource not found has the code of the negotiated revision', () => {
         await server.close();
       }
     });
+});
+
+describe('resource not found on 2026-07-28 (its server/resources: -32602, SEP-2164)', () => {
+  it('keeps -32602 from that revision on, and turns only a not-found into -32002 before it', () => {
+    const notFound = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      error: { code: -32602, message: 'nope', data: { uri: 'discern://x' } },
+    };
+    assert.equal(notFoundCode('2026-07-28'), -32602);
+    assert.equal(notFoundCode(undefined), -32002);
+    assert.equal(withRevisionCodes(notFound, '2026-07-28'), notFound);
+    assert.deepEqual(withRevisionCodes(notFound, '2025-11-25'), {
+      ...notFound,
+      error: { ...notFound.error, code: -32002 },
+    });
+    const invalid = { ...notFound, error: { ...notFound.error, data: { uri: 'x', reason: 'invalid_uri' } } };
+    assert.equal(withRevisionCodes(invalid, '2025-11-25'), invalid, 'an invalid URI stays invalid params');
+  });
 });
 
 describe('list_changed is advertised only where discern sends it (MCP 2025-11-25 server/tools, server/resources)', () => {

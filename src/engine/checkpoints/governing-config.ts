@@ -3,6 +3,7 @@
 // checkpoints read ([checkpoints], [scopes], [generated]) are taken and checked, so a merge-base file written for
 // another discern version still governs as long as those parse. When it cannot be read, the working file
 // governs instead and the result says so (a drop); a merge-base without discern.toml governs nothing.
+import { withVariables } from '../config/substitutions.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DiscernConfig } from '../../../generated/types.js';
@@ -75,7 +76,8 @@ export async function readGoverningConfig(
   }
   const decoded = decodeToml(Buffer.from(shown.stdout, 'utf8'), `discern.toml at ${base.slice(0, 12)}`);
   if (!decoded.ok) return fallback(decoded.problem.message.replace(/\.$/, ''));
-  const picked = sections((decoded.value ?? {}) as DiscernConfig);
+  // Variables take their values from the whole file, before the governing sections are picked out of it.
+  const picked = sections(withVariables((decoded.value ?? {}) as DiscernConfig).config);
   // No checkpoint at the merge-base: nothing governs, and the schema validator need not load.
   if (picked.checkpoints === undefined)
     return {

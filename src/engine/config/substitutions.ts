@@ -3,6 +3,7 @@
 // its default) before anything reads them. Every other `${…}` is left as written, for the shell. The five keys that
 // define the variables are taken as written, so a variable never refers to itself. A variable without a value (an
 // unset gotchas_doc) is a problem in the file, named with its key, never an empty string handed to a command.
+import { posix } from 'node:path';
 import type { DiscernConfig } from '../../../generated/types.js';
 import { DEFAULT_MAP_DIR, DEFAULT_SCRIPTS_DIR, DEFAULT_SKILLS_DIR, DEFAULT_TODO } from './defaults.js';
 
@@ -19,7 +20,13 @@ export interface UnsetVariable {
 
 /** The value each variable stands for: the configured one, else the default; none for an unset gotchas_doc. */
 export function variableValues(config: DiscernConfig): Record<string, string | undefined> {
-  const path = (value: string): string => value.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  // `./` and repeated slashes go (the schema takes `.//map`), but never into a leading `/`: a value stays
+  // project-relative, so a command such as `rm -r ${map.dir}/cache` never reaches outside the project.
+  const path = (value: string): string =>
+    posix
+      .normalize(value)
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, '') || '.';
   return {
     'map.dir': path(config.map?.dir ?? DEFAULT_MAP_DIR),
     'skills.dir': path(config.skills?.dir ?? DEFAULT_SKILLS_DIR),
@@ -49,7 +56,8 @@ export function withVariables(config: DiscernConfig): { config: DiscernConfig; u
         return resolved;
       });
     }
-    if (Array.isArray(value)) return value.map((item, i) => visit(item, [...keys, String(i)]));
+    // An array item is reported at the key that holds the array.
+    if (Array.isArray(value)) return value.map((item) => visit(item, keys));
     if (value !== null && typeof value === 'object')
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, [...keys, k])]));
     return value;

@@ -35,8 +35,7 @@ export function validateDecoded(value: unknown, text: string, displayName: strin
 export function variableIssues(unset: readonly UnsetVariable[], text: string, file: string): LocatedIssue[] {
   return unset
     .map((u) => {
-      // An array item is located at the key that holds the array.
-      const keys = u.keys.filter((k) => !/^\d+$/.test(k));
+      const keys = u.keys;
       const defining = u.variable.slice(2, -1).replace(/^project\./, '[project] ');
       return located('invalid_config', file, text, keys, `uses ${u.variable}, but ${defining} is not set`);
     })

@@ -84,7 +84,12 @@ export async function rememberProject(
       return;
     const { decodeToml } = await import('../config/toml.js');
     const decoded = decodeToml(bytes, CONFIG_FILE);
-    if (!decoded.ok || JSON.stringify(decoded.value) !== JSON.stringify(project.config)) return;
+    const { withVariables } = await import('../config/substitutions.js');
+    if (
+      !decoded.ok ||
+      JSON.stringify(withVariables(decoded.value as DiscernConfig).config) !== JSON.stringify(project.config)
+    )
+      return;
     const memo: Memo = {
       format: FORMAT,
       version: VERSION,

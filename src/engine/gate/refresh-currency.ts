@@ -21,6 +21,7 @@ const STAGE_OF: Record<RefreshKind, DiscernFailedStage> = {
   'adr-index': 'adr_index',
   mcp: 'refresh_drift',
   hooks: 'refresh_drift',
+  gitattributes: 'refresh_drift',
 };
 const PRIORITY: readonly DiscernFailedStage[] = ['instructions', 'skills', 'adr_index', 'refresh_drift'];
 const REPRODUCE = 'discern refresh --dry-run';

@@ -109,7 +109,7 @@ export interface CheckpointFact {
 
 export interface RefreshTargetFact {
   path: string;
-  kind: 'instructions' | 'mcp' | 'hooks' | 'adr-index' | 'skill';
+  kind: 'instructions' | 'mcp' | 'hooks' | 'adr-index' | 'skill' | 'gitattributes';
   action: 'create' | 'update' | 'delete';
   removes: boolean;
 }

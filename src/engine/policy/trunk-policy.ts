@@ -1,6 +1,7 @@
 // The governing policy: the discern.toml committed at the trunk's tip, read from the ref (never from a checkout,
 // never from the change). It is validated as the loader validates a working file, through the same known-valid
 // cache, so the trunk's text usually costs no validator load (it equals the checkout's in most calls).
+import { withVariables } from '../config/substitutions.js';
 import type { DiscernConfig } from '../../../generated/types.js';
 import { decodeToml } from '../config/toml.js';
 import type { KnownValid } from '../config/known-valid.js';
@@ -35,7 +36,8 @@ export async function committedPolicy(
   if (text === undefined) return { state: 'absent', digest: NO_POLICY_DIGEST };
   const decoded = decodeToml(Buffer.from(text, 'utf8'), name);
   if (!decoded.ok) return { state: 'unreadable', reason: decoded.problem.message.replace(/\.$/, '') };
-  const config = decoded.value as DiscernConfig;
+  // The policy as discern applies it: its variables put in, as for the checkout's own file (substitutions.ts).
+  const config = withVariables(decoded.value as DiscernConfig).config;
   if (!(knownValid && (await knownValid.has(decoded.text)))) {
     const { validateDecoded } = await import('../config/validate.js');
     const { schemaVersionProblem } = await import('../config/schema-version.js');

@@ -25,9 +25,9 @@ export interface CompiledInstructions {
   problems: InstructionProblem[];
 }
 
-/** The project's own pages the instructions point to, by [project] todo and gotchas_doc. */
+/** The project's own pages the instructions point to: [project] todo and gotchas_doc, when the file sets them. */
 export interface ProjectPages {
-  todo: string;
+  todo?: string;
   gotchasDoc?: string;
 }
 
@@ -61,7 +61,7 @@ export async function compileInstructions(
     for (const path of listed.filter((p) => compiled.test(p)).sort()) if (!files.includes(path)) files.push(path);
   }
   const parts: string[] = [BUILTIN_INSTRUCTIONS.replace(/\r\n/g, '\n').trim()];
-  const pointers = pages === undefined ? '' : await projectPagePointers(root, pages);
+  const pointers = pages === undefined ? '' : projectPagePointers(pages);
   if (pointers !== '') parts.push(pointers);
   const used: string[] = [];
   for (const path of files) {
@@ -122,18 +122,15 @@ async function projectFiles(root: string, env: Readonly<Record<string, string | 
 }
 
 /**
- * Where this project keeps its known traps and its open work, for the agent to read: only pages that exist, so
- * an instruction never sends an agent to a file that is not there.
+ * Where this project keeps its known traps and its open work, for the agent to read: the pages discern.toml
+ * names. The text depends on the configuration alone, never on whether a file exists, so an effort that adds or
+ * removes the page does not make the instructions stale (doctor says when gotchas_doc names no file).
  */
-async function projectPagePointers(root: string, pages: ProjectPages): Promise<string> {
+function projectPagePointers(pages: ProjectPages): string {
   const lines: string[] = [];
-  const exists = async (path: string): Promise<boolean> => {
-    const read = await readProjectFile(root, path);
-    return read.ok && read.file.text !== null;
-  };
-  if (pages.gotchasDoc !== undefined && (await exists(pages.gotchasDoc)))
+  if (pages.gotchasDoc !== undefined)
     lines.push(`- Read \`${pages.gotchasDoc}\` before you change code: it records this project's known traps.`);
-  if (await exists(pages.todo))
+  if (pages.todo !== undefined)
     lines.push(
       `- Open work is listed in \`${pages.todo}\`: add what you leave unfinished, and remove what you finish.`,
     );

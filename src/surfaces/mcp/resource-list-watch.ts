@@ -4,7 +4,7 @@
 // Reading the list resolves the project and reads the map, which costs more than a quick call itself. So a call
 // that ends within a second of the last read does not read the list at once. It leaves one read for when that
 // second is up, and a change is still told within about a second. One read runs at a time, and a call that ends
-// during a read asks for one more.
+// during a read asks for one more, under the same limit.
 import type { ListedResource } from './resources.js';
 
 export interface ResourceListWatch {
@@ -37,11 +37,14 @@ export function resourceListWatch(
   };
   const read = async (): Promise<void> => {
     running = true;
-    do {
-      again = false;
+    again = false;
+    try {
       await once();
-    } while (again);
-    running = false;
+    } finally {
+      running = false;
+    }
+    // A call that ended during the read is looked at again, within the same one-read-a-second limit.
+    if (again) check();
   };
   const check = (): void => {
     if (running) {

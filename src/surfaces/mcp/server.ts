@@ -106,7 +106,8 @@ export function createServer(state: ServerState): McpServer {
             // A look at the map for the client's list, not a call anyone made.
             logbook: false,
           }),
-    () => server.sendResourceListChanged(),
+    // The Protocol's own send returns its promise (McpServer's drops it), so a closed transport is caught here.
+    () => server.server.sendResourceListChanged(),
   );
   const follow = (): void => {
     state.ready = aimAtRoots(server, state);
