@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectStdio } from '../helpers/mcp-client.js';
 import { processAlive as alive, readPidFile } from '../helpers/processes.js';
+import { until } from '../helpers/until.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -19,16 +20,6 @@ function gateRepo(jobs: string): ScratchRepo {
   const r = scratchRepo({ 'discern.toml': `[project]\nname = "progress"\n\n[jobs]\n${jobs}` });
   repos.push(r);
   return r;
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 15000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function journalRecords(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { notFoundCode, withRevisionCodes } from '../../src/surfaces/mcp/not-found-code.js';
 import { rawServer, type RawServer } from '../helpers/raw-mcp.js';
 import { readPidFile } from '../helpers/processes.js';
+import { until } from '../helpers/until.js';
 import { scratchRepo, type ScratchRepo } from '../helpers/scratch-repo.js';
 
 const repos: ScratchRepo[] = [];
@@ -28,16 +29,6 @@ async function ask(server: RawServer, method: string, params?: unknown): Promise
 function errorOf(reply: Record<string, unknown>): { code: number; message: string; data?: unknown } {
   assert.ok('error' in reply, JSON.stringify(reply));
   return reply['error'] as { code: number; message: string; data?: unknown };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('invalid params are -32602 (JSON-RPC 2.0 §5.1; MCP 2025-11-25 basic, pagination)', () => {

@@ -14,6 +14,11 @@ after(() => repos.forEach((r) => r.cleanup()));
 const CONFIG = (on: boolean): string =>
   `[project]\nname = "linguist"\nagents = ["codex"]\n\n[generated.types]\npaths = ["src/gen/**", "*.pb.go", "Makefile", "/snapshots/", "api.{ts,js}"]\nrun = "true"\nlinguist_generated = ${on}\n`;
 
+/** What git says of linguist-generated for a path: `true` or `unspecified`. */
+function attr(r: ScratchRepo, path: string): string {
+  return r.git('check-attr', 'linguist-generated', '--', path).trim().split(': ').at(-1) ?? '';
+}
+
 async function refresh(root: string, ...args: string[]): Promise<Record<string, unknown>> {
   return onlyJson(await runCli(['refresh', ...args, '--json'], { cwd: root, env: cleanEnv() }));
 }
@@ -29,31 +34,13 @@ describe('[generated] linguist_generated', () => {
     assert.match(text, /^# discern:begin linguist sha256:[0-9a-f]{16}: /m);
     assert.match(text, /^src\/gen\/\*\* linguist-generated=true$/m);
     assert.match(text, /^\*\.pb\.go linguist-generated=true$/m);
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'src/gen/a/b.ts').trim(),
-      'src/gen/a/b.ts: linguist-generated: true',
-    );
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'x/y.pb.go').trim(),
-      'x/y.pb.go: linguist-generated: true',
-    );
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'src/main.ts').trim(),
-      'src/main.ts: linguist-generated: unspecified',
-    );
+    assert.equal(attr(r, 'src/gen/a/b.ts'), 'true');
+    assert.equal(attr(r, 'x/y.pb.go'), 'true');
+    assert.equal(attr(r, 'src/main.ts'), 'unspecified');
     // A bare name is the root's file only, as for discern; a /seg/ pattern is that directory anywhere.
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'Makefile').trim(),
-      'Makefile: linguist-generated: true',
-    );
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'sub/Makefile').trim(),
-      'sub/Makefile: linguist-generated: unspecified',
-    );
-    assert.equal(
-      r.git('check-attr', 'linguist-generated', '--', 'a/snapshots/x.snap').trim(),
-      'a/snapshots/x.snap: linguist-generated: true',
-    );
+    assert.equal(attr(r, 'Makefile'), 'true');
+    assert.equal(attr(r, 'sub/Makefile'), 'unspecified');
+    assert.equal(attr(r, 'a/snapshots/x.snap'), 'true');
     // What .gitattributes cannot say is left out, with a hint.
     assert.doesNotMatch(text, /api\./);
     assert.ok(
