@@ -77,6 +77,20 @@ describe('variables in discern.toml', () => {
     );
   });
 
+  it('validate-config reports a variable with no value in the same pass as a schema problem', async () => {
+    const r = repo('[project]\nname = "vars"\nlogbook = "yes"\n\n[jobs]\nlint = "cat ${project.gotchas_doc}"\n');
+    const checked = await json(['validate-config', 'discern.toml'], r.root);
+    const messages = ((checked['diagnostics'] as { message: string }[]) ?? []).map((d) => d.message);
+    assert.ok(
+      messages.some((m) => /project\.logbook/.test(m)),
+      JSON.stringify(messages),
+    );
+    assert.ok(
+      messages.some((m) => /`jobs\.lint` uses .*gotchas_doc is not set/.test(m)),
+      JSON.stringify(messages),
+    );
+  });
+
   it('the defining keys are taken as written, and a configuration without variables comes back as it was', () => {
     // `./` and doubled slashes go, and never into a leading `/`: the value stays inside the project.
     assert.deepEqual(withVariables({ map: { dir: './/docs//map/' }, jobs: { lint: 'ls ${map.dir}' } }).config.jobs, {

@@ -78,16 +78,17 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
   const { text, value } = decoded;
 
   const shaped = schemaIssues(value, text, file);
-  // Variables without a value are problems of the file too, at the key that uses them (substitutions.ts).
-  const variables = shaped.length === 0 ? withVariables(value as DiscernConfig) : undefined;
+  // The rest of the text checks on without the schema's problems; its variables are put in, and one without a
+  // value is a problem of the file too, at the key that uses it (substitutions.ts), reported in the same pass.
+  const pruned = shaped.length === 0 ? (value as DiscernConfig) : withoutProblems(value, shaped, text, file);
+  const variables = pruned === undefined ? undefined : withVariables(pruned);
   const schema = [...shaped, ...(variables ? variableIssues(variables.unset, text, file) : [])];
   checks.push(
     schema.length === 0
       ? { name: 'schema', status: 'ok', detail: 'every key and value fits the discern.toml schema' }
       : { name: 'schema', status: 'fail', detail: `${count(schema.length, 'problem')}: ${summary(schema)}` },
   );
-  const pruned = variables ? undefined : withoutProblems(value, schema, text, file);
-  const candidate = variables ? variables.config : pruned && withVariables(pruned).config;
+  const candidate = variables?.config;
   const partly = schema.length > 0 ? ' (on the rest of the text, with the schema problems left out)' : '';
 
   const errors: DiscernConfigIssue[] = [...schema.map(({ keys: _keys, ...issue }) => issue)];
