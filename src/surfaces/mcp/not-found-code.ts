@@ -6,7 +6,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /** The first revision whose resource not found is -32602. */
-export const NOT_FOUND_IS_INVALID_PARAMS_FROM = '2026-07-28';
+const NOT_FOUND_IS_INVALID_PARAMS_FROM = '2026-07-28';
 
 export function notFoundCode(revision: string | undefined): number {
   // Revisions are dates, so their text orders as they do. No revision yet: the SDK's default, an earlier one.
