@@ -1,9 +1,10 @@
-// The pure parts of checkpoints, table-tested: git's raw, numstat and zero-context patch output (quoted names,
+// The pure parts of checkpoints, table-tested: git's raw, numstat, copy and zero-context patch output (quoted names,
 // names with spaces, deletions, binary files), compiling definitions (every refusal), the evaluation's filters,
 // thresholds and veto, and the identity digests.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  parseCopies,
   parseNumstat,
   parseRaw,
   parseZeroContextDiff,
@@ -13,6 +14,7 @@ import {
 import { compileCheckpoints } from '../../src/engine/checkpoints/definitions.js';
 import { evaluateCheckpoint } from '../../src/engine/checkpoints/evaluate.js';
 import { definitionHash, subjectOf } from '../../src/engine/checkpoints/identity.js';
+import { matchLines } from '../../src/engine/checkpoints/when-command.js';
 import type { DiscernConfig } from '../../generated/types.js';
 
 const A = 'a'.repeat(40);
@@ -85,6 +87,30 @@ describe('git output', () => {
       'sp ace.txt': { added: [], removed: ['spaced'] },
       'gone.ts': { added: [], removed: ['legacy()'] },
     });
+  });
+
+  it('copies: only C records name a similar new file; renames and plain records are stepped over', () => {
+    const raw = [
+      `:100644 100644 ${A} ${B} M`,
+      'src/kept.ts',
+      `:100644 100644 ${A} ${A} R100`,
+      'src/old.ts',
+      'src/moved.ts',
+      `:100644 100644 ${A} ${B} C087`,
+      'src/api/table.ts',
+      'src/billing/table.ts',
+      `:000000 100644 ${Z} ${B} A`,
+      'src/new.ts',
+      '',
+    ].join('\0');
+    assert.deepEqual(Object.fromEntries(parseCopies(raw)), { 'src/billing/table.ts': 'src/api/table.ts' });
+  });
+
+  it('when output: DISCERN_MATCH lines name paths (spaces kept, CR dropped, repeats once)', () => {
+    assert.deepEqual(
+      matchLines('noise\nDISCERN_MATCH a b.ts\r\nDISCERN_MATCH x.ts\nDISCERN_MATCH x.ts\n DISCERN_MATCH y\n'),
+      ['a b.ts', 'x.ts'],
+    );
   });
 
   it('C-quoted names: escapes and octal UTF-8 bytes', () => {

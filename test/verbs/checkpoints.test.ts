@@ -1,5 +1,5 @@
 // Checkpoints on real scratch repositories: each trigger (scope, paths, kinds, adds/removes_matching,
-// new_directory, binary, min_changed_files/lines, deletion_dominant, min_commits, exclude_paths,
+// new_directory, binary, min_changed_files/lines, deletion_dominant, min_commits, similar_new_file, when, exclude_paths,
 // include_generated, the unless_changed veto), the merge-base config governing (a checkpoint added on the branch
 // does not govern it), the discern_checkpoints report, and done: refusing awaiting_declaration before any job,
 // green with met or unmet, advise only reported, ci reviewing without declarations, a question reopening when
@@ -165,6 +165,62 @@ describe('triggers', () => {
     writeFileSync(join(wt.root, 'assets/logo.bin'), Buffer.from([0, 1, 2, 0, 255, 0]));
     wt.commit('binary asset');
     assert.deepEqual(await firing(wt.root), ['shrink', 'blob', 'long']);
+  });
+
+  it('similar_new_file fires for an added near-copy of an existing file, not for new code or a move', async () => {
+    const body = Array.from({ length: 12 }, (_, i) => `export const row${i} = ${i};`).join('\n') + '\n';
+    const { wt } = project(
+      `[checkpoints.copy]\npaths = ["src/**"]\nsimilar_new_file = true\nquestion = "Could this reuse the existing module?"\n`,
+      { 'src/api/table.ts': body },
+    );
+    wt.write('src/api/fresh.ts', 'export function unrelated(): number {\n  return 42;\n}\n');
+    wt.commit('new code');
+    wt.git('mv', 'src/api/orders.ts', 'src/api/purchases.ts');
+    wt.commit('a move');
+    assert.deepEqual(await firing(wt.root), []);
+    wt.write('src/billing/table.ts', body.replace('row0 = 0', 'row0 = 100'));
+    wt.commit('near-copy');
+    const data = report(envelope(await call('checkpoints', {}, wt.root)));
+    assert.deepEqual(data.checkpoints[0]?.preview.matched, ['src/billing/table.ts'], show(data));
+    assert.match(data.checkpoints[0]?.preview.why ?? '', /src\/billing\/table\.ts like src\/api\/table\.ts/);
+  });
+
+  it('when: exit 0 fires on the files DISCERN_MATCH names, exit 1 passes, anything else fails open and is dropped', async () => {
+    // The command reads the matched paths on stdin and decides from the trunk's script; the branch cannot edit
+    // the definition (the merge-base's discern.toml governs).
+    const script = [
+      'while read -r path; do echo "$path" >> .when-seen; done',
+      'case "$(cat verdict)" in',
+      '  fire) echo "DISCERN_MATCH src/api/orders.ts"; exit 0 ;;',
+      '  pass) exit 1 ;;',
+      '  *) exit 3 ;;',
+      'esac',
+    ].join('\n');
+    const { wt } = project(
+      `[checkpoints.judged]\nscope = "api"\nwhen = "sh judge.sh"\nquestion = "Judged by the project: reviewed?"\n`,
+      { 'judge.sh': `${script}\n`, verdict: 'pass\n' },
+    );
+    wt.write('src/api/users.ts', 'changed\n');
+    wt.write('src/api/orders.ts', 'changed\n');
+    wt.commit('api');
+    const passed = report(envelope(await call('checkpoints', {}, wt.root)));
+    assert.equal(passed.checkpoints[0]?.preview.holds, false, show(passed));
+    assert.match(passed.checkpoints[0]?.preview.why ?? '', /when command exited 1/);
+    assert.deepEqual(readFileSync(join(wt.root, '.when-seen'), 'utf8').split('\n').filter(Boolean).sort(), [
+      'src/api/orders.ts',
+      'src/api/users.ts',
+    ]);
+
+    writeFileSync(join(wt.root, 'verdict'), 'fire\n');
+    const fired = report(envelope(await call('checkpoints', {}, wt.root)));
+    assert.equal(fired.checkpoints[0]?.preview.holds, true, show(fired));
+    assert.deepEqual(fired.checkpoints[0]?.preview.matched, ['src/api/orders.ts']);
+
+    writeFileSync(join(wt.root, 'verdict'), 'broken\n');
+    const open = report(envelope(await call('checkpoints', {}, wt.root)));
+    assert.equal(open.checkpoints[0]?.preview.holds, false, show(open));
+    assert.equal(open.drops?.[0]?.kind, 'evidence_unavailable', show(open));
+    assert.match(open.drops?.[0]?.reason ?? '', /when command exited 3/);
   });
 
   it('exclude_paths and generated output are left out unless include_generated', async () => {

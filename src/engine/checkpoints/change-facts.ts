@@ -255,3 +255,39 @@ async function emptyTree(run: Run): Promise<string> {
   if (result.code !== 0) throw new Error(`git hash-object failed: ${gitComplaint(result)}`);
   return result.stdout.trim();
 }
+
+/**
+ * The added files git's copy detection finds similar to a file of `from`, each with its source. Copies are
+ * looked for among every file of `from` (--find-copies-harder), so the diff is not narrowed by path; a rename
+ * is a move, not a copy, and is left out.
+ */
+export async function readCopySources(run: Run, from: string, revision: string): Promise<Map<string, string>> {
+  const diff = await git(
+    ['diff', '--raw', '-z', '--find-copies-harder', '--no-ext-diff', '--no-textconv', from, revision, '--'],
+    options(run),
+  );
+  if (diff.code !== 0) throw new Error(`git could not look for copied files: ${gitComplaint(diff)}`);
+  return parseCopies(diff.stdout);
+}
+
+/** `git diff --raw -z -C`: copies and renames carry two paths (`:<meta> C<score>` NUL src NUL dst NUL). */
+export function parseCopies(output: string): Map<string, string> {
+  const fields = output.split('\0');
+  const out = new Map<string, string>();
+  let i = 0;
+  while (i < fields.length) {
+    const meta = fields[i] ?? '';
+    if (!meta.startsWith(':')) {
+      i++;
+      continue;
+    }
+    const letter = (meta.split(' ')[4] ?? '').charAt(0);
+    if (letter === 'C' || letter === 'R') {
+      const source = fields[i + 1] ?? '';
+      const target = fields[i + 2] ?? '';
+      if (letter === 'C' && source !== '' && target !== '') out.set(target, source);
+      i += 3;
+    } else i += 2;
+  }
+  return out;
+}

@@ -34,6 +34,10 @@ export interface CheckpointDefinition {
   minChangedLines?: number;
   deletionDominant: boolean;
   minCommits?: number;
+  /** Only added files git's copy detection finds similar to a file the merge-base has. */
+  similarNewFile: boolean;
+  /** A command run once everything else holds: exit 0 fires, 1 passes, anything else fails open. */
+  when?: string;
   question: { text: string } | { file: string };
   teach?: string;
   reference?: string;
@@ -136,6 +140,9 @@ function compileOne(
     ...(t.min_changed_lines !== undefined ? { minChangedLines: t.min_changed_lines } : {}),
     deletionDominant: t.deletion_dominant === true,
     ...(t.min_commits !== undefined ? { minCommits: t.min_commits } : {}),
+    similarNewFile: t.similar_new_file === true,
+    // An empty or ':' command is skipped, as everywhere a command is configured.
+    ...(t.when !== undefined && !isSkipped(t.when) ? { when: t.when } : {}),
     question:
       t.question !== undefined ? { text: t.question } : { file: (t.question_file ?? '').replace(/^(\.\/)+/, '') },
     ...(t.teach !== undefined ? { teach: t.teach } : {}),
@@ -163,6 +170,11 @@ function matcher(
     }
   });
   return ok ? { label, patterns: [...patterns], test: (path) => tests.some((t) => t(path)) } : undefined;
+}
+
+function isSkipped(command: string): boolean {
+  const trimmed = command.trim();
+  return trimmed === '' || trimmed === ':';
 }
 
 function patternLabel(patterns: readonly string[]): string {

@@ -15,6 +15,7 @@ export function triggerOf(def: CheckpointDefinition): string {
     parts.push(`removing a line that contains ${def.removesMatching.map((n) => JSON.stringify(n)).join(' or ')}`);
   if (def.newDirectory) parts.push('adding a file in a new directory');
   if (def.binary) parts.push('binary files');
+  if (def.similarNewFile) parts.push('adding a file similar to one the merge-base has');
   if (def.minChangedFiles !== undefined) parts.push(`at least ${def.minChangedFiles} such files`);
   if (def.minChangedLines !== undefined) parts.push(`at least ${def.minChangedLines} changed lines in them`);
   if (def.deletionDominant) parts.push('more lines removed than added');
@@ -23,7 +24,8 @@ export function triggerOf(def: CheckpointDefinition): string {
     def.unlessChanged.length > 0
       ? `; not when the change also touches ${def.unlessChanged.map((u) => (u.scope !== undefined ? `scope ${u.scope}` : u.entry)).join(' or ')}`
       : '';
-  return `${parts.join(', ')}${unless}.`;
+  const when = def.when !== undefined ? `; then only when \`${def.when}\` exits 0` : '';
+  return `${parts.join(', ')}${unless}${when}.`;
 }
 
 export function obligationOf(def: CheckpointDefinition): string {

@@ -10,14 +10,16 @@ import {
   mergeBaseFrom,
   readChangeFacts,
   readChangedLines,
+  readCopySources,
   type ChangedFile,
   type ChangedLines,
   type Run,
 } from './change-facts.js';
 import { compileCheckpoints, type CheckpointDefinition, type CheckpointMode } from './definitions.js';
-import { candidates, evaluateCheckpoint, needsLines } from './evaluate.js';
+import { candidates, evaluateCheckpoint, needsLines, type CheckpointOutcome } from './evaluate.js';
 import { readGoverningConfig, type CheckpointDrop, type GoverningSource } from './governing-config.js';
 import { definitionHash, subjectOf } from './identity.js';
+import { runWhenCommand } from './when-command.js';
 
 export interface CheckpointResult {
   id: string;
@@ -132,6 +134,16 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
     }
   }
 
+  let similarSources: Map<string, string> | undefined;
+  let similarFailed: string | undefined;
+  if (compiled.definitions.some((d) => d.similarNewFile) && facts.files.some((f) => f.kind === 'added')) {
+    try {
+      similarSources = await readCopySources(run, facts.from, facts.revision);
+    } catch (error) {
+      similarFailed = message(error);
+    }
+  }
+
   const results: CheckpointResult[] = [];
   for (const def of compiled.definitions) {
     let question: string;
@@ -150,7 +162,9 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
         ? linesFailed
         : def.newDirectory && dirsFailed !== undefined
           ? dirsFailed
-          : undefined;
+          : def.similarNewFile && similarFailed !== undefined
+            ? similarFailed
+            : undefined;
     const prose = {
       question,
       ...('file' in def.question ? { questionFile: def.question.file } : {}),
@@ -173,13 +187,15 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
       });
       continue;
     }
-    const outcome = evaluateCheckpoint(def, {
+    const filtered = evaluateCheckpoint(def, {
       files: facts.files,
       commits: facts.commits,
       generated: compiled.generated,
       ...(lines ? { lines } : {}),
       ...(baseDirectories ? { baseDirectories } : {}),
+      ...(similarSources ? { similarSources } : {}),
     });
+    const outcome = await askWhen(def, filtered, facts, options, drops);
     results.push({
       id: def.id,
       mode: def.mode,
@@ -201,6 +217,47 @@ export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<C
     drops,
     ungoverned: ungoverned(options.workingConfig, governing.config, governing.source),
     evaluated: true,
+  };
+}
+
+/**
+ * The `when` command has the last word once everything else holds: exit 0 fires (on the files it names with
+ * DISCERN_MATCH, when it names changed ones), exit 1 passes, anything else fails open and is dropped by name.
+ */
+async function askWhen(
+  def: CheckpointDefinition,
+  outcome: CheckpointOutcome,
+  facts: { revision: string; base: string | null; files: readonly ChangedFile[] },
+  options: EvaluateOptions,
+  drops: CheckpointDrop[],
+): Promise<CheckpointOutcome> {
+  if (def.when === undefined || !outcome.holds) return outcome;
+  const answer = await runWhenCommand({
+    command: def.when,
+    cwd: options.root,
+    env: options.run.env,
+    checkpoint: def.id,
+    revision: facts.revision,
+    base: facts.base,
+    matched: outcome.matched.map((f) => f.path),
+    ...(options.run.signal ? { signal: options.run.signal } : {}),
+  });
+  if (answer.kind === 'passes')
+    return { ...outcome, holds: false, why: `${outcome.why.replace(/\.$/, '')}, but its when command exited 1.` };
+  if (answer.kind === 'failed') {
+    drops.push({ kind: 'evidence_unavailable', checkpoint: def.id, reason: `${answer.reason}: it does not fire` });
+    return { ...outcome, holds: false, why: `Not fired: ${answer.reason}.` };
+  }
+  const byPath = new Map(facts.files.map((f) => [f.path, f]));
+  const named = answer.named.flatMap((p) => {
+    const file = byPath.get(p);
+    return file ? [file] : [];
+  });
+  const matched = named.length > 0 ? named : outcome.matched;
+  return {
+    ...outcome,
+    matched,
+    why: `${outcome.why.replace(/\.$/, '')}, and its when command exited 0${named.length > 0 ? ` naming ${named.length} file${named.length === 1 ? '' : 's'}` : ''}.`,
   };
 }
 

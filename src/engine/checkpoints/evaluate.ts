@@ -13,6 +13,8 @@ export interface EvaluationInputs {
   lines?: ReadonlyMap<string, ChangedLines>;
   /** Directories at the merge-base, when new_directory needs them; an empty set without a merge-base. */
   baseDirectories?: ReadonlySet<string>;
+  /** Added files git finds copied from a file of the merge-base, with that source, when similar_new_file needs them. */
+  similarSources?: ReadonlyMap<string, string>;
 }
 
 export interface CheckpointOutcome {
@@ -68,6 +70,12 @@ export function evaluateCheckpoint(def: CheckpointDefinition, inputs: Evaluation
   if (def.binary) {
     selected = selected.filter((f) => f.binary);
     parts.push('binary');
+  }
+  if (def.similarNewFile) {
+    const sources = inputs.similarSources ?? new Map<string, string>();
+    selected = selected.filter((f) => f.kind === 'added' && sources.has(f.path));
+    const named = selected.slice(0, 3).map((f) => `${f.path} like ${sources.get(f.path) ?? ''}`);
+    parts.push(`added similar to an existing file${named.length > 0 ? ` (${named.join('; ')})` : ''}`);
   }
   const matched = selected;
   const base = `${matched.length} changed file${matched.length === 1 ? '' : 's'} in ${def.selector.label}${def.kinds ? ` (${def.kinds.join(', ')})` : ''}${parts.length > 0 ? `, ${parts.join(', ')}` : ''}`;

@@ -34,6 +34,9 @@ export function definitionHash(def: CheckpointDefinition, questionText: string):
     min_changed_lines: def.minChangedLines,
     deletion_dominant: def.deletionDominant,
     min_commits: def.minCommits,
+    // Added only when set, so a definition without them keeps the hash it had before they existed.
+    ...(def.similarNewFile ? { similar_new_file: true } : {}),
+    ...(def.when !== undefined ? { when: def.when } : {}),
     question: questionText,
   };
   return sha256(canonicalJson(normalised));
