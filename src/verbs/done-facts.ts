@@ -1,5 +1,6 @@
 // The facts every part of done shares, and the small wordings they all use: its own module, so that done,
 // the gate run and the records it writes depend on it rather than on each other.
+import type { CompiledScope } from '../engine/scopes/index.js';
 import type { DoneAdvisoryKind } from '../../generated/handlers.js';
 import type {
   DiscernAdvisory,
@@ -59,6 +60,8 @@ export interface JudgedPolicy {
   digest: string;
   trunkTip?: string;
   changes: DiscernPolicyChange[];
+  /** The trunk's [scopes], compiled: what judges whether a change is neutral (never the change's own file). */
+  trunkScopes?: CompiledScope[];
 }
 
 export interface EarlyGateReads {

@@ -197,6 +197,43 @@ export async function replayEvidence(
   };
 }
 
+/** A neutral change: the preconditions and checkpoints held and no job was needed; its Proof says so. */
+export async function recordNeutral(
+  run: DoneRun,
+  scopes: readonly string[],
+  steps: DiscernStep[],
+  base: Omit<DiscernDoneData, 'gate_ran' | 'failed_stage'>,
+  handle: string | undefined,
+  stats: Promise<DiffStats>,
+): Promise<DoneOutcome> {
+  const summary = summaryFor(run, 'strict', await stats, [], [], undefined, run.checkoutFacts, scopes);
+  const recorded = await writeProof(run, summary, [], [], handle, base.scopes_changed);
+  return {
+    steps,
+    data: {
+      ...base,
+      gate_ran: false,
+      failed_stage: null,
+      gate_skipped: { reason: 'neutral', scopes: [...scopes] },
+      proof: summary,
+      producer_executions: {},
+      gate_proof: recorded.advisory
+        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
+        : { status: 'recorded', path: run.paths.proofMarker },
+      completion: {
+        kind: 'complete',
+        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
+        pending_reasons: [],
+      },
+    },
+    held: ['gate-finish'],
+    hints: [
+      `Every path this change touches is in a neutral scope of the trunk's discern.toml (${scopes.join(', ')}): no job was needed. Relay the Proof line verbatim.`,
+    ],
+    ...(recorded.advisory ? { advisories: [recorded.advisory] } : {}),
+  };
+}
+
 function summaryFor(
   run: DoneRun,
   mode: 'strict' | 'report',
@@ -205,6 +242,7 @@ function summaryFor(
   standards: readonly DiscernGateStandard[],
   replayedFrom?: string,
   checkout: CheckoutFacts | undefined = run.checkoutFacts,
+  neutralScopes?: readonly string[],
 ): DiscernProofSummary {
   return buildProofSummary({
     branch: run.branch,
@@ -219,6 +257,7 @@ function summaryFor(
     standards,
     recordedAt: new Date().toISOString(),
     ...(replayedFrom ? { replayedFrom } : {}),
+    ...(neutralScopes ? { neutralScopes } : {}),
     ...(run.checkpoints?.proof
       ? { checkpoints: run.checkpoints.proof, checkpointsIdentity: run.checkpoints.identity }
       : {}),

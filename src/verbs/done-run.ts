@@ -10,7 +10,9 @@ import { VERBS } from '../../generated/registry.js';
 import { buildEnvelope } from '../core/envelope.js';
 import { indexStamp } from '../engine/git/index-stamp.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
-import { classify } from '../engine/scopes/index.js';
+import { classify, compileScopes } from '../engine/scopes/index.js';
+import { scopeDefinitions } from '../engine/config/scope-definitions.js';
+import { judgeNeutral } from '../engine/gate/neutral-change.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
@@ -48,7 +50,7 @@ import { trunkPolicyFrom } from '../engine/policy/trunk-policy.js';
 import { trunkKnownValid } from '../engine/policy/currency.js';
 import { effortPolicyChanges } from '../engine/policy/compare.js';
 import { decodeToml } from '../engine/config/toml.js';
-import { recordGreen, recordRed, replayEvidence } from './done-records.js';
+import { recordGreen, recordNeutral, recordRed, replayEvidence } from './done-records.js';
 import {
   openJournal,
   producerLabels,
@@ -366,6 +368,21 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       };
       return envelope;
     }
+    // A change only in the trunk's neutral scopes needs no job: its Proof is recorded now, naming why.
+    const neutral = strict ? judgeNeutral(change.change, judged?.trunkScopes) : undefined;
+    if (neutral && change.base !== null) {
+      envelope = await recordNeutral(
+        run,
+        neutral.scopes,
+        preSteps,
+        { ...baseData, ...handleData, ...limits, ...checkpointData },
+        journal?.handle,
+        diffStatsFrom(change.base, ctx.project.root, ctx.env),
+      );
+      if (advisories.length > 0)
+        envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
+      return envelope;
+    }
     if (replay) {
       // Nothing ran: the merge-base and the change read before are still the checkout's, so neither the Proof's
       // diff counts nor the coupling hints ask git for them again.
@@ -675,10 +692,13 @@ async function judgePolicy(
       ? decodeToml(Buffer.from(atBase.stdout, 'utf8'), 'discern.toml')
       : undefined;
   const baseConfig = decoded?.ok ? withVariables((decoded.value ?? {}) as DiscernConfig).config : {};
+  // A trunk scope whose pattern does not compile makes no change neutral: the gate runs.
+  const trunkScopes = policy.state === 'present' ? compileScopes(scopeDefinitions(policy.config)) : undefined;
   return {
     digest: policy.digest,
     ...(tip !== undefined ? { trunkTip: tip } : {}),
     changes: policy.state === 'present' ? effortPolicyChanges(policy.config, baseConfig, ctx.project.config) : [],
+    ...(trunkScopes && trunkScopes.problems.length === 0 ? { trunkScopes: trunkScopes.scopes } : {}),
   };
 }
 

@@ -83,6 +83,8 @@ export interface ProofFacts {
   sparse?: { digest: string; cone: boolean };
   /** The filesystem keeps no exec bits: file modes were not compared with the commit's. */
   fileModesUnverified?: boolean;
+  /** No job ran: the change touches only these neutral scopes of the trunk's discern.toml. */
+  neutralScopes?: readonly string[];
 }
 
 export function proofId(
@@ -115,6 +117,7 @@ export function buildProofSummary(facts: ProofFacts): DiscernProofSummary {
     proof_id: proofId(facts),
     jobs,
     ...(facts.replayedFrom ? { replayed_from: facts.replayedFrom } : {}),
+    ...(facts.neutralScopes ? { gate_skipped: { reason: 'neutral' as const, scopes: [...facts.neutralScopes] } } : {}),
     ...(facts.checkpoints ? { checkpoints: facts.checkpoints } : {}),
     ...(facts.carriedFrom ? { carried_from: facts.carriedFrom } : {}),
     ...(facts.standardProposals && facts.standardProposals.length > 0
@@ -131,7 +134,11 @@ function proofLine(facts: ProofFacts, head: string, jobs: readonly string[]): st
     .filter((s) => s.value !== undefined)
     .map((s) => `${s.name} ${s.value} ${s.direction === 'up' ? '≥' : '≤'} ${s.limit}`);
   const ran = [...jobs.filter((j) => !j.startsWith('standard:')), ...standards];
-  const gate = ran.length > 0 ? `gate green (${ran.join(', ')})` : 'gate green (no jobs configured)';
+  const gate = facts.neutralScopes
+    ? `no job needed (a neutral change: ${facts.neutralScopes.join(', ')})`
+    : ran.length > 0
+      ? `gate green (${ran.join(', ')})`
+      : 'gate green (no jobs configured)';
   const change = `${facts.stats.files_total} file${facts.stats.files_total === 1 ? '' : 's'}, +${facts.stats.insertions} −${facts.stats.deletions} against ${facts.trunk}`;
   const mode = facts.mode === 'report' ? ' [report only]' : '';
   const proposed =
