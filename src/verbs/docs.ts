@@ -1,6 +1,6 @@
 // docs: the bundled manual's index, one page or section, or a ranked search (optionally within a target),
 // through the discovery funnel it shares with map. Project-independent: it reads only the manual bundled at
-// build time.
+// build time; a damaged install whose manual is missing or empty answers no_docs.
 import { VERBS } from '../../generated/registry.js';
 import type { DocsOutcome } from '../../generated/handlers.js';
 import type { DiscernDocsInput } from '../../generated/types.js';
@@ -8,13 +8,21 @@ import { funnel } from '../engine/corpus/funnel.js';
 import { entryOf, pageOf, searchOf } from '../engine/corpus/payloads.js';
 import { manualIndex, manualPages } from '../engine/manual/bundle.js';
 import type { VerbContext } from './context.js';
+import { damagedInstall } from './damaged-install.js';
 import { lookupRefusal, type CorpusWords } from './lookup-refusals.js';
 
 const HINTS = VERBS.docs.hints;
 const WORDS: CorpusWords = { verb: 'docs', corpus: 'manual', region: 'section', forms: 'slug, section/slug or path' };
 
 export async function docs(input: DiscernDocsInput, ctx: VerbContext): Promise<DocsOutcome> {
-  const answer = await funnel({ pages: manualPages, index: manualIndex }, input, 'docs');
+  let answer;
+  try {
+    answer = await funnel({ pages: manualPages, index: manualIndex }, input, 'docs');
+  } catch (error) {
+    const damaged = damagedInstall(error, ctx, cliCall(input), 'discern_docs');
+    if (damaged === undefined) throw error;
+    return { refusal: { error: 'no_docs', ...damaged } };
+  }
   switch (answer.kind) {
     case 'refused':
     case 'unknown':
@@ -38,4 +46,11 @@ export async function docs(input: DiscernDocsInput, ctx: VerbContext): Promise<D
         hints: [HINTS.read_page],
       };
   }
+}
+
+/** The CLI call to repeat, as the caller wrote it. */
+function cliCall(input: DiscernDocsInput): string {
+  const target = input.target !== undefined ? ` ${JSON.stringify(input.target)}` : '';
+  const search = input.search !== undefined ? ` --search ${JSON.stringify(input.search)}` : '';
+  return `discern docs${target}${search}`;
 }

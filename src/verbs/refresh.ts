@@ -1,7 +1,7 @@
 // refresh: plan every file discern owns a part of for the project's agents (engine/refresh/plan.ts), refuse
 // when a file cannot be read or parsed or a target cannot be written (nothing written), return the plan under
 // dry_run, else write the changed files (engine/refresh/apply.ts). A second run finds everything current and
-// writes nothing.
+// writes nothing. A damaged install whose built-in templates are missing answers templates_not_found.
 import type { RefreshOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernPlan, DiscernRefreshData, DiscernRefreshInput, DiscernStep } from '../../generated/types.js';
@@ -16,6 +16,7 @@ import {
   type RefreshTarget,
 } from '../engine/refresh/index.js';
 import type { ProjectVerbContext } from './context.js';
+import { damagedInstall } from './damaged-install.js';
 import { notesPushCommand } from '../engine/git/remotes.js';
 import { applyRefspecs, configuredRefspecs, planRefspecs, type RefspecChange } from '../engine/notes/fetched-notes.js';
 
@@ -25,11 +26,19 @@ export const RETRY = 'discern refresh';
 export async function refresh(input: DiscernRefreshInput, ctx: ProjectVerbContext): Promise<RefreshOutcome> {
   // The wired command is started once, so the plan sets Codex's start-up limit from it and says if it fails.
   const { probe: started } = await probeWiredCommand(ctx.project, ctx.env);
-  const [plan, notes] = await Promise.all([
-    planRefresh(ctx.project, { env: ctx.env, ...(started ? { probe: started } : {}) }),
-    planNotesFetch(ctx.project, { cwd: ctx.project.root, env: ctx.env }),
-  ]);
   const dry = input.dry_run === true;
+  let plan: RefreshPlan;
+  let notes: Awaited<ReturnType<typeof planNotesFetch>>;
+  try {
+    [plan, notes] = await Promise.all([
+      planRefresh(ctx.project, { env: ctx.env, ...(started ? { probe: started } : {}) }),
+      planNotesFetch(ctx.project, { cwd: ctx.project.root, env: ctx.env }),
+    ]);
+  } catch (error) {
+    const damaged = damagedInstall(error, ctx, dry ? `${RETRY} --dry-run` : RETRY, 'discern_refresh');
+    if (damaged === undefined) throw error;
+    return { refusal: { error: 'templates_not_found', ...damaged } };
+  }
   const preview = dry ? { dry_run: true as const, plan: planOf(plan, notes) } : {};
   const [problem] = plan.errors;
   if (problem)

@@ -162,6 +162,19 @@ export async function setupBegin(input: DiscernSetupBeginInput, ctx: InspectVerb
 
   if (proposal.trunk.name !== state.branch && (await hasConfig(run, `refs/heads/${proposal.trunk.name}`)))
     return alreadySetUp(proposal.trunk.name);
+  // Setup branches from HEAD and lands by fast-forwarding the trunk: begun on another branch, that branch's own
+  // commits would land with it (or the landing would refuse). A trunk the recipe names anew is made at landing.
+  if (
+    proposal.trunk.name !== state.branch &&
+    (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${proposal.trunk.name}`], run)).code === 0
+  )
+    return {
+      refusal: {
+        error: 'not_on_trunk',
+        message: `The main checkout is on \`${state.branch ?? 'HEAD'}\`, not on the trunk \`${proposal.trunk.name}\`${recipe ? ` (the recipe ${recipe.path} names it)` : ''}: setup branches from the trunk and lands back on it, so ${state.branch ?? 'HEAD'}'s own commits would land with the setup. Nothing was written.`,
+        next: { trunk: proposal.trunk.name, rerun },
+      },
+    };
 
   const book = setupBook(proposal, { root: checkout.root, branch: SETUP_BRANCH });
   const [first] = book.pages;

@@ -1,19 +1,28 @@
 // skills list: every built-in and authored skill, excluded or not, and each copy refresh materialises for the
 // configured agents with whether it is current. skills eject: copy a built-in skill into [skills] dir, where
-// the project can edit it, creating the file only if nothing is there.
+// the project can edit it, creating the file only if nothing is there. Both read the built-in skill templates from
+// the install: a missing one answers templates_not_found.
 import { join } from 'node:path';
-import { BUILTIN_SKILLS } from '../../generated/agent-assets.js';
 import type { SkillsEjectOutcome, SkillsListOutcome } from '../../generated/handlers.js';
 import { VERBS } from '../../generated/registry.js';
 import type { DiscernSkillsEjectInput, DiscernSkillsListInput } from '../../generated/types.js';
-import { planRefresh } from '../engine/refresh/index.js';
+import { builtinAssets } from '../engine/refresh/builtin-assets.js';
+import { planRefresh, type RefreshPlan } from '../engine/refresh/index.js';
 import { readProjectFile, writeDenied } from '../engine/refresh/files.js';
 import { SKILL_FILE, skillsDir } from '../engine/refresh/skills.js';
 import { createFileExclusive, errorCode } from '../engine/state/atomic-write.js';
 import type { ProjectVerbContext } from './context.js';
+import { damagedInstall } from './damaged-install.js';
 
 export async function skillsList(_input: DiscernSkillsListInput, ctx: ProjectVerbContext): Promise<SkillsListOutcome> {
-  const plan = await planRefresh(ctx.project, { env: ctx.env });
+  let plan: RefreshPlan;
+  try {
+    plan = await planRefresh(ctx.project, { env: ctx.env });
+  } catch (error) {
+    const damaged = damagedInstall(error, ctx, 'discern skills list', 'discern skills list');
+    if (damaged === undefined) throw error;
+    return { refusal: { error: 'templates_not_found', ...damaged } };
+  }
   const skills = plan.skills.map((s) => ({
     name: s.name,
     description: s.description,
@@ -44,9 +53,18 @@ export async function skillsEject(
 ): Promise<SkillsEjectOutcome> {
   const { project } = ctx;
   const rel = `${skillsDir(project.config.skills?.dir)}/${input.name}/${SKILL_FILE}`;
-  const builtin = BUILTIN_SKILLS.find((s) => s.name === input.name);
+  let templates: Awaited<ReturnType<typeof builtinAssets>>['skills'];
+  try {
+    templates = (await builtinAssets()).skills;
+  } catch (error) {
+    const cli = `discern skills eject ${input.name}`;
+    const damaged = damagedInstall(error, ctx, cli, cli);
+    if (damaged === undefined) throw error;
+    return { data: { name: input.name, path: rel }, refusal: { error: 'templates_not_found', ...damaged } };
+  }
+  const builtin = templates.find((s) => s.name === input.name);
   if (!builtin) {
-    const names = BUILTIN_SKILLS.map((s) => s.name);
+    const names = templates.map((s) => s.name);
     return {
       data: { name: input.name, path: rel, suggestions: names },
       refusal: {

@@ -287,13 +287,14 @@ export async function update(input: DiscernUpdateInput, ctx: ProjectVerbContext)
       range: { ...data.range, after: finalHead },
       ...(regen.regenerated.length > 0 ? { regenerated: regen.regenerated } : {}),
     };
+    // The merge stands; what the generators should have re-materialised on it is not (all) written and committed.
     if (regen.failure !== undefined) {
       return {
         steps,
         data: result,
         ...(regen.diagnostics.length > 0 ? { diagnostics: regen.diagnostics } : {}),
         refusal: {
-          error: 'apply_failed',
+          error: 'partial_materialization',
           message: `The merge is done (${finalHead.slice(0, 12)}), but ${regen.failure}.`,
           next: {
             recovery: `fix the generator, commit its output, then ${mcp ? 'call discern_done' : 'run `discern done`'}`,

@@ -53,7 +53,8 @@ const cases: { name: string; file: string; edit: (t: string) => string; expect: 
   {
     name: 'an error slug that is not registered',
     file: 'spec/verbs/docs/verb.yaml',
-    edit: (t) => t.replace('errors: [unknown_target, ambiguous]', 'errors: [unknown_target, page_missing]'),
+    edit: (t) =>
+      t.replace('errors: [unknown_target, ambiguous, no_docs]', 'errors: [unknown_target, page_missing, no_docs]'),
     expect: /^spec\/verbs\/docs\/verb\.yaml#\/errors\/1: "page_missing" is not a registered error slug/,
   },
   {

@@ -400,6 +400,35 @@ describe('setup with a recipe, on a Python project', () => {
   });
 });
 
+it('a recipe naming an existing trunk the main checkout is not on is not_on_trunk; nothing is written', async () => {
+  const r = fixture('python');
+  git(r, 'switch', '-q', '-c', 'feature');
+  writeFileSync(join(r.root, 'feature.txt'), 'not for the trunk\n');
+  git(r, 'add', 'feature.txt');
+  git(r, 'commit', '-q', '-m', 'feature work');
+  const recipe = join(tempDir('discern-recipe-'), 'setup.json');
+  writeFileSync(recipe, JSON.stringify({ repository: { trunk: 'main', ensure: [] } }));
+  for (const args of [
+    ['setup', 'begin', '--config', recipe],
+    ['setup', 'begin', '--config', recipe, '--dry-run'],
+  ]) {
+    const { result, code } = await discern(r.root, args);
+    assert.equal(code, 1);
+    assert.equal(result.error, 'not_on_trunk', show(result));
+    assert.match(result.message ?? '', /on `feature`, not on the trunk `main`/);
+    assert.equal(
+      result.hints?.at(-1),
+      `Check the trunk out in the main checkout (\`git switch main\`), then run \`discern setup begin --config ${recipe}\` again.`,
+    );
+  }
+  assert.equal(git(r, 'branch', '--list', 'discern/setup'), '');
+  assert.equal(existsSync(join(r.root, '.git', 'discern', 'setup.json')), false);
+  // A trunk the recipe names anew is made at landing: begun from feature, that is not a refusal.
+  writeFileSync(recipe, JSON.stringify({ repository: { trunk: 'release', ensure: [] } }));
+  const fresh = await discern(r.root, ['setup', 'begin', '--config', recipe, '--dry-run']);
+  assert.ok(fresh.result.ok, show(fresh.result));
+});
+
 describe('setup on a Rust project: the owner edits the draft, and the trunk moves', () => {
   const r = fixture('rust');
 

@@ -152,9 +152,29 @@ describe('update', () => {
     e.commit('Mine');
     mainCommit(e, 'theirs.txt', 'y\n', 'Theirs');
     const result = await call('update', {}, e.path);
-    assert.equal(result.error, 'apply_failed');
+    assert.equal(result.error, 'partial_materialization');
     assert.match(result.message ?? '', /The merge is done .* wrote outside every \[generated\] path \(stray\.out\)/);
+    assert.equal(
+      result.hints?.at(-1),
+      'Read the steps for what happened, then fix the generator, commit its output, then call discern_done.',
+    );
     assert.equal(e.git('log', '-1', '--format=%s').trim(), 'Merge main into agent/work');
+  });
+
+  it('a generator that fails after the merge is partial_materialization; the merge stands, its output uncommitted', async () => {
+    const e = effort('\n[generated.half]\npaths = ["gen/**"]\nrun = "mkdir -p gen && echo part > gen/a && exit 3"\n');
+    e.write('mine.txt', 'x\n');
+    e.commit('Mine');
+    mainCommit(e, 'theirs.txt', 'y\n', 'Theirs');
+    const result = await call('update', {}, e.path);
+    assert.equal(result.error, 'partial_materialization');
+    assert.match(
+      result.message ?? '',
+      /The merge is done \([0-9a-f]{12}\), but generated:half failed; its partial output is left uncommitted\./,
+    );
+    assert.equal(result.steps?.find((s) => s.label === 'generated:half')?.outcome, 'failed');
+    assert.equal(e.git('log', '-1', '--format=%s').trim(), 'Merge main into agent/work');
+    assert.equal(e.git('status', '--porcelain').trim(), '?? gen/');
   });
 
   it('refuses a dirty tree, a detached HEAD and a from that names nothing', async () => {

@@ -2,12 +2,12 @@
 // then each of the project's `[instructions] sources` in order (a glob's matches sorted by path), each headed
 // by a comment naming its file. The default source (discern/instructions.md) is skipped when it does not exist;
 // a file named in discern.toml that does not exist is an error, and so is a glob that leads outside the project.
-import { BUILTIN_INSTRUCTIONS } from '../../../generated/agent-assets.js';
 import { git } from '../git/git.js';
 import { compilePattern } from '../scopes/index.js';
 import { MARKDOWN_REGION } from '../wiring/regions.js';
 import { INSTRUCTION_FILES } from './agents.js';
 import { readProjectFile } from './files.js';
+import { builtinAssets } from './builtin-assets.js';
 
 export const DEFAULT_INSTRUCTION_SOURCES: readonly string[] = ['discern/instructions.md'];
 const GLOB = /[*?[{]/;
@@ -60,7 +60,8 @@ export async function compileInstructions(
     listed ??= await projectFiles(root, env);
     for (const path of listed.filter((p) => compiled.test(p)).sort()) if (!files.includes(path)) files.push(path);
   }
-  const parts: string[] = [BUILTIN_INSTRUCTIONS.replace(/\r\n/g, '\n').trim()];
+  const { instructions } = await builtinAssets();
+  const parts: string[] = [instructions.replace(/\r\n/g, '\n').trim()];
   const pointers = pages === undefined ? '' : projectPagePointers(pages);
   if (pointers !== '') parts.push(pointers);
   const used: string[] = [];

@@ -1,4 +1,5 @@
-// The skills refresh materialises: discern's built-in ones (generated/agent-assets.ts) and the project's own
+// The skills refresh materialises: discern's built-in ones (generated/agent-assets.ts, loaded
+// through builtin-assets.ts) and the project's own
 // from `[skills] dir` (one folder per skill holding SKILL.md with `name` and `description` front matter), minus
 // `[skills] exclude`. A project skill with a built-in's name replaces it (that is what `skills eject` makes).
 //
@@ -7,9 +8,9 @@
 import { DEFAULT_SKILLS_DIR } from '../config/defaults.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUILTIN_SKILLS } from '../../../generated/agent-assets.js';
 import { frontMatterReader, type FrontMatterReader } from '../corpus/front-matter.js';
 import { splitFrontMatter } from '../search/index.js';
+import { builtinAssets } from './builtin-assets.js';
 import { FOLDER, readProjectFile } from './files.js';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -108,15 +109,18 @@ export async function skillCatalogue(
     });
   }
   const authoredNames = new Set(authored.map((s) => s.name));
+  const builtin = (await builtinAssets()).skills;
   const skills: Skill[] = [
-    ...BUILTIN_SKILLS.filter((s) => !authoredNames.has(s.name)).map((s) => ({
-      name: s.name,
-      description: s.description,
-      source: 'builtin' as const,
-      content: s.content,
-      excluded: exclude.has(s.name),
-    })),
-    ...authored.map((s) => (BUILTIN_SKILLS.some((b) => b.name === s.name) ? { ...s, replaces_builtin: true } : s)),
+    ...builtin
+      .filter((s) => !authoredNames.has(s.name))
+      .map((s) => ({
+        name: s.name,
+        description: s.description,
+        source: 'builtin' as const,
+        content: s.content,
+        excluded: exclude.has(s.name),
+      })),
+    ...authored.map((s) => (builtin.some((b) => b.name === s.name) ? { ...s, replaces_builtin: true } : s)),
   ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { dir, skills, problems, ignored };
 }
