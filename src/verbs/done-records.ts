@@ -14,6 +14,7 @@ import type { GateRun } from '../engine/gate/execute.js';
 import { rm } from 'node:fs/promises';
 import {
   evidencePath,
+  markerIsCurrent,
   readProofMarker,
   writeEvidence,
   writeLastRun,
@@ -114,12 +115,24 @@ export async function recordGreen(
     report.standards,
   );
   if (run.mode === 'report') {
+    // The report is kept as a report-only marker, so status and accept can say why it cannot land (checkpoint
+    // review was not enforced); a strict Proof already current for this commit is never replaced by it.
+    const kept = await writeReportMarker(run, summary, producers, report.standards, handle, data.scopes_changed);
     return {
       ...common,
       data: {
         ...data,
         proof: summary,
-        gate_proof: { status: 'diagnostic', reason: 'report mode (ci) records no landing Proof' },
+        gate_proof: {
+          status: 'diagnostic',
+          ...(kept === 'written' ? { path: run.paths.proofMarker } : {}),
+          reason:
+            kept === 'written'
+              ? 'report mode (ci): kept as report-only; it cannot authorize a landing'
+              : kept === 'strict_kept'
+                ? "report mode (ci): this commit's strict Proof stands; the report did not replace it"
+                : 'report mode (ci): the report-only marker could not be written',
+        },
         completion: { kind: 'diagnostic', pending_reasons: [] },
       },
       held: ['gate-finish'],
@@ -267,6 +280,74 @@ function summaryFor(
   });
 }
 
+/** The report's marker for HEAD, unless a strict one for the same commit, tree and config stands. */
+async function writeReportMarker(
+  run: DoneRun,
+  summary: DiscernProofSummary,
+  producers: readonly ProducerVerdict[],
+  standards: readonly DiscernGateStandard[],
+  handle: string | undefined,
+  scopesChanged: readonly string[],
+): Promise<'written' | 'strict_kept' | 'failed'> {
+  const existing = await readProofMarker(run.paths.proofMarker, run.paths.commonDir);
+  if (
+    existing.state === 'present' &&
+    existing.marker.mode === 'strict' &&
+    markerIsCurrent(
+      existing.marker,
+      run.head.commit,
+      configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
+      run.key.version,
+    )
+  )
+    return 'strict_kept';
+  const written = await writeProofMarker(
+    run.paths.proofMarker,
+    markerRecord(run, summary, producers, standards, handle, scopesChanged, 'report'),
+    run.paths.commonDir,
+  ).then(
+    () => 'written' as const,
+    () => 'failed' as const,
+  );
+  return written;
+}
+
+/** The marker file's record: the Proof and what it was judged under. */
+function markerRecord(
+  run: DoneRun,
+  summary: DiscernProofSummary,
+  producers: readonly ProducerVerdict[],
+  standards: readonly DiscernGateStandard[],
+  handle: string | undefined,
+  scopesChanged: readonly string[],
+  mode: 'strict' | 'report',
+): Parameters<typeof writeProofMarker>[1] {
+  return {
+    format: RECORD_FORMAT,
+    commit: run.head.commit,
+    tree: run.key.tree,
+    config_digest: run.key.configDigest,
+    discern_version: run.key.version,
+    config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
+    ...(run.policy
+      ? {
+          policy_digest: run.policy.digest,
+          ...(run.policy.trunkTip ? { policy_trunk_tip: run.policy.trunkTip } : {}),
+          ...(run.policy.changes.length > 0 ? { policy_changes: run.policy.changes } : {}),
+        }
+      : {}),
+    mode,
+    recorded_at: summary.recorded_at,
+    ...(handle ? { handle } : {}),
+    proof: summary,
+    markdown: proofMarkdown(summary, producers, standards),
+    producers: [...producers],
+    standards: [...standards],
+    scopes_changed: [...scopesChanged],
+    ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
+  };
+}
+
 async function writeProof(
   run: DoneRun,
   summary: DiscernDoneData['proof'] & object,
@@ -293,28 +374,7 @@ async function writeProof(
   const [marker] = await Promise.all([
     writeProofMarker(
       run.paths.proofMarker,
-      {
-        format: RECORD_FORMAT,
-        commit: run.head.commit,
-        ...identity,
-        config_canonical: configIdentity(run.ctx.project.config, run.ctx.project.trunk.name),
-        ...(run.policy
-          ? {
-              policy_digest: run.policy.digest,
-              ...(run.policy.trunkTip ? { policy_trunk_tip: run.policy.trunkTip } : {}),
-              ...(run.policy.changes.length > 0 ? { policy_changes: run.policy.changes } : {}),
-            }
-          : {}),
-        mode: 'strict',
-        recorded_at: now,
-        ...(handle ? { handle } : {}),
-        proof: summary,
-        markdown: proofMarkdown(summary, producers, standards),
-        producers: [...producers],
-        standards: [...standards],
-        scopes_changed: [...scopesChanged],
-        ...(run.checkpoints ? { checkpoint_declarations: run.checkpoints.identity } : {}),
-      },
+      markerRecord(run, summary, producers, standards, handle, scopesChanged, 'strict'),
       run.paths.commonDir,
     ).then(
       () => undefined,

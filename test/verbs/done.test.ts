@@ -143,7 +143,9 @@ describe('done refuses before running anything', () => {
       /^discern Proof \[report only\]: detached HEAD @ [0-9a-f]{12} — gate green \(test\)/,
     );
     assert.equal(count(c), 1);
-    assert.equal(existsSync(markerPath(r.root)), false, 'report mode writes no marker');
+    // Kept as report-only: status and accept can say why it cannot land (test/verbs/report-only-proof.test.ts).
+    const marker = JSON.parse(readFileSync(markerPath(r.root), 'utf8')) as { mode: string };
+    assert.equal(marker.mode, 'report');
   });
 
   it('policy_base needs ci and standalone, and must name a commit', async () => {
@@ -998,7 +1000,7 @@ describe('plans and modes', () => {
     assert.match(merge.note ?? '', /main/);
   });
 
-  it('ci: true reports: mode report, no marker, a diagnostic completion', async () => {
+  it('ci: true reports: mode report, a report-only marker, a diagnostic completion', async () => {
     const c = counter();
     const r = gateRepo(`[jobs]\ntest = "${counting(c)}"\n`);
     const res = await done(r.root, { ci: true });
@@ -1007,7 +1009,7 @@ describe('plans and modes', () => {
     assert.equal(d.mode, 'report');
     assert.equal(d.completion?.kind, 'diagnostic');
     assert.equal(d.gate_proof?.status, 'diagnostic');
-    assert.equal(existsSync(markerPath(r.root)), false);
+    assert.equal((JSON.parse(readFileSync(markerPath(r.root), 'utf8')) as { mode: string }).mode, 'report');
     assert.equal(count(c), 1);
   });
 
