@@ -75,7 +75,7 @@ export function emitRegistry(
     'generated/consent-sources.ts',
     withCodeHeader(
       ['spec/vocabularies.yaml'],
-      `export interface ConsentSourceRow {\n  description: string;\n  person: 'asked' | 'standing' | 'asserted';\n  queue_authority: 'pre-authorized' | 'awaiting-owner';\n  landing_authority: string;\n}\n\nexport type ConsentSource = ${Object.keys(
+      `export interface ConsentSourceRow {\n  description: string;\n  person: 'asked' | 'standing' | 'asserted';\n  queue_authority: 'pre-authorized' | 'awaiting-owner';\n  queue_source?: 'effort-grant' | 'standing-grant';\n  landing_authority: string;\n}\n\nexport type ConsentSource = ${Object.keys(
         v.consent_sources,
       )
         .map((k) => JSON.stringify(k))

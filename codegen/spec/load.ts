@@ -220,6 +220,14 @@ function checkVocabularies(v: VocabulariesSpec, problems: ProblemList): void {
   const queueAuthorities = v.open['queue_authority']?.members ?? [];
   for (const [r, row] of Object.entries(v.consent_sources))
     if (!queueAuthorities.includes(row.queue_authority)) problems.add(file, `/consent_sources/${r}/queue_authority`, `"${row.queue_authority}" is not a member of queue_authority`);
+  // A pre-authorized row names its queue_source (a queue_authority_source member); a row awaiting the owner has none.
+  const queueSources = v.open['queue_authority_source']?.members ?? [];
+  for (const [r, row] of Object.entries(v.consent_sources)) {
+    const preAuthorized = row.queue_authority === 'pre-authorized';
+    if (preAuthorized && row.queue_source === undefined) problems.add(file, `/consent_sources/${r}`, 'is pre-authorized but names no queue_source');
+    if (!preAuthorized && row.queue_source !== undefined) problems.add(file, `/consent_sources/${r}/queue_source`, 'is set on a row that awaits the owner');
+    if (row.queue_source !== undefined && !queueSources.includes(row.queue_source)) problems.add(file, `/consent_sources/${r}/queue_source`, `"${row.queue_source}" is not a member of queue_authority_source`);
+  }
 }
 
 function checkMcp(mcp: McpSpec, verbs: VerbModel[], problems: ProblemList): void {

@@ -31,6 +31,7 @@ export interface ConsentSourceEntry {
   description: string;
   person: 'asked' | 'standing' | 'asserted';
   queue_authority: string;
+  queue_source?: string;
   landing_authority: string;
 }
 

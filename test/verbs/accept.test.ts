@@ -269,6 +269,21 @@ describe('accept', () => {
     assert.equal(r.git('rev-list', '--count', 'main').trim(), '6', 'initial, three efforts, two compositions');
   });
 
+  it('queue rows name the standing consent that pre-authorizes them: standing-grant, none while awaiting the owner', async () => {
+    const r = repo('\n[acceptance]\npre_authorized = ["docs"]\n');
+    const docs = await effort(r, 'docs-q', 'docs/q.md', '# q\n');
+    const code = await effort(r, 'code-q', 'code-q.txt', 'c\n');
+    for (const w of [docs, code]) assert.equal((await call('accept', { action: 'queue' }, w.path)).ok, true);
+    const preview = accepted(await call('accept', { dry_run: true }, code.path));
+    assert.deepEqual(
+      preview.queue?.map((q) => [q.effort, q.authority, q.authority_source]),
+      [
+        ['docs-q', 'pre-authorized', 'standing-grant'],
+        ['code-q', 'awaiting-owner', undefined],
+      ],
+    );
+  });
+
   it('a walk that lands some and then stops is partial_acceptance, reporting what landed', async () => {
     const r = repo('\n[acceptance]\npre_authorized = ["docs"]\n');
     const ahead = await effort(r, 'docs-c', 'docs/c.md', '# c\n');

@@ -5,6 +5,7 @@ import { git } from '../git/git.js';
 import { readWorkingState } from '../git/porcelain-status.js';
 import type { CompiledScope } from '../scopes/index.js';
 import { decideAuthority } from './authority.js';
+import { CONSENT_SOURCES } from '../../../generated/consent-sources.js';
 import type { Effort } from './efforts.js';
 import { orderQueue, type QueueFacts, type QueueRow } from './queue.js';
 import {
@@ -95,7 +96,9 @@ export async function queueRows(
       submission,
       facts: {
         authority: verdict.queue,
-        ...(verdict.consent ? { authoritySource: verdict.consent.source } : {}),
+        ...(verdict.consent && CONSENT_SOURCES[verdict.consent.source].queue_source
+          ? { authoritySource: CONSENT_SOURCES[verdict.consent.source].queue_source }
+          : {}),
         ...(grant ? { grantedAt: grant.granted_at } : {}),
         ...(waiting !== undefined ? { waiting } : {}),
         ...(notes.length > 0 ? { unhonoured: notes } : {}),

@@ -6,7 +6,7 @@ import type { Submission, UnhonouredRecord } from './records.js';
 
 export interface QueueFacts {
   authority: 'pre-authorized' | 'awaiting-owner';
-  authoritySource?: string;
+  authoritySource?: 'effort-grant' | 'standing-grant';
   grantedAt?: string;
   /** Undefined when ready; else why it waits. */
   waiting?: string;
