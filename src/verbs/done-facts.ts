@@ -62,6 +62,8 @@ export interface JudgedPolicy {
   changes: DiscernPolicyChange[];
   /** The trunk's [scopes], compiled: what judges whether a change is neutral (never the change's own file). */
   trunkScopes?: CompiledScope[];
+  /** The trunk's [acceptance] pre_authorized: with trunkScopes, the landing authority a green done reports. */
+  trunkPreAuthorized?: string[];
 }
 
 export interface EarlyGateReads {

@@ -3,7 +3,7 @@
 // record what it established.
 import { withVariables } from '../engine/config/substitutions.js';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { DoneOutcome } from '../../generated/handlers.js';
 import type { DiscernConfig, DiscernDoneData, DiscernResult } from '../../generated/types.js';
 import { VERBS } from '../../generated/registry.js';
@@ -13,6 +13,8 @@ import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
 import { classify, compileScopes } from '../engine/scopes/index.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { judgeNeutral } from '../engine/gate/neutral-change.js';
+import { effortLandingAuthority } from '../engine/acceptance/effort-authority.js';
+import { readTaskRecord } from '../engine/efforts/task-record.js';
 import { executeGate } from '../engine/gate/execute.js';
 import { gateConfig, type GateConfig } from '../engine/gate/gate-config.js';
 import { planGate, planSteps, type GatePlan } from '../engine/gate/plan.js';
@@ -371,13 +373,18 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     // A change only in the trunk's neutral scopes needs no job: its Proof is recorded now, naming why.
     const neutral = strict ? judgeNeutral(change.change, judged?.trunkScopes) : undefined;
     if (neutral && change.base !== null) {
-      envelope = await recordNeutral(
+      envelope = await withLandingAuthority(
+        await recordNeutral(
+          run,
+          neutral.scopes,
+          preSteps,
+          { ...baseData, ...handleData, ...limits, ...checkpointData },
+          journal?.handle,
+          diffStatsFrom(change.base, ctx.project.root, ctx.env),
+        ),
         run,
-        neutral.scopes,
-        preSteps,
-        { ...baseData, ...handleData, ...limits, ...checkpointData },
-        journal?.handle,
-        diffStatsFrom(change.base, ctx.project.root, ctx.env),
+        change.change,
+        lent !== undefined,
       );
       if (advisories.length > 0)
         envelope = { ...envelope, advisories: [...(envelope.advisories ?? []), ...advisories] };
@@ -392,13 +399,18 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
           : diffStatsAgainst(run.base, ctx.project.root, ctx.env);
       const unchanged = run.baseRef === `refs/heads/${ctx.project.trunk.name}` ? change.change : undefined;
       envelope = await withCouplingHints(
-        await replayEvidence(
+        await withLandingAuthority(
+          await replayEvidence(
+            run,
+            replay,
+            preSteps,
+            { ...baseData, ...handleData, ...limits, ...checkpointData },
+            journal?.handle,
+            stats,
+          ),
           run,
-          replay,
-          preSteps,
-          { ...baseData, ...handleData, ...limits, ...checkpointData },
-          journal?.handle,
-          stats,
+          change.change,
+          lent !== undefined,
         ),
         ctx,
         unchanged,
@@ -611,7 +623,8 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     );
     // Hints of files that change together are for an agent about to commit more; a gate inside another run
     // (accept's composition) reports none, and reading the history for them would only delay the landing.
-    envelope = lent ? green : await withCouplingHints(green, ctx, unchanged);
+    const authorised = await withLandingAuthority(green, run, change.change, lent !== undefined);
+    envelope = lent ? authorised : await withCouplingHints(authorised, ctx, unchanged);
     killAt(ctx.env, 'done:proof-recorded');
     return envelope;
   } finally {
@@ -698,7 +711,12 @@ async function judgePolicy(
     digest: policy.digest,
     ...(tip !== undefined ? { trunkTip: tip } : {}),
     changes: policy.state === 'present' ? effortPolicyChanges(policy.config, baseConfig, ctx.project.config) : [],
-    ...(trunkScopes && trunkScopes.problems.length === 0 ? { trunkScopes: trunkScopes.scopes } : {}),
+    ...(trunkScopes && trunkScopes.problems.length === 0
+      ? {
+          trunkScopes: trunkScopes.scopes,
+          trunkPreAuthorized: policy.state === 'present' ? (policy.config.acceptance?.pre_authorized ?? []) : [],
+        }
+      : {}),
   };
 }
 
@@ -734,6 +752,35 @@ async function hiddenFromStatus(
   return hidden
     .filter((entry) => !(sparse && entry[0] === 'S' && outsideSparsePatterns(sparse, root, entry.slice(2))))
     .map((entry) => entry.slice(2));
+}
+
+/**
+ * A green strict done in an effort's worktree says who may land it as things stand: the owner's grant, or the
+ * trunk's pre_authorized scopes covering the change. Judged with the trunk's policy only; absent when that could
+ * not be read, outside a worktree, or inside accept's own gate (accept decides authority itself).
+ */
+async function withLandingAuthority(
+  envelope: DoneOutcome,
+  run: DoneRun,
+  change: ChangeSet | undefined,
+  lent: boolean,
+): Promise<DoneOutcome> {
+  const { ctx } = run;
+  const data = envelope.data;
+  if (lent || envelope.refusal !== undefined || data === undefined || !('gate_ran' in data)) return envelope;
+  if (run.mode !== 'strict' || run.standalone || ctx.project.location !== 'worktree' || change === undefined)
+    return envelope;
+  const policy = run.policy;
+  if (policy?.trunkScopes === undefined || policy.trunkPreAuthorized === undefined) return envelope;
+  const record = await readTaskRecord(ctx.project.gitDir).catch(() => undefined);
+  const landing = await effortLandingAuthority({
+    commonDir: ctx.project.commonDir,
+    effort: record?.id ?? basename(ctx.project.root),
+    preAuthorized: policy.trunkPreAuthorized,
+    scopes: policy.trunkScopes,
+    changed: [...new Set(change.changes.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path])))],
+  });
+  return { ...envelope, data: { ...data, landing_authority: landing } };
 }
 
 async function changedScopes(

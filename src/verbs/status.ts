@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { VERBS } from '../../generated/registry.js';
 import type { StatusOutcome } from '../../generated/handlers.js';
-import type { DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
+import type { DiscernConfig, DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
 import { fullCollections, projectCollections } from '../core/projection.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
-import { compileScopes } from '../engine/scopes/index.js';
+import { compileScopes, type CompiledScope } from '../engine/scopes/index.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
 import { checkoutProof, runningOperation } from '../engine/gate/checkout-state.js';
 import { configIdentity } from '../engine/gate/canonical-json.js';
@@ -100,6 +100,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
           configCanonical: configIdentity(project.config, project.trunk.name),
           version: VERSION,
           env: ctx.env,
+          ...(await trunkPolicyForAuthority(ctx)),
         });
   // The caller's own row carries the Proof state read for the top level, when the efforts view did not run.
   const fleet =
@@ -133,6 +134,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     scopes: config.scopes.map(({ name, paths, neutral }) => ({ name, paths, neutral })),
     standards: Object.keys(project.config.standards ?? {}),
     gate_proof: gateProof,
+    ...currentAuthority(fleet),
     ...(operation
       ? {
           operation: {
@@ -199,4 +201,20 @@ async function hasEffortState(
     packed.includes(` refs/heads/${branchPrefix}`) ||
     existsSync(join(commonDir, 'reftable'))
   );
+}
+
+/** The trunk's committed policy, for landing authority: an effort's own discern.toml never decides it. */
+async function trunkPolicyForAuthority(
+  ctx: Parameters<typeof policyFacts>[0],
+): Promise<{ trunkPolicy?: { config: DiscernConfig; scopes: CompiledScope[] } }> {
+  const { readTrunkPolicy } = await import('../engine/policy/currency.js');
+  const { policy } = await readTrunkPolicy(policyFacts(ctx)).catch(() => ({ policy: undefined }));
+  if (policy?.state !== 'present') return {};
+  return { trunkPolicy: { config: policy.config, scopes: compiledScopes(policy.config) } };
+}
+
+/** The caller's own effort row's landing authority, at the top level too. */
+function currentAuthority(fleet: DiscernStatusData['fleet']): Pick<DiscernStatusData, 'landing_authority'> {
+  const mine = fleet?.find((row) => row.is_current && !row.is_main);
+  return mine?.landing_authority ? { landing_authority: mine.landing_authority } : {};
 }

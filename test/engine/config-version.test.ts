@@ -47,3 +47,26 @@ test('no [meta] schema_version means the current format; an old file with nothin
   assert.equal(check('[meta]\nschema_version = 0\n\n[repository]\ntrunk = "main"\n'), undefined);
   assert.equal(parseConfig(new TextEncoder().encode('[meta]\nschema_version = 0\n')).ok, true);
 });
+
+test('a key this discern does not know, in a file a newer discern drafted, names that version', async () => {
+  const text = '[meta]\nsetup_version = "9.2.0"\n\n[gate]\nshiny = true\n';
+  const problem = parseConfig(Buffer.from(text));
+  assert.equal(problem.ok, false);
+  assert.ok(!problem.ok && problem.error === 'unknown_key');
+  assert.match(
+    problem.message,
+    /drafted by discern 9\.2\.0, newer than this discern \(\d+\.\d+\.\d+[^)]*\), which may have introduced it: update discern/,
+  );
+  assert.match(problem.issues?.[0]?.message ?? '', /discern 9\.2\.0/);
+  // Through a verb, and in validate-config's list of every problem.
+  const repo = scratchRepo({ 'discern.toml': text });
+  const doctor = await call('doctor', {}, repo.root);
+  assert.equal(doctor.error, 'unknown_key');
+  assert.match(doctor.message ?? '', /discern 9\.2\.0/);
+  const listed = await call('validateConfig', { file: 'discern.toml' }, repo.root);
+  assert.match(JSON.stringify(listed.data), /drafted by discern 9\.2\.0/);
+  // An older or equal drafter says nothing of versions: the key is simply unknown.
+  const older = parseConfig(Buffer.from('[meta]\nsetup_version = "0.0.1"\n\n[gate]\nshiny = true\n'));
+  assert.ok(!older.ok);
+  assert.doesNotMatch(older.message, /drafted by/);
+});

@@ -9,6 +9,7 @@ import { dotted, type ConfigLoad } from './load-result.js';
 import { locateKey } from './locate.js';
 import { decodeToml } from './toml.js';
 import { withVariables, type UnsetVariable } from './substitutions.js';
+import { newerDrafter, newerKeyNote } from './newer-drafter.js';
 
 /** Decodes and validates in one step (tests, and callers with bytes in hand). */
 export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): ConfigLoad {
@@ -17,7 +18,7 @@ export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): Co
 }
 
 export function validateDecoded(value: unknown, text: string, displayName: string): ConfigLoad {
-  if (!validateConfig(value)) return schemaProblem(displayName, text, validateConfig.errors ?? []);
+  if (!validateConfig(value)) return schemaProblem(displayName, text, validateConfig.errors ?? [], newerDrafter(value));
   const { config, unset } = withVariables(value as DiscernConfig);
   if (unset.length === 0) return { ok: true, config, text };
   const issues = variableIssues(unset, text, displayName).map(({ keys: _keys, ...i }) => i);
@@ -42,7 +43,12 @@ export function variableIssues(unset: readonly UnsetVariable[], text: string, fi
     .sort(inFileOrder);
 }
 
-function schemaProblem(file: string, text: string, errors: readonly ErrorObject[]): ConfigLoad {
+function schemaProblem(
+  file: string,
+  text: string,
+  errors: readonly ErrorObject[],
+  drafter: string | undefined,
+): ConfigLoad {
   const unknown = errors.filter((e) => e.keyword === 'additionalProperties');
   if (unknown.length > 0) {
     const issues = unknown
@@ -51,14 +57,17 @@ function schemaProblem(file: string, text: string, errors: readonly ErrorObject[
           ...pointerKeys(e.instancePath),
           String((e.params as { additionalProperty: string }).additionalProperty),
         ];
-        return issue('unknown_key', file, text, path, 'is not a key discern honours');
+        return issue('unknown_key', file, text, path, unknownKeyDetail(drafter));
       })
       .sort(inFileOrder);
     const first = issues[0] as DiscernConfigIssue;
+    const fix = drafter
+      ? `${newerKeyNote(drafter)}, or remove ${issues.length === 1 ? 'it' : 'them'}`
+      : `Remove or rename ${issues.length === 1 ? 'it' : 'them'}`;
     return {
       ok: false,
       error: 'unknown_key',
-      message: `${file} has ${issues.length === 1 ? 'a key' : `${issues.length} keys`} nothing honours: ${issues.map((i) => `\`${i.path}\``).join(', ')}. Remove or rename ${issues.length === 1 ? 'it' : 'them'}; see \`discern docs configuration\`.`,
+      message: `${file} has ${issues.length === 1 ? 'a key' : `${issues.length} keys`} nothing honours: ${issues.map((i) => `\`${i.path}\``).join(', ')}. ${fix.charAt(0).toUpperCase()}${fix.slice(1)}; see \`discern docs configuration\`.`,
       where: describeWhere(first),
       issues,
     };
@@ -90,6 +99,7 @@ export interface LocatedIssue extends DiscernConfigIssue {
  */
 export function schemaIssues(value: unknown, text: string, file: string): LocatedIssue[] {
   if (validateConfig(value)) return [];
+  const drafter = newerDrafter(value);
   const errors = [...(validateConfig.errors ?? [])];
   const found: { keys: string[]; kind: LocatedIssue['kind']; error: ErrorObject }[] = [];
   for (const e of errors) {
@@ -139,12 +149,17 @@ export function schemaIssues(value: unknown, text: string, file: string): Locate
       issues.push(located('invalid_config', file, text, f.keys, `must be ${typeList([...new Set(types)])}`));
       continue;
     }
-    const message = f.kind === 'unknown_key' ? 'is not a key discern honours' : explainFully(f.error);
+    const message = f.kind === 'unknown_key' ? unknownKeyDetail(drafter) : explainFully(f.error);
     if (seen.has(`${id}:${message}`)) continue;
     seen.add(`${id}:${message}`);
     issues.push(located(f.kind, file, text, f.keys, message));
   }
   return issues.sort(inFileOrder);
+}
+
+/** An unknown key's detail: a newer discern that drafted the file may have introduced it. */
+function unknownKeyDetail(drafter: string | undefined): string {
+  return drafter ? `is not a key discern honours (${newerKeyNote(drafter)})` : 'is not a key discern honours';
 }
 
 const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', 'discriminator']);

@@ -12,7 +12,7 @@ import type {
   DiscernStatusData,
   DiscernStatusFleetRow,
 } from '../../../generated/types.js';
-import { decideAuthority } from '../acceptance/authority.js';
+import { effortLandingAuthority } from '../acceptance/effort-authority.js';
 import type { Effort } from '../acceptance/efforts.js';
 import { changedPaths, queueRows } from '../acceptance/queue-view.js';
 import { acceptancePaths, unhonoured } from '../acceptance/records.js';
@@ -38,6 +38,8 @@ export interface EffortsViewOptions {
   configCanonical: string;
   version: string;
   env: Env;
+  /** The trunk's policy, which alone decides landing authority; without it rows carry no landing_authority. */
+  trunkPolicy?: { config: DiscernConfig; scopes: readonly CompiledScope[] };
 }
 
 type Extra = Pick<
@@ -79,24 +81,34 @@ export async function effortsView(
       efforts.push({ id, branch: row.branch, path: row.path, gitDir, ...(record ? { record } : {}) });
       const changed = await changedPaths(run, options.trunk, row.head);
       changedBy.set(id, changed);
-      const authority = decideAuthority({
-        confirmed: false,
-        preAuthorized: options.config.acceptance?.pre_authorized ?? [],
-        scopes: options.scopes,
-        changed,
-      });
+      const authority = options.trunkPolicy
+        ? await effortLandingAuthority({
+            commonDir: options.commonDir,
+            effort: id,
+            preAuthorized: options.trunkPolicy.config.acceptance?.pre_authorized ?? [],
+            scopes: options.trunkPolicy.scopes,
+            changed,
+          })
+        : undefined;
       const copiedBytes = record?.copies?.reduce((sum, copy) => sum + copy.bytes, 0);
       return {
         ...row,
         id,
         ...(copiedBytes !== undefined && copiedBytes > 0 ? { copied_bytes: copiedBytes } : {}),
         gate_proof: gateProof,
-        landing_authority: authority.landing,
+        ...(authority ? { landing_authority: authority } : {}),
       };
     }),
   );
   const [queue, notHonoured, landed, unlanded, emergency] = await Promise.all([
-    queueRows(acceptancePaths(options.commonDir), efforts, options.scopes, options.config, options.trunk, run),
+    queueRows(
+      acceptancePaths(options.commonDir),
+      efforts,
+      options.trunkPolicy?.scopes ?? options.scopes,
+      options.trunkPolicy?.config ?? options.config,
+      options.trunk,
+      run,
+    ),
     unhonoured(acceptancePaths(options.commonDir)),
     landedProof(options, run),
     unlandedBranches(options, run, new Set(fleet.map((r) => r.branch).filter((b): b is string => b !== null))),
