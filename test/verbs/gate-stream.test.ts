@@ -85,6 +85,22 @@ describe('[gate] stream = true', () => {
     assert.ok(!(run.stdout + run.stderr).includes(SECRET));
   });
 
+  it('prepare --markdown and a standards measurement stream too; the Markdown result stays on stdout alone', async () => {
+    const r = project(true);
+    const prepare = await runCli(['prepare', '--markdown'], { cwd: r.root, env: cleanEnv({ LANG: 'C.UTF-8' }) });
+    assert.equal(prepare.code, 0, prepare.stdout);
+    assert.ok(jobLines(prepare.stderr).includes('lint │ lint-line-1 end'), prepare.stderr);
+    assert.match(prepare.stdout, /^# discern prepare/);
+    assert.ok(!prepare.stdout.includes('│ lint-line'), prepare.stdout);
+
+    const s = gateRepo(
+      '[gate]\nstream = true\n\n[standards.cov]\ndirection = "up"\nlimit = 10\nrun = "echo measuring; echo DISCERN_METRIC cov 50"\n',
+    );
+    const measured = await runCli(['standards', '--json'], { cwd: s.root, env: cleanEnv({ LANG: 'C.UTF-8' }) });
+    assert.equal(onlyJson(measured)['ok'], true, measured.stdout);
+    assert.ok(measured.stderr.split('\n').includes('standard:cov │ measuring'), measured.stderr);
+  });
+
   it('over MCP nothing is streamed: the server writes no job line to its stderr', async () => {
     const r = project(true);
     const mcp = await connectStdio(r.root);
