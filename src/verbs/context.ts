@@ -1,6 +1,7 @@
 // What a handler receives besides its input. Project verbs get the resolved project; `inspect` verbs (doctor)
 // get the resolution itself, success or refusal, because reporting on it is their job.
 import type { LiveEvent } from '../engine/live/live-events.js';
+import type { LineSink } from '../engine/gate/stream-listener.js';
 import type { Project, Resolution } from '../engine/project/resolve.js';
 import type { SharedLooks } from '../engine/git/checkout-status.js';
 import type { OperationWriter } from '../engine/journal/index.js';
@@ -28,6 +29,8 @@ export interface VerbContext {
   signal: AbortSignal;
   /** Present when the caller can show progress live; long verbs report through it. */
   progress?: LiveProgress;
+  /** Present when the caller can show the jobs' output lines as they arrive (the CLI); used under [gate] stream. */
+  output?: LineSink;
   env: Readonly<Record<string, string | undefined>>;
   /** The absolute path the call is aimed at: input.path, else the CLI's working directory or the server's target. */
   target: string;

@@ -58,6 +58,7 @@ import {
   producerLabels,
   releaseOperationLock,
   runListener,
+  lineSink,
   runOutput,
   takeOperationLock,
   testSlotAcquirer,
@@ -303,7 +304,13 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
     journal = undefined;
   }
   killAt(ctx.env, 'done:journal-opened');
-  const listener = withKillPoints(runListener(journal, ctx.progress, producerLabels(plan)), plan, journal, ctx.env);
+  const lines = lineSink(gate.settings, ctx);
+  const listener = withKillPoints(
+    runListener(journal, ctx.progress, producerLabels(plan), lines),
+    plan,
+    journal,
+    ctx.env,
+  );
   if (journal && !lent)
     listener({
       type: 'phase',
@@ -452,6 +459,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       secrets: projectSecrets(ctx.project),
       outputDir: output.dir,
       listener,
+      streamLines: lines !== undefined,
       readDirty,
       // A strict run starts from a clean tree (it refused a dirty one): nothing needs reading before the first stage.
       ...(run.standalone ? {} : { initialDirty: new Set<string>() }),

@@ -12,6 +12,8 @@ import { fanOut, type GateListener } from '../engine/gate/events.js';
 import { journalListener } from '../engine/gate/journal-listener.js';
 import { reapOrphans } from '../engine/gate/reap.js';
 import { liveSummary } from '../engine/gate/live-summary.js';
+import { streamListener, type LineSink } from '../engine/gate/stream-listener.js';
+import type { GateSettings } from '../engine/config/gate-settings.js';
 import type { SlotAcquirer } from '../engine/gate/execute.js';
 import { gateStatePaths, type GateStatePaths } from '../engine/gate/state-paths.js';
 import {
@@ -21,7 +23,7 @@ import {
   type PreconditionOutcome,
 } from '../engine/gate/preconditions.js';
 import type { Project } from '../engine/project/resolve.js';
-import type { LiveProgress, Surface } from './context.js';
+import type { LiveProgress, Surface, VerbContext } from './context.js';
 
 export const LEASE_MS = 60_000;
 export const RENEW_MS = 20_000;
@@ -113,18 +115,30 @@ export async function openJournal(
 }
 
 /**
- * The listener a run reports to: the journal (when the verb keeps one) and the caller's live channel, which
- * learns the run's producers (labels in plan order) up front so a view can show the pending ones too.
+ * The listener a run reports to: the journal (when the verb keeps one), the caller's live channel, which
+ * learns the run's producers (labels in plan order) up front so a view can show the pending ones too, and the
+ * sink of streamed output lines when the run streams (lineSink).
  */
 export function runListener(
   journal: Journal | undefined,
   progress: LiveProgress | undefined,
   producers: readonly string[],
+  lines?: LineSink,
 ): GateListener {
   return fanOut(
     journal ? journalListener(journal.writer, journal.readBack) : undefined,
     progress ? liveSummary(producers, progress) : undefined,
+    lines ? streamListener(lines, producers) : undefined,
   );
+}
+
+/**
+ * Where a run streams its jobs' lines: the caller's sink under [gate] stream. None without the key or without a
+ * sink (MCP has none: its stdout is the protocol and its stderr the host's log), and then the executor installs
+ * no per-line callback.
+ */
+export function lineSink(settings: GateSettings, ctx: Pick<VerbContext, 'output'>): LineSink | undefined {
+  return settings.stream ? ctx.output : undefined;
 }
 
 /**

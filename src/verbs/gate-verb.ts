@@ -18,6 +18,7 @@ import {
   openJournal,
   producerLabels,
   runListener,
+  lineSink,
   runOutput,
   statePathsOf,
   testSlotAcquirer,
@@ -108,7 +109,8 @@ export async function runStages<O extends AnyOutcome>(
     journal = await openJournal(paths, mode, project, branch, ctx.surface).catch(() => undefined);
   }
   const total = plan.groups.reduce((n, g) => n + g.producers.length, 0);
-  const listener = runListener(journal, ctx.progress, producerLabels(plan));
+  const lines = lineSink(gate.settings, ctx);
+  const listener = runListener(journal, ctx.progress, producerLabels(plan), lines);
   if (journal)
     listener({
       type: 'phase',
@@ -145,6 +147,7 @@ export async function runStages<O extends AnyOutcome>(
       secrets: projectSecrets(project),
       outputDir: output.dir,
       listener,
+      streamLines: lines !== undefined,
       readDirty,
       // Just read: a second `git status` before the first stage would find the same (on a large tree it costs).
       initialDirty: before,

@@ -11,6 +11,7 @@ import { buildEnvelope } from '../core/envelope.js';
 import { collectingSkips, type SkippedRecord } from '../engine/state/state-record.js';
 import type { AnyOutcome } from '../core/outcome.js';
 import { ContractViolation } from '../core/contract-violation.js';
+import type { LineSink } from '../engine/gate/stream-listener.js';
 import { argumentsHelp, type LiveProgress, type PersonChannel, type Surface, type VerbContext } from './context.js';
 import { HANDLERS } from './index.js';
 import { WriteDenied } from '../engine/state/write-denied.js';
@@ -31,6 +32,8 @@ export interface InvokeOptions {
   signal: AbortSignal;
   /** Where live progress goes, when the caller can show it. */
   progress?: LiveProgress;
+  /** Where the jobs' output lines go under [gate] stream, when the caller can show them (the CLI). */
+  output?: LineSink;
   /** The MCP client's clientInfo.name. */
   client?: string;
   /**
@@ -134,6 +137,7 @@ async function runVerb(
       target,
       surface: options.surface,
       ...(options.progress ? { progress: options.progress } : {}),
+      ...(options.output ? { output: options.output } : {}),
       ...(options.client !== undefined ? { client: options.client } : {}),
       ...(options.person ? { person: options.person } : {}),
     };

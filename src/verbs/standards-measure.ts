@@ -32,6 +32,7 @@ import {
   producerLabels,
   releaseOperationLock,
   runListener,
+  lineSink,
   runOutput,
   statePathsOf,
   takeOperationLock,
@@ -196,7 +197,8 @@ export async function measureStandards(
   } catch {
     journal = undefined; // advisory: the run goes ahead, it just cannot be read back
   }
-  const listener = runListener(journal, ctx.progress, producerLabels(plan));
+  const lines = lineSink(gate.settings, ctx);
+  const listener = runListener(journal, ctx.progress, producerLabels(plan), lines);
   if (journal)
     listener({
       type: 'phase',
@@ -225,6 +227,7 @@ export async function measureStandards(
       secrets: projectSecrets(project),
       outputDir: output.dir,
       listener,
+      streamLines: lines !== undefined,
       readDirty: () => readDirtySet(project.root, ctx.env),
       ...(clean ? { initialDirty: new Set<string>() } : {}),
       generated: gate.generated,

@@ -183,6 +183,7 @@ describe('config explain', () => {
     assert.deepEqual((gate.result['data'] as { keys: string[]; type: string }).keys, [
       'timeout',
       'fail_fast',
+      'stream',
       'concurrency',
       'concurrent_test_runs',
       'trusted_filters',

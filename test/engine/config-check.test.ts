@@ -58,12 +58,12 @@ describe('schemaIssues: every problem, once, in file order', () => {
   });
   it('is empty for a valid text', () => assert.deepEqual(issuesOf('[jobs]\ntest = "npm test"\n'), []));
   it('leaves what loading reports as it was: every unknown key, else the most specific error', () => {
-    const both = parseConfig(bytes('[gate]\ntimeout = "x"\nstream = true\n[repository]\nbogus = 1\n'));
+    const both = parseConfig(bytes('[gate]\ntimeout = "x"\nverbose = true\n[repository]\nbogus = 1\n'));
     assert.ok(!both.ok);
     assert.equal(both.error, 'unknown_key');
     assert.deepEqual(
       both.issues.map((i) => i.path),
-      ['gate.stream', 'repository.bogus'],
+      ['gate.verbose', 'repository.bogus'],
     );
     const typed = parseConfig(bytes('[gate]\ntimeout = "x"\nfail_fast = 3\n'));
     assert.ok(!typed.ok);

@@ -28,9 +28,9 @@ describe('parseConfig', () => {
     { name: 'unknown section', text: '[desk]\nroot = "x"\n', error: 'unknown_key', path: 'desk', line: 1 },
     {
       name: 'unknown key in [gate]',
-      text: '[gate]\nstream = true\n',
+      text: '[gate]\nverbose = true\n',
       error: 'unknown_key',
-      path: 'gate.stream',
+      path: 'gate.verbose',
       line: 2,
     },
     {

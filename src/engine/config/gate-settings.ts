@@ -10,6 +10,8 @@ export interface GateSettings {
   failFast: boolean;
   concurrency: number;
   concurrentTestRuns: number;
+  /** [gate] stream: a caller that can show the jobs' lines live (the CLI) asks the executor for them. */
+  stream: boolean;
 }
 
 export function gateSettings(config: DiscernConfig): GateSettings {
@@ -19,5 +21,6 @@ export function gateSettings(config: DiscernConfig): GateSettings {
     failFast: gate.fail_fast ?? true,
     concurrency: gate.concurrency ?? Math.max(1, availableParallelism()),
     concurrentTestRuns: gate.concurrent_test_runs ?? 0,
+    stream: gate.stream ?? false,
   };
 }

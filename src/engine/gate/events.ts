@@ -9,6 +9,8 @@ export type GateEvent =
   | { type: 'producer-start'; label: string; group: string }
   | { type: 'producer-progress'; label: string; fact: DiscernProgressLine }
   | { type: 'producer-output'; label: string; lines: number; errorLikeLines: number }
+  /** One whole, redacted line of a producer's output; emitted only when the run streams ([gate] stream). */
+  | { type: 'producer-line'; label: string; text: string }
   | { type: 'producer-pgid'; label: string; event: 'start' | 'end'; pgid: number }
   | {
       type: 'producer-end';

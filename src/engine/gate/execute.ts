@@ -52,6 +52,11 @@ export interface ExecuteOptions {
   judgeStandard?: (producer: Producer, result: JobRunResult) => Promise<StandardJudgement>;
   /** Masked as `***` in every producer's captured output (engine/jobs/redaction.ts). */
   secrets?: readonly string[];
+  /**
+   * Emit a producer-line event per output line. Only when someone shows them ([gate] stream on a surface that
+   * streams): otherwise no per-line callback is installed at all.
+   */
+  streamLines?: boolean;
 }
 
 export interface GateRun {
@@ -187,6 +192,9 @@ async function runProducer(
     outputPath: join(options.outputDir, outputFileName(producer.label)),
     signal,
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.streamLines === true
+      ? { onLine: (text: string) => listener({ type: 'producer-line', label: producer.label, text }) }
+      : {}),
     onProgress: (fact) => listener({ type: 'producer-progress', label: producer.label, fact }),
     onProcessGroup: (event, pgid) => listener({ type: 'producer-pgid', label: producer.label, event, pgid }),
     onOutput: (counts) =>

@@ -22,11 +22,19 @@ export interface OutputCounts {
 export interface OutputCaptureHooks {
   onProgress?: ((fact: DiscernProgressLine) => void) | undefined;
   onOutput?: ((counts: OutputCounts) => void) | undefined;
+  /**
+   * Each whole line as the file gets it (redacted, either channel, discern's own notes too), for a caller that
+   * streams the output ([gate] stream). Absent, the capture does no per-line work beyond counting.
+   */
+  onLine?: ((text: string) => void) | undefined;
   /** Values masked as `***` before anything reads or stores the output (redaction.ts). */
   secrets?: readonly string[] | undefined;
 }
 
 export type Channel = 'stdout' | 'stderr';
+
+/** What a streamed line says in place of one the splitter did not hold (the file has it whole). */
+export const OVERLONG_LINE = `[a line longer than ${MAX_PROTOCOL_LINE_BYTES} bytes; it is in the output file]`;
 
 /** Live counts go out at most this often: callers journal or render them, and 4/s is plenty for either. */
 export const OUTPUT_NOTIFY_INTERVAL_MS = 250;
@@ -120,6 +128,7 @@ export class OutputCapture {
     this.write(bytes);
     this.counts.bytes += bytes.length;
     this.counts.lines++;
+    callSafely(this.hooks.onLine, text);
   }
 
   /** Counts the unterminated last lines, then closes the file. Never rejects. */
@@ -174,6 +183,7 @@ export class OutputCapture {
 
   private line(line: string | undefined): void {
     this.counts.lines++;
+    if (this.hooks.onLine !== undefined) callSafely(this.hooks.onLine, line ?? OVERLONG_LINE);
     // undefined: longer than the protocol limit. Counted, but neither a diagnostic nor a protocol line.
     if (line === undefined) return;
     if (isErrorLikeLine(line)) this.counts.errorLikeLines++;

@@ -29,6 +29,8 @@ export interface JobSpec {
   onProcessGroup?: (event: 'start' | 'end', pgid: number) => void;
   /** Live counts, at most 4 times a second. */
   onOutput?: (counts: OutputCounts) => void;
+  /** Each whole, redacted line of the output as it arrives; given only when the caller streams it. */
+  onLine?: (text: string) => void;
   /** Values from the project's env files, masked as `***` in everything captured (redaction.ts). */
   secrets?: readonly string[];
 }
@@ -86,6 +88,7 @@ export async function runJob(spec: JobSpec): Promise<JobRunResult> {
     capture = await OutputCapture.open(spec.outputPath, {
       onProgress: spec.onProgress,
       onOutput: spec.onOutput,
+      onLine: spec.onLine,
       secrets: spec.secrets,
     });
   } catch (error) {

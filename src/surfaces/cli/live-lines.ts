@@ -17,6 +17,9 @@ export function liveLines(stream: { write(chunk: string): unknown }, options: { 
       const lines = applied.facts.map(plainLine).filter((l): l is string => l !== undefined);
       if (lines.length > 0) stream.write(lines.map((l) => `${l}\n`).join(''));
     },
+    line: (text) => {
+      stream.write(`${text}\n`);
+    },
     close: () => {
       closed = true;
     },

@@ -28,11 +28,15 @@ export interface RegionOptions {
 
 export interface LiveWriter {
   progress(update: LiveUpdate): void;
+  /** A line that stays, printed above the region (a streamed job line); after close, written at once. */
+  line(text: string): void;
   /** Erases the region (or stops the lines) for good; later updates are ignored. */
   close(): void;
 }
 
 const REDRAW_MS = 100;
+/** Streamed lines waiting for the next redraw beyond this many are drawn at once: the queue stays small. */
+const MAX_QUEUED_LINES = 64;
 const TICK_MS = 200;
 
 export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWriter {
@@ -98,6 +102,16 @@ export function liveRegion(stream: RegionStream, options: RegionOptions): LiveWr
         if (line !== undefined) queued.push(line);
       }
       schedule();
+    },
+    line: (text) => {
+      if (closed) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      queued.push(text);
+      if (queued.length < MAX_QUEUED_LINES) return schedule();
+      if (timer !== undefined) clearTimeout(timer);
+      draw();
     },
     close: () => {
       if (closed) return;

@@ -8,9 +8,14 @@ import type { Format } from './argv-check.js';
 import { liveLines } from './live-lines.js';
 import { liveRegion, type RegionStream } from './live-region.js';
 import { ASCII_GLYPHS, UNICODE_GLYPHS } from './live-render.js';
+import { utf8Locale } from './locale.js';
+
+export { utf8Locale } from './locale.js';
 
 export interface LiveView {
   progress: LiveProgress;
+  /** A line that stays ([gate] stream's job lines): above the region on a terminal, else written as it comes. */
+  line(text: string): void;
   /** Erases the region (or ends the lines); call before the result is written, or when a signal ends the run. */
   clear(): void;
 }
@@ -38,16 +43,10 @@ export function liveView(format: Format, options: LiveViewOptions = {}): LiveVie
         ...now,
       })
     : liveLines(stream, now);
-  return { progress: writer.progress, clear: writer.close };
+  return { progress: writer.progress, line: writer.line, clear: writer.close };
 }
 
 /** no-color.org: a NO_COLOR that is set and not empty turns colour off; so does a dumb terminal. */
 export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
   return (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
-}
-
-/** The locale that decides the character set: the first of LC_ALL, LC_CTYPE, LANG that is set. */
-export function utf8Locale(env: Readonly<Record<string, string | undefined>>): boolean {
-  const locale = [env['LC_ALL'], env['LC_CTYPE'], env['LANG']].find((v) => v !== undefined && v !== '') ?? '';
-  return /utf-?8/i.test(locale);
 }

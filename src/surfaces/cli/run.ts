@@ -9,6 +9,8 @@ import { checkArgv, type ArgvCheck, type Format, type Presentation } from './arg
 import { dispatch } from './dispatch.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { present } from './present.js';
+import { jobLines } from './job-lines.js';
+import { utf8Locale } from './locale.js';
 import { terminalPerson } from './terminal-person.js';
 import { installSignalHandlers, onInterrupt, releaseSignals } from './signals.js';
 
@@ -55,7 +57,16 @@ export async function run(argv: readonly string[]): Promise<number> {
             ascii: plain,
           })
         : undefined;
-    const running = invoke(target.verb, target.input, { ...common, ...(live ? { progress: live.progress } : {}) });
+    // [gate] stream's job lines go to stderr whatever the format; the verb asks for them only under the key.
+    const output = jobLines({
+      ascii: plain || !utf8Locale(process.env),
+      write: live ? live.line : (line) => process.stderr.write(`${line}\n`),
+    });
+    const running = invoke(target.verb, target.input, {
+      ...common,
+      output,
+      ...(live ? { progress: live.progress } : {}),
+    });
     onInterrupt(() => running, live?.clear);
     const result = await running.finally(() => live?.clear());
     if (target.verb === 'done' && (target.input['sarif'] !== undefined || process.env['GITHUB_ACTIONS'] === 'true')) {
