@@ -34,6 +34,20 @@ export function checkGrammar(grammar: Grammar, contracts: Contracts): void {
       }
     }
   }
+  // Every path that only begins commands is a group with a description, and every group begins some command.
+  const groups = new Set(grammar.groups.map((g) => g.path.join(' ')));
+  for (const command of grammar.commands)
+    for (let n = 1; n < command.path.length; n++) {
+      const prefix = command.path.slice(0, n).join(' ');
+      if (!names.has(prefix) && !groups.has(prefix))
+        throw new Error(`"${prefix}" begins commands but is no command: give it a groups entry in spec/cli.yaml`);
+    }
+  for (const g of grammar.groups) {
+    if (names.has(g.path.join(' '))) throw new Error(`group "${g.path.join(' ')}" is also a command`);
+    if (g.commands.length === 0) throw new Error(`group "${g.path.join(' ')}" begins no command`);
+  }
+  if (!names.has(grammar.root.runs.join(' ')))
+    throw new Error(`root runs "${grammar.root.runs.join(' ')}", which is not a command`);
   // A former name points at a command that exists, and never hides one: it is answered before the lookup fails.
   for (const r of grammar.renamed) {
     if (names.has(r.from.join(' '))) throw new Error(`renamed command "${r.from.join(' ')}" is still a command`);

@@ -55,6 +55,8 @@ export interface Grammar {
   global_flags: GrammarFlag[];
   commands: GrammarCommand[];
   renamed: { from: string[]; to: string[] }[];
+  groups: { path: string[]; description: string; commands: string[][] }[];
+  root: { path: []; runs: string[]; description: string; usage: string };
 }
 
 export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar {
@@ -102,6 +104,14 @@ export function buildCliGrammar(model: SpecModel, contracts: Contracts): Grammar
     global_flags: globalFlags,
     commands,
     renamed: (model.cli.renamed_commands ?? []).map((r) => ({ from: r.from, to: r.to })),
+    groups: model.cli.groups.map((g) => ({
+      path: g.path,
+      description: g.description,
+      commands: commands
+        .filter((c) => !c.hidden && c.path.length > g.path.length && g.path.every((w, i) => c.path[i] === w))
+        .map((c) => c.path),
+    })),
+    root: { path: [], runs: model.cli.root.runs, description: model.cli.root.description, usage: model.cli.program },
   };
 }
 

@@ -178,6 +178,8 @@ export interface CliSpec {
   program: string;
   implicit_flags: { command: string[]; root: string[] };
   renamed_commands?: { from: string[]; to: string[] }[];
+  groups: { path: string[]; description: string }[];
+  root: { runs: string[]; description: string };
   global_flags: { spellings: string[]; description: string; exclusive_group?: string; value_name?: string; choices?: string[]; default?: string }[];
   commands: { path: string[]; description: string; examples: string[]; usage?: string; positionals?: { name: string; description: string; variadic?: boolean; optional?: boolean }[] }[];
 }

@@ -3,7 +3,7 @@
 import { CLI_GRAMMAR } from '../../generated/cli-grammar.js';
 import type { HelpOutcome } from '../../generated/handlers.js';
 import type { DiscernHelpInput } from '../../generated/types.js';
-import { closestCommands, findCommand, renamedFrom, renamedMessage } from '../engine/grammar/lookup.js';
+import { closestCommands, findCommand, findGroup, renamedFrom, renamedMessage } from '../engine/grammar/lookup.js';
 import type { VerbContext } from './context.js';
 
 export async function help(input: DiscernHelpInput, _ctx: VerbContext): Promise<HelpOutcome> {
@@ -11,6 +11,8 @@ export async function help(input: DiscernHelpInput, _ctx: VerbContext): Promise<
   if (words.length === 0) return { data: CLI_GRAMMAR };
   const found = findCommand(words);
   if (found && found.consumed === words.length) return { data: { command: found.command } };
+  const group = findGroup(words);
+  if (group) return { data: group };
   const renamed = renamedFrom(words);
   if (renamed)
     return {

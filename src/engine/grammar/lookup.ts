@@ -1,7 +1,7 @@
 // Looks commands up in the generated CLI grammar: the longest command path (or alias) that argv starts with,
 // and the closest command paths to words that name none.
 import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
-import type { DiscernHelpCliCommand } from '../../../generated/types.js';
+import type { DiscernHelpCliCommand, DiscernHelpCliGroup } from '../../../generated/types.js';
 import { editDistance } from '../search/edit-distance.js';
 
 export interface FoundCommand {
@@ -24,6 +24,18 @@ export function findCommand(words: readonly string[]): FoundCommand | undefined 
     }
   }
   return best;
+}
+
+/** The command group the words name exactly (`setup`, `config`, …), with each command it begins. */
+export function findGroup(
+  words: readonly string[],
+): { group: DiscernHelpCliGroup; commands: DiscernHelpCliCommand[] } | undefined {
+  const group = CLI_GRAMMAR.groups.find(
+    (g) => g.path.length === words.length && g.path.every((w, i) => words[i] === w),
+  );
+  if (group === undefined) return undefined;
+  const paths = new Set(group.commands.map((c) => c.join(' ')));
+  return { group, commands: CLI_GRAMMAR.commands.filter((c) => paths.has(c.path.join(' '))) };
 }
 
 /**

@@ -7,7 +7,7 @@
 // and are taken out before the command's own flags are checked.
 import { CLI_GRAMMAR } from '../../../generated/cli-grammar.js';
 import type { DiscernHelpCliCommand, DiscernHelpCliFlag } from '../../../generated/types.js';
-import { closestCommands, findCommand, renamedFrom, renamedMessage } from '../../engine/grammar/lookup.js';
+import { closestCommands, findCommand, renamedFrom, renamedMessage, findGroup } from '../../engine/grammar/lookup.js';
 import type { Presentation, Theme } from '../../render/terminal/options.js';
 
 export type Format = 'human' | 'json' | 'markdown' | 'render';
@@ -115,6 +115,8 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
     const renamed = named ? undefined : renamedFrom(asked);
     if (renamed)
       return fail('renamed_command', renamedMessage(renamed), asked, { suggestions: [renamed.to.join(' ')] });
+    // A group (`discern -h setup`) is described by help like a command.
+    if (asked.length > 0 && !named && findGroup(asked)) return { kind: 'help', path: asked, format, presentation };
     if (asked.length > 0 && !named)
       return fail('unknown_command', `"${asked.join(' ')}" is not a discern command.`, asked, {
         suggestions: closestCommands(asked),
@@ -134,6 +136,9 @@ export function checkArgv(argv: readonly string[]): ArgvCheck {
   const found = findCommand(words);
   const renamed = found ? undefined : renamedFrom(words);
   if (renamed) return fail('renamed_command', renamedMessage(renamed), words, { suggestions: [renamed.to.join(' ')] });
+  // A group alone (`discern setup`, `discern config --json`) lists its commands, as help for it does.
+  if (!found && findGroup(words) && tokens.slice(words.length).every((t) => t.startsWith('-')))
+    return { kind: 'help', path: words, format, presentation };
   if (!found) {
     return fail('unknown_command', `"${words.join(' ')}" is not a discern command.`, words, {
       suggestions: closestCommands(words),
