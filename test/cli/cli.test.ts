@@ -52,9 +52,9 @@ describe('grammar errors exit 2 and never print a banner on stdout', () => {
     ['the version flag with anything else', ['-V', '--markdown'], /-V takes nothing else/],
     ['help for a command that does not exist', ['-h', 'nope'], /"nope" is not a discern command/],
     [
-      'a command group without its subcommand',
-      ['setup'],
-      /Did you mean: discern setup accept, discern setup begin, discern setup done, discern setup step, discern setup verify\?/,
+      'an unknown command in a group',
+      ['setup', 'nope'],
+      /"setup nope" is not a discern command\. Did you mean: discern setup /,
     ],
     [
       'a positional that must be a number',

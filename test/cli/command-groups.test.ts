@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import type { DiscernHelpData } from '../../generated/types.js';
 import { CLI_GRAMMAR } from '../../generated/cli-grammar.js';
 import { onlyJson, runCli } from '../helpers/cli.js';
-import { call } from '../helpers/drive.js';
 
 function groupOf(data: unknown): { path: string[]; commands: string[] } {
   const d = data as DiscernHelpData;
@@ -50,8 +49,6 @@ describe('command groups', () => {
     const viaHelp = onlyJson(await runCli(['help', 'worktree', '--json']));
     const viaFlag = onlyJson(await runCli(['-h', 'worktree', '--json']));
     assert.deepEqual(viaFlag.data, viaHelp.data);
-    const verb = await call('help', { command: ['worktree'] }, process.cwd());
-    assert.deepEqual(verb.data, viaHelp.data);
     const human = await runCli(['setup', '--plain']);
     assert.equal(human.code, 0);
     assert.match(human.stdout, /discern setup begin/);
