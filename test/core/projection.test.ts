@@ -16,6 +16,7 @@ function maximalStatus(): Omit<DiscernStatusData, 'projection'> {
     location: 'main',
     root: '/r',
     project: { name: 'p', config: '/r/discern.toml' },
+    worktree: null,
     git: {
       branch: 'main',
       head: 'a'.repeat(40),
@@ -132,6 +133,7 @@ describe('projectCollections on a maximal status', () => {
       'standards',
       'unhonoured_records',
       'unlanded_branches',
+      'worktree.resources',
     ]);
   });
 });
