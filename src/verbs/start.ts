@@ -12,6 +12,7 @@ import type { DiscernLandingAuthority, DiscernStartData, DiscernStartInput } fro
 import { planStart, startPlanSteps, worktreeRoot, type StartPlan } from '../engine/efforts/start-plan.js';
 import { createWorktree, setUpWorktree, type StartRun } from '../engine/efforts/start-apply.js';
 import { taskRecordPath } from '../engine/efforts/task-record.js';
+import { allocatePort, heldPorts, PORT_RANGE } from '../engine/efforts/ports.js';
 import { copyPatternsAt } from '../engine/efforts/warm/warm-worktree.js';
 import { withRepositoryLock } from '../engine/state/repository-lock.js';
 import { branchTip } from '../engine/await/branch-tip.js';
@@ -111,6 +112,12 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
       ['submissions', 'grants', 'acceptance', 'parked'].some((dir) =>
         existsSync(join(project.commonDir, 'discern', dir, `${basename(path)}.json`)),
       );
+    // [worktree] port: chosen under the lock, and recorded before it is released (createWorktree).
+    let port: number | undefined;
+    if (project.config.worktree?.port === true) {
+      port = await allocatePort(await heldPorts(project.commonDir));
+      if (port === undefined) return { ok: false as const, problem: 'port' as const };
+    }
     const planning = planStart(
       input,
       {
@@ -123,6 +130,7 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
         exists: recorded,
         envFiles,
         copy,
+        ...(port !== undefined ? { port } : {}),
       },
       rooted.root,
     );
@@ -151,6 +159,14 @@ export async function start(input: DiscernStartInput, ctx: ProjectVerbContext): 
       },
     };
   }
+  if (!claimed.ok && claimed.problem === 'port')
+    return {
+      refusal: {
+        error: 'precondition_failed',
+        message: `[worktree] port is on and every port from ${PORT_RANGE.first} to ${PORT_RANGE.last} is held by another worktree of this repository or in use: tear down finished efforts (\`discern worktree teardown <id>\`) or stop what listens there.`,
+        next: { rerun },
+      },
+    };
   if (!claimed.ok) return { refusal: { error: 'invalid_value', message: claimed.message, next: { help } } };
   const { plan } = claimed;
   const behind = input.from === undefined ? 0 : await behindTrunk(from.commit, project.trunk.name, run);
@@ -236,6 +252,7 @@ function startData(
     ...(behind !== undefined ? { behind_trunk: behind } : {}),
     task: { ...plan.task, record_path: recordPath },
     ...(plan.nameNote ? { name_note: plan.nameNote } : {}),
+    ...(plan.port !== undefined ? { port: plan.port } : {}),
     ...(resources.length > 0 ? { resources } : {}),
     landing_authority: authority,
   };

@@ -20,6 +20,7 @@ import { VERSION } from '../../generated/version.js';
 import { readWorkingState } from '../engine/git/porcelain-status.js';
 import { unfinishedSetup } from '../engine/setup/state.js';
 import { trunkDistance } from '../engine/git/trunk-distance.js';
+import { readTaskRecord } from '../engine/efforts/task-record.js';
 import { argumentsHelp, type ProjectVerbContext } from './context.js';
 
 export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext): Promise<StatusOutcome> {
@@ -76,11 +77,12 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     ]),
   );
   const setup = unfinishedSetup(project.commonDir, { cwd: project.root, env: ctx.env });
-  const [{ state, distance }, listed, [gateProof, operation], setupUnfinished] = await Promise.all([
+  const [{ state, distance }, listed, [gateProof, operation], setupUnfinished, worktree] = await Promise.all([
     here,
     fleetRun,
     gateState,
     setup,
+    project.location === 'worktree' ? worktreeEffort(project.gitDir) : null,
   ]);
   // Efforts, the landing queue and their collisions: read only when the fleet was (not with local) and there is
   // something to read — linked worktrees, acceptance records, Proof notes or effort branches. A lone checkout
@@ -110,6 +112,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
     location: project.location,
     root: project.root,
     project: { ...config.project, config: project.configPath },
+    worktree,
     git: {
       branch: state.branch,
       head: state.head,
@@ -217,4 +220,16 @@ async function trunkPolicyForAuthority(
 function currentAuthority(fleet: DiscernStatusData['fleet']): Pick<DiscernStatusData, 'landing_authority'> {
   const mine = fleet?.find((row) => row.is_current && !row.is_main);
   return mine?.landing_authority ? { landing_authority: mine.landing_authority } : {};
+}
+
+/** The effort this linked worktree belongs to, from its task record: null for one discern did not start. */
+async function worktreeEffort(gitDir: string): Promise<DiscernStatusData['worktree']> {
+  const record = await readTaskRecord(gitDir);
+  if (record === undefined) return null;
+  return {
+    id: record.id,
+    branch: record.branch,
+    ...(record.port !== undefined ? { port: record.port } : {}),
+    resources: record.resources.map((r) => r.name),
+  };
 }

@@ -12,6 +12,8 @@ import { regenerate } from '../engine/efforts/regenerate.js';
 import { loadConfig } from '../engine/config/load.js';
 import { existingResources, runSetupSteps, type SetupResult } from '../engine/efforts/setup-steps.js';
 import { readTaskRecord } from '../engine/efforts/task-record.js';
+import { effortEnvWrite } from '../engine/efforts/effort-env.js';
+import { listWorktrees } from '../engine/git/worktree-list.js';
 import { commandList } from '../engine/config/commands.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { gateConfig } from '../engine/gate/gate-config.js';
@@ -329,16 +331,21 @@ async function ensureAfterMerge(ctx: ProjectVerbContext): Promise<SetupResult> {
   const timeoutS = config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
   const linked = project.location === 'worktree';
   const record = linked ? await readTaskRecord(project.gitDir) : undefined;
+  // inherit_env reads the main checkout's env files: from a linked worktree, the first checkout git lists.
+  const mainRoot = linked
+    ? ((await listWorktrees(project.root, ctx.env, ctx.signal))[0]?.path ?? project.root)
+    : project.root;
   const live = liveListener(ctx.progress);
   return runSetupSteps({
     id: record?.id ?? basename(project.root),
     branch: record?.branch ?? '',
     path: project.root,
-    mainRoot: project.root,
+    mainRoot,
     env: ctx.env,
     signal: ctx.signal,
     outputDir: join(statePathsOf(project).outputs, `update-ensure-${Date.now()}`),
     envFiles: [],
+    ...(linked ? { envWrite: effortEnvWrite(config, record) } : {}),
     ensure: commandList(config.repository?.ensure),
     ...(linked ? { setupEnsure: commandList(config.worktree?.setup?.ensure) } : {}),
     ensureTimeoutS: timeoutS,

@@ -36,6 +36,8 @@ import { DEFAULT_GATE_TIMEOUT_S } from '../engine/config/gate-settings.js';
 import { COMMIT_LOG_FORMAT, parseCommitLog } from '../engine/efforts/incoming.js';
 import { nameProblem } from '../engine/efforts/naming.js';
 import { parkedRecords } from '../engine/efforts/parked.js';
+import { claimPort, effortEnvWrite } from '../engine/efforts/effort-env.js';
+import { PORT_RANGE } from '../engine/efforts/ports.js';
 import { existingResources, runSetupSteps } from '../engine/efforts/setup-steps.js';
 import {
   readTaskRecord,
@@ -319,7 +321,9 @@ export async function worktreePark(
     resources: [],
   };
   // The task is kept under the common dir: the worktree's git dir goes with the worktree.
-  await parkedRecords(ctx.project.commonDir).write({ ...record, resources: [] });
+  // Its port is released with the worktree, as its resources are: `worktree setup` claims one again.
+  const { port: _released, ...kept } = record;
+  await parkedRecords(ctx.project.commonDir).write({ ...kept, resources: [] });
   const steps: DiscernStep[] = [];
   const resources = await destroyResources(
     effort.record,
@@ -410,7 +414,7 @@ export async function worktreeSetup(
     effort = found.effort;
     mainRoot = found.mainRoot;
   }
-  const record = (await readTaskRecord(effort.gitDir)) ?? {
+  let record = (await readTaskRecord(effort.gitDir)) ?? {
     format: TASK_RECORD_FORMAT,
     id: effort.id,
     branch: effort.branch,
@@ -420,6 +424,22 @@ export async function worktreeSetup(
     created_at: new Date().toISOString(),
     resources: [],
   };
+  if (project.config.worktree?.port === true) {
+    const claimed = await claimPort(project.commonDir, effort.gitDir, record);
+    if (!claimed.ok)
+      return {
+        steps,
+        refusal: {
+          error: 'precondition_failed',
+          message:
+            claimed.reason === 'busy'
+              ? "Another start has held the repository's start lock for over a minute; it may be stuck."
+              : `[worktree] port is on and every port from ${PORT_RANGE.first} to ${PORT_RANGE.last} is held by another worktree of this repository or in use: tear down finished efforts or stop what listens there.`,
+          next: { rerun: `discern worktree setup ${effort.id}` },
+        },
+      };
+    record = claimed.record;
+  }
   const have = new Set(record.resources.map((r) => r.name));
   const gateTimeout = project.config.gate?.timeout ?? DEFAULT_GATE_TIMEOUT_S;
   const missing = Object.entries(project.config.worktree?.resources ?? {}).flatMap(([name, r]) =>
@@ -471,6 +491,7 @@ export async function worktreeSetup(
     signal: ctx.signal,
     outputDir: outputDir(ctx, 'setup', effort.id),
     envFiles,
+    envWrite: effortEnvWrite(project.config, record),
     ensure,
     ...(recreated ? { setupSteps: commandList(project.config.worktree?.setup?.steps) } : {}),
     setupEnsure: commandList(project.config.worktree?.setup?.ensure),
@@ -532,6 +553,7 @@ export async function worktreeEnsure(
     signal: ctx.signal,
     outputDir: outputDir(ctx, 'ensure', effort.id),
     envFiles: [],
+    envWrite: effortEnvWrite(config, record),
     ...listenerOf(ctx),
     ensure: commandList(config.repository?.ensure),
     setupEnsure: commandList(config.worktree?.setup?.ensure),

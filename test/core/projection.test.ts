@@ -16,6 +16,7 @@ function maximalStatus(): Omit<DiscernStatusData, 'projection'> {
     location: 'main',
     root: '/r',
     project: { name: 'p', config: '/r/discern.toml' },
+    worktree: null,
     git: {
       branch: 'main',
       head: 'a'.repeat(40),
@@ -104,6 +105,7 @@ describe('projectCollections on a maximal status', () => {
       'fleet.*.gate_proof.proof.checkpoints.declared_met',
       'fleet.*.gate_proof.proof.checkpoints.declared_unmet',
       'fleet.*.gate_proof.proof.checkpoints.drops',
+      'fleet.*.gate_proof.proof.gate_skipped.scopes',
       'fleet.*.gate_proof.proof.jobs',
       'fleet.*.gate_proof.proof.standard_proposals',
       'fleet.*.landing_authority.scopes',
@@ -120,6 +122,7 @@ describe('projectCollections on a maximal status', () => {
       'gate_proof.proof.checkpoints.declared_met',
       'gate_proof.proof.checkpoints.declared_unmet',
       'gate_proof.proof.checkpoints.drops',
+      'gate_proof.proof.gate_skipped.scopes',
       'gate_proof.proof.jobs',
       'gate_proof.proof.standard_proposals',
       'queue',
@@ -130,6 +133,7 @@ describe('projectCollections on a maximal status', () => {
       'standards',
       'unhonoured_records',
       'unlanded_branches',
+      'worktree.resources',
     ]);
   });
 });

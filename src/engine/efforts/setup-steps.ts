@@ -1,4 +1,5 @@
-// The setup steps a worktree gets after it exists, in this order: env files copied from the main checkout, the
+// The setup steps a worktree gets after it exists, in this order: env files copied from the main checkout, PORT
+// and the inherited variables written into the first of them ([worktree] port, inherit_env), the
 // [repository] ensure commands, [worktree.setup] steps (only when the worktree is new) and ensure, the
 // [worktree.resources] create commands (with retries; an optional one that fails is an advisory) each followed by
 // its ensure, and the ensure of the resources made on an earlier pass. Shared by start, `worktree setup`,
@@ -13,6 +14,7 @@ import { outputFileName } from '../jobs/output-dir.js';
 import { runJob, type JobRunResult, type JobSpec } from '../jobs/run-job.js';
 import type { GateListener } from '../gate/events.js';
 import type { PlannedResource } from './start-plan.js';
+import { writeEnvValues, type EnvWrite } from './env-write.js';
 
 export interface SetupRun {
   id: string;
@@ -24,6 +26,8 @@ export interface SetupRun {
   /** Where command outputs go: outside the worktree, so they stay readable whatever happens to it. */
   outputDir: string;
   envFiles: readonly string[];
+  /** [worktree] port and inherit_env: written after the copies, on every pass over an effort's worktree. */
+  envWrite?: EnvWrite;
   ensure: readonly string[];
   /** Why the ensure commands have nothing to do (ensure-stamp.ts): they are reported skipped, not run. */
   ensureConverged?: string;
@@ -84,6 +88,12 @@ export async function runSetupSteps(run: SetupRun): Promise<SetupResult> {
       });
       return fail(`${file} could not be copied from the main checkout: ${(error as Error).message}.`, []);
     }
+  }
+
+  if (plan.envWrite !== undefined && (plan.envWrite.port !== undefined || plan.envWrite.inherit.length > 0)) {
+    const written = await writeEnvValues(plan.envWrite, plan.path, run.mainRoot, run.env);
+    steps.push(written.step);
+    if (!written.ok) return fail(`${written.message}.`, []);
   }
 
   const outputDir = run.outputDir;

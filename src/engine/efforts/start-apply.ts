@@ -105,7 +105,44 @@ export async function createWorktree(
       undone,
     };
   }
+  if (plan.port !== undefined) {
+    // The port is claimed before the caller releases the start lock: the next start reads the held ports from
+    // the task records (ports.ts), so this one's record must already name it.
+    const gitDir = linkedGitDir(plan.path);
+    const claimed =
+      gitDir !== undefined &&
+      (await writeTaskRecord(gitDir, initialRecord(plan)).then(
+        () => true,
+        () => false,
+      ));
+    if (!claimed) {
+      const undone = await removeWorktreeAndBranch(run, steps);
+      return {
+        ok: false,
+        stage: 'checkout',
+        steps,
+        diagnostics: [],
+        message: `the task record that claims port ${plan.port} could not be written in the new worktree's git dir.`,
+        undone,
+      };
+    }
+  }
   return { ok: true, steps };
+}
+
+function initialRecord(plan: StartPlan): TaskRecord {
+  return {
+    format: TASK_RECORD_FORMAT,
+    id: plan.id,
+    branch: plan.branch,
+    path: plan.path,
+    from: plan.from,
+    trunk: plan.trunk,
+    ...plan.task,
+    created_at: new Date().toISOString(),
+    ...(plan.port !== undefined ? { port: plan.port } : {}),
+    resources: [],
+  };
 }
 
 /** Everything after the worktree exists: the task record, env files, ensure commands and resources. */
@@ -128,17 +165,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     return fail(`the new worktree's git dir could not be read from ${plan.path}/.git.`, [], []);
 
   const recordStart = performance.now();
-  const record: TaskRecord = {
-    format: TASK_RECORD_FORMAT,
-    id: plan.id,
-    branch: plan.branch,
-    path: plan.path,
-    from: plan.from,
-    trunk: plan.trunk,
-    ...plan.task,
-    created_at: new Date().toISOString(),
-    resources: [],
-  };
+  const record = initialRecord(plan);
   try {
     if (faultRequested(run.env, 'start:task-metadata'))
       throw new Error('fault injected at start:task-metadata (DISCERN_FAULT)');
@@ -199,6 +226,7 @@ export async function setUpWorktree(run: StartRun, created: readonly DiscernStep
     signal: run.signal,
     outputDir: run.outputDir,
     envFiles: plan.envFiles,
+    envWrite: plan.envWrite,
     ensure: plan.ensure,
     setupSteps: plan.setupSteps,
     setupEnsure: plan.setupEnsure,

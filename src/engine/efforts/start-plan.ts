@@ -5,6 +5,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import type { DiscernConfig, DiscernPlanStep } from '../../../generated/types.js';
 import { commandList } from '../config/commands.js';
 import { DEFAULT_GATE_TIMEOUT_S } from '../config/gate-settings.js';
+import { DEFAULT_ENV_FILES } from './env-files.js';
+import type { EnvWrite } from './env-write.js';
 import { nameFromTitle, nameProblem, uniqueName } from './naming.js';
 import type { CopyPattern } from './warm/copy-entries.js';
 
@@ -26,6 +28,8 @@ export interface StartFacts {
   envFiles: readonly string[];
   /** The [worktree] copy entries for the starting commit (copy-entries.ts). */
   copy: readonly CopyPattern[];
+  /** The port allocated under the start lock, when [worktree] port is on (ports.ts). */
+  port?: number;
 }
 
 export interface StartInputs {
@@ -54,6 +58,10 @@ export interface StartPlan {
   nameNote?: string;
   task: { title?: string; brief?: string };
   envFiles: string[];
+  /** PORT and the [worktree] inherit_env values written into the first env file after the copies. */
+  envWrite: EnvWrite;
+  /** The port the effort holds ([worktree] port), recorded in its task record. */
+  port?: number;
   ensure: string[];
   /** [worktree.setup] steps and ensure, run after [repository] ensure. */
   setupSteps: string[];
@@ -140,6 +148,12 @@ export function planStart(input: StartInputs, facts: StartFacts, root: string): 
         ...(input.brief !== undefined ? { brief: input.brief } : {}),
       },
       envFiles: [...facts.envFiles],
+      envWrite: {
+        envFiles: facts.config.worktree?.env_files ?? DEFAULT_ENV_FILES,
+        ...(facts.port !== undefined ? { port: facts.port } : {}),
+        inherit: facts.config.worktree?.inherit_env ?? [],
+      },
+      ...(facts.port !== undefined ? { port: facts.port } : {}),
       ensure: commandList(facts.config.repository?.ensure),
       setupSteps: commandList(facts.config.worktree?.setup?.steps),
       setupEnsure: commandList(facts.config.worktree?.setup?.ensure),
@@ -176,6 +190,7 @@ export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
       label: `copy ${file} from the main checkout`,
       disposition: 'run',
     })),
+    ...envWriteSteps(plan.envWrite),
     ...plan.ensure.map((command): DiscernPlanStep => ({
       kind: 'repository-ensure',
       label: 'ensure',
@@ -201,5 +216,19 @@ export function startPlanSteps(plan: StartPlan): DiscernPlanStep[] {
       note: r.create,
       ...(r.required ? {} : { group: 'optional' }),
     })),
+  ];
+}
+
+function envWriteSteps(write: EnvWrite): DiscernPlanStep[] {
+  const names = [...(write.port !== undefined ? [`PORT=${write.port}`] : []), ...write.inherit];
+  const target = write.envFiles[0];
+  if (names.length === 0 || target === undefined) return [];
+  return [
+    {
+      kind: 'env',
+      label: `write ${names.join(', ')} to ${target}`,
+      disposition: 'run',
+      ...(write.inherit.length > 0 ? { note: "inherited names take the main checkout's current values" } : {}),
+    },
   ];
 }

@@ -94,6 +94,7 @@ export async function effortsView(
       return {
         ...row,
         id,
+        ...(record?.port !== undefined ? { port: record.port } : {}),
         ...(copiedBytes !== undefined && copiedBytes > 0 ? { copied_bytes: copiedBytes } : {}),
         gate_proof: gateProof,
         ...(authority ? { landing_authority: authority } : {}),
