@@ -81,9 +81,17 @@ export async function configSetJob(
           'config set-job',
         ),
       };
+    // What the job provides is kept: a new command does not make it stop being the project's test. A new stage
+    // that no longer fits what it provides is refused by validation, naming both keys.
+    const provides = Array.isArray(existing['provides']) ? { provides: existing['provides'] } : {};
     return {
       edit: (text) =>
-        setTable(text, path, { stage, run: input.command, ...(timeout !== undefined ? { timeout } : {}) }),
+        setTable(text, path, {
+          stage,
+          run: input.command,
+          ...(timeout !== undefined ? { timeout } : {}),
+          ...provides,
+        }),
     };
   });
 }

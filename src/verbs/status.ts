@@ -9,6 +9,7 @@ import { VERBS } from '../../generated/registry.js';
 import type { StatusOutcome } from '../../generated/handlers.js';
 import type { DiscernConfig, DiscernStatusData, DiscernStatusInput } from '../../generated/types.js';
 import { fullCollections, projectCollections } from '../core/projection.js';
+import { knownJobsReport } from '../engine/config/job-accounting.js';
 import { resolvedConfig } from '../engine/config/resolved.js';
 import { readFleet } from '../engine/fleet/fleet.js';
 import { compileScopes, type CompiledScope } from '../engine/scopes/index.js';
@@ -149,7 +150,7 @@ export async function status(input: DiscernStatusInput, ctx: ProjectVerbContext)
           },
         }
       : {}),
-    ...(setupUnfinished ? { setup_unfinished: setupUnfinished } : {}),
+    ...(setupUnfinished ? { setup_unfinished: { ...setupUnfinished, ...knownJobsReport(project.config) } } : {}),
     ...(fleet ? { fleet, fleet_total: fleet.length } : {}),
     ...(efforts?.extra ?? {}),
   };

@@ -1,7 +1,7 @@
 // test: the test stage on demand (test, smoke and custom test jobs, in parallel) on the working tree as it is,
 // with a progress handle, holding a repository-wide test slot when [gate] concurrent_test_runs caps them.
 import type { TestOutcome } from '../../generated/handlers.js';
-import type { DiscernTestInput } from '../../generated/types.js';
+import type { DiscernConfig, DiscernTestInput } from '../../generated/types.js';
 import type { ProjectVerbContext } from './context.js';
 import { configRefusalMessage, runStages } from './gate-verb.js';
 
@@ -72,9 +72,16 @@ export async function test(_input: DiscernTestInput, ctx: ProjectVerbContext): P
     return {
       ...facts,
       data,
-      ...(run.nothingConfigured
-        ? { hints: ['No test jobs are configured: add test or smoke under [jobs] in discern.toml.'] }
-        : {}),
+      ...(run.nothingConfigured ? { hints: [nothingToTest(ctx.project.config)] } : {}),
     };
   });
+}
+
+/** Says which test jobs to add, leaving out those [assurance] not_applicable declares do not apply. */
+function nothingToTest(config: DiscernConfig): string {
+  const declined = new Set(config.assurance?.not_applicable ?? []);
+  const wanted = (['test', 'smoke'] as const).filter((name) => !declined.has(name));
+  if (wanted.length === 0)
+    return 'No test jobs run: [assurance] not_applicable declares that test and smoke do not apply to this project.';
+  return `No test jobs are configured: add ${wanted.join(' or ')} under [jobs] in discern.toml, or a custom test-stage job with \`provides = ["${wanted[0] ?? 'test'}"]\`.`;
 }

@@ -191,6 +191,10 @@ describe('setup on a Node project, begin to accept', () => {
       phase: 'begun',
       branch: 'discern/setup',
       next: 'discern setup step 1',
+      known_jobs: ['format', 'build', 'lint', 'typecheck', 'test', 'smoke'].map((name) => ({
+        name,
+        wired: name === 'test',
+      })),
     });
     for (const args of [['doctor'], ['docs', 'setup'], ['help', 'setup', 'begin'], ['impact']]) {
       const { result } = await discern(r.root, args);

@@ -14,7 +14,7 @@ import { chooseTrunk } from '../project/resolve.js';
 import { dotted } from './load-result.js';
 import { at, commandIssues, globIssues, keysOf, preAuthorizedIssues } from './semantic-checks.js';
 import { decodeToml } from './toml.js';
-import { schemaIssues, variableIssues, type LocatedIssue } from './validate.js';
+import { accountingIssues, schemaIssues, variableIssues, type LocatedIssue } from './validate.js';
 import { withVariables } from './substitutions.js';
 
 export { keysOf };
@@ -82,7 +82,12 @@ export async function checkConfigText(bytes: Uint8Array, options: CheckOptions):
   // value is a problem of the file too, at the key that uses it (substitutions.ts), reported in the same pass.
   const pruned = shaped.length === 0 ? (value as DiscernConfig) : withoutProblems(value, shaped, text, file);
   const variables = pruned === undefined ? undefined : withVariables(pruned);
-  const schema = [...shaped, ...(variables ? variableIssues(variables.unset, text, file) : [])];
+  const schema = [
+    ...shaped,
+    ...(variables
+      ? [...accountingIssues(variables.config, text, file), ...variableIssues(variables.unset, text, file)]
+      : []),
+  ];
   checks.push(
     schema.length === 0
       ? { name: 'schema', status: 'ok', detail: 'every key and value fits the discern.toml schema' }

@@ -20,7 +20,7 @@ export function configuredCommands(config: DiscernConfig): ConfiguredCommand[] {
   return [
     ...configuredJobs(config).map((job) => ({
       name: `job:${job.name}`,
-      what: `${job.stage} stage`,
+      what: `${job.stage} stage${job.provides !== undefined ? `, provides ${job.provides.join(', ')}` : ''}`,
       commands: job.commands,
       key: ['jobs', job.name],
     })),

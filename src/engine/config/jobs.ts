@@ -1,5 +1,5 @@
 // The configured jobs in one shape, whatever form discern.toml used: a known name's command, command list or
-// {run} table, or a custom job's {stage, run}. Empty and ':' commands are dropped: they mean "nothing to run".
+// {run} table, or a custom job's {stage, run, provides}. Empty and ':' commands are dropped: they mean "nothing to run".
 import type { DiscernConfig, DiscernConfigCommandList } from '../../../generated/types.js';
 import { commandList } from './commands.js';
 
@@ -11,6 +11,8 @@ export interface JobDefinition {
   commands: string[];
   /** The job's own timeout in seconds (0: none); absent means the [gate] default applies. */
   timeout?: number;
+  /** The known jobs a custom job stands for (`provides`; job-accounting.ts). */
+  provides?: string[];
 }
 
 // No prototype: a job named `constructor` or `toString` is a custom job, not one whose stage is a function.
@@ -34,6 +36,7 @@ export function configuredJobs(config: DiscernConfig): JobDefinition[] {
     let stage: JobStage;
     let run: DiscernConfigCommandList;
     let timeout: number | undefined;
+    let provides: string[] | undefined;
     if (typeof value === 'string' || Array.isArray(value)) {
       stage = known ?? 'check';
       run = value;
@@ -41,12 +44,19 @@ export function configuredJobs(config: DiscernConfig): JobDefinition[] {
       stage = value.stage;
       run = value.run;
       timeout = value.timeout;
+      provides = value.provides;
     } else {
       stage = known ?? 'check';
       run = value.run;
       timeout = value.timeout;
     }
-    jobs.push({ name, stage, commands: commandList(run), ...(timeout !== undefined ? { timeout } : {}) });
+    jobs.push({
+      name,
+      stage,
+      commands: commandList(run),
+      ...(timeout !== undefined ? { timeout } : {}),
+      ...(provides !== undefined ? { provides: [...provides] } : {}),
+    });
   }
   return jobs;
 }

@@ -24,7 +24,12 @@ export function resolvedConfig(project: ResolvableProject): DiscernResolvedConfi
       trunk_source: project.trunk.source,
       branch_prefix: config.repository?.branch_prefix ?? DEFAULT_BRANCH_PREFIX,
     },
-    jobs: configuredJobs(config).map((job) => ({ name: job.name, stage: job.stage, commands: job.commands })),
+    jobs: configuredJobs(config).map((job) => ({
+      name: job.name,
+      stage: job.stage,
+      commands: job.commands,
+      ...(job.provides !== undefined ? { provides: job.provides } : {}),
+    })),
     scopes: scopeDefinitions(config).map((scope) => ({
       ...scope,
       paths: [...scope.paths],

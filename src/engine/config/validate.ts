@@ -10,6 +10,7 @@ import { locateKey } from './locate.js';
 import { decodeToml } from './toml.js';
 import { withVariables, type UnsetVariable } from './substitutions.js';
 import { newerDrafter, newerKeyNote } from './newer-drafter.js';
+import { jobAccountingIssues } from './job-accounting.js';
 
 /** Decodes and validates in one step (tests, and callers with bytes in hand). */
 export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): ConfigLoad {
@@ -20,8 +21,9 @@ export function parseConfig(bytes: Uint8Array, displayName = 'discern.toml'): Co
 export function validateDecoded(value: unknown, text: string, displayName: string): ConfigLoad {
   if (!validateConfig(value)) return schemaProblem(displayName, text, validateConfig.errors ?? [], newerDrafter(value));
   const { config, unset } = withVariables(value as DiscernConfig);
-  if (unset.length === 0) return { ok: true, config, text };
-  const issues = variableIssues(unset, text, displayName).map(({ keys: _keys, ...i }) => i);
+  const problems = [...accountingIssues(config, text, displayName), ...variableIssues(unset, text, displayName)];
+  if (problems.length === 0) return { ok: true, config, text };
+  const issues = problems.map(({ keys: _keys, ...i }) => i);
   const first = issues[0] as DiscernConfigIssue;
   return {
     ok: false,
@@ -30,6 +32,13 @@ export function validateDecoded(value: unknown, text: string, displayName: strin
     where: describeWhere(first),
     issues,
   };
+}
+
+/** Known jobs configured twice over, or both configured and declared not to apply (job-accounting.ts). */
+export function accountingIssues(config: DiscernConfig, text: string, file: string): LocatedIssue[] {
+  return jobAccountingIssues(config)
+    .map((i) => located('invalid_config', file, text, i.keys, i.message))
+    .sort(inFileOrder);
 }
 
 /** Each use of a variable that has no value, at the key that uses it. */

@@ -77,6 +77,9 @@ function compareJobs(a: Table, b: Table, out: DiscernPolicyChange[]): void {
     if (!same(x.run, y.run)) out.push(entry('jobs', [...path, 'run'], x.run, y.run, 'change', 'approve_policy'));
     if (x.stage !== y.stage) out.push(entry('jobs', [...path, 'stage'], x.stage, y.stage, 'change', 'approve_policy'));
     compareTimeout('jobs', [...path, 'timeout'], x.timeout, y.timeout, out);
+    // Which known job a custom job stands for is what status, doctor and the audit report as the project's test.
+    if (!same(x.provides, y.provides))
+      out.push(entry('jobs', [...path, 'provides'], x.provides, y.provides, 'change', 'approve_policy'));
   }
 }
 
@@ -143,7 +146,10 @@ function compareGeneric(section: string, path: string[], a: unknown, b: unknown,
   out.push(entry(section, path, a, b, kindOf(a, b), 'approve_policy'));
 }
 
-function normalJob(name: string, value: unknown): { run: string[]; stage: string | undefined; timeout: unknown } {
+function normalJob(
+  name: string,
+  value: unknown,
+): { run: string[]; stage: string | undefined; timeout: unknown; provides: unknown } {
   const table = isTable(value) ? value : { run: value };
   const run = table['run'];
   const commands = (Array.isArray(run) ? run : run === undefined ? [] : [run]).map((c) => String(c).trim());
@@ -151,6 +157,7 @@ function normalJob(name: string, value: unknown): { run: string[]; stage: string
     run: commands,
     stage: (table['stage'] as string | undefined) ?? KNOWN_JOB_STAGES[name],
     timeout: table['timeout'],
+    provides: table['provides'],
   };
 }
 

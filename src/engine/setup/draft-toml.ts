@@ -64,6 +64,7 @@ export function renderDraft(proposal: SetupProposal): string {
       `run = ${commands(job.run)}`,
     );
     if (job.timeout !== undefined) lines.push(`timeout = ${job.timeout}`);
+    if (job.provides !== undefined && job.provides.length > 0) lines.push(`provides = ${array(job.provides)}`);
   }
   for (const scope of proposal.scopes) {
     lines.push('', ...comment(`${scope.why}.`), `[scopes.${key(scope.name)}]`, `paths = ${array(scope.paths)}`);

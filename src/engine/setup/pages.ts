@@ -213,7 +213,7 @@ function jobBody(job: ProposedJob, context: PageContext, edit: string): string {
     test: 'test',
   }[job.stage];
   return lines(
-    `Stage: ${stage}.`,
+    `Stage: ${stage}.${job.provides !== undefined && job.provides.length > 0 ? ` It is the project's ${job.provides.join(' and ')} (provides).` : ''}`,
     '',
     `Runs${job.run.length > 1 ? ', in order' : ''}:`,
     '',

@@ -19,6 +19,8 @@ export interface ProposedJob {
   stage: JobStage;
   run: string[];
   timeout?: number;
+  /** The known jobs a custom job stands for (a recipe's or the owner's `provides`). */
+  provides?: string[];
   why: string;
 }
 
@@ -136,6 +138,7 @@ export function applyRecipe(
         stage: job.stage,
         run: job.commands,
         ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
+        ...(job.provides !== undefined ? { provides: job.provides } : {}),
         why: kept(proposed?.why, why),
       };
     });
@@ -194,6 +197,7 @@ export function proposalFromConfig(
         stage: job.stage,
         run: job.commands,
         ...(job.timeout !== undefined ? { timeout: job.timeout } : {}),
+        ...(job.provides !== undefined ? { provides: job.provides } : {}),
         why,
       };
     }),

@@ -6,6 +6,7 @@ import type { DiscernSetupConfig } from '../../../generated/types.js';
 import { dotted } from '../config/load-result.js';
 import { locateKey, type Location } from '../config/locate.js';
 import { locateJsonKey } from '../config/locate-json.js';
+import { jobAccountingIssues } from '../config/job-accounting.js';
 import { decodeToml } from '../config/toml.js';
 import { explain, mostSpecific, pointerKeys } from '../config/validate.js';
 
@@ -70,7 +71,12 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
     }
   }
   const { validateSetupConfig } = await import('../../../generated/validators/setup-config.js');
-  if (validateSetupConfig(value)) return { ok: true, recipe: value };
+  if (validateSetupConfig(value)) {
+    // The draft holds the recipe's jobs as they are: one the draft could not load is refused here, not there.
+    const [conflict] = jobAccountingIssues({ jobs: value.jobs ?? {} });
+    if (conflict === undefined) return { ok: true, recipe: value };
+    return refused(path, text, toml, conflict.keys, conflict.message);
+  }
   const errors = validateSetupConfig.errors ?? [];
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   const chosen = unknown ?? mostSpecific(errors);
@@ -81,6 +87,10 @@ export async function loadRecipe(path: string): Promise<RecipeLoad> {
     : chosen
       ? explain(chosen)
       : 'does not match the setup recipe schema';
+  return refused(path, text, toml, keys, detail);
+}
+
+function refused(path: string, text: string, toml: boolean, keys: string[], detail: string): RecipeLoad {
   const at = (toml ? locateKey : locateJsonKey)(text, keys);
   const key = keys.length > 0 ? dotted(keys) : 'the recipe';
   const where = at ? `\`${key}\` (line ${at.line})` : `\`${key}\``;

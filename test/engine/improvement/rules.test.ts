@@ -24,8 +24,6 @@ function broken(mutate: (f: Facts) => void): Facts {
   return facts;
 }
 
-const cfg = (f: Facts): Record<string, unknown> => f.config as Record<string, unknown>;
-
 describe('a healthy project', () => {
   it('passes every rule and scores 100 with nothing to do', () => {
     const facts = healthyFacts();
@@ -90,21 +88,34 @@ const CASES: [string, string, (f: Facts) => void, RuleStatus][] = [
   ],
   [
     'gate.stages',
-    'a custom check job covers lint',
+    'a custom check job that provides lint covers it',
     (f) => {
       delete f.config.jobs?.lint;
-      f.config.jobs = { ...f.config.jobs, clippy: { stage: 'check', run: 'cargo clippy' } } as NonNullable<
-        typeof f.config.jobs
-      >;
+      f.config.jobs = {
+        ...f.config.jobs,
+        clippy: { stage: 'check', run: 'cargo clippy', provides: ['lint'] },
+      } as NonNullable<typeof f.config.jobs>;
     },
     'pass',
   ],
   [
     'gate.stages',
-    '[assurance] not_applicable, read loosely',
+    'a custom check job that does not say it provides lint leaves lint missing',
+    (f) => {
+      delete f.config.jobs?.lint;
+      delete f.config.jobs?.format;
+      f.config.jobs = { ...f.config.jobs, clippy: { stage: 'check', run: 'cargo clippy' } } as NonNullable<
+        typeof f.config.jobs
+      >;
+    },
+    'partial',
+  ],
+  [
+    'gate.stages',
+    '[assurance] not_applicable accounts for format',
     (f) => {
       delete f.config.jobs?.format;
-      cfg(f)['assurance'] = { not_applicable: ['format'] };
+      f.config.assurance = { not_applicable: ['format'] };
     },
     'pass',
   ],

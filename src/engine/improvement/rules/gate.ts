@@ -1,12 +1,13 @@
 // The gate category: whether the gate checks what a project needs checked, is green on this commit, bounds
 // its jobs, tells code from neutral paths, and mostly passes when it runs.
 import { DEFAULT_GATE_TIMEOUT_S } from '../../config/gate-settings.js';
-import { configuredJobs, type JobStage } from '../../config/jobs.js';
+import { accountedFor, knownJobAccounts, type KnownJobName } from '../../config/job-accounting.js';
+import { configuredJobs, KNOWN_JOB_STAGES, type JobStage } from '../../config/jobs.js';
 import type { Category, Facts, Rule, Verdict } from '../types.js';
 import { count, listed, verdict } from '../verdict.js';
 
 /** The known jobs every project is asked about: formatting, lint, type checking and tests. */
-const EXPECTED: readonly { name: string; stage: JobStage }[] = [
+const EXPECTED: readonly { name: KnownJobName; stage: JobStage }[] = [
   { name: 'format', stage: 'fix' },
   { name: 'lint', stage: 'check' },
   { name: 'typecheck', stage: 'check' },
@@ -25,45 +26,33 @@ const TREND_RUNS = 4;
 export interface StageCoverage {
   configured: string[];
   declared: string[];
-  /** Known names covered by a custom job of the same stage. */
+  /** Known names a custom job provides (`provides`), as "test (by pytest)". */
   custom: string[];
   missing: string[];
+  /** For a missing name, a custom job of its stage that could say `provides` for it. */
+  candidates: Map<string, string>;
 }
 
-/** Which of the expected jobs the configuration covers, and how. Pure. */
+/** Which of the expected jobs the configuration accounts for, and how (job-accounting.ts). Pure. */
 export function stageCoverage(facts: Facts): StageCoverage {
-  const jobs = configuredJobs(facts.config);
-  const notApplicable = new Set(looseNotApplicable(facts));
-  const coverage: StageCoverage = { configured: [], declared: [], custom: [], missing: [] };
-  const customByStage = new Map<JobStage, string[]>();
-  for (const job of jobs) {
-    if (EXPECTED.some((e) => e.name === job.name)) continue;
-    if (job.commands.length === 0) continue;
-    customByStage.set(job.stage, [...(customByStage.get(job.stage) ?? []), job.name]);
-  }
+  const accounts = knownJobAccounts(facts.config);
+  const coverage: StageCoverage = { configured: [], declared: [], custom: [], missing: [], candidates: new Map() };
   for (const expected of EXPECTED) {
-    const job = jobs.find((j) => j.name === expected.name);
-    if (job && job.commands.length > 0) coverage.configured.push(expected.name);
-    // An empty or ':' command is how discern.toml says "nothing to run": a deliberate declaration.
-    else if (job || notApplicable.has(expected.name)) coverage.declared.push(expected.name);
-    else {
-      const custom = customByStage.get(expected.stage) ?? [];
-      const used = custom.shift();
-      if (used !== undefined) coverage.custom.push(`${expected.name} (by ${used})`);
-      else coverage.missing.push(expected.name);
-    }
+    const account = accounts.find((a) => a.name === expected.name);
+    if (account === undefined || !accountedFor(account)) {
+      coverage.missing.push(expected.name);
+      // A custom job of the same stage may be this job under another name; it counts once it says so.
+      const candidate = configuredJobs(facts.config).find(
+        (j) => j.stage === expected.stage && KNOWN_JOB_STAGES[j.name] === undefined && j.commands.length > 0,
+      );
+      if (candidate !== undefined) coverage.candidates.set(expected.name, candidate.name);
+    } else if (account.provided_by !== undefined && account.wired)
+      coverage.custom.push(`${expected.name} (by ${account.provided_by})`);
+    else if (account.wired) coverage.configured.push(expected.name);
+    // An empty or ':' command, or [assurance] not_applicable: a deliberate declaration.
+    else coverage.declared.push(expected.name);
   }
   return coverage;
-}
-
-/** `[assurance] not_applicable`, read loosely: the section may not exist in this configuration format. */
-function looseNotApplicable(facts: Facts): string[] {
-  const assurance = (facts.config as Record<string, unknown>)['assurance'];
-  const list =
-    typeof assurance === 'object' && assurance !== null
-      ? (assurance as Record<string, unknown>)['not_applicable']
-      : undefined;
-  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
 }
 
 const stages: Rule = {
@@ -77,15 +66,22 @@ const stages: Rule = {
     const how = [
       c.configured.length > 0 ? `configured: ${c.configured.join(', ')}` : undefined,
       c.declared.length > 0 ? `declared not to apply: ${c.declared.join(', ')}` : undefined,
-      c.custom.length > 0 ? `covered by custom jobs: ${c.custom.join(', ')}` : undefined,
+      c.custom.length > 0 ? `provided by custom jobs: ${c.custom.join(', ')}` : undefined,
       c.missing.length > 0 ? `missing: ${c.missing.join(', ')}` : undefined,
     ].filter(Boolean);
     const status = c.missing.length === 0 ? 'pass' : covered >= 2 ? 'partial' : 'fail';
     const first = c.missing[0] ?? 'test';
+    const add = `Add the missing job${c.missing.length === 1 ? '' : 's'} (${c.missing.join(', ')}) with \`discern config set-job ${first} "<command>"\`, or list ${c.missing.length === 1 ? 'it' : 'those that do not apply'} in [assurance] not_applicable.`;
+    // A custom job of a missing job's stage is named first: it may be that job under another name.
+    const named = c.missing.find((m) => c.candidates.has(m));
+    const fix =
+      named !== undefined
+        ? `If the custom job ${c.candidates.get(named) ?? ''} is the project's ${named}, say so with \`provides = ["${named}"]\` under [jobs.${c.candidates.get(named) ?? ''}]. ${add}`
+        : add;
     return verdict(status, `${covered} of ${EXPECTED.length} expected jobs covered (${how.join('; ')}).`, {
-      read: [`${facts.configFile} [jobs]`],
+      read: [`${facts.configFile} [jobs] and [assurance]`],
       counts: { covered, missing: c.missing.length },
-      fix: `Add the missing job${c.missing.length === 1 ? '' : 's'} (${c.missing.join(', ')}) with \`discern config set-job ${first} "<command>"\`, or set one to ":" in [jobs] to declare it does not apply.`,
+      fix,
       against: facts.configFile,
     });
   },
