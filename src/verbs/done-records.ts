@@ -148,14 +148,7 @@ export async function recordGreen(
     data: {
       ...data,
       proof: summary,
-      gate_proof: recorded.advisory
-        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
-        : { status: 'recorded', path: run.paths.proofMarker },
-      completion: {
-        kind: 'complete',
-        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
-        pending_reasons: [],
-      },
+      ...recordedProof(run, summary, recorded),
     },
     held: ['gate-finish'],
     hints: ['Relay the Proof line verbatim; green is not landed.'],
@@ -193,14 +186,7 @@ export async function replayEvidence(
       ...(standards.length > 0 ? { standards } : {}),
       replayed_from: evidence.commit,
       producer_executions: {},
-      gate_proof: recorded.advisory
-        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
-        : { status: 'recorded', path: run.paths.proofMarker },
-      completion: {
-        kind: 'complete',
-        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
-        pending_reasons: [],
-      },
+      ...recordedProof(run, summary, recorded),
     },
     held: ['gate-finish'],
     hints: [
@@ -230,20 +216,31 @@ export async function recordNeutral(
       gate_skipped: { reason: 'neutral', scopes: [...scopes] },
       proof: summary,
       producer_executions: {},
-      gate_proof: recorded.advisory
-        ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
-        : { status: 'recorded', path: run.paths.proofMarker },
-      completion: {
-        kind: 'complete',
-        ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
-        pending_reasons: [],
-      },
+      ...recordedProof(run, summary, recorded),
     },
     held: ['gate-finish'],
     hints: [
       `Every path this change touches is in a neutral scope of the trunk's discern.toml (${scopes.join(', ')}): no job was needed. Relay the Proof line verbatim.`,
     ],
     ...(recorded.advisory ? { advisories: [recorded.advisory] } : {}),
+  };
+}
+
+/** What a recorded Proof adds to done's data: where the marker went (or why not), and a complete completion. */
+function recordedProof(
+  run: DoneRun,
+  summary: DiscernProofSummary,
+  recorded: { advisory?: DoneAdvisory },
+): Pick<DiscernDoneData, 'gate_proof' | 'completion'> {
+  return {
+    gate_proof: recorded.advisory
+      ? { status: 'record_failed', path: run.paths.proofMarker, reason: recorded.advisory.evidence.join('; ') }
+      : { status: 'recorded', path: run.paths.proofMarker },
+    completion: {
+      kind: 'complete',
+      ...(summary.proof_id ? { proof_id: summary.proof_id } : {}),
+      pending_reasons: [],
+    },
   };
 }
 
