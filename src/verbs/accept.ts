@@ -423,7 +423,9 @@ async function acceptEffort(
 
   // The changed paths decide standing authority; the merge-base is with the trunk as it is now.
   const changed = await changedPaths(run, trunk, head);
-  const grant = await grants.read(paths, effort.id);
+  // A grant counts only on the branch it was given for: the effort id alone comes from an editable record.
+  const granted = await grants.read(paths, effort.id);
+  const grant = granted?.branch === effort.branch ? granted : undefined;
   const verdict = decideAuthority({
     confirmed: input.confirmed === true,
     ...(grant ? { grant } : {}),

@@ -30,6 +30,7 @@ export function evaluateForDone(
   baseRef: string,
   headMergeBase?: Promise<GitResult>,
   mergeBaseConfig?: Promise<GitResult | undefined>,
+  dryRun = false,
 ): Promise<CheckpointEvaluation> {
   const { project } = ctx;
   return evaluateCheckpointsAt({
@@ -44,6 +45,8 @@ export function evaluateForDone(
     trunkRef: baseRef,
     workingConfig: project.config,
     root: project.root,
+    // A dry run shows the plan and runs nothing of the project's, a checkpoint's when command included.
+    runWhen: !dryRun,
   });
 }
 

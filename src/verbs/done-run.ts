@@ -12,7 +12,7 @@ import { indexStamp } from '../engine/git/index-stamp.js';
 import { readChangeSet, type ChangeSet } from '../engine/git/change-set.js';
 import { classify, compileScopes } from '../engine/scopes/index.js';
 import { scopeDefinitions } from '../engine/config/scope-definitions.js';
-import { judgeNeutral } from '../engine/gate/neutral-change.js';
+import { confirmNeutral, judgeNeutral } from '../engine/gate/neutral-change.js';
 import { effortLandingAuthority } from '../engine/acceptance/effort-authority.js';
 import { readTaskRecord } from '../engine/efforts/task-record.js';
 import { executeGate } from '../engine/gate/execute.js';
@@ -135,7 +135,7 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
         )
       : new Map<string, Measurement>(),
     indexFlags ? hiddenFromStatus(indexFlags, sparse, ctx.project.root) : [],
-    evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig),
+    evaluateForDone(ctx, run.baseRef, headMergeBase, mergeBaseConfig, run.input.dry_run === true),
     run.standalone ? undefined : judgePolicy(ctx, run.base, trunkConfig, trunkTip, mergeBaseConfig),
   ]);
   if (judged !== undefined) {
@@ -378,7 +378,16 @@ export async function runDoneGate(run: DoneRun): Promise<DoneOutcome> {
       return envelope;
     }
     // A change only in the trunk's neutral scopes needs no job: its Proof is recorded now, naming why.
-    const neutral = strict ? judgeNeutral(change.change, judged?.trunkScopes) : undefined;
+    const first = strict ? judgeNeutral(change.change, judged?.trunkScopes) : undefined;
+    const neutral =
+      first && change.base !== null && judged?.trunkScopes
+        ? await confirmNeutral(
+            { cwd: ctx.project.root, env: ctx.env, signal: ctx.signal },
+            run.baseRef,
+            change.base,
+            judged.trunkScopes,
+          )
+        : undefined;
     if (neutral && change.base !== null) {
       envelope = await withLandingAuthority(
         await recordNeutral(
@@ -780,10 +789,12 @@ async function withLandingAuthority(
     return envelope;
   const policy = run.policy;
   if (policy?.trunkScopes === undefined || policy.trunkPreAuthorized === undefined) return envelope;
+  if (run.branch === null) return envelope;
   const record = await readTaskRecord(ctx.project.gitDir).catch(() => undefined);
   const landing = await effortLandingAuthority({
     commonDir: ctx.project.commonDir,
     effort: record?.id ?? basename(ctx.project.root),
+    branch: run.branch,
     preAuthorized: policy.trunkPreAuthorized,
     scopes: policy.trunkScopes,
     changed: [...new Set(change.changes.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path])))],

@@ -65,6 +65,34 @@ describe('neutral changes', () => {
     assert.equal(count(ran), 1);
   });
 
+  it('a path a gated scope also claims keeps its gate: the change is not neutral', async () => {
+    const ran = counter('gated');
+    const r = trackedRepo(repos, `\n[scopes.api-docs]\npaths = ["docs/api/**"]\ngate = "echo scoped >> '${ran}'"\n`);
+    const w = await effort(r, 'api-docs', 'docs/api/orders.md', '# Orders\n', false);
+    const done = await call('done', {}, w.path);
+    assert.ok(done.ok, JSON.stringify(done, null, 2));
+    assert.equal(doneData(done).gate_ran, true);
+    assert.equal(doneData(done).gate_skipped, undefined);
+    assert.equal(count(ran), 1, 'the scope gate ran');
+  });
+
+  it('a replace ref that hides code from the diff does not make the change neutral', async () => {
+    const ran = counter('replaced');
+    const r = project(ran);
+    const w = await effort(r, 'replaced', 'src/app.txt', 'code\n', false);
+    const codeCommit = w.git('rev-parse', 'HEAD').trim();
+    w.change('docs/guide.md', '# Guide\n');
+    // The merge-base, replaced by a commit whose tree already holds the code: git diff then shows only docs.
+    const base = w.git('merge-base', 'main', 'HEAD').trim();
+    const fake = w.git('commit-tree', `${codeCommit}^{tree}`, '-m', 'stand-in').trim();
+    w.git('replace', base, fake);
+    const done = await call('done', {}, w.path);
+    const data = doneData(done);
+    assert.equal(data.gate_skipped, undefined, JSON.stringify(done, null, 2));
+    assert.equal(data.gate_ran, true, 'the jobs ran');
+    assert.equal(count(ran), 1);
+  });
+
   it("the trunk's scopes judge: a branch that declares its code neutral still runs every job", async () => {
     const ran = counter('self-declared');
     const r = project(ran);

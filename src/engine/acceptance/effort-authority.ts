@@ -9,6 +9,8 @@ import { acceptancePaths, grants } from './records.js';
 export interface EffortAuthorityFacts {
   commonDir: string;
   effort: string;
+  /** The effort's branch: a grant names the branch it was given for, and counts only on that branch. */
+  branch: string;
   /** The trunk's [acceptance] pre_authorized. */
   preAuthorized: readonly string[];
   /** The trunk's [scopes], compiled. */
@@ -18,7 +20,10 @@ export interface EffortAuthorityFacts {
 
 export async function effortLandingAuthority(facts: EffortAuthorityFacts): Promise<DiscernLandingAuthority> {
   // A grant that cannot be read, or one not sealed by discern, grants nothing here, as at accept.
-  const grant = await grants.read(acceptancePaths(facts.commonDir), facts.effort).catch(() => undefined);
+  // The effort id comes from the worktree's own task record, which its agent can edit: the grant must also name
+  // this branch, so borrowing another effort's id borrows nothing.
+  const read = await grants.read(acceptancePaths(facts.commonDir), facts.effort).catch(() => undefined);
+  const grant = read?.branch === facts.branch ? read : undefined;
   return decideAuthority({
     confirmed: false,
     ...(grant ? { grant } : {}),

@@ -54,7 +54,8 @@ export async function queueRows(
       .filter(
         (u) => u.effort === submission.effort && (u.kind === 'grant' || unsealedSubmissions.has(submission.effort)),
       );
-    const grant = await grants.read(paths, submission.effort);
+    const granted = await grants.read(paths, submission.effort);
+    const grant = granted?.branch === submission.branch ? granted : undefined;
     const changed = await changedPaths(run, trunk, submission.head);
     const verdict = decideAuthority({
       confirmed: false,

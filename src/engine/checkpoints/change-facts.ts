@@ -263,10 +263,26 @@ async function emptyTree(run: Run): Promise<string> {
  */
 export async function readCopySources(run: Run, from: string, revision: string): Promise<Map<string, string>> {
   const diff = await git(
-    ['diff', '--raw', '-z', '--find-copies-harder', '--no-ext-diff', '--no-textconv', from, revision, '--'],
+    // The checkout's diff.renameLimit must not switch copy detection off unseen: the limit is discern's.
+    [
+      '-c',
+      'diff.renameLimit=10000',
+      'diff',
+      '--raw',
+      '-z',
+      '--find-copies-harder',
+      '--no-ext-diff',
+      '--no-textconv',
+      from,
+      revision,
+      '--',
+    ],
     options(run),
   );
   if (diff.code !== 0) throw new Error(`git could not look for copied files: ${gitComplaint(diff)}`);
+  // Past the limit git finds copies only among modified files and says so on stderr: that is no answer.
+  if (/only found copies from modified paths|inexact rename detection was skipped/.test(diff.stderr))
+    throw new Error('the change is too large for copy detection (over 10000 files)');
   return parseCopies(diff.stdout);
 }
 

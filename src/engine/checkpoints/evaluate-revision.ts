@@ -59,6 +59,8 @@ export interface EvaluateOptions {
   workingConfig: DiscernConfig;
   /** Where the working question files are read from. */
   root: string;
+  /** False: a `when` command is not run (a dry run), and its checkpoint is shown as it stands without it. */
+  runWhen?: boolean;
 }
 
 export async function evaluateCheckpointsAt(options: EvaluateOptions): Promise<CheckpointEvaluation> {
@@ -232,6 +234,11 @@ async function askWhen(
   drops: CheckpointDrop[],
 ): Promise<CheckpointOutcome> {
   if (def.when === undefined || !outcome.holds) return outcome;
+  if (options.runWhen === false)
+    return {
+      ...outcome,
+      why: `${outcome.why.replace(/\.$/, '')}; its when command decides, and was not run (dry run).`,
+    };
   const answer = await runWhenCommand({
     command: def.when,
     cwd: options.root,

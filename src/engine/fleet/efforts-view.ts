@@ -85,6 +85,7 @@ export async function effortsView(
         ? await effortLandingAuthority({
             commonDir: options.commonDir,
             effort: id,
+            branch: row.branch,
             preAuthorized: options.trunkPolicy.config.acceptance?.pre_authorized ?? [],
             scopes: options.trunkPolicy.scopes,
             changed,

@@ -66,6 +66,12 @@ export async function carryProof(c: CarryInput): Promise<Carry> {
     return { status: 'not_carried', reason: `${c.before.commit.slice(0, 12)} held no current Proof to carry` };
   }
   const marker = read.marker;
+  // A neutral Proof ran no job: the pin commit changes discern.toml, which no neutral judgment covered.
+  if (marker.proof.gate_skipped !== undefined)
+    return {
+      status: 'not_carried',
+      reason: `the Proof of ${c.before.commit.slice(0, 12)} ran no job (a neutral change); the pin commit is judged on its own`,
+    };
   if ((marker.proof.standard_proposals ?? []).length > 0) {
     return {
       status: 'not_carried',
