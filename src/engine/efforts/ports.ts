@@ -4,7 +4,7 @@
 // repository's start lock, and the record is written before the lock is released, so two starts never take the
 // same port.
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTaskRecord } from './task-record.js';
 
@@ -35,16 +35,31 @@ export function portCandidates(held: ReadonlySet<number>): number[] {
 
 /** The first candidate nothing listens on now, or undefined when every one is held or busy. */
 export async function allocatePort(held: ReadonlySet<number>): Promise<number | undefined> {
-  for (const port of portCandidates(held)) if (await bindable(port)) return port;
-  return undefined;
+  const listening = await listeningPorts();
+  return portCandidates(held).find((port) => !listening.has(port));
 }
 
-/** Whether 127.0.0.1:port can be bound right now (then released at once). */
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
-  });
+/**
+ * The TCP ports something listens on, from the kernel's socket tables. discern never opens a listening socket
+ * itself (test/stress/no-listening.test.ts), so it reads rather than probes by binding. Where there are no such
+ * tables (not Linux) the set is empty and the task records alone keep efforts' ports apart.
+ */
+export async function listeningPorts(): Promise<Set<number>> {
+  const tables = await Promise.all(
+    ['/proc/net/tcp', '/proc/net/tcp6'].map((file) => readFile(file, 'utf8').catch(() => '')),
+  );
+  return new Set(tables.flatMap(parseListening));
+}
+
+/** `/proc/net/tcp` rows: `sl local_address rem_address st …`; a listening socket's state is 0A. */
+export function parseListening(table: string): number[] {
+  const ports: number[] = [];
+  for (const line of table.split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    const local = fields[1];
+    if (fields[3] !== '0A' || local === undefined) continue;
+    const port = Number.parseInt(local.slice(local.lastIndexOf(':') + 1), 16);
+    if (Number.isInteger(port)) ports.push(port);
+  }
+  return ports;
 }
